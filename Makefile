@@ -1,0 +1,84 @@
+# C10K Lab. `make up` sets up everything and serves the course on http://localhost:8000;
+# `make test` runs every check. Both work on a fresh Debian machine as root.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+E2E_PORT ?= 8765
+C_SERVERS := sandboxes/servers/c
+
+.PHONY: up test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
+        lint test-loadgen test-conformance test-backend test-frontend test-e2e test-compose \
+        bench clean
+
+up: deps frontend docker images
+	C10K_PORT=$(PORT) $(PY) -m c10klab up
+
+deps: venv frontend-deps
+
+venv: $(VENV)/.installed
+$(VENV)/.installed: backend/pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e 'backend[dev]'
+	touch $@
+
+frontend-deps: frontend/node_modules/.package-lock.json
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+
+frontend: frontend-deps
+	cd frontend && npm run build
+
+docker:
+	sandboxes/images/ensure-docker.sh
+
+images: docker
+	sandboxes/images/build-images.sh
+
+# Host builds of the servers, for the conformance suite.
+servers:
+	$(MAKE) -s -C $(C_SERVERS)
+servers-asan:
+	$(MAKE) -s -C $(C_SERVERS) asan
+
+loadgen:
+	cd sandboxes/loadgen && cargo build --release --locked
+
+# --- tests ----------------------------------------------------------------------------------
+
+test: deps lint test-loadgen test-conformance test-backend test-frontend test-compose test-e2e
+	@echo "make test: all checks passed"
+
+lint: deps
+	$(VENV)/bin/ruff check backend
+	$(VENV)/bin/ruff format --check backend
+	$(VENV)/bin/mypy --config-file backend/pyproject.toml backend/c10klab
+	cd sandboxes/loadgen && cargo fmt --check && cargo clippy --locked --all-targets -- -D warnings
+	cd frontend && npm run lint
+
+test-loadgen:
+	cd sandboxes/loadgen && cargo test --locked
+
+test-conformance: venv servers servers-asan
+	$(VENV)/bin/pytest -q sandboxes/tests
+	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q sandboxes/tests
+
+test-backend: venv images
+	cd backend && ../$(VENV)/bin/pytest -q
+
+test-frontend: frontend-deps
+	cd frontend && npm test
+
+test-compose:
+	docker-compose config --quiet
+	@echo "docker-compose.yml is valid"
+
+# The end-to-end test drives real Chromium against the real backend and runner.
+test-e2e: frontend images
+	frontend/e2e/with-backend.sh $(E2E_PORT)
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target \
+	       $(C_SERVERS)/build var

@@ -1,0 +1,1 @@
+"""C10K Lab backend: the course API and the benchmark runner."""

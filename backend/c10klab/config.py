@@ -1,0 +1,86 @@
+"""One settings object for the API and the runner, read from C10K_* environment variables.
+
+It is validated once at start-up; values that would make a hosted course unsafe or its numbers
+dishonest are refused there rather than discovered during a class.
+"""
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse_cpus(spec: str) -> set[int]:
+    """CPUs named by a cpuset string such as "0", "0,2" or "1-3"."""
+    cpus: set[int] = set()
+    for part in spec.split(","):
+        lo, _, hi = part.strip().partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="C10K_")
+
+    env: Literal["development", "production"] = "development"
+    repo_root: Path = REPO_ROOT
+    db_path: Path = REPO_ROOT / "var" / "c10klab.sqlite3"
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+
+    # Core pinning: the server and the load generator never share a CPU.
+    server_cpus: str = Field("0", pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+    loadgen_cpus: str = Field("1", pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+    # Limits on what one request may ask for.
+    max_connections: int = Field(19_000, ge=1, le=19_000)
+    max_payload_bytes: int = Field(1_048_576, ge=1, le=16_777_216)
+    max_duration_s: float = Field(60, gt=0, le=600)
+    max_warmup_s: float = Field(30, ge=0, le=120)
+    max_queued_runs: int = Field(50, ge=1, le=1000)
+
+    # Container limits (see runner/plan.py).
+    nofile_limit: int = Field(20_000, ge=1024, le=1_048_576)
+    server_memory_mb: int = Field(1024, ge=64)
+    loadgen_memory_mb: int = Field(1024, ge=64)
+    # A run whose errors exceed this share of all attempts is marked invalid.
+    invalid_error_rate: float = Field(0.01, ge=0, le=1)
+
+    @property
+    def content_dir(self) -> Path:
+        return self.repo_root / "content"
+
+    @property
+    def sandboxes_dir(self) -> Path:
+        return self.repo_root / "sandboxes"
+
+    @property
+    def frontend_dist(self) -> Path:
+        return self.repo_root / "frontend" / "dist"
+
+    @model_validator(mode="after")
+    def refuse_unsafe(self) -> "Settings":
+        if parse_cpus(self.server_cpus) & parse_cpus(self.loadgen_cpus):
+            raise ValueError(
+                f"C10K_SERVER_CPUS={self.server_cpus} and C10K_LOADGEN_CPUS={self.loadgen_cpus} "
+                "overlap: the load generator would steal the server's CPU and every figure would "
+                "be wrong. Give them disjoint CPUs."
+            )
+        if self.env == "production":
+            if self.max_duration_s > 120:
+                raise ValueError(
+                    "C10K_MAX_DURATION_S over 120 lets one student hold the shared runner for "
+                    "minutes; keep it at 120 or less in production."
+                )
+            if self.max_queued_runs > 200:
+                raise ValueError("C10K_MAX_QUEUED_RUNS over 200 is unsafe in production.")
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

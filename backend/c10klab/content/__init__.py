@@ -1,0 +1,1 @@
+"""The content domain: lessons read from content/lessons/NN-slug.md."""

@@ -1,0 +1,75 @@
+"""Reading lessons: front matter validated, body passed on as Markdown for the browser to render."""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from c10klab.content.schemas import FrontMatter, Lesson, LessonLink, LessonSummary
+from c10klab.errors import NotFound
+
+SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
+
+
+class LessonFormatError(ValueError):
+    """A lesson file that cannot be served; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class ParsedLesson:
+    slug: str
+    meta: FrontMatter
+    markdown: str
+
+
+def parse_lesson(path: Path) -> ParsedLesson:
+    slug = path.stem
+    if not SLUG.match(slug):
+        raise LessonFormatError(f"{path.name}: lesson files are named NN-slug.md (e.g. 01-c10k.md)")
+    match = FRONT_MATTER.match(path.read_text())
+    if not match:
+        raise LessonFormatError(f"{path.name}: starts without a '---' front matter block")
+    try:
+        raw = yaml.safe_load(match.group(1))
+        meta = FrontMatter.model_validate(raw)
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise LessonFormatError(f"{path.name}: bad front matter: {exc}") from exc
+    return ParsedLesson(slug=slug, meta=meta, markdown=match.group(2).lstrip("\n"))
+
+
+def load_lessons(content_dir: Path) -> list[ParsedLesson]:
+    """Every lesson, in course order (front matter `order`, then file name)."""
+    lessons = [parse_lesson(p) for p in sorted((content_dir / "lessons").glob("*.md"))]
+    return sorted(lessons, key=lambda lesson: (lesson.meta.order, lesson.slug))
+
+
+def _summary(lesson: ParsedLesson) -> LessonSummary:
+    return LessonSummary(slug=lesson.slug, **lesson.meta.model_dump(exclude={"prerequisites"}))
+
+
+def list_lessons(content_dir: Path) -> list[LessonSummary]:
+    return [_summary(lesson) for lesson in load_lessons(content_dir)]
+
+
+def get_lesson(content_dir: Path, slug: str) -> Lesson:
+    lessons = load_lessons(content_dir)
+    index = next((i for i, lesson in enumerate(lessons) if lesson.slug == slug), None)
+    if index is None:
+        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+
+    def link(i: int) -> LessonLink | None:
+        if not 0 <= i < len(lessons):
+            return None
+        return LessonLink(slug=lessons[i].slug, title=lessons[i].meta.title)
+
+    lesson = lessons[index]
+    return Lesson(
+        **_summary(lesson).model_dump(),
+        prerequisites=lesson.meta.prerequisites,
+        markdown=lesson.markdown,
+        prev=link(index - 1),
+        next=link(index + 1),
+    )

@@ -1,0 +1,55 @@
+"""The API application: /api routers, OpenAPI at /docs, and the built frontend at /."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from c10klab.config import Settings, get_settings
+from c10klab.content.router import router as content_router
+from c10klab.errors import install_error_handlers
+from c10klab.health.router import router as health_router
+from c10klab.runs.router import router as runs_router
+from c10klab.sandboxes.router import router as sandboxes_router
+from c10klab.store import Store
+
+FRONTEND_MISSING = """<!doctype html><title>C10K Lab</title>
+<p>The frontend is not built. Run <code>make up</code> (or <code>make frontend</code>).</p>"""
+
+
+def mount_frontend(app: FastAPI, dist: Path) -> None:
+    """Serve the built single-page app; any non-API path gets index.html so deep links work."""
+    if (dist / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False, response_model=None)
+    def spa(path: str) -> FileResponse | HTMLResponse:
+        if path.startswith("api/"):
+            return HTMLResponse("Not Found", status_code=404)
+        file = (dist / path).resolve()
+        if path and file.is_file() and file.is_relative_to(dist.resolve()):
+            return FileResponse(file)
+        index = dist / "index.html"
+        return FileResponse(index) if index.is_file() else HTMLResponse(FRONTEND_MISSING)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.settings = settings
+        app.state.store = Store(settings.db_path)
+        yield
+
+    app = FastAPI(title="C10K Lab", version="0.1.0", lifespan=lifespan)
+    install_error_handlers(app)
+    api = APIRouter(prefix="/api")
+    for router in (health_router, content_router, sandboxes_router, runs_router):
+        api.include_router(router)
+    app.include_router(api)
+    mount_frontend(app, settings.frontend_dist)
+    return app

@@ -1,0 +1,129 @@
+"""Everything C10K Lab asks of the Docker engine, in one place (the only module importing docker).
+
+The Docker SDK blocks; the runner is its own process and calls it from plain threads.
+"""
+
+import contextlib
+import platform
+from collections.abc import Iterator
+from typing import Any
+
+import docker
+from docker.errors import APIError, DockerException, ImageNotFound, NotFound
+from docker.models.containers import Container
+
+from c10klab.runner.plan import LABEL, ContainerSpec
+
+EngineError = DockerException
+
+
+class Engine:
+    def __init__(self) -> None:
+        self.client = docker.from_env(timeout=30)
+
+    # --- health --------------------------------------------------------------------------------
+
+    @staticmethod
+    def probe() -> dict[str, Any]:
+        """Whether an engine answers, and its version; never raises."""
+        try:
+            client = docker.from_env(timeout=5)
+            version = client.version().get("Version")
+            client.close()
+            return {"reachable": True, "version": version, "error": None}
+        except DockerException as exc:
+            return {"reachable": False, "version": None, "error": str(exc).splitlines()[0]}
+
+    def images_present(self, tags: list[str]) -> dict[str, bool]:
+        present = {}
+        for tag in tags:
+            try:
+                self.client.images.get(tag)
+                present[tag] = True
+            except ImageNotFound:
+                present[tag] = False
+        return present
+
+    def host_facts(self) -> dict[str, Any]:
+        info = self.client.info()
+        return {
+            "docker_version": self.client.version().get("Version"),
+            "kernel": info.get("KernelVersion") or platform.release(),
+            "cpus": info.get("NCPU"),
+            "cgroup_version": info.get("CgroupVersion"),
+        }
+
+    def image_id(self, tag: str) -> str | None:
+        try:
+            return str(self.client.images.get(tag).id)
+        except ImageNotFound:
+            return None
+
+    # --- containers ----------------------------------------------------------------------------
+
+    def start(self, spec: ContainerSpec, **extra: Any) -> Container:
+        container: Container = self.client.containers.run(
+            spec.image, spec.command, **spec.kwargs, **extra
+        )
+        return container
+
+    @staticmethod
+    def is_running(container: Container) -> tuple[bool, int | None]:
+        """(running?, exit code if it has exited)."""
+        try:
+            container.reload()
+        except NotFound:
+            return False, None
+        state = container.attrs.get("State", {})
+        return bool(state.get("Running")), state.get("ExitCode")
+
+    @staticmethod
+    def stdout_chunks(container: Container) -> Iterator[bytes]:
+        chunks: Iterator[bytes] = container.logs(
+            stream=True, follow=True, stdout=True, stderr=False
+        )
+        return chunks
+
+    @staticmethod
+    def log_tail(container: Container, lines: int = 20) -> list[str]:
+        try:
+            raw: bytes = container.logs(stdout=True, stderr=True, tail=lines)
+        except (NotFound, APIError):
+            return []
+        return raw.decode(errors="replace").splitlines()
+
+    @staticmethod
+    def stats(container: Container) -> Iterator[dict[str, Any]]:
+        stream = container.stats(stream=True, decode=True)
+        assert not isinstance(stream, dict)  # stream=True always answers with a generator
+        return stream
+
+    @staticmethod
+    def wait(container: Container, timeout_s: float) -> int | None:
+        try:
+            return int(container.wait(timeout=timeout_s)["StatusCode"])
+        except Exception:  # a timeout surfaces as a requests exception, whichever kind
+            return None
+
+    @staticmethod
+    def stop(container: Container, timeout_s: int) -> int | None:
+        """SIGTERM, then SIGKILL after `timeout_s`; returns the exit code."""
+        try:
+            container.stop(timeout=timeout_s)
+            return int(container.wait(timeout=timeout_s + 5)["StatusCode"])
+        except (NotFound, APIError):
+            return None
+
+    @staticmethod
+    def kill(container: Container) -> None:
+        with contextlib.suppress(NotFound, APIError):  # already gone: that is what we wanted
+            container.kill()
+
+    def reap(self, run_id: str | None = None) -> int:
+        """Remove every container C10K Lab made (or only one run's); returns how many."""
+        label = f"c10klab.run={run_id}" if run_id else f"{LABEL}=true"
+        containers = self.client.containers.list(all=True, filters={"label": label})
+        for container in containers:
+            with contextlib.suppress(NotFound):
+                container.remove(force=True)
+        return len(containers)

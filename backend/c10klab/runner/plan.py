@@ -1,0 +1,117 @@
+"""Container settings for one run, built only from the catalog and the host's settings.
+
+Nothing a request sends reaches a container as a string: the request's fields were validated
+(runs/service.py) and are turned into argv here from typed values, flag names come from the
+catalog, and every security-relevant option is fixed below.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from c10klab.config import Settings, parse_cpus
+from c10klab.sandboxes.schemas import Server
+
+LOADGEN_IMAGE = "c10klab/loadgen:latest"
+SERVER_PORT = 9000  # inside the server's own network namespace, so it never collides
+WAIT_READY_S = 10
+# Time for container start, readiness and the summary beyond warm-up + duration.
+DEADLINE_SLACK_S = 30
+LABEL = "c10klab.managed"
+NOBODY = "65534:65534"
+
+
+@dataclass(frozen=True)
+class ContainerSpec:
+    image: str
+    command: list[str]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    server: ContainerSpec
+    loadgen: ContainerSpec  # network_mode is set to the server's namespace at start
+    deadline_s: float
+
+
+def _value(value: int | str | bool) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
+def server_argv(server: Server, request: dict[str, Any]) -> list[str]:
+    argv = [*server.command, "--port", str(SERVER_PORT), "--protocol", request["protocol"]]
+    flags = {k.name: k.flag for k in server.knobs}
+    for name, value in sorted(request.get("knobs", {}).items()):
+        argv += [flags[name], _value(value)]
+    return argv
+
+
+def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
+    return [
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(SERVER_PORT),
+        "--protocol",
+        request["protocol"],
+        "--connections",
+        str(int(request["connections"])),
+        "--payload-bytes",
+        str(int(request["payload_bytes"])),
+        "--duration-s",
+        f"{float(request['duration_s']):g}",
+        "--warmup-s",
+        f"{float(request['warmup_s']):g}",
+        "--threads",
+        str(threads),
+        "--wait-ready-s",
+        str(WAIT_READY_S),
+    ]
+
+
+def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
+    """What every container of a run gets: no capabilities, no privilege gain, read-only root,
+    limits on memory, processes and files, and labels so a sweep finds it whatever happened."""
+    return {
+        "name": f"c10klab-{run_id[:12]}-{role}",
+        "labels": {LABEL: "true", "c10klab.run": run_id, "c10klab.role": role},
+        "cap_drop": ["ALL"],
+        "security_opt": ["no-new-privileges"],
+        "read_only": True,
+        "user": NOBODY,
+        "ulimits": [
+            {"name": "nofile", "soft": settings.nofile_limit, "hard": settings.nofile_limit}
+        ],
+        "detach": True,
+    }
+
+
+def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Settings) -> RunPlan:
+    memory = f"{settings.server_memory_mb}m"
+    server_spec = ContainerSpec(
+        image=server.image,
+        command=server_argv(server, request),
+        kwargs={
+            **_locked_down(run_id, "server", settings),
+            "cpuset_cpus": settings.server_cpus,
+            "mem_limit": memory,
+            "memswap_limit": memory,
+            "pids_limit": server.limits.pids,
+            # Only loopback: the load generator joins this namespace, nothing else is reachable.
+            "network_mode": "none",
+        },
+    )
+    loadgen_memory = f"{settings.loadgen_memory_mb}m"
+    loadgen_spec = ContainerSpec(
+        image=LOADGEN_IMAGE,
+        command=loadgen_argv(request, threads=len(parse_cpus(settings.loadgen_cpus))),
+        kwargs={
+            **_locked_down(run_id, "loadgen", settings),
+            "cpuset_cpus": settings.loadgen_cpus,
+            "mem_limit": loadgen_memory,
+            "memswap_limit": loadgen_memory,
+            "pids_limit": 64,
+        },
+    )
+    deadline = WAIT_READY_S + float(request["warmup_s"]) + float(request["duration_s"])
+    return RunPlan(server_spec, loadgen_spec, deadline + DEADLINE_SLACK_S)

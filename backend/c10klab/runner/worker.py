@@ -1,0 +1,312 @@
+"""The runner process: one benchmark at a time, each in the order TechEmpower uses —
+start the server, wait until it is ready, verify a correct reply, warm up, measure, stop,
+clean up — writing every step to the store as an event."""
+
+import logging
+import platform
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from docker.models.containers import Container
+
+from c10klab.config import Settings, get_settings
+from c10klab.runner import measure
+from c10klab.runner.docker_engine import Engine, EngineError
+from c10klab.runner.plan import LOADGEN_IMAGE, RunPlan, plan_run
+from c10klab.sandboxes.service import load_catalog
+from c10klab.store import Run, Store
+
+log = logging.getLogger("c10klab.runner")
+
+HEARTBEAT_S = 5.0
+IDLE_POLL_S = 0.3
+WATCH_S = 0.25
+SIGTERM_GRACE_S = 2  # the servers' contract: exit within 2 s of SIGTERM
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+class RunFailed(Exception):
+    def __init__(self, reason: str, logs: list[str] | None = None, cancelled: bool = False):
+        super().__init__(reason)
+        self.reason, self.logs, self.cancelled = reason, logs or [], cancelled
+
+
+@dataclass
+class Execution:
+    """The state of the one run in progress, shared by its threads."""
+
+    run: Run
+    plan: RunPlan
+    t0: float = field(default_factory=time.monotonic)
+    stop_reason: str | None = None
+    cancelled: bool = False
+    server_stats: measure.ServerStats = field(default_factory=measure.ServerStats)
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def t_s(self) -> float:
+        return time.monotonic() - self.t0
+
+
+class Runner:
+    def __init__(self, settings: Settings, store: Store, engine: Engine) -> None:
+        self.settings, self.store, self.engine = settings, store, engine
+        self.stopping = threading.Event()
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def recover(self) -> None:
+        """After a crash or restart: fail what was running and remove whatever it left."""
+        for run_id in self.store.fail_interrupted(
+            "interrupted: the runner stopped while this run was in progress; run it again"
+        ):
+            log.warning("marked interrupted run %s as failed", run_id)
+        removed = self.engine.reap()
+        if removed:
+            log.info("removed %d leftover containers", removed)
+
+    def heartbeat(self) -> None:
+        catalog = load_catalog(self.settings.sandboxes_dir)
+        tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE})
+        docker_state = Engine.probe()
+        images = self.engine.images_present(tags) if docker_state["reachable"] else {}
+        self.store.put_runner_status({"docker": docker_state, "images": images})
+
+    def heartbeat_forever(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.heartbeat()
+            except Exception:
+                log.exception("heartbeat failed")
+            self.stopping.wait(HEARTBEAT_S)
+
+    def serve(self) -> None:
+        self.recover()
+        threading.Thread(target=self.heartbeat_forever, daemon=True, name="heartbeat").start()
+        log.info(
+            "runner ready: server CPUs %s, loadgen CPUs %s",
+            self.settings.server_cpus,
+            self.settings.loadgen_cpus,
+        )
+        while not self.stopping.is_set():
+            run = self.store.claim_next()
+            if run is None:
+                self.stopping.wait(IDLE_POLL_S)
+                continue
+            self.execute(run)
+
+    # --- one run -------------------------------------------------------------------------------
+
+    def execute(self, run: Run) -> None:
+        log.info("run %s: %s %s", run.id, run.server, run.request)
+        server = load_catalog(self.settings.sandboxes_dir).get(run.server)
+        if server is None:
+            self.store.finish(
+                run.id,
+                "failed",
+                "failed",
+                {"reason": f"server {run.server} is no longer in the catalog", "logs": []},
+                error="unknown server",
+            )
+            return
+        ex = Execution(run, plan_run(run.id, server, run.request, self.settings))
+        self.store.append_event(
+            run.id,
+            "started",
+            {
+                "server": run.server,
+                "server_cpus": self.settings.server_cpus,
+                "loadgen_cpus": self.settings.loadgen_cpus,
+            },
+        )
+        try:
+            result = self.measure(ex)
+        except RunFailed as failure:
+            status = "cancelled" if failure.cancelled else "failed"
+            self.store.finish(
+                run.id,
+                status,
+                "failed",
+                {"reason": failure.reason, "logs": failure.logs, "cancelled": failure.cancelled},
+                error=failure.reason,
+            )
+            log.info("run %s %s: %s", run.id, status, failure.reason)
+        except Exception as exc:  # an engine error must still end the run with a reason
+            log.exception("run %s crashed", run.id)
+            reason = f"the runner hit an error: {exc}"
+            self.store.finish(
+                run.id, "failed", "failed", {"reason": reason, "logs": []}, error=reason
+            )
+        else:
+            self.store.finish(run.id, "done", "done", result, result=result)
+            log.info("run %s done: %.0f qps", run.id, result["summary"]["qps"])
+        finally:
+            ex.done.set()
+            try:
+                self.engine.reap(run.id)
+            except EngineError:
+                log.exception("could not remove the containers of run %s", run.id)
+
+    def measure(self, ex: Execution) -> dict[str, Any]:
+        started_at = datetime.now(UTC).isoformat(timespec="seconds")
+        try:
+            server = self.engine.start(ex.plan.server)
+        except EngineError as exc:
+            raise RunFailed(f"the server container did not start: {exc}") from exc
+        threading.Thread(target=self.sample_server, args=(ex, server), daemon=True).start()
+        try:
+            loadgen = self.engine.start(ex.plan.loadgen, network_mode=f"container:{server.id}")
+        except EngineError as exc:
+            raise RunFailed(
+                f"the load generator did not start: {exc}", Engine.log_tail(server)
+            ) from exc
+        threading.Thread(target=self.watch, args=(ex, server, loadgen), daemon=True).start()
+
+        summary, error = self.follow_loadgen(ex, loadgen)
+        loadgen_exit = Engine.wait(loadgen, 10)
+        if ex.stop_reason:
+            raise RunFailed(ex.stop_reason, Engine.log_tail(server), cancelled=ex.cancelled)
+        if error or summary is None or loadgen_exit != 0:
+            detail = error or f"the load generator exited with code {loadgen_exit} and no summary"
+            raise RunFailed(detail, Engine.log_tail(server) + Engine.log_tail(loadgen, 5))
+
+        server_exit = Engine.stop(server, SIGTERM_GRACE_S)
+        invalid = measure.judge(summary, self.settings.invalid_error_rate)
+        server_summary = ex.server_stats.summary() | {"exit_code": server_exit}
+        if server_exit not in (0, None):
+            server_summary["exit_note"] = (
+                f"the server exited with code {server_exit} on SIGTERM (expected 0 within "
+                f"{SIGTERM_GRACE_S} s)"
+            )
+        return {
+            "summary": {k: summary.get(k) for k in measure.SUMMARY_KEYS},
+            "server": server_summary,
+            "provenance": self.provenance(ex, summary, started_at),
+            "valid": invalid is None,
+            "invalid_reason": invalid,
+        }
+
+    def follow_loadgen(
+        self, ex: Execution, loadgen: Container
+    ) -> tuple[dict[str, Any] | None, str | None]:
+        """Turn the load generator's JSON lines into events until it exits."""
+        summary: dict[str, Any] | None = None
+        error: str | None = None
+        for text in measure.split_lines(Engine.stdout_chunks(loadgen)):
+            line = measure.parse_line(text)
+            if line is None:
+                continue
+            kind = line["type"]
+            if kind == "phase" and line.get("phase") == "measure":
+                ex.server_stats.measure_from_s = ex.t_s()
+            elif kind == "progress":
+                self.store.append_event(
+                    ex.run.id, "progress", measure.progress_event(line, ex.t_s())
+                )
+            elif kind == "summary":
+                summary = line
+            elif kind == "error":
+                error = f"load generator: {line.get('kind')}: {line.get('message')}"
+        return summary, error
+
+    def sample_server(self, ex: Execution, server: Container) -> None:
+        """Docker's stats stream gives one sample a second until the container stops."""
+        try:
+            for stats in Engine.stats(server):
+                if ex.done.is_set():
+                    return
+                sample = measure.server_sample(stats, ex.t_s())
+                if sample is not None:
+                    ex.server_stats.samples.append(sample)
+                    self.store.append_event(ex.run.id, "server_stats", sample)
+        except Exception:
+            # The stream ends with an error when the container is removed; that is its end.
+            return
+
+    def watch(self, ex: Execution, server: Container, loadgen: Container) -> None:
+        """Stop the run early on a cancel, the hard deadline, a runner shutdown or a dead server."""
+        while not ex.done.is_set():
+            if self.store.cancel_requested(ex.run.id):
+                ex.stop_reason, ex.cancelled = "cancelled by the user", True
+            elif ex.t_s() > ex.plan.deadline_s:
+                ex.stop_reason = f"timed out after {ex.plan.deadline_s:.0f} s (the hard limit)"
+            elif self.stopping.is_set():
+                ex.stop_reason = "the runner was stopped during this run"
+            else:
+                running, code = Engine.is_running(server)
+                if not running:
+                    ex.stop_reason = f"the server exited with code {code} during the run"
+            if ex.stop_reason:
+                Engine.kill(loadgen)
+                return
+            if not Engine.is_running(loadgen)[0]:
+                return
+            time.sleep(WATCH_S)
+
+    def provenance(self, ex: Execution, summary: dict[str, Any], started_at: str) -> dict[str, Any]:
+        return {
+            "request": ex.run.request,
+            "server_image": {
+                "tag": ex.plan.server.image,
+                "id": self.engine.image_id(ex.plan.server.image),
+            },
+            "loadgen_image": {
+                "tag": ex.plan.loadgen.image,
+                "id": self.engine.image_id(ex.plan.loadgen.image),
+            },
+            "server_argv": ex.plan.server.command,
+            "loadgen_argv": ex.plan.loadgen.command,
+            "loadgen_version": summary.get("version"),
+            "server_cpus": self.settings.server_cpus,
+            "loadgen_cpus": self.settings.loadgen_cpus,
+            "cpu_model": cpu_model(),
+            **self.engine.host_facts(),
+            "started_at": started_at,
+            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s runner %(levelname)s %(message)s")
+    settings = get_settings()
+    store = Store(settings.db_path)
+    stopping = threading.Event()
+
+    def stop(signum: int, _frame: object) -> None:
+        log.info("signal %d: finishing", signum)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    engine = connect(store, stopping)
+    if engine is None:
+        return
+    runner = Runner(settings, store, engine)
+    runner.stopping = stopping
+    runner.serve()
+
+
+def connect(store: Store, stopping: threading.Event) -> Engine | None:
+    """Wait for a Docker engine, telling /api/health why runs cannot start meanwhile.
+    Queued runs stay queued; they start once the engine answers."""
+    while not stopping.is_set():
+        state = Engine.probe()
+        if state["reachable"]:
+            return Engine()
+        store.put_runner_status({"docker": state, "images": {}})
+        log.warning("Docker engine not reachable (%s); retrying", state["error"])
+        stopping.wait(HEARTBEAT_S)
+    return None

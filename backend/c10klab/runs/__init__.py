@@ -1,0 +1,1 @@
+"""The runs domain: queueing benchmark runs and streaming their events."""

@@ -1,0 +1,46 @@
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
+
+
+class RunRequest(BaseModel):
+    """What a learner may ask for. Limits that depend on the server or the host's settings are
+    checked in service.validate_request, where the catalog and settings are known."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    server: str = Field(description="a server id from GET /api/servers, e.g. c-epoll")
+    connections: int = Field(100, ge=1, description="active connections, one request in flight")
+    payload_bytes: int = Field(64, ge=1, description="echo request size in bytes")
+    duration_s: float = Field(10, gt=0, description="measured seconds")
+    warmup_s: float = Field(2, ge=0, description="seconds of load before measuring starts")
+    protocol: Literal["echo", "http"] = "echo"
+    knobs: dict[str, int | str | bool] = Field(
+        default_factory=dict, description="server knobs by name, as listed in the catalog"
+    )
+
+
+class RunCreated(BaseModel):
+    id: str
+    status: RunStatus
+    position: int
+
+
+class RunOut(BaseModel):
+    id: str
+    server: str
+    status: RunStatus
+    request: dict[str, Any]
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    position: int | None
+    result: dict[str, Any] | None
+    error: str | None
+
+
+class CancelOut(BaseModel):
+    id: str
+    status: RunStatus

@@ -1,0 +1,129 @@
+"""Queueing runs, reading them back, and turning their stored events into an SSE stream."""
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+from c10klab.config import Settings
+from c10klab.errors import InvalidRequest, NotFound, QueueFull
+from c10klab.runs.schemas import RunOut, RunRequest
+from c10klab.sandboxes.schemas import Catalog, Knob
+from c10klab.store import TERMINAL_EVENTS, Run, Store
+
+POLL_INTERVAL_S = 0.2
+KEEPALIVE_S = 15.0
+
+
+def _check_knob(server_id: str, knob: Knob, value: int | str | bool) -> None:
+    where = f"knobs.{knob.name}"
+    if knob.type == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRequest(f"{where}: must be a whole number (got {value!r})")
+        too_small = knob.min is not None and value < knob.min
+        too_large = knob.max is not None and value > knob.max
+        if too_small or too_large:
+            raise InvalidRequest(
+                f"{where}: {server_id} accepts {knob.min}..{knob.max} (got {value})"
+            )
+    elif knob.type == "enum":
+        if value not in (knob.values or []):
+            raise InvalidRequest(
+                f"{where}: must be one of {', '.join(knob.values or [])} (got {value!r})"
+            )
+    elif not isinstance(value, bool):
+        raise InvalidRequest(f"{where}: must be true or false (got {value!r})")
+
+
+def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) -> None:
+    """Refuse what the catalog or the host's limits do not allow, saying what would be allowed."""
+    server = catalog.get(request.server)
+    if server is None:
+        known = ", ".join(s.id for s in catalog.servers)
+        raise InvalidRequest(f"server: unknown server {request.server!r}; choose one of {known}")
+    max_connections = min(settings.max_connections, server.limits.max_connections)
+    if request.connections > max_connections:
+        raise InvalidRequest(
+            f"connections: {server.id} can be run with at most {max_connections} connections "
+            f"here (got {request.connections})"
+        )
+    if request.payload_bytes > settings.max_payload_bytes:
+        raise InvalidRequest(
+            f"payload_bytes: at most {settings.max_payload_bytes} (got {request.payload_bytes})"
+        )
+    if request.duration_s > settings.max_duration_s:
+        raise InvalidRequest(
+            f"duration_s: at most {settings.max_duration_s:g} s on this host "
+            f"(got {request.duration_s:g}); run it several times instead"
+        )
+    if request.warmup_s > settings.max_warmup_s:
+        raise InvalidRequest(
+            f"warmup_s: at most {settings.max_warmup_s:g} s (got {request.warmup_s:g})"
+        )
+    if request.protocol not in server.protocols:
+        raise InvalidRequest(
+            f"protocol: {server.id} speaks {', '.join(server.protocols)} (got {request.protocol})"
+        )
+    knobs = {k.name: k for k in server.knobs}
+    for name, value in request.knobs.items():
+        if name not in knobs:
+            allowed = ", ".join(knobs) or "none"
+            raise InvalidRequest(f"knobs.{name}: {server.id} has no such knob (it has: {allowed})")
+        _check_knob(server.id, knobs[name], value)
+
+
+def create_run(
+    request: RunRequest, catalog: Catalog, settings: Settings, store: Store
+) -> tuple[Run, int]:
+    validate_request(request, catalog, settings)
+    if store.count_queued() >= settings.max_queued_runs:
+        raise QueueFull(
+            f"the queue already holds {settings.max_queued_runs} runs; try again in a minute"
+        )
+    return store.create_run(request.server, request.model_dump())
+
+
+def get_run(store: Store, run_id: str) -> Run:
+    run = store.get_run(run_id)
+    if run is None:
+        raise NotFound(f"no run {run_id!r}")
+    return run
+
+
+def run_out(store: Store, run: Run) -> RunOut:
+    return RunOut(
+        id=run.id,
+        server=run.server,
+        status=run.status,
+        request=run.request,
+        created_at=run.created_at,
+        started_at=run.started_at,
+        finished_at=run.finished_at,
+        position=store.position(run),
+        result=run.result,
+        error=run.error,
+    )
+
+
+def sse_frame(seq: int, event: str, data: object) -> str:
+    return f"id: {seq}\nevent: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def stream_events(store: Store, run_id: str, after_seq: int) -> AsyncIterator[str]:
+    """Every event of the run after `after_seq`, as SSE frames, until `done` or `failed`."""
+    yield "retry: 1000\n\n"
+    idle = 0.0
+    while True:
+        events = await asyncio.to_thread(store.events_after, run_id, after_seq)
+        for event in events:
+            yield sse_frame(event.seq, event.type, event.data)
+            after_seq = event.seq
+            if event.type in TERMINAL_EVENTS:
+                return
+        if events:
+            idle = 0.0
+            continue
+        await asyncio.sleep(POLL_INTERVAL_S)
+        idle += POLL_INTERVAL_S
+        if idle >= KEEPALIVE_S:
+            idle = 0.0
+            yield ": keep-alive\n\n"

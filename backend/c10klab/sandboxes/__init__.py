@@ -1,0 +1,1 @@
+"""The sandboxes domain: the server catalog and read-only access to the servers' sources."""

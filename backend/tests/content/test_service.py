@@ -1,0 +1,67 @@
+from pathlib import Path
+
+import pytest
+
+from c10klab.content.service import LessonFormatError, get_lesson, list_lessons, parse_lesson
+from c10klab.errors import NotFound
+
+LESSON = """---
+title: {title}
+summary: A summary.
+minutes: 10
+order: {order}
+---
+
+# Body of {title}
+"""
+
+
+def write(dir_: Path, name: str, title: str, order: int) -> None:
+    (dir_ / "lessons").mkdir(exist_ok=True)
+    (dir_ / "lessons" / name).write_text(LESSON.format(title=title, order=order))
+
+
+def test_lessons_are_listed_in_course_order_with_neighbours(tmp_path: Path) -> None:
+    write(tmp_path, "02-second.md", "Second", 2)
+    write(tmp_path, "01-first.md", "First", 1)
+    write(tmp_path, "03-third.md", "Third", 3)
+    assert [lesson.slug for lesson in list_lessons(tmp_path)] == [
+        "01-first", "02-second", "03-third",
+    ]
+    middle = get_lesson(tmp_path, "02-second")
+    assert middle.prev is not None and middle.prev.slug == "01-first"
+    assert middle.next is not None and middle.next.title == "Third"
+    assert middle.markdown.startswith("# Body of Second")
+
+
+def test_a_missing_lesson_is_a_404_with_a_pointer(tmp_path: Path) -> None:
+    write(tmp_path, "01-first.md", "First", 1)
+    with pytest.raises(NotFound, match="GET /api/lessons"):
+        get_lesson(tmp_path, "99-nope")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("1-bad.md", LESSON.format(title="x", order=1), "named NN-slug.md"),
+        ("01-nofm.md", "# no front matter\n", "front matter"),
+        ("01-missing.md", "---\ntitle: x\n---\nbody\n", "summary"),
+        ("01-yaml.md", "---\ntitle: [unclosed\n---\nbody\n", "bad front matter"),
+    ],
+)
+def test_a_broken_lesson_names_the_file_and_the_problem(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(LessonFormatError, match=message) as err:
+        parse_lesson(path)
+    assert name in str(err.value)
+
+
+def test_the_real_course_parses() -> None:
+    from c10klab.config import Settings
+
+    lessons = list_lessons(Settings().content_dir)
+    assert lessons, "content/lessons holds no lesson"
+    assert lessons[0].order == 1

@@ -1,0 +1,49 @@
+from c10klab.config import Settings
+from c10klab.runner.plan import SERVER_PORT, plan_run
+from c10klab.sandboxes.schemas import Knob, Limits, Server
+
+SERVER = Server(
+    id="c-epoll", title="epoll", model="epoll", language="c", source="servers/c/epoll.c",
+    lesson="01-c10k-problem", image="c10klab/server:c-epoll", command=["/usr/local/bin/c-epoll"],
+    protocols=["echo", "http"],
+    knobs=[
+        Knob(name="trigger", flag="--trigger", type="enum", values=["lt", "et"], default="lt",
+             help="h"),
+        Knob(name="buffer_bytes", flag="--buffer-bytes", type="int", min=512, max=4096,
+             default=1024, help="h"),
+    ],
+    limits=Limits(max_connections=100, pids=32),
+)
+REQUEST = {"server": "c-epoll", "connections": 50, "payload_bytes": 64, "duration_s": 5,
+           "warmup_s": 1, "protocol": "http", "knobs": {"trigger": "et", "buffer_bytes": 2048}}
+
+
+def test_argv_comes_from_the_catalog_and_typed_values() -> None:
+    plan = plan_run("abc123", SERVER, REQUEST, Settings())
+    assert plan.server.command == [
+        "/usr/local/bin/c-epoll", "--port", str(SERVER_PORT), "--protocol", "http",
+        "--buffer-bytes", "2048", "--trigger", "et",
+    ]
+    assert plan.loadgen.command[plan.loadgen.command.index("--connections") + 1] == "50"
+    assert plan.loadgen.image == "c10klab/loadgen:latest"
+
+
+def test_every_container_is_locked_down_pinned_and_labelled() -> None:
+    settings = Settings(server_cpus="0", loadgen_cpus="1", nofile_limit=20000)
+    plan = plan_run("abc123", SERVER, REQUEST, settings)
+    for spec, cpus in ((plan.server, "0"), (plan.loadgen, "1")):
+        kw = spec.kwargs
+        assert kw["cap_drop"] == ["ALL"] and "privileged" not in kw and "cap_add" not in kw
+        assert kw["security_opt"] == ["no-new-privileges"]
+        assert kw["read_only"] is True and kw["user"] == "65534:65534"
+        assert kw["cpuset_cpus"] == cpus
+        assert kw["labels"]["c10klab.managed"] == "true" and kw["labels"]["c10klab.run"] == "abc123"
+        assert kw["ulimits"] == [{"name": "nofile", "soft": 20000, "hard": 20000}]
+        assert kw["mem_limit"] == kw["memswap_limit"]
+    assert plan.server.kwargs["network_mode"] == "none"
+    assert plan.server.kwargs["pids_limit"] == 32
+
+
+def test_the_deadline_covers_readiness_warmup_and_duration() -> None:
+    plan = plan_run("abc123", SERVER, REQUEST, Settings())
+    assert 6 < plan.deadline_s <= 6 + 10 + 30

@@ -1,0 +1,154 @@
+"""The runner against the real Docker engine and the real images (built by `make images`).
+
+These start real containers. Without a reachable engine they fail, saying how to get one,
+unless C10K_SKIP_DOCKER_TESTS=1 is set (for a quick run on a machine without Docker).
+"""
+
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import docker
+import pytest
+from fastapi.testclient import TestClient
+
+from c10klab.config import Settings
+from c10klab.main import create_app
+from c10klab.runner.docker_engine import Engine
+from c10klab.runner.plan import LABEL
+from c10klab.runner.worker import Runner
+from c10klab.store import Store
+from tests.runs.test_router import parse_sse
+
+pytestmark = pytest.mark.docker
+
+QUICK_RUN = {"server": "c-epoll", "connections": 20, "payload_bytes": 64, "duration_s": 3,
+             "warmup_s": 1, "protocol": "echo", "knobs": {}}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    if os.environ.get("C10K_SKIP_DOCKER_TESTS") == "1":
+        pytest.skip("C10K_SKIP_DOCKER_TESTS=1")
+    state = Engine.probe()
+    if not state["reachable"]:
+        pytest.fail(f"no Docker engine ({state['error']}); `make test` starts one, or set "
+                    "C10K_SKIP_DOCKER_TESTS=1 to leave these tests out")
+    missing = [t for t, ok in Engine().images_present(
+        ["c10klab/server:c-epoll", "c10klab/loadgen:latest"]).items() if not ok]
+    if missing:
+        pytest.fail(f"images missing: {missing}; run `make images`")
+    return Engine()
+
+
+def leftovers() -> list[Any]:
+    return docker.from_env().containers.list(all=True, filters={"label": f"{LABEL}=true"})
+
+
+@pytest.fixture
+def runner(engine: Engine, settings: Settings, store: Store) -> Iterator[Runner]:
+    runner = Runner(settings, store, engine)
+    thread = threading.Thread(target=runner.serve, daemon=True)
+    thread.start()
+    yield runner
+    runner.stopping.set()
+    thread.join(timeout=60)
+    assert not thread.is_alive(), "the runner did not stop"
+
+
+def wait_for(store: Store, run_id: str, event_type: str, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(e.type == event_type for e in store.events_after(run_id)):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no {event_type} event within {timeout_s} s")
+
+
+def test_a_run_streams_queued_started_progress_done(
+    runner: Runner, settings: Settings, store: Store
+) -> None:
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/api/runs", json=QUICK_RUN)
+        assert created.status_code == 202
+        run_id = created.json()["id"]
+        # The stream ends by itself after `done` (or `failed`).
+        frames = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
+        run = client.get(f"/api/runs/{run_id}").json()
+
+    kinds = [f["event"] for f in frames]
+    assert kinds[:2] == ["queued", "started"], kinds
+    assert kinds[-1] == "done", frames[-1]
+    progress = [f["data"] for f in frames if f["event"] == "progress"]
+    assert len(progress) >= 2
+    assert {p["phase"] for p in progress} == {"warmup", "measure"}
+    assert all(p["qps"] > 0 for p in progress if p["phase"] == "measure")
+    stats = [f["data"] for f in frames if f["event"] == "server_stats"]
+    assert stats and all(s["memory_bytes"] > 0 for s in stats)
+
+    done = frames[-1]["data"]
+    assert done["valid"] is True, done["invalid_reason"]
+    summary = done["summary"]
+    assert summary["qps"] > 0 and summary["requests"] > 0 and summary["error_total"] == 0
+    assert 0 < summary["latency_us"]["p50"] <= summary["latency_us"]["p99"]
+    assert done["server"]["exit_code"] == 0  # the server honoured SIGTERM
+    prov = done["provenance"]
+    assert prov["server_image"]["id"].startswith("sha256:") and prov["kernel"]
+    assert prov["server_cpus"] == "0" and prov["loadgen_cpus"] == "1"
+
+    assert run["status"] == "done" and run["result"]["summary"]["qps"] == summary["qps"]
+    assert leftovers() == []
+
+
+def test_a_server_that_fails_to_start_gives_failed_with_its_log(
+    engine: Engine, tmp_path: Path, store: Store
+) -> None:
+    real = Settings()
+    sandboxes = tmp_path / "sandboxes"
+    sandboxes.mkdir()
+    catalog = json.loads((real.sandboxes_dir / "catalog.json").read_text())
+    broken = next(s for s in catalog["servers"] if s["id"] == "c-epoll")
+    broken["command"] = [*broken["command"], "--no-such-flag"]
+    (sandboxes / "catalog.json").write_text(json.dumps(catalog))
+    settings = Settings(repo_root=tmp_path, db_path=store.path)
+
+    run, _ = store.create_run("c-epoll", QUICK_RUN)
+    claimed = store.claim_next()
+    assert claimed is not None
+    Runner(settings, store, engine).execute(claimed)
+
+    failed = store.events_after(run.id)[-1]
+    assert failed.type == "failed"
+    assert "server exited with code" in failed.data["reason"]
+    assert any("no-such-flag" in line for line in failed.data["logs"]), failed.data["logs"]
+    assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+    assert leftovers() == []
+
+
+def test_cancelling_a_running_run_stops_its_containers(runner: Runner, store: Store) -> None:
+    run, _ = store.create_run("c-epoll", QUICK_RUN | {"duration_s": 30})
+    wait_for(store, run.id, "progress")
+    store.request_cancel(run.id)
+    wait_for(store, run.id, "failed", timeout_s=20)
+    assert store.events_after(run.id)[-1].data["cancelled"] is True
+    assert store.get_run(run.id).status == "cancelled"  # type: ignore[union-attr]
+    time.sleep(0.5)  # the runner removes containers right after writing the last event
+    assert leftovers() == []
+
+
+def test_start_up_recovers_from_a_crashed_runner(engine: Engine, settings: Settings,
+                                                 store: Store) -> None:
+    run, _ = store.create_run("c-epoll", QUICK_RUN)
+    store.claim_next()  # the runner that claimed it "crashed"
+    docker.from_env().containers.run(
+        "c10klab/server:c-epoll", ["/usr/local/bin/c-epoll"], detach=True,
+        labels={LABEL: "true"}, network_mode="none",
+    )
+    Runner(settings, store, engine).recover()
+    assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+    assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
+    assert leftovers() == []

@@ -1,0 +1,45 @@
+"""The read-only parts of the API, against the real content and catalog."""
+
+from fastapi.testclient import TestClient
+
+from c10klab.store import Store
+
+
+def test_lessons_and_one_lesson(client: TestClient) -> None:
+    lessons = client.get("/api/lessons").json()
+    assert lessons[0]["slug"] == "01-c10k-problem"
+    lesson = client.get("/api/lessons/01-c10k-problem").json()
+    assert "```experiment" in lesson["markdown"] and lesson["prev"] is None
+    assert client.get("/api/lessons/99-missing").status_code == 404
+
+
+def test_servers_and_sources(client: TestClient) -> None:
+    servers = client.get("/api/servers").json()
+    epoll = next(s for s in servers if s["id"] == "c-epoll")
+    assert epoll["source"] == "servers/c/epoll.c"
+    excerpt = client.get("/api/sources/servers/c/epoll.c", params={"anchor": "event-loop"}).json()
+    assert "epoll_wait" in excerpt["text"] and excerpt["language"] == "c"
+    assert client.get("/api/sources/../backend/pyproject.toml").status_code == 404
+    assert client.get("/api/sources/servers/c/epoll.c?anchor=nope").status_code == 404
+
+
+def test_health_without_a_runner_says_so(client: TestClient) -> None:
+    health = client.get("/api/health").json()
+    assert health["ready"] is False and "runner is not running" in health["reason"]
+
+
+def test_health_reports_the_runners_heartbeat(client: TestClient, store: Store) -> None:
+    store.put_runner_status({
+        "docker": {"reachable": True, "version": "20.10", "error": None},
+        "images": {"c10klab/server:c-epoll": True, "c10klab/loadgen:latest": False},
+    })
+    health = client.get("/api/health").json()
+    assert health["runner"] is True and health["docker"]["version"] == "20.10"
+    assert health["ready"] is False and "c10klab/loadgen:latest" in health["reason"]
+
+
+def test_the_frontend_is_served_for_any_non_api_path(client: TestClient) -> None:
+    page = client.get("/lessons/01-c10k-problem")
+    assert page.status_code == 200 and "<" in page.text
+    assert client.get("/api/nope").status_code == 404
+    assert client.get("/docs").status_code == 200

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Build every sandbox image: the base, the Rust toolchain, the C servers (tagged once per
+# catalog id) and the load generator. Docker's layer cache makes a second run quick.
+#
+# Usage: sandboxes/images/build-images.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+sandboxes=$(dirname "$here")
+
+base=c10klab/base:bookworm
+toolchain=c10klab/rust-toolchain:$(rustc --version | awk '{print $2}')
+
+"$here/build-base.sh" "$base"
+"$here/build-rust-toolchain.sh" "$toolchain"
+
+# The engine may be older than the client and lack BuildKit; the classic builder does all we need.
+export DOCKER_BUILDKIT=0
+build() { # build TAG DOCKERFILE [BUILD_ARG…]
+    local tag=$1 file=$2
+    shift 2
+    echo "building $tag"
+    docker build --quiet -t "$tag" -f "$here/$file" --build-arg "BASE_IMAGE=$base" "$@" "$sandboxes" >/dev/null
+}
+
+build c10klab/server-c:latest server-c.Dockerfile
+build c10klab/loadgen:latest loadgen.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
+
+# One tag per server id, so the id names the image everywhere.
+for id in $(python3 -c 'import json,sys; print(" ".join(s["id"] for s in json.load(open(sys.argv[1]))["servers"] if s["language"] == "c"))' "$sandboxes/catalog.json"); do
+    docker tag c10klab/server-c:latest "c10klab/server:$id"
+    echo "tagged c10klab/server:$id"
+done

@@ -1,0 +1,22 @@
+# The Rust load generator, compiled inside Docker with the host's toolchain
+# (image made by build-rust-toolchain.sh) and crates fetched from crates.io.
+# Build context: sandboxes/.   Tag: c10klab/loadgen:latest.
+ARG BASE_IMAGE=debian:bookworm-slim
+ARG RUST_TOOLCHAIN_IMAGE=c10klab/rust-toolchain:latest
+
+FROM ${RUST_TOOLCHAIN_IMAGE} AS toolchain
+
+FROM ${BASE_IMAGE} AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+COPY --from=toolchain /opt/rust /opt/rust
+ENV PATH=/opt/rust/bin:$PATH CARGO_HOME=/cargo
+COPY loadgen /src
+WORKDIR /src
+RUN cargo build --release --locked
+
+FROM ${BASE_IMAGE}
+COPY --from=build /src/target/release/loadgen /usr/local/bin/loadgen
+USER 65534:65534
+ENTRYPOINT ["/usr/local/bin/loadgen"]
