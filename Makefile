@@ -9,7 +9,7 @@ E2E_PORT ?= 8765
 C_SERVERS := sandboxes/servers/c
 
 .PHONY: up test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
-        lint test-loadgen test-conformance test-backend test-frontend test-e2e test-compose \
+        lint test-content test-loadgen test-conformance test-backend test-frontend test-e2e test-compose \
         bench clean
 
 up: deps frontend docker images
@@ -48,7 +48,8 @@ loadgen:
 
 # --- tests ----------------------------------------------------------------------------------
 
-test: deps lint test-loadgen test-conformance test-backend test-frontend test-compose test-e2e
+test: deps lint test-content test-loadgen test-conformance test-backend test-frontend test-compose \
+      test-e2e
 	@echo "make test: all checks passed"
 
 lint: deps
@@ -57,6 +58,9 @@ lint: deps
 	$(VENV)/bin/mypy --config-file backend/pyproject.toml backend/c10klab
 	cd sandboxes/loadgen && cargo fmt --check && cargo clippy --locked --all-targets -- -D warnings
 	cd frontend && npm run lint
+
+test-content: venv
+	$(PY) -m c10klab.content.check
 
 test-loadgen:
 	cd sandboxes/loadgen && cargo test --locked

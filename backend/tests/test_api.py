@@ -29,10 +29,12 @@ def test_health_without_a_runner_says_so(client: TestClient) -> None:
 
 
 def test_health_reports_the_runners_heartbeat(client: TestClient, store: Store) -> None:
-    store.put_runner_status({
-        "docker": {"reachable": True, "version": "20.10", "error": None},
-        "images": {"c10klab/server:c-epoll": True, "c10klab/loadgen:latest": False},
-    })
+    store.put_runner_status(
+        {
+            "docker": {"reachable": True, "version": "20.10", "error": None},
+            "images": {"c10klab/server:c-epoll": True, "c10klab/loadgen:latest": False},
+        }
+    )
     health = client.get("/api/health").json()
     assert health["runner"] is True and health["docker"]["version"] == "20.10"
     assert health["ready"] is False and "c10klab/loadgen:latest" in health["reason"]

@@ -19,7 +19,13 @@ build() { # build TAG DOCKERFILE [BUILD_ARG…]
     local tag=$1 file=$2
     shift 2
     echo "building $tag"
-    docker build --quiet -t "$tag" -f "$here/$file" --build-arg "BASE_IMAGE=$base" "$@" "$sandboxes" >/dev/null
+    local out
+    if ! out=$(docker build -t "$tag" -f "$here/$file" --build-arg "BASE_IMAGE=$base" "$@" \
+        "$sandboxes" 2>&1); then
+        echo "$out" >&2
+        echo "error: building $tag failed (output above)" >&2
+        return 1
+    fi
 }
 
 build c10klab/server-c:latest server-c.Dockerfile

@@ -135,6 +135,7 @@ class Runner:
         try:
             result = self.measure(ex)
         except RunFailed as failure:
+            self.clean_up(ex)
             status = "cancelled" if failure.cancelled else "failed"
             self.store.finish(
                 run.id,
@@ -146,19 +147,23 @@ class Runner:
             log.info("run %s %s: %s", run.id, status, failure.reason)
         except Exception as exc:  # an engine error must still end the run with a reason
             log.exception("run %s crashed", run.id)
+            self.clean_up(ex)
             reason = f"the runner hit an error: {exc}"
             self.store.finish(
                 run.id, "failed", "failed", {"reason": reason, "logs": []}, error=reason
             )
         else:
+            self.clean_up(ex)
             self.store.finish(run.id, "done", "done", result, result=result)
             log.info("run %s done: %.0f qps", run.id, result["summary"]["qps"])
-        finally:
-            ex.done.set()
-            try:
-                self.engine.reap(run.id)
-            except EngineError:
-                log.exception("could not remove the containers of run %s", run.id)
+
+    def clean_up(self, ex: Execution) -> None:
+        """Remove the run's containers before its last event, so `done` means really over."""
+        ex.done.set()
+        try:
+            self.engine.reap(ex.run.id)
+        except EngineError:
+            log.exception("could not remove the containers of run %s", ex.run.id)
 
     def measure(self, ex: Execution) -> dict[str, Any]:
         started_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -170,9 +175,13 @@ class Runner:
         try:
             loadgen = self.engine.start(ex.plan.loadgen, network_mode=f"container:{server.id}")
         except EngineError as exc:
-            raise RunFailed(
-                f"the load generator did not start: {exc}", Engine.log_tail(server)
-            ) from exc
+            running, code = Engine.is_running(server)
+            reason = (
+                f"the load generator did not start: {exc}"
+                if running
+                else f"the server exited with code {code} before it was ready"
+            )
+            raise RunFailed(reason, Engine.log_tail(server)) from exc
         threading.Thread(target=self.watch, args=(ex, server, loadgen), daemon=True).start()
 
         summary, error = self.follow_loadgen(ex, loadgen)

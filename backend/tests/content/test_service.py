@@ -26,7 +26,9 @@ def test_lessons_are_listed_in_course_order_with_neighbours(tmp_path: Path) -> N
     write(tmp_path, "01-first.md", "First", 1)
     write(tmp_path, "03-third.md", "Third", 3)
     assert [lesson.slug for lesson in list_lessons(tmp_path)] == [
-        "01-first", "02-second", "03-third",
+        "01-first",
+        "02-second",
+        "03-third",
     ]
     middle = get_lesson(tmp_path, "02-second")
     assert middle.prev is not None and middle.prev.slug == "01-first"

@@ -18,8 +18,11 @@ def test_only_typed_json_objects_are_taken() -> None:
 
 def stats(cpu: int, pre_cpu: int, system: int, pre_system: int, cpus: int = 2) -> dict:  # type: ignore[type-arg]
     return {
-        "cpu_stats": {"cpu_usage": {"total_usage": cpu}, "system_cpu_usage": system,
-                      "online_cpus": cpus},
+        "cpu_stats": {
+            "cpu_usage": {"total_usage": cpu},
+            "system_cpu_usage": system,
+            "online_cpus": cpus,
+        },
         "precpu_stats": {"cpu_usage": {"total_usage": pre_cpu}, "system_cpu_usage": pre_system},
         "memory_stats": {"usage": 10_000_000, "stats": {"total_inactive_file": 2_000_000}},
         "pids_stats": {"current": 3},
@@ -45,8 +48,12 @@ def test_server_cpu_mean_counts_only_the_measured_part() -> None:
     for t, cpu, mem in ((0.5, 5.0, 100), (1.5, 90.0, 300), (2.5, 100.0, 200)):
         s.samples.append({"t_s": t, "cpu_percent": cpu, "memory_bytes": mem, "pids": 1})
     s.measure_from_s = 1.0
-    assert s.summary() == {"cpu_percent_mean": 95.0, "memory_peak_bytes": 300, "pids_peak": 1,
-                           "samples": 3}
+    assert s.summary() == {
+        "cpu_percent_mean": 95.0,
+        "memory_peak_bytes": 300,
+        "pids_peak": 1,
+        "samples": 3,
+    }
 
 
 def summary(requests: int, errors: dict[str, int]) -> dict:  # type: ignore[type-arg]
@@ -62,9 +69,17 @@ def test_a_result_with_too_many_errors_is_invalid() -> None:
 
 
 def test_progress_events_keep_the_fields_the_charts_use() -> None:
-    line = json.loads('{"type":"progress","phase":"measure","elapsed_s":3,"interval_s":1,'
-                      '"requests":100,"qps":100.0,"errors":0,"latency_us":{"p50":1,"p90":2,'
-                      '"p99":3,"p999":4,"max":5}}')
+    line = json.loads(
+        '{"type":"progress","phase":"measure","elapsed_s":3,"interval_s":1,'
+        '"requests":100,"qps":100.0,"errors":0,"latency_us":{"p50":1,"p90":2,'
+        '"p99":3,"p999":4,"max":5}}'
+    )
     event = measure.progress_event(line, 4.12345)
-    assert event == {"t_s": 4.123, "phase": "measure", "qps": 100.0, "requests": 100, "errors": 0,
-                     "latency_us": {"p50": 1, "p90": 2, "p99": 3, "p999": 4, "max": 5}}
+    assert event == {
+        "t_s": 4.123,
+        "phase": "measure",
+        "qps": 100.0,
+        "requests": 100,
+        "errors": 0,
+        "latency_us": {"p50": 1, "p90": 2, "p99": 3, "p999": 4, "max": 5},
+    }

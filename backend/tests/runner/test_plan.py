@@ -3,26 +3,59 @@ from c10klab.runner.plan import SERVER_PORT, plan_run
 from c10klab.sandboxes.schemas import Knob, Limits, Server
 
 SERVER = Server(
-    id="c-epoll", title="epoll", model="epoll", language="c", source="servers/c/epoll.c",
-    lesson="01-c10k-problem", image="c10klab/server:c-epoll", command=["/usr/local/bin/c-epoll"],
+    id="c-epoll",
+    title="epoll",
+    model="epoll",
+    language="c",
+    source="servers/c/epoll.c",
+    lesson="01-c10k-problem",
+    image="c10klab/server:c-epoll",
+    command=["/usr/local/bin/c-epoll"],
     protocols=["echo", "http"],
     knobs=[
-        Knob(name="trigger", flag="--trigger", type="enum", values=["lt", "et"], default="lt",
-             help="h"),
-        Knob(name="buffer_bytes", flag="--buffer-bytes", type="int", min=512, max=4096,
-             default=1024, help="h"),
+        Knob(
+            name="trigger",
+            flag="--trigger",
+            type="enum",
+            values=["lt", "et"],
+            default="lt",
+            help="h",
+        ),
+        Knob(
+            name="buffer_bytes",
+            flag="--buffer-bytes",
+            type="int",
+            min=512,
+            max=4096,
+            default=1024,
+            help="h",
+        ),
     ],
     limits=Limits(max_connections=100, pids=32),
 )
-REQUEST = {"server": "c-epoll", "connections": 50, "payload_bytes": 64, "duration_s": 5,
-           "warmup_s": 1, "protocol": "http", "knobs": {"trigger": "et", "buffer_bytes": 2048}}
+REQUEST = {
+    "server": "c-epoll",
+    "connections": 50,
+    "payload_bytes": 64,
+    "duration_s": 5,
+    "warmup_s": 1,
+    "protocol": "http",
+    "knobs": {"trigger": "et", "buffer_bytes": 2048},
+}
 
 
 def test_argv_comes_from_the_catalog_and_typed_values() -> None:
     plan = plan_run("abc123", SERVER, REQUEST, Settings())
     assert plan.server.command == [
-        "/usr/local/bin/c-epoll", "--port", str(SERVER_PORT), "--protocol", "http",
-        "--buffer-bytes", "2048", "--trigger", "et",
+        "/usr/local/bin/c-epoll",
+        "--port",
+        str(SERVER_PORT),
+        "--protocol",
+        "http",
+        "--buffer-bytes",
+        "2048",
+        "--trigger",
+        "et",
     ]
     assert plan.loadgen.command[plan.loadgen.command.index("--connections") + 1] == "50"
     assert plan.loadgen.image == "c10klab/loadgen:latest"

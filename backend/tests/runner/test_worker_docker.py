@@ -26,8 +26,15 @@ from tests.runs.test_router import parse_sse
 
 pytestmark = pytest.mark.docker
 
-QUICK_RUN = {"server": "c-epoll", "connections": 20, "payload_bytes": 64, "duration_s": 3,
-             "warmup_s": 1, "protocol": "echo", "knobs": {}}
+QUICK_RUN = {
+    "server": "c-epoll",
+    "connections": 20,
+    "payload_bytes": 64,
+    "duration_s": 3,
+    "warmup_s": 1,
+    "protocol": "echo",
+    "knobs": {},
+}
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +43,17 @@ def engine() -> Engine:
         pytest.skip("C10K_SKIP_DOCKER_TESTS=1")
     state = Engine.probe()
     if not state["reachable"]:
-        pytest.fail(f"no Docker engine ({state['error']}); `make test` starts one, or set "
-                    "C10K_SKIP_DOCKER_TESTS=1 to leave these tests out")
-    missing = [t for t, ok in Engine().images_present(
-        ["c10klab/server:c-epoll", "c10klab/loadgen:latest"]).items() if not ok]
+        pytest.fail(
+            f"no Docker engine ({state['error']}); `make test` starts one, or set "
+            "C10K_SKIP_DOCKER_TESTS=1 to leave these tests out"
+        )
+    missing = [
+        t
+        for t, ok in Engine()
+        .images_present(["c10klab/server:c-epoll", "c10klab/loadgen:latest"])
+        .items()
+        if not ok
+    ]
     if missing:
         pytest.fail(f"images missing: {missing}; run `make images`")
     return Engine()
@@ -136,17 +150,20 @@ def test_cancelling_a_running_run_stops_its_containers(runner: Runner, store: St
     wait_for(store, run.id, "failed", timeout_s=20)
     assert store.events_after(run.id)[-1].data["cancelled"] is True
     assert store.get_run(run.id).status == "cancelled"  # type: ignore[union-attr]
-    time.sleep(0.5)  # the runner removes containers right after writing the last event
     assert leftovers() == []
 
 
-def test_start_up_recovers_from_a_crashed_runner(engine: Engine, settings: Settings,
-                                                 store: Store) -> None:
+def test_start_up_recovers_from_a_crashed_runner(
+    engine: Engine, settings: Settings, store: Store
+) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
     store.claim_next()  # the runner that claimed it "crashed"
     docker.from_env().containers.run(
-        "c10klab/server:c-epoll", ["/usr/local/bin/c-epoll"], detach=True,
-        labels={LABEL: "true"}, network_mode="none",
+        "c10klab/server:c-epoll",
+        ["/usr/local/bin/c-epoll"],
+        detach=True,
+        labels={LABEL: "true"},
+        network_mode="none",
     )
     Runner(settings, store, engine).recover()
     assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]

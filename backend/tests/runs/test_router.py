@@ -13,8 +13,13 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
     for block in text.strip().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
         if "event" in fields:
-            frames.append({"id": int(fields["id"]), "event": fields["event"],
-                           "data": json.loads(fields["data"])})
+            frames.append(
+                {
+                    "id": int(fields["id"]),
+                    "event": fields["event"],
+                    "data": json.loads(fields["data"]),
+                }
+            )
     return frames
 
 
@@ -28,11 +33,17 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
     assert run["status"] == "queued" and run["position"] == 2
     # Defaults are filled in, so the stored request says exactly what will run.
     assert run["request"] == {
-        "server": "c-epoll", "connections": 100, "payload_bytes": 64, "duration_s": 10,
-        "warmup_s": 2, "protocol": "echo", "knobs": {},
+        "server": "c-epoll",
+        "connections": 100,
+        "payload_bytes": 64,
+        "duration_s": 10,
+        "warmup_s": 2,
+        "protocol": "echo",
+        "knobs": {},
     }
     assert [r["id"] for r in client.get("/api/runs").json()][:2] == [
-        second.json()["id"], first.json()["id"],
+        second.json()["id"],
+        first.json()["id"],
     ]
 
 
@@ -84,7 +95,12 @@ def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store:
 
     everything = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
     assert [f["event"] for f in everything] == [
-        "queued", "started", "progress", "progress", "progress", "done",
+        "queued",
+        "started",
+        "progress",
+        "progress",
+        "progress",
+        "done",
     ]
     assert [f["id"] for f in everything] == [1, 2, 3, 4, 5, 6]
 
@@ -93,7 +109,9 @@ def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store:
     assert [f["id"] for f in parse_sse(resumed.text)] == [5, 6]
     by_query = parse_sse(client.get(f"/api/runs/{run_id}/events?last_event_id=5").text)
     assert [f["event"] for f in by_query] == ["done"]
-    assert client.get(f"/api/runs/{run_id}/events", headers={"Last-Event-ID": "x"}).status_code == 422
+    assert (
+        client.get(f"/api/runs/{run_id}/events", headers={"Last-Event-ID": "x"}).status_code == 422
+    )
 
 
 def test_the_queue_has_a_limit(client: TestClient, settings: Any) -> None:

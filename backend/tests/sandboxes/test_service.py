@@ -43,7 +43,9 @@ def test_a_line_range_and_the_whole_file(sandboxes: Path) -> None:
         read_excerpt(sandboxes, "servers/demo.c", None, "five")
 
 
-@pytest.mark.parametrize("path", ["../outside.txt", ".secret", "servers/../../outside.txt", "/etc/passwd"])
+@pytest.mark.parametrize(
+    "path", ["../outside.txt", ".secret", "servers/../../outside.txt", "/etc/passwd"]
+)
 def test_nothing_outside_sandboxes_is_served(sandboxes: Path, path: str) -> None:
     with pytest.raises(NotFound):
         read_excerpt(sandboxes, path, None, None)

@@ -1,0 +1,145 @@
+"""Check every lesson the way the course will use it: `python -m c10klab.content.check`.
+
+A lesson passes when its front matter parses (as GET /api/lessons parses it), every `experiment`
+block is a run request the API would accept, every `source` block resolves to lines of a real
+sandbox file (as GET /api/sources resolves it), every relative link and image exists, and it has
+at least one experiment and one source block. Exit status 1 and one line per problem otherwise.
+"""
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from c10klab.config import Settings
+from c10klab.content.service import LessonFormatError, ParsedLesson, parse_lesson
+from c10klab.errors import DomainError
+from c10klab.runs.schemas import RunRequest
+from c10klab.runs.service import validate_request
+from c10klab.sandboxes.service import load_catalog, read_excerpt
+
+FENCE = re.compile(r"^```([A-Za-z0-9_-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+# What the experiment widget reads besides the run request itself.
+WIDGET_ONLY_KEYS = {"title"}
+
+
+@dataclass(frozen=True)
+class Block:
+    language: str
+    line: int  # of the opening fence, counted in the lesson body
+    body: str
+
+
+def fenced_blocks(markdown: str) -> list[Block]:
+    return [
+        Block(m.group(1), markdown.count("\n", 0, m.start()) + 1, m.group(2))
+        for m in FENCE.finditer(markdown)
+    ]
+
+
+def _mapping(block: Block) -> dict[str, Any]:
+    try:
+        spec = yaml.safe_load(block.body)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"not valid YAML: {exc}") from exc
+    if not isinstance(spec, dict):
+        raise ValueError("must be a YAML mapping of keys to values")
+    return spec
+
+
+def check_experiment(block: Block, settings: Settings) -> None:
+    spec = _mapping(block)
+    request = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS}
+    try:
+        validate_request(
+            RunRequest.model_validate(request), load_catalog(settings.sandboxes_dir), settings
+        )
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise ValueError(problems) from exc
+
+
+def check_source(block: Block, settings: Settings) -> None:
+    spec = _mapping(block)
+    unknown = set(spec) - {"path", "anchor", "lines"}
+    if unknown or not isinstance(spec.get("path"), str):
+        raise ValueError("needs `path` and one of `anchor` or `lines`, nothing else")
+    if ("anchor" in spec) == ("lines" in spec):
+        raise ValueError("needs exactly one of `anchor` or `lines`")
+    read_excerpt(
+        settings.sandboxes_dir,
+        spec["path"],
+        str(spec["anchor"]) if "anchor" in spec else None,
+        str(spec["lines"]) if "lines" in spec else None,
+    )
+
+
+def check_links(lesson: ParsedLesson, path: Path) -> list[str]:
+    prose = FENCE.sub("", lesson.markdown)
+    problems = []
+    for target in LINK.findall(prose):
+        if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            continue
+        if target.startswith("/lessons/"):
+            exists = (path.parent / f"{target.removeprefix('/lessons/')}.md").is_file()
+        else:
+            exists = (path.parent / target.split("#")[0]).exists()
+        if not exists:
+            problems.append(f"link to missing `{target}`")
+    if prose.count("<details") != prose.count("</details>"):
+        problems.append("unbalanced <details> tags")
+    return problems
+
+
+def check_lesson(path: Path, settings: Settings) -> list[str]:
+    """Every problem of one lesson, each as `file:line: message`."""
+    try:
+        lesson = parse_lesson(path)
+    except LessonFormatError as exc:
+        return [f"{path.name}:1: {exc}"]
+    # Body lines are counted after the front matter; add it back for editor-friendly numbers.
+    offset = path.read_text().count("\n") - lesson.markdown.count("\n")
+    problems = [f"{path.name}:1: {p}" for p in check_links(lesson, path)]
+    blocks = fenced_blocks(lesson.markdown)
+    checks = {"experiment": check_experiment, "source": check_source}
+    for block in blocks:
+        check = checks.get(block.language)
+        if check is None:
+            continue
+        try:
+            check(block, settings)
+        except (ValueError, DomainError) as exc:
+            problems.append(f"{path.name}:{block.line + offset}: {block.language} block: {exc}")
+    for language in checks:
+        if not any(b.language == language for b in blocks):
+            problems.append(f"{path.name}:1: has no `{language}` block; every lesson needs one")
+    return problems
+
+
+def check_course(settings: Settings) -> tuple[int, list[str]]:
+    lessons = sorted((settings.content_dir / "lessons").glob("*.md"))
+    problems = [p for path in lessons for p in check_lesson(path, settings)]
+    numbers = [path.name[:2] for path in lessons]
+    problems += [
+        f"two lessons are numbered {n}" for n in sorted(set(numbers)) if numbers.count(n) > 1
+    ]
+    return len(lessons), problems
+
+
+def main() -> int:
+    count, problems = check_course(Settings())
+    for problem in problems:
+        print(problem)
+    print(f"content: {count} lesson(s) checked, {len(problems)} problem(s)")
+    return 1 if problems or count == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

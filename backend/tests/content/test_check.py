@@ -1,0 +1,80 @@
+from pathlib import Path
+
+import pytest
+
+from c10klab.config import Settings
+from c10klab.content.check import check_course
+
+GOOD = """---
+title: T
+summary: S
+minutes: 5
+order: 1
+---
+
+# T
+
+```experiment
+server: c-epoll
+connections: 10
+```
+
+```source
+path: servers/c/epoll.c
+anchor: event-loop
+```
+"""
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Settings:
+    """A course of its own, using the real sandboxes (catalog and sources)."""
+    (tmp_path / "content" / "lessons").mkdir(parents=True)
+    (tmp_path / "sandboxes").symlink_to(Settings().sandboxes_dir)
+    return Settings(repo_root=tmp_path)
+
+
+def write(settings: Settings, text: str, name: str = "01-t.md") -> None:
+    (settings.content_dir / "lessons" / name).write_text(text)
+
+
+def test_the_real_course_passes() -> None:
+    count, problems = check_course(Settings())
+    assert count >= 1 and problems == []
+
+
+def test_a_good_lesson_passes(course: Settings) -> None:
+    write(course, GOOD)
+    assert check_course(course) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (("server: c-epoll", "server: c-nope"), "unknown server 'c-nope'"),
+        (("connections: 10", "connections: 99999"), "at most 19000 connections"),
+        (("connections: 10", "connections: 10\nknobs: {trigger: up}"), "must be one of lt, et"),
+        (("connections: 10", "connections: 10\nrate: 5"), "rate: Extra inputs"),
+        (("anchor: event-loop", "anchor: no-such-anchor"), "anchor 'no-such-anchor' is not marked"),
+        (("path: servers/c/epoll.c", "path: ../backend/pyproject.toml"), "only files under"),
+        (("anchor: event-loop", "lines: 1-999999"), "the file has lines"),
+        (("# T\n", "# T\n\nSee [next](02-missing.md).\n"), "link to missing `02-missing.md`"),
+        (("# T\n", "# T\n\n<details>\n"), "unbalanced <details>"),
+        (("```experiment\nserver: c-epoll\nconnections: 10\n```", ""), "has no `experiment`"),
+        (("minutes: 5\n", ""), "minutes"),
+    ],
+)
+def test_each_problem_is_reported_with_its_place(
+    course: Settings, change: tuple[str, str], problem: str
+) -> None:
+    old, new = change
+    assert old in GOOD
+    write(course, GOOD.replace(old, new, 1))
+    _, problems = check_course(course)
+    assert any(problem in p and p.startswith("01-t.md:") for p in problems), problems
+
+
+def test_block_problems_carry_the_line_of_the_fence(course: Settings) -> None:
+    write(course, GOOD.replace("server: c-epoll", "server: c-nope"))
+    _, problems = check_course(course)
+    assert problems[0].startswith("01-t.md:10:"), problems
