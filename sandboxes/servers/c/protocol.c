@@ -1,0 +1,626 @@
+/*
+ * protocol.c - the code every C10K Lab server shares: flags, the listening socket,
+ * signals, connection buffers, and the echo and http protocols. See protocol.h for
+ * how a server uses it. Nothing in here knows which I/O model is calling it.
+ *
+ * Simplifications: IPv4 only; HTTP requests are taken to have no body (GET-style),
+ * and every request gets the same small response, whatever it asked for.
+ */
+#define _GNU_SOURCE
+#include "protocol.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#define BUFFER_MIN_CAPACITY  4096        /* bytes: a buffer's first allocation */
+#define BUFFER_KEEP_BYTES    65536       /* bytes: an emptied buffer bigger than this is freed */
+#define MAX_FDS              1048576     /* cap on raise_fd_limit()'s answer */
+
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x)  STRINGIFY_(x)
+
+static const char *program = "server";   /* the server id, set by config_parse() */
+
+/* ---- messages --------------------------------------------------------------------- */
+
+static void vlog(const char *fmt, va_list args, int err)
+{
+    char message[512];
+    vsnprintf(message, sizeof message, fmt, args);
+    if (err != 0)
+        fprintf(stderr, "%s: %s: %s\n", program, message, strerror(err));
+    else
+        fprintf(stderr, "%s: %s\n", program, message);
+}
+
+void log_msg(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vlog(fmt, args, 0);
+    va_end(args);
+}
+
+void log_errno(const char *fmt, ...)
+{
+    int err = errno;
+    va_list args;
+    va_start(args, fmt);
+    vlog(fmt, args, err);
+    va_end(args);
+    errno = err;
+}
+
+void die_errno(const char *fmt, ...)
+{
+    int err = errno;
+    va_list args;
+    va_start(args, fmt);
+    vlog(fmt, args, err);
+    va_end(args);
+    exit(1);
+}
+
+/* ---- command line ------------------------------------------------------------------- */
+
+static const char *protocol_name(enum protocol p)
+{
+    return p == PROTOCOL_HTTP ? "http" : "echo";
+}
+
+/* "lt|et" for an enum knob, "N" for an integer knob. */
+static const char *knob_metavar(const struct knob *k, char *text, size_t size)
+{
+    if (k->choices == NULL)
+        return "N";
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t j = 0; k->choices[j] && used < size; j++)
+        used += (size_t)snprintf(text + used, size - used, "%s%s", j ? "|" : "", k->choices[j]);
+    return text;
+}
+
+static void usage(FILE *out, const struct knob *knobs, size_t knob_count)
+{
+    char metavar[128];
+    fprintf(out, "Usage: %s [--port N] [--protocol echo|http] [--backlog N] [--buffer-bytes N]",
+            program);
+    for (size_t i = 0; i < knob_count; i++)
+        fprintf(out, " [%s %s]", knobs[i].flag, knob_metavar(&knobs[i], metavar, sizeof metavar));
+    fprintf(out, "\n\n"
+            "  --port N              TCP port to listen on, all interfaces (default %d)\n"
+            "  --protocol echo|http  echo: send every byte back; http: answer each request\n"
+            "                        with a fixed keep-alive 200 OK (default echo)\n"
+            "  --backlog N           listen() backlog (default %d)\n"
+            "  --buffer-bytes N      bytes asked for by one read(), %d..%d (default %d)\n",
+            DEFAULT_PORT, DEFAULT_BACKLOG, MIN_BUFFER_BYTES, MAX_BUFFER_BYTES,
+            DEFAULT_BUFFER_BYTES);
+    for (size_t i = 0; i < knob_count; i++) {
+        const struct knob *k = &knobs[i];
+        char flag_and_metavar[160];
+        snprintf(flag_and_metavar, sizeof flag_and_metavar, "%s %s", k->flag,
+                 knob_metavar(k, metavar, sizeof metavar));
+        fprintf(out, "  %-21s %s", flag_and_metavar, k->help);
+        if (k->choices)
+            fprintf(out, " (default %s)\n", k->choices[k->value]);
+        else
+            fprintf(out, ", %ld..%ld (default %ld)\n", k->min, k->max, k->value);
+    }
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vlog(fmt, args, 0);
+    va_end(args);
+    fprintf(stderr, "Try '%s --help'.\n", program);
+    exit(1);
+}
+
+static long parse_long(const char *flag, const char *text, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || value < min || value > max)
+        usage_error("%s wants a whole number from %ld to %ld, not '%s'", flag, min, max, text);
+    return value;
+}
+
+static long parse_choice(const char *flag, const char *text, const char *const *choices)
+{
+    for (long i = 0; choices[i]; i++)
+        if (strcmp(text, choices[i]) == 0)
+            return i;
+    usage_error("%s does not accept '%s' (see --help)", flag, text);
+}
+
+void config_parse(struct server_config *cfg, const char *name, int argc, char **argv,
+                  struct knob *knobs, size_t knob_count)
+{
+    program = name;
+    *cfg = (struct server_config){
+        .name = name,
+        .port = DEFAULT_PORT,
+        .protocol = PROTOCOL_ECHO,
+        .backlog = DEFAULT_BACKLOG,
+        .buffer_bytes = DEFAULT_BUFFER_BYTES,
+    };
+    static const char *const protocols[] = {"echo", "http", NULL};
+
+    for (int i = 1; i < argc; i++) {
+        const char *flag = argv[i];
+        if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
+            usage(stdout, knobs, knob_count);
+            exit(0);
+        }
+        if (i + 1 == argc)
+            usage_error("%s needs a value", flag);
+        const char *value = argv[++i];
+
+        if (strcmp(flag, "--port") == 0)
+            cfg->port = (int)parse_long(flag, value, 1, 65535);
+        else if (strcmp(flag, "--protocol") == 0)
+            cfg->protocol = parse_choice(flag, value, protocols) == 1 ? PROTOCOL_HTTP
+                                                                       : PROTOCOL_ECHO;
+        else if (strcmp(flag, "--backlog") == 0)
+            cfg->backlog = (int)parse_long(flag, value, 1, 65535);
+        else if (strcmp(flag, "--buffer-bytes") == 0)
+            cfg->buffer_bytes = (size_t)parse_long(flag, value, MIN_BUFFER_BYTES, MAX_BUFFER_BYTES);
+        else {
+            size_t k = 0;
+            while (k < knob_count && strcmp(flag, knobs[k].flag) != 0)
+                k++;
+            if (k == knob_count)
+                usage_error("unknown flag '%s'", flag);
+            knobs[k].value = knobs[k].choices
+                                 ? parse_choice(flag, value, knobs[k].choices)
+                                 : parse_long(flag, value, knobs[k].min, knobs[k].max);
+        }
+    }
+}
+
+void config_print(const struct server_config *cfg, const struct knob *knobs, size_t knob_count)
+{
+    /* Built first and printed in one go, so that the line never appears half-written. */
+    char line[512];
+    size_t used = (size_t)snprintf(line, sizeof line, "%s: listening on 0.0.0.0:%d protocol=%s",
+                                   cfg->name, cfg->port, protocol_name(cfg->protocol));
+    for (size_t i = 0; i < knob_count && used < sizeof line; i++) {
+        const struct knob *k = &knobs[i];
+        if (k->choices)
+            used += (size_t)snprintf(line + used, sizeof line - used, " %s=%s", k->name,
+                                     k->choices[k->value]);
+        else
+            used += (size_t)snprintf(line + used, sizeof line - used, " %s=%ld", k->name,
+                                     k->value);
+    }
+    if (used < sizeof line)
+        snprintf(line + used, sizeof line - used, " backlog=%d buffer=%zu", cfg->backlog,
+                 cfg->buffer_bytes);
+    fprintf(stderr, "%s\n", line);
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+/*
+ * Relies on: SO_REUSEADDR letting us bind a port whose previous connections are still
+ * in TIME_WAIT (so a restarted server can listen at once), and Linux copying
+ * TCP_NODELAY from the listening socket to every accepted socket, so that small replies
+ * leave at once instead of waiting for the client's ACK (Nagle's algorithm).
+ */
+int listen_on(const struct server_config *cfg, int flags)
+{
+    int type = SOCK_STREAM | SOCK_CLOEXEC | ((flags & LISTEN_NONBLOCK) ? SOCK_NONBLOCK : 0);
+    int fd = socket(AF_INET, type, 0);
+    if (fd < 0)
+        die_errno("socket() failed");
+
+    int one = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0)
+        die_errno("setsockopt(SO_REUSEADDR) failed");
+    if ((flags & LISTEN_REUSEPORT) &&
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0)
+        die_errno("setsockopt(SO_REUSEPORT) failed");
+    if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) < 0)
+        die_errno("setsockopt(TCP_NODELAY) failed");
+
+    struct sockaddr_in addr = {
+        .sin_family = AF_INET,
+        .sin_port = htons((uint16_t)cfg->port),
+        .sin_addr.s_addr = htonl(INADDR_ANY),
+    };
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0)
+        die_errno("bind(0.0.0.0:%d) failed", cfg->port);
+    if (listen(fd, cfg->backlog) < 0)
+        die_errno("listen(fd %d, backlog %d) failed", fd, cfg->backlog);
+    return fd;
+}
+
+/*
+ * Relies on: an unprivileged process being allowed to raise its soft RLIMIT_NOFILE up
+ * to the hard limit. Every connection is a file descriptor, so this is the C10K ceiling.
+ */
+int raise_fd_limit(void)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) < 0)
+        die_errno("getrlimit(RLIMIT_NOFILE) failed");
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) < 0)
+            die_errno("setrlimit(RLIMIT_NOFILE, %llu) failed",
+                      (unsigned long long)limit.rlim_cur);
+    }
+    return limit.rlim_cur > MAX_FDS ? MAX_FDS : (int)limit.rlim_cur;
+}
+
+/* ---- signals ---------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t stop_signal;   /* 0, or the signal that asked us to stop */
+static int stop_pipe[2] = {-1, -1};         /* [0] read end for event loops, [1] write end */
+
+/* Runs inside the signal handler: may only touch sig_atomic_t and async-signal-safe calls. */
+static void on_stop_signal(int sig)
+{
+    int saved_errno = errno;
+    stop_signal = sig;
+    /* If the pipe is full, a wake-up byte is already waiting: nothing to do. */
+    ssize_t written = write(stop_pipe[1], "x", 1);
+    (void)written;
+    errno = saved_errno;
+}
+
+/*
+ * Relies on: a write to a closed connection raising SIGPIPE (fatal unless ignored);
+ * a handler installed without SA_RESTART making blocking calls (accept, read,
+ * epoll_wait, poll ...) fail with EINTR; and the "self-pipe trick": the handler writes
+ * to a pipe that an event loop watches, so a signal arriving just before the loop goes
+ * to sleep still wakes it.
+ */
+int signals_init(void)
+{
+    if (pipe2(stop_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+        die_errno("pipe2() failed");
+
+    struct sigaction ignore = {.sa_handler = SIG_IGN};
+    if (sigaction(SIGPIPE, &ignore, NULL) < 0)
+        die_errno("sigaction(SIGPIPE) failed");
+
+    struct sigaction stop = {.sa_handler = on_stop_signal, .sa_flags = 0 /* no SA_RESTART */};
+    if (sigemptyset(&stop.sa_mask) < 0)
+        die_errno("sigemptyset() failed");
+    if (sigaction(SIGTERM, &stop, NULL) < 0)
+        die_errno("sigaction(SIGTERM) failed");
+    if (sigaction(SIGINT, &stop, NULL) < 0)
+        die_errno("sigaction(SIGINT) failed");
+    return stop_pipe[0];
+}
+
+bool stop_requested(void)
+{
+    return stop_signal != 0;
+}
+
+const char *stop_signal_name(void)
+{
+    return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+/* ---- buffers ----------------------------------------------------------------------------- */
+
+static size_t buffer_length(const struct buffer *b)
+{
+    return b->end - b->start;
+}
+
+static void buffer_free(struct buffer *b)
+{
+    free(b->data);
+    *b = (struct buffer){0};
+}
+
+/* Appends n bytes, growing the buffer when they don't fit. Returns -1 if out of memory. */
+static int buffer_append(struct buffer *b, const char *data, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (b->capacity - b->end < n && b->start > 0) {
+        /* Reuse the space at the front that has already been consumed. */
+        size_t length = buffer_length(b);
+        memmove(b->data, b->data + b->start, length);
+        b->start = 0;
+        b->end = length;
+    }
+    if (b->capacity - b->end < n) {
+        size_t capacity = b->capacity ? b->capacity : BUFFER_MIN_CAPACITY;
+        while (capacity - b->end < n)
+            capacity *= 2;
+        char *bigger = realloc(b->data, capacity);
+        if (bigger == NULL)
+            return -1;
+        b->data = bigger;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->end, data, n);
+    b->end += n;
+    return 0;
+}
+
+/* Drops the first n bytes. */
+static void buffer_consume(struct buffer *b, size_t n)
+{
+    b->start += n;
+    if (b->start == b->end) {
+        b->start = b->end = 0;
+        if (b->capacity > BUFFER_KEEP_BYTES)
+            buffer_free(b);   /* give back what a burst needed; idle connections stay small */
+    }
+}
+
+/* ---- connections ------------------------------------------------------------------------- */
+
+struct conn *conn_new(int fd, const struct server_config *cfg)
+{
+    struct conn *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->fd = fd;
+    c->protocol = cfg->protocol;
+    return c;
+}
+
+void conn_close(struct conn *c)
+{
+    if (close(c->fd) < 0)
+        log_errno("close(fd %d) failed", c->fd);
+    buffer_free(&c->in);
+    buffer_free(&c->out);
+    free(c);
+}
+
+const char *conn_output(const struct conn *c)
+{
+    return c->out.data + c->out.start;
+}
+
+size_t conn_output_pending(const struct conn *c)
+{
+    return buffer_length(&c->out);
+}
+
+void conn_output_sent(struct conn *c, size_t n)
+{
+    buffer_consume(&c->out, n);
+}
+
+bool conn_finished(const struct conn *c)
+{
+    return c->read_eof && conn_output_pending(c) == 0;
+}
+
+/*
+ * Relies on: write() on a socket taking only as many bytes as fit in the socket's send
+ * buffer (a partial write), and on a non-blocking socket failing with EAGAIN when none
+ * fit. On a blocking socket the same loop simply waits inside write().
+ * After the last response of an HTTP connection, shutdown(SHUT_WR) sends FIN at once;
+ * the caller keeps reading (and discarding) until the client closes too. Closing with
+ * unread input would make the kernel send RST, which can destroy the response before
+ * the client has read it.
+ */
+/* ANCHOR: flush */
+enum flush_result conn_flush(struct conn *c)
+{
+    while (conn_output_pending(c) > 0) {
+        ssize_t n = write(c->fd, conn_output(c), conn_output_pending(c));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return FLUSH_AGAIN;       /* send buffer full: try again when writable */
+            return FLUSH_ERROR;
+        }
+        conn_output_sent(c, (size_t)n);   /* n may be less than we offered */
+    }
+    if (c->close_after_output && !c->output_shut) {
+        if (shutdown(c->fd, SHUT_WR) < 0)
+            return FLUSH_ERROR;
+        c->output_shut = true;
+    }
+    return FLUSH_DONE;
+}
+/* ANCHOR_END: flush */
+
+void conn_log_error(const struct conn *c, const char *syscall)
+{
+    if (errno == ECONNRESET || errno == EPIPE || errno == ETIMEDOUT)
+        return;   /* the client went away: routine for a server, not worth a log line */
+    log_errno("%s(fd %d) failed", syscall, c->fd);
+}
+
+bool accept_error_is_transient(int err)
+{
+    /* accept(2): Linux reports network errors already pending on the new connection
+       here; "treat them like EAGAIN by retrying". ECONNABORTED: the client gave up. */
+    switch (err) {
+    case EINTR: case ECONNABORTED: case EPROTO: case EPERM:
+    case ENETDOWN: case ENOPROTOOPT: case EHOSTDOWN: case ENONET:
+    case EHOSTUNREACH: case EOPNOTSUPP: case ENETUNREACH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool accept_error_is_exhaustion(int err)
+{
+    return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM;
+}
+
+/* ---- echo ------------------------------------------------------------------------------- */
+
+/* ANCHOR: echo */
+/* Echo: every byte read goes back to the client, in order. */
+static int echo_feed(struct conn *c, const char *data, size_t len)
+{
+    return buffer_append(&c->out, data, len);
+}
+/* ANCHOR_END: echo */
+
+/* ---- http ------------------------------------------------------------------------------- */
+
+#define HTTP_BODY            "Hello from C10K Lab\n"
+#define HTTP_BODY_BYTES      20
+#define HTTP_431_BODY        "request head too large\n"
+#define HTTP_431_BODY_BYTES  23
+_Static_assert(sizeof HTTP_BODY - 1 == HTTP_BODY_BYTES, "fix HTTP_BODY_BYTES");
+_Static_assert(sizeof HTTP_431_BODY - 1 == HTTP_431_BODY_BYTES, "fix HTTP_431_BODY_BYTES");
+
+static const char http_200_keep_alive[] =
+    "HTTP/1.1 200 OK\r\n"
+    "Server: c10klab\r\n"
+    "Content-Type: text/plain\r\n"
+    "Content-Length: " STRINGIFY(HTTP_BODY_BYTES) "\r\n"
+    "Connection: keep-alive\r\n"
+    "\r\n"
+    HTTP_BODY;
+
+static const char http_200_close[] =
+    "HTTP/1.1 200 OK\r\n"
+    "Server: c10klab\r\n"
+    "Content-Type: text/plain\r\n"
+    "Content-Length: " STRINGIFY(HTTP_BODY_BYTES) "\r\n"
+    "Connection: close\r\n"
+    "\r\n"
+    HTTP_BODY;
+
+static const char http_431[] =
+    "HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    "Server: c10klab\r\n"
+    "Content-Type: text/plain\r\n"
+    "Content-Length: " STRINGIFY(HTTP_431_BODY_BYTES) "\r\n"
+    "Connection: close\r\n"
+    "\r\n"
+    HTTP_431_BODY;
+
+/* Does s[0..n) contain word, ignoring case? */
+static bool contains_word(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= n; i++)
+        if (strncasecmp(s + i, word, w) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Should the connection stay open after answering this request head?
+ * HTTP/1.1 keeps it open unless the client sends "Connection: close";
+ * HTTP/1.0 closes it unless the client sends "Connection: keep-alive".
+ */
+static bool http_keep_alive(const char *head, size_t head_bytes)
+{
+    const char *end = head + head_bytes;
+    const char *line_end = memmem(head, head_bytes, "\r\n", 2);   /* end of "GET / HTTP/1.1" */
+    bool keep_alive = !(line_end - head >= 8 && memcmp(line_end - 8, "HTTP/1.0", 8) == 0);
+
+    for (const char *line = line_end + 2; line < end; ) {
+        const char *eol = memmem(line, (size_t)(end - line), "\r\n", 2);
+        size_t n = (size_t)(eol - line);
+        if (n > 11 && strncasecmp(line, "Connection:", 11) == 0) {
+            if (contains_word(line + 11, n - 11, "close"))
+                keep_alive = false;
+            else if (contains_word(line + 11, n - 11, "keep-alive"))
+                keep_alive = true;
+        }
+        line = eol + 2;
+    }
+    return keep_alive;
+}
+
+/* A request head over HTTP_MAX_HEAD_BYTES: answer 431 (RFC 6585) and close. */
+static int http_reject(struct conn *c)
+{
+    buffer_free(&c->in);
+    c->scanned = 0;
+    c->close_after_output = true;
+    return buffer_append(&c->out, http_431, sizeof http_431 - 1);
+}
+
+/* ANCHOR: http */
+/*
+ * HTTP: collect bytes until a request head ends with an empty line (CRLFCRLF), then
+ * queue one fixed response. Several requests may arrive in one read (pipelining) and
+ * one request may arrive over several reads; either way the answers go out in order.
+ */
+static int http_feed(struct conn *c, const char *data, size_t len)
+{
+    if (c->close_after_output)
+        return 0;                        /* already sent the last answer: ignore the rest */
+    if (buffer_append(&c->in, data, len) < 0)
+        return -1;
+
+    for (;;) {
+        /* Empty lines before a request are allowed and ignored (RFC 9112, 2.2). */
+        while (buffer_length(&c->in) > 0 &&
+               (c->in.data[c->in.start] == '\r' || c->in.data[c->in.start] == '\n'))
+            buffer_consume(&c->in, 1);
+        size_t available = buffer_length(&c->in);
+        if (available == 0)
+            return 0;
+
+        const char *head = c->in.data + c->in.start;
+        size_t from = c->scanned > 3 ? c->scanned - 3 : 0;   /* CRLFCRLF may span two reads */
+        const char *blank_line = memmem(head + from, available - from, "\r\n\r\n", 4);
+        if (blank_line == NULL) {
+            c->scanned = available;
+            if (available > HTTP_MAX_HEAD_BYTES)
+                return http_reject(c);
+            return 0;                    /* wait for the rest of the head */
+        }
+
+        size_t head_bytes = (size_t)(blank_line - head) + 4;
+        if (head_bytes > HTTP_MAX_HEAD_BYTES)
+            return http_reject(c);
+        bool keep_alive = http_keep_alive(head, head_bytes);
+        const char *response = keep_alive ? http_200_keep_alive : http_200_close;
+        size_t response_bytes = keep_alive ? sizeof http_200_keep_alive - 1
+                                           : sizeof http_200_close - 1;
+        if (buffer_append(&c->out, response, response_bytes) < 0)
+            return -1;
+        buffer_consume(&c->in, head_bytes);
+        c->scanned = 0;
+
+        if (!keep_alive) {
+            c->close_after_output = true;
+            buffer_free(&c->in);
+            return 0;
+        }
+    }
+}
+/* ANCHOR_END: http */
+
+int conn_feed(struct conn *c, const char *data, size_t len)
+{
+    switch (c->protocol) {
+    case PROTOCOL_ECHO:
+        return echo_feed(c, data, len);
+    case PROTOCOL_HTTP:
+        return http_feed(c, data, len);
+    }
+    errno = EINVAL;
+    return -1;
+}

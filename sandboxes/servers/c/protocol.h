@@ -1,0 +1,175 @@
+/*
+ * protocol.h - everything the C10K Lab servers share, so that each server file
+ * (iterative.c, threaded.c, poll.c, epoll.c, io-uring.c ...) shows only its I/O model.
+ *
+ * What lives here:
+ *   - command-line flags common to every server (--port, --protocol, --backlog,
+ *     --buffer-bytes), plus a small table through which a model adds its own knobs;
+ *   - the listening socket;
+ *   - one struct conn per client, with an input and an output buffer;
+ *   - the two wire protocols as pure functions: conn_feed() takes bytes read from
+ *     the client and appends the bytes to send back (no system calls inside);
+ *   - conn_flush(): send buffered output, coping with partial writes and EAGAIN;
+ *   - signals: SIGPIPE ignored, SIGTERM/SIGINT ask the server to stop;
+ *   - error messages in nginx's style: "read(fd 7) failed: Connection reset by peer".
+ *
+ * How a model uses it (error handling left out):
+ *
+ *     struct server_config cfg;
+ *     config_parse(&cfg, "c-poll", argc, argv, knobs, KNOB_COUNT(knobs));
+ *     int stop_fd  = signals_init();        // readable once SIGTERM/SIGINT arrived
+ *     int listener = listen_on(&cfg, LISTEN_NONBLOCK);
+ *     config_print(&cfg, knobs, KNOB_COUNT(knobs));
+ *     ...
+ *     struct conn *c = conn_new(accepted_fd, &cfg);
+ *     ssize_t n = read(c->fd, buf, cfg.buffer_bytes);
+ *     if (n == 0) c->read_eof = true;
+ *     if (n > 0)  conn_feed(c, buf, n);     // appends the reply to c's output buffer
+ *     conn_flush(c);                        // FLUSH_DONE, FLUSH_AGAIN or FLUSH_ERROR
+ *     if (conn_finished(c)) conn_close(c);
+ */
+#ifndef C10KLAB_PROTOCOL_H
+#define C10KLAB_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DEFAULT_PORT          9000
+#define DEFAULT_BACKLOG       4096      /* connections waiting in the kernel's accept queue */
+#define DEFAULT_BUFFER_BYTES  16384     /* bytes asked for by one read() */
+#define MIN_BUFFER_BYTES      512
+#define MAX_BUFFER_BYTES      1048576
+#define HTTP_MAX_HEAD_BYTES   8192      /* longer request heads get "431" and a close */
+
+/* ---- configuration -------------------------------------------------------------- */
+
+enum protocol { PROTOCOL_ECHO, PROTOCOL_HTTP };
+
+struct server_config {
+    const char    *name;          /* server id, e.g. "c-epoll": prefixes every message */
+    int            port;
+    enum protocol  protocol;
+    int            backlog;
+    size_t         buffer_bytes;
+};
+
+/*
+ * A model's own command-line knob, e.g. epoll's "--trigger lt|et".
+ * An enum knob lists its choices (NULL-terminated) and its value is an index into
+ * them; an integer knob has choices == NULL and a range. Set .value to the default
+ * before calling config_parse(); afterwards it holds what the user asked for.
+ */
+struct knob {
+    const char         *name;     /* shown in the start-up line: "trigger=lt" */
+    const char         *flag;     /* "--trigger" */
+    const char         *help;
+    const char *const  *choices;  /* enum knob: {"lt", "et", NULL}; integer knob: NULL */
+    long                min, max; /* integer knob: allowed range */
+    long                value;
+};
+
+#define KNOB_COUNT(knobs) (sizeof(knobs) / sizeof((knobs)[0]))
+
+/* Parses argv into cfg and knobs. Prints usage and exits 0 for --help, 1 on bad input. */
+void config_parse(struct server_config *cfg, const char *name, int argc, char **argv,
+                  struct knob *knobs, size_t knob_count);
+
+/* "c-epoll: listening on 0.0.0.0:9000 protocol=echo trigger=lt backlog=4096 buffer=16384" */
+void config_print(const struct server_config *cfg, const struct knob *knobs, size_t knob_count);
+
+/* ---- set-up (each exits 1 with a message on failure) ---------------------------- */
+
+#define LISTEN_NONBLOCK  1        /* accept() returns EAGAIN instead of blocking */
+#define LISTEN_REUSEPORT 2        /* several sockets may bind the port (one per thread) */
+
+int listen_on(const struct server_config *cfg, int flags);
+
+/* Raises RLIMIT_NOFILE to its hard limit; returns the new limit (the most fds we may have). */
+int raise_fd_limit(void);
+
+/*
+ * Ignores SIGPIPE and makes SIGTERM and SIGINT ask the server to stop.
+ * Returns the read end of a pipe that becomes readable when that happens, for models
+ * that wait in select/poll/epoll. Blocking calls (accept, read) return EINTR instead:
+ * models that block check stop_requested() when they see it.
+ */
+int  signals_init(void);
+bool stop_requested(void);
+const char *stop_signal_name(void);
+
+/* ---- messages ------------------------------------------------------------------- */
+
+/* "c-epoll: <message>" on stderr. */
+void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "c-epoll: <message>: <strerror(errno)>", e.g. "epoll_wait() failed: Bad file descriptor". */
+void log_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* log_errno(), then exit(1): for set-up errors. */
+void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* ---- connections ------------------------------------------------------------------ */
+
+/* A byte queue: data[start..end) holds the bytes not yet consumed. */
+struct buffer {
+    char   *data;
+    size_t  start;
+    size_t  end;
+    size_t  capacity;
+};
+
+struct conn {
+    int            fd;
+    enum protocol  protocol;
+    struct buffer  in;                 /* http: the part of a request head read so far */
+    struct buffer  out;                /* bytes waiting to be sent, oldest first */
+    size_t         scanned;            /* http: bytes of `in` already searched for CRLFCRLF */
+    bool           read_eof;           /* the client shut its sending side: read() returned 0 */
+    bool           close_after_output; /* http: send what is queued, then close */
+    bool           output_shut;        /* shutdown(SHUT_WR) done: nothing more will be sent */
+    uint32_t       interest;           /* for the I/O model: the events it waits for now */
+};
+
+/* A connection for an accepted socket, or NULL if out of memory (fd is left open). */
+struct conn *conn_new(int fd, const struct server_config *cfg);
+
+/* Closes the socket and frees the connection. */
+void conn_close(struct conn *c);
+
+/*
+ * The protocol: consume `len` bytes read from the client, append the reply to c->out.
+ * Echo appends the bytes themselves. HTTP appends one response per complete request
+ * head, and sets close_after_output for "Connection: close" or a head over 8 KiB.
+ * Makes no system calls. Returns 0, or -1 if out of memory (close the connection).
+ */
+int conn_feed(struct conn *c, const char *data, size_t len);
+
+/* Output waiting to be sent; after sending some of it, report how much with conn_output_sent(). */
+const char *conn_output(const struct conn *c);
+size_t      conn_output_pending(const struct conn *c);
+void        conn_output_sent(struct conn *c, size_t n);
+
+enum flush_result {
+    FLUSH_DONE,   /* everything queued has been handed to the kernel */
+    FLUSH_AGAIN,  /* the socket's send buffer is full (EAGAIN): wait until it is writable */
+    FLUSH_ERROR,  /* write() failed; errno says why: close the connection */
+};
+
+/* write()s queued output until it is all sent or the kernel says EAGAIN. */
+enum flush_result conn_flush(struct conn *c);
+
+/* True once there is nothing left to do: the client has stopped sending and all is sent. */
+bool conn_finished(const struct conn *c);
+
+/*
+ * For a failed per-connection call: logs "read(fd 7) failed: ..." unless errno only says
+ * the client went away (ECONNRESET, EPIPE ...), which is normal for a server.
+ */
+void conn_log_error(const struct conn *c, const char *syscall);
+
+/* accept() errors after which the next accept() may well succeed (the client gave up). */
+bool accept_error_is_transient(int err);
+
+/* accept() errors that mean "no file descriptors or memory left": stop accepting for a while. */
+bool accept_error_is_exhaustion(int err);
+
+#endif

@@ -1,0 +1,87 @@
+"""--protocol echo: every byte the client sends comes back, in order, whatever the split."""
+
+from __future__ import annotations
+
+import random
+import socket
+
+import pytest
+from conftest import Server
+from helpers import (
+    connect,
+    echo_write_all_then_read,
+    exchange,
+    recv_until_eof,
+    send_in_background,
+    split_at_random,
+)
+
+MiB = 1 << 20
+
+
+@pytest.mark.parametrize(
+    "size", [1, 2, 100, 511, 4096, 16383, 16384, 16385, 65536, 300_001, MiB - 1, MiB, 8 * MiB]
+)
+def test_random_payload_comes_back_byte_exact(
+    echo_server: Server, rng: random.Random, size: int
+) -> None:
+    payload = rng.randbytes(size)
+    # Small kernel buffers on both sides (see helpers.connect), and no reading until
+    # everything is sent or the server stops taking bytes: from 1 MiB on, the server's
+    # replies cannot all fit in its send buffer, so its writes come back short or with
+    # EAGAIN and it must keep the rest queued and finish later.
+    with connect(echo_server.port, small_buffers=True) as sock:
+        assert echo_write_all_then_read(sock, payload) == payload
+
+
+def test_many_small_messages_split_at_random_points(
+    echo_server: Server, rng: random.Random
+) -> None:
+    messages = [rng.randbytes(rng.randint(1, 300)) for _ in range(3000)]
+    stream = b"".join(messages)
+    chunks = split_at_random(stream, rng, 1500)
+    read_sizes = [rng.randint(1, 4096) for _ in range(len(stream))]
+
+    with connect(echo_server.port) as sock:
+        sender = send_in_background(sock, chunks)
+        received = bytearray()
+        reads = iter(read_sizes)
+        while len(received) < len(stream):
+            chunk = sock.recv(next(reads))
+            if not chunk:
+                break
+            received += chunk
+        sender.join()
+
+    assert len(received) == len(stream)
+    assert received == stream
+
+
+def test_1000_concurrent_connections_each_echo_correctly(
+    echo_server: Server, rng: random.Random
+) -> None:
+    socks = [connect(echo_server.port) for _ in range(1000)]
+    try:
+        for round_ in range(2):
+            order = list(range(len(socks)))
+            rng.shuffle(order)
+            messages = {i: f"round {round_} conn {i} ".encode() + rng.randbytes(64) for i in order}
+            for i in order:  # every connection has a request in flight at once
+                socks[i].sendall(messages[i])
+            for i in reversed(order):
+                assert exchange(socks[i], b"", len(messages[i])) == messages[i], f"conn {i}"
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_half_close_gets_everything_back_then_end_of_stream(
+    echo_server: Server, rng: random.Random
+) -> None:
+    payload = rng.randbytes(200_000)
+    with connect(echo_server.port) as sock:
+        sender = send_in_background(sock, [payload])
+        sender.join()
+        sock.shutdown(socket.SHUT_WR)
+        received = recv_until_eof(sock)
+    assert received == payload
