@@ -95,6 +95,8 @@ def check_links(lesson: ParsedLesson, path: Path) -> list[str]:
             problems.append(f"link to missing `{target}`")
     if prose.count("<details") != prose.count("</details>"):
         problems.append("unbalanced <details> tags")
+    if re.search(r"^# ", prose, re.MULTILINE):
+        problems.append("a `# heading` in the body: the page shows `title` as the top heading")
     return problems
 
 

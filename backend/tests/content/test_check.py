@@ -12,7 +12,7 @@ minutes: 5
 order: 1
 ---
 
-# T
+Hook.
 
 ```experiment
 server: c-epoll
@@ -58,8 +58,9 @@ def test_a_good_lesson_passes(course: Settings) -> None:
         (("anchor: event-loop", "anchor: no-such-anchor"), "anchor 'no-such-anchor' is not marked"),
         (("path: servers/c/epoll.c", "path: ../backend/pyproject.toml"), "only files under"),
         (("anchor: event-loop", "lines: 1-999999"), "the file has lines"),
-        (("# T\n", "# T\n\nSee [next](02-missing.md).\n"), "link to missing `02-missing.md`"),
-        (("# T\n", "# T\n\n<details>\n"), "unbalanced <details>"),
+        (("Hook.\n", "See [next](02-missing.md).\n"), "link to missing `02-missing.md`"),
+        (("Hook.\n", "Hook.\n\n<details>\n"), "unbalanced <details>"),
+        (("Hook.\n", "# T\n"), "`# heading` in the body"),
         (("```experiment\nserver: c-epoll\nconnections: 10\n```", ""), "has no `experiment`"),
         (("minutes: 5\n", ""), "minutes"),
     ],

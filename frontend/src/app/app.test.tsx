@@ -1,0 +1,51 @@
+import { render, screen, within } from '@testing-library/react';
+
+import { healthyHealth, lessons, servers } from '@/testing/fixtures';
+import { mockFetch } from '@/testing/mock-fetch';
+
+import { App } from './app';
+
+function serveCourse() {
+  return mockFetch({
+    'GET /api/health': healthyHealth,
+    'GET /api/servers': servers,
+    'GET /api/lessons': lessons,
+    'GET /api/lessons/01-c10k-problem': {
+      ...lessons[0],
+      markdown: '## Try it\n\n```experiment\nserver: c-epoll\nconnections: 50\n```\n\n```source\npath: servers/c/epoll.c\nlines: 1-2\n```\n',
+      prev: null,
+      next: { slug: '02-blocking', title: 'One process per connection' },
+    },
+    'GET /api/sources/servers/c/epoll.c?lines=1-2': {
+      path: 'servers/c/epoll.c',
+      language: 'c',
+      start_line: 1,
+      end_line: 2,
+      text: '#include <sys/epoll.h>\nint main(void);\n',
+    },
+  });
+}
+
+describe('App', () => {
+  afterEach(() => {
+    window.location.hash = '';
+  });
+
+  it('shows the course home with the title', async () => {
+    serveCourse();
+    render(<App />);
+    expect(screen.getByRole('link', { name: /C10K Lab/ })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'The C10K problem' })).toHaveAttribute('href', '#/lessons/01-c10k-problem');
+  });
+
+  it('composes the experiment and source widgets into a lesson', async () => {
+    serveCourse();
+    window.location.hash = '#/lessons/01-c10k-problem';
+    render(<App />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'The C10K problem' })).toBeInTheDocument();
+    const widget = screen.getByRole('region', { name: /Experiment/ });
+    expect(within(widget).getByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
+    expect(within(widget).getByTestId('run-state')).toHaveTextContent('not run yet');
+    expect(await screen.findByText('servers/c/epoll.c')).toBeInTheDocument();
+  });
+});

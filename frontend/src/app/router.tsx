@@ -1,0 +1,31 @@
+import { createHashRouter } from 'react-router';
+
+import { Loading } from '@/components/loading';
+
+import { AppLayout } from './layout/app-layout';
+import { HomeRoute } from './routes/home';
+import { NotFoundRoute } from './routes/not-found';
+import { RouteErrorRoute } from './routes/route-error';
+
+/**
+ * Hash-based routes (/#/lessons/01-c10k-problem): the backend only has to serve
+ * index.html and its assets at /, with no SPA fallback for deep links.
+ */
+export function createAppRouter() {
+  return createHashRouter([
+    {
+      element: <AppLayout />,
+      errorElement: <RouteErrorRoute />,
+      hydrateFallbackElement: <Loading />,
+      children: [
+        { index: true, element: <HomeRoute /> },
+        {
+          path: 'lessons/:slug',
+          // Markdown, charts and the highlighter load with the first lesson, not the home page.
+          lazy: async () => ({ Component: (await import('./routes/lesson')).LessonRoute }),
+        },
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,5 @@
+import { CourseHome } from '@/features/lessons';
+
+export function HomeRoute() {
+  return <CourseHome />;
+}

@@ -1,0 +1,98 @@
+import type { ChartData, ChartDataset, ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
+import { Line } from 'react-chartjs-2';
+
+import { ChartFrame } from '@/components/chart-frame';
+import { gridColor, palette } from '@/lib/chart';
+import { formatQps } from '@/lib/format';
+
+import { qpsSeries, type XY } from '../../lib/chart-data';
+import type { ProgressPoint } from '../../lib/run-state';
+import { warmupBandPlugin } from '../../lib/warmup-band-plugin';
+
+type Dataset = ChartDataset<'line', XY[]> & { id: string };
+
+interface QpsChartProps {
+  progress: ProgressPoint[];
+  xMax: number | undefined;
+  warmupEnd: number | null;
+}
+
+const plugins = [warmupBandPlugin];
+
+/** Requests per second over time; warm-up points are a separate, dashed grey dataset. */
+export function QpsChart({ progress, xMax, warmupEnd }: QpsChartProps) {
+  const series = useMemo(() => qpsSeries(progress), [progress]);
+
+  const data = useMemo<ChartData<'line', XY[]>>(() => {
+    const datasets: Dataset[] = [
+      {
+        id: 'warm-up',
+        label: 'warm-up',
+        data: series.warmup,
+        borderColor: palette.grey,
+        backgroundColor: palette.grey,
+        borderDash: [6, 4],
+        pointStyle: 'rectRot',
+        pointRadius: 4,
+        borderWidth: 2,
+      },
+      {
+        id: 'measure',
+        label: 'measured',
+        data: series.measure,
+        borderColor: palette.blue,
+        backgroundColor: palette.blue,
+        pointRadius: 3,
+        borderWidth: 2.5,
+      },
+    ];
+    return { datasets };
+  }, [series]);
+
+  const options = useMemo<ChartOptions<'line'>>(
+    () => ({
+      animation: false,
+      parsing: false,
+      normalized: true,
+      interaction: { mode: 'nearest', intersect: false },
+      scales: {
+        x: {
+          type: 'linear',
+          min: 0,
+          max: xMax,
+          title: { display: true, text: 'time since start (s)' },
+          grid: { color: gridColor },
+        },
+        y: {
+          type: 'linear',
+          beginAtZero: true,
+          title: { display: true, text: 'requests / s' },
+          grid: { color: gridColor },
+          ticks: { callback: (value) => formatQps(Number(value)) },
+        },
+      },
+      plugins: {
+        tooltip: {
+          callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatQps(item.parsed.y ?? 0)} req/s` },
+        },
+        warmupBand: { end: warmupEnd },
+      },
+    }),
+    [xMax, warmupEnd],
+  );
+
+  const points = series.warmup.length + series.measure.length;
+  return (
+    <ChartFrame testId="qps-chart" title="Throughput (QPS)" points={points} emptyMessage="Waiting for the first interval…">
+      <Line
+        data={data}
+        options={options}
+        plugins={plugins}
+        datasetIdKey="id"
+        aria-label="Requests per second over time"
+        role="img"
+      />
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,271 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { FakeEventSource } from '@/testing/fake-event-source';
+import { doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { saveRunId } from '../lib/saved-runs';
+
+import { ExperimentBlock } from './experiment-block';
+
+const block = `title: epoll under load
+server: c-epoll
+connections: 100
+payload_bytes: 64
+duration_s: 5
+warmup_s: 1
+protocol: echo
+knobs:
+  trigger: et
+`;
+
+function api(overrides: Record<string, unknown> = {}) {
+  return mockFetch({
+    'GET /api/health': healthyHealth,
+    'GET /api/servers': servers,
+    'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1 }),
+    ...overrides,
+  });
+}
+
+async function clickRun() {
+  const button = await screen.findByRole('button', { name: 'Run benchmark' });
+  await waitFor(() => {
+    expect(button).toBeEnabled();
+  });
+  await userEvent.click(button);
+}
+
+const state = () => screen.getByTestId('run-state');
+const points = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');
+
+describe('ExperimentBlock', () => {
+  it('shows the parameters with the catalog title', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} />);
+    expect(screen.getByText('epoll under load')).toBeInTheDocument();
+    const params = screen.getByTestId('experiment-params');
+    expect(await within(params).findByText('epoll, level-triggered (c-epoll)')).toBeInTheDocument();
+    expect(within(params).getByText('100')).toBeInTheDocument();
+    expect(within(params).getByText('64 B')).toBeInTheDocument();
+    expect(within(params).getByText('et')).toBeInTheDocument();
+    expect(state()).toHaveTextContent('not run yet');
+  });
+
+  it('renders invalid YAML as a clear error, not a crash', () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={'server: [c-epoll\nconnections: 10'} />);
+    const error = screen.getByTestId('experiment-error');
+    expect(error).toHaveTextContent(/not valid YAML/);
+    expect(screen.queryByRole('button', { name: 'Run benchmark' })).not.toBeInTheDocument();
+  });
+
+  it('renders a schema error (unknown key) in the widget', () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={'server: c-epoll\nthreads: 4'} />);
+    expect(screen.getByTestId('experiment-error')).toHaveTextContent('unknown key "threads"');
+  });
+
+  it('runs a benchmark: POST, then SSE drives the label and the charts', async () => {
+    const { calls } = api();
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      server: 'c-epoll',
+      connections: 100,
+      payload_bytes: 64,
+      duration_s: 5,
+      warmup_s: 1,
+      protocol: 'echo',
+      knobs: { trigger: 'et' },
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('queued #1');
+    });
+    const es = FakeEventSource.latest();
+    expect(es.url).toBe('/api/runs/r1/events');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeDisabled();
+
+    act(() => {
+      es.open();
+      es.emit('queued', { position: 1 }, 1);
+      es.emit('started', { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' }, 2);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('starting');
+    });
+
+    act(() => {
+      es.emit('progress', progress(1, 'warmup'), 3);
+      es.emit('server_stats', { t_s: 1, cpu_percent: 70, memory_bytes: 3 * 2 ** 20, pids: 1 }, 4);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('warming up');
+    });
+
+    act(() => {
+      es.emit('progress', progress(2, 'measure'), 5);
+      es.emit('progress', progress(3, 'measure'), 6);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('measuring');
+    });
+    expect(points('qps-chart')).toBe('3');
+    expect(points('latency-live-chart')).toBe('4'); // p50 + p99 of two measured intervals
+    expect(points('latency-chart')).toBe('4'); // the newest interval: 50/90/99/99.9
+    expect(points('server-stats-chart')).toBe('2');
+    // The warm-up point is its own dataset, and datasets are keyed by id.
+    const qpsStub = within(screen.getByTestId('qps-chart')).getByTestId('chart-stub');
+    expect(qpsStub).toHaveAttribute('data-dataset-id-key', 'id');
+    expect(JSON.parse(qpsStub.getAttribute('data-datasets') ?? '')).toEqual([
+      { id: 'warm-up', n: 1 },
+      { id: 'measure', n: 2 },
+    ]);
+
+    act(() => {
+      es.emit('done', doneData, 7);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('done');
+    });
+    expect(es.closed).toBe(true);
+    expect(points('latency-chart')).toBe('6'); // the whole-run distribution
+    const results = screen.getByTestId('run-results');
+    expect(results).toHaveTextContent('51,235');
+    expect(results).toHaveTextContent('p99 900 µs');
+    expect(results).toHaveTextContent('p99.9 2.10 ms');
+    expect(screen.getByTestId('run-validity')).toHaveTextContent('valid');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeEnabled();
+  });
+
+  it('ignores events replayed after the browser reconnects', async () => {
+    api({ 'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'running', position: null } });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    const es = FakeEventSource.latest();
+    act(() => {
+      es.emit('started', { server: 'c-epoll' }, 1);
+      es.emit('progress', progress(1, 'warmup'), 2);
+      es.emit('progress', progress(2, 'measure'), 3);
+    });
+    await waitFor(() => {
+      expect(points('qps-chart')).toBe('2');
+    });
+    act(() => {
+      es.fail(); // EventSource reconnects by itself, sending Last-Event-ID: 3
+    });
+    await waitFor(() => {
+      expect(screen.getByText('reconnecting…')).toBeInTheDocument();
+    });
+    act(() => {
+      es.open();
+      es.emit('progress', progress(1, 'warmup'), 2);
+      es.emit('progress', progress(2, 'measure'), 3);
+      es.emit('progress', progress(3, 'measure'), 4);
+    });
+    await waitFor(() => {
+      expect(points('qps-chart')).toBe('3');
+    });
+    expect(state()).toHaveTextContent('measuring');
+  });
+
+  it('re-opens the stream with ?last_event_id when the browser gives up', async () => {
+    api({ 'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'running', position: null } });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    const first = FakeEventSource.latest();
+    act(() => {
+      first.emit('started', { server: 'c-epoll' }, 1);
+      first.emit('progress', progress(1, 'warmup'), 2);
+      first.fail(true);
+    });
+    await waitFor(
+      () => {
+        expect(FakeEventSource.instances).toHaveLength(2);
+      },
+      { timeout: 3000 },
+    );
+    expect(FakeEventSource.latest().url).toBe('/api/runs/r1/events?last_event_id=2');
+  });
+
+  it('shows the failure reason and the server log in a collapsible', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    act(() => {
+      FakeEventSource.latest().emit('started', { server: 'c-epoll' }, 1);
+      FakeEventSource.latest().emit('failed', { reason: 'verify_failed: got 0 bytes', logs: ['c-epoll: listening', 'Segmentation fault'] }, 2);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('failed: verify_failed: got 0 bytes');
+    });
+    const logs = screen.getByTestId('failure-logs');
+    expect(logs.tagName).toBe('DETAILS');
+    expect(logs).not.toHaveAttribute('open');
+    expect(within(logs).getByText('Server log (last 2 lines)')).toBeInTheDocument();
+    expect(logs).toHaveTextContent('Segmentation fault');
+  });
+
+  it('shows a rejected request (422) as failed with the server’s detail', async () => {
+    api({ 'POST /api/runs': reply(422, { detail: [{ loc: ['body', 'connections'], msg: 'too many', type: 'x' }] }) });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('failed: connections: too many');
+    });
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it('cancels a queued run with DELETE', async () => {
+    const { calls } = api({ 'DELETE /api/runs/r1': { id: 'r1', status: 'cancelled' } });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('cancelled');
+    });
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/runs/r1')).toBe(true);
+    expect(FakeEventSource.latest().closed).toBe(true);
+  });
+
+  it('disables Run with the reason when Docker is unreachable', async () => {
+    api({
+      'GET /api/health': { status: 'ok', docker: { reachable: false, version: null, error: 'connection refused' }, images: {}, ready: false },
+    });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await waitFor(() => {
+      expect(screen.getByTestId('run-blocked')).toHaveTextContent('Docker is unreachable: connection refused');
+    });
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeDisabled();
+  });
+
+  it('re-attaches to the last run of this experiment after a reload', async () => {
+    api({ 'GET /api/runs/r9': { id: 'r9', server: 'c-epoll', status: 'done', position: null } });
+    // What the widget saved when it started r9 (same experiment ⇒ same key).
+    const { parseExperimentBlock } = await import('../lib/experiment-block');
+    const parsed = parseExperimentBlock(block);
+    if (!parsed.ok) throw new Error(parsed.error);
+    saveRunId(parsed.key, 'r9');
+
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await waitFor(() => {
+      expect(FakeEventSource.instances).toHaveLength(1);
+    });
+    const es = FakeEventSource.latest();
+    expect(es.url).toBe('/api/runs/r9/events');
+    act(() => {
+      es.emit('started', { server: 'c-epoll' }, 1);
+      es.emit('progress', progress(1, 'measure'), 2);
+      es.emit('done', doneData, 3);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('done');
+    });
+    expect(points('qps-chart')).toBe('1');
+  });
+});

@@ -1,0 +1,29 @@
+import { useMemo } from 'react';
+
+import { CodeBlock } from '@/components/code-block';
+import { ErrorBoundary } from '@/components/error-boundary';
+
+import { parseExperimentBlock } from '../lib/experiment-block';
+
+import { ExperimentWidget } from './experiment-widget';
+
+/**
+ * Renders a lesson's ```experiment block: a Run widget, or (for a broken
+ * block) a clear error with the block's text, never a crash.
+ */
+export function ExperimentBlock({ code }: { code: string }) {
+  const parsed = useMemo(() => parseExperimentBlock(code), [code]);
+  return (
+    <ErrorBoundary name="This benchmark widget">
+      {parsed.ok ? (
+        <ExperimentWidget experiment={parsed.experiment} request={parsed.request} experimentKey={parsed.key} />
+      ) : (
+        <div className="experiment experiment--invalid" role="alert" data-testid="experiment-error">
+          <p className="experiment__kicker">Experiment</p>
+          <p className="experiment__error">{parsed.error}</p>
+          <CodeBlock code={code} language="yaml" />
+        </div>
+      )}
+    </ErrorBoundary>
+  );
+}

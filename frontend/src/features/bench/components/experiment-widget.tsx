@@ -1,0 +1,125 @@
+import { useId, useMemo } from 'react';
+
+import { ErrorBoundary } from '@/components/error-boundary';
+import { useHealth } from '@/hooks/use-health';
+import { useServers } from '@/hooks/use-servers';
+
+import { useRun } from '../hooks/use-run';
+import { timeAxisMax, warmupEnd } from '../lib/chart-data';
+import type { Experiment, RunRequest } from '../lib/experiment-block';
+import { runBlockedReason } from '../lib/readiness';
+import { isCancellable } from '../lib/run-state';
+
+import { LatencyLiveChart } from './charts/latency-live-chart';
+import { LatencyPercentileChart } from './charts/latency-percentile-chart';
+import { QpsChart } from './charts/qps-chart';
+import { ServerStatsChart } from './charts/server-stats-chart';
+import { ExperimentParams } from './experiment-params';
+import { FailureDetails } from './failure-details';
+import { RunResults } from './run-results';
+import { RunStateLabel } from './run-state-label';
+
+import './experiment-widget.css';
+
+interface ExperimentWidgetProps {
+  experiment: Experiment;
+  request: RunRequest;
+  experimentKey: string;
+}
+
+const BUSY = new Set(['submitting', 'queued', 'starting', 'warmup', 'measure']);
+
+/** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
+export function ExperimentWidget({ experiment, request, experimentKey }: ExperimentWidgetProps) {
+  const health = useHealth();
+  const servers = useServers();
+  const { state, start, cancel } = useRun(experimentKey, request);
+  const blockedId = useId();
+
+  const server = servers.data?.find((s) => s.id === experiment.server);
+  const blocked = runBlockedReason({
+    health: health.data,
+    healthError: health.error,
+    servers: servers.data,
+    serverId: experiment.server,
+  });
+  const busy = BUSY.has(state.phase);
+  const hasData = state.progress.length > 0 || state.stats.length > 0;
+  // Charts appear with the first run and then stay mounted (one long-lived chart each);
+  // a run that ended before sending any data shows none.
+  const showCharts = state.phase !== 'idle' && (busy || hasData);
+  const planned = experiment.duration_s !== undefined ? experiment.duration_s + (experiment.warmup_s ?? 0) : 0;
+  const xMax = useMemo(
+    () => timeAxisMax(state.progress, state.stats, planned),
+    [state.progress, state.stats, planned],
+  );
+  const warmEnd = useMemo(() => warmupEnd(state.progress), [state.progress]);
+
+  return (
+    <section className="experiment" aria-label={`Experiment: ${experiment.title ?? experiment.server}`}>
+      <header className="experiment__header">
+        <div>
+          <p className="experiment__kicker">Experiment</p>
+          <p className="experiment__title">{experiment.title ?? `Benchmark ${server?.title ?? experiment.server}`}</p>
+        </div>
+        <RunStateLabel state={state} />
+      </header>
+
+      <ExperimentParams experiment={experiment} server={server} />
+
+      <div className="experiment__controls">
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => void start()}
+          disabled={blocked !== null || busy}
+          aria-describedby={blocked ? blockedId : undefined}
+        >
+          Run benchmark
+        </button>
+        {isCancellable(state) ? (
+          <button type="button" className="button" onClick={() => void cancel()}>
+            Cancel
+          </button>
+        ) : null}
+        {blocked ? (
+          <p className="experiment__blocked" id={blockedId} data-testid="run-blocked">
+            {blocked}
+          </p>
+        ) : null}
+      </div>
+
+      {state.failure ? <FailureDetails logs={state.failure.logs} /> : null}
+      {state.notes.length > 0 ? (
+        <ul className="experiment__notes" data-testid="run-notes">
+          {state.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+
+      {showCharts ? (
+        <div className="experiment__charts">
+          <ErrorBoundary name="The QPS chart">
+            <QpsChart progress={state.progress} xMax={xMax} warmupEnd={warmEnd} />
+          </ErrorBoundary>
+          <ErrorBoundary name="The latency chart">
+            <LatencyLiveChart progress={state.progress} xMax={xMax} />
+          </ErrorBoundary>
+          <ErrorBoundary name="The percentile chart">
+            <LatencyPercentileChart progress={state.progress} summary={state.result?.summary ?? null} />
+          </ErrorBoundary>
+          <ErrorBoundary name="The server stats chart">
+            <ServerStatsChart stats={state.stats} xMax={xMax} warmupEnd={warmEnd} />
+          </ErrorBoundary>
+        </div>
+      ) : null}
+
+      {state.result ? (
+        <ErrorBoundary name="The results table">
+          <RunResults result={state.result} />
+        </ErrorBoundary>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { runStateLabel, type RunState } from '../lib/run-state';
+
+const TONE: Record<RunState['phase'], string> = {
+  idle: 'neutral',
+  submitting: 'busy',
+  queued: 'busy',
+  starting: 'busy',
+  warmup: 'busy',
+  measure: 'busy',
+  done: 'ok',
+  failed: 'bad',
+  cancelled: 'neutral',
+};
+
+export function RunStateLabel({ state }: { state: RunState }) {
+  const reconnecting = state.connection === 'reconnecting';
+  return (
+    <div className="run-state">
+      <span
+        className={`run-state__label run-state__label--${TONE[state.phase]}`}
+        data-testid="run-state"
+        data-phase={state.phase}
+        role="status"
+        aria-live="polite"
+      >
+        {runStateLabel(state)}
+      </span>
+      {reconnecting ? <span className="run-state__hint">reconnecting…</span> : null}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+// Public API of the bench feature.
+export { ExperimentBlock } from './components/experiment-block';

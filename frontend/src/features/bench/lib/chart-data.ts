@@ -1,0 +1,124 @@
+/**
+ * Pure conversions from run state to chart points, kept out of the components
+ * so they can be unit-tested without a canvas.
+ */
+import type { PercentilePoint, Summary } from '@/lib/api-schemas';
+import { bytesToMiB } from '@/lib/format';
+
+import type { ProgressPoint, StatsPoint } from './run-state';
+
+export interface XY {
+  x: number;
+  y: number;
+}
+
+export function qpsSeries(progress: ProgressPoint[]): { warmup: XY[]; measure: XY[] } {
+  const warmup: XY[] = [];
+  const measure: XY[] = [];
+  for (const p of progress) (p.phase === 'warmup' ? warmup : measure).push({ x: p.t, y: p.qps });
+  return { warmup, measure };
+}
+
+/** Live p50/p99 (in ms) of the measured intervals. */
+export function liveLatencySeries(progress: ProgressPoint[]): { p50: XY[]; p99: XY[] } {
+  const measured = progress.filter((p) => p.phase === 'measure');
+  return {
+    p50: measured.map((p) => ({ x: p.t, y: p.p50 / 1000 })),
+    p99: measured.map((p) => ({ x: p.t, y: p.p99 / 1000 })),
+  };
+}
+
+export function statsSeries(stats: StatsPoint[]): { cpu: XY[]; memory: XY[] } {
+  return {
+    cpu: stats.map((s) => ({ x: s.t, y: s.cpuPercent })),
+    memory: stats.map((s) => ({ x: s.t, y: bytesToMiB(s.memoryBytes) })),
+  };
+}
+
+/** End of the warm-up on the shared time axis (null when nothing was warmed up). */
+export function warmupEnd(progress: ProgressPoint[]): number | null {
+  let end: number | null = null;
+  for (const p of progress) if (p.phase === 'warmup') end = Math.max(end ?? 0, p.t);
+  return end;
+}
+
+/**
+ * The right edge of every time chart, so QPS, latency and CPU line up. With the
+ * run's planned length (warm-up + duration) the axis is fixed from the start
+ * instead of stretching every second.
+ */
+export function timeAxisMax(progress: ProgressPoint[], stats: StatsPoint[], planned_s = 0): number | undefined {
+  let max = planned_s;
+  for (const p of progress) max = Math.max(max, p.t);
+  for (const s of stats) max = Math.max(max, s.t);
+  return max > 0 ? Math.ceil(max) : undefined;
+}
+
+// ───────────── HdrHistogram-style percentile axis ─────────────
+// x = 1 / (1 - p): 50 % → 2, 90 % → 10, 99 % → 100, 99.9 % → 1000 on a log axis.
+
+export const PERCENTILE_TICKS: readonly { x: number; label: string }[] = [
+  { x: 1, label: '0%' },
+  { x: 2, label: '50%' },
+  { x: 10, label: '90%' },
+  { x: 100, label: '99%' },
+  { x: 1000, label: '99.9%' },
+  { x: 10_000, label: '99.99%' },
+  { x: 100_000, label: '99.999%' },
+];
+
+/** Accepts percentiles as 0–100 (HdrHistogram convention) or, if all are ≤ 1, as fractions. */
+export function normalisePercentiles(points: PercentilePoint[]): PercentilePoint[] {
+  const asFraction = points.length > 0 && points.every((p) => p.percentile <= 1);
+  return asFraction ? points.map((p) => ({ ...p, percentile: p.percentile * 100 })) : points;
+}
+
+export function percentileToX(percentile: number, cap: number): number {
+  if (percentile >= 100) return cap;
+  return Math.min(cap, 100 / (100 - Math.max(0, percentile)));
+}
+
+export function percentileLabel(x: number): string {
+  const p = 100 - 100 / x;
+  if (p <= 0) return '0%';
+  const digits = Math.max(0, Math.min(5, Math.ceil(-Math.log10(100 - p) - 1e-9)));
+  return `${p.toFixed(digits)}%`;
+}
+
+/** Right edge of the percentile axis: at least 99.9 %, further if the data goes further. */
+export function percentileAxisMax(points: PercentilePoint[]): number {
+  let max = 1000;
+  for (const p of points) {
+    if (p.percentile < 100) max = Math.max(max, 100 / (100 - p.percentile));
+  }
+  return 10 ** Math.ceil(Math.log10(max) - 1e-9);
+}
+
+/** The summary's distribution in ms; falls back to the headline percentiles. */
+export function summaryDistribution(summary: Summary, cap: number): XY[] {
+  const source: PercentilePoint[] = summary.percentiles.length
+    ? normalisePercentiles(summary.percentiles)
+    : [
+        { percentile: 50, latency_us: summary.latency_us.p50 },
+        { percentile: 90, latency_us: summary.latency_us.p90 },
+        { percentile: 99, latency_us: summary.latency_us.p99 },
+        { percentile: 99.9, latency_us: summary.latency_us.p999 },
+        { percentile: 100, latency_us: summary.latency_us.max },
+      ];
+  return source
+    .filter((p) => p.percentile >= 0)
+    .map((p) => ({ x: percentileToX(p.percentile, cap), y: p.latency_us / 1000 }))
+    .sort((a, b) => a.x - b.x);
+}
+
+/** The newest measured interval as a four-point distribution (shown while measuring). */
+export function intervalDistribution(progress: ProgressPoint[]): XY[] {
+  const last = [...progress].reverse().find((p) => p.phase === 'measure');
+  if (!last) return [];
+  return [
+    { x: 2, y: last.p50 / 1000 },
+    { x: 10, y: last.p90 / 1000 },
+    { x: 100, y: last.p99 / 1000 },
+    { x: 1000, y: last.p999 / 1000 },
+  ];
+}

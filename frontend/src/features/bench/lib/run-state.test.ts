@@ -1,0 +1,127 @@
+import { parseRunEventFrame, type RunEventFrame } from '@/lib/api-schemas';
+import { doneData, progress } from '@/testing/fixtures';
+
+import { initialRunState, isCancellable, runReducer, runStateLabel, type RunAction, type RunState } from './run-state';
+
+function frame(type: string, seq: number, data: unknown): RunEventFrame {
+  const parsed = parseRunEventFrame(type, String(seq), JSON.stringify(data));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.frame;
+}
+
+const event = (type: string, seq: number, data: unknown): RunAction => ({ type: 'event', frame: frame(type, seq, data) });
+
+function run(actions: RunAction[], from: RunState = initialRunState): RunState {
+  return actions.reduce(runReducer, from);
+}
+
+const created: RunAction = { type: 'created', runId: 'r1', status: 'queued', position: 2 };
+
+describe('runReducer', () => {
+  it('walks queued → started → warm-up → measure → done', () => {
+    let state = run([{ type: 'submit' }]);
+    expect(runStateLabel(state)).toBe('submitting…');
+
+    state = run([created], state);
+    expect(runStateLabel(state)).toBe('queued #2');
+    expect(isCancellable(state)).toBe(true);
+
+    state = run([event('queued', 1, { position: 2 }), event('queued', 2, { position: 1 })], state);
+    expect(runStateLabel(state)).toBe('queued #1');
+
+    state = run([event('started', 3, { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' })], state);
+    expect(runStateLabel(state)).toBe('starting');
+
+    state = run([event('progress', 4, progress(1, 'warmup')), event('server_stats', 5, { t_s: 1, cpu_percent: 80, memory_bytes: 2 ** 20, pids: 1 })], state);
+    expect(runStateLabel(state)).toBe('warming up');
+    expect(state.stats).toEqual([{ t: 1, cpuPercent: 80, memoryBytes: 2 ** 20 }]);
+
+    state = run([event('progress', 6, progress(2, 'measure')), event('progress', 7, progress(3, 'measure'))], state);
+    expect(runStateLabel(state)).toBe('measuring');
+    expect(state.progress.map((p) => [p.t, p.phase])).toEqual([
+      [1, 'warmup'],
+      [2, 'measure'],
+      [3, 'measure'],
+    ]);
+
+    state = run([event('done', 8, doneData)], state);
+    expect(runStateLabel(state)).toBe('done');
+    expect(state.result?.summary.qps).toBe(51234.5);
+    expect(state.connection).toBe('closed');
+    expect(isCancellable(state)).toBe(false);
+  });
+
+  it('shows the failure reason and keeps the server log lines', () => {
+    const state = run([
+      created,
+      event('started', 1, { server: 'c-epoll' }),
+      event('failed', 2, { reason: 'verify_failed: server sent 0 bytes', logs: ['c-epoll: listening', 'segfault'] }),
+    ]);
+    expect(runStateLabel(state)).toBe('failed: verify_failed: server sent 0 bytes');
+    expect(state.failure?.logs).toEqual(['c-epoll: listening', 'segfault']);
+  });
+
+  it('ignores events replayed after a reconnect (same or lower id)', () => {
+    const first = run([
+      created,
+      event('started', 1, { server: 'c-epoll' }),
+      event('progress', 2, progress(1, 'warmup')),
+      event('progress', 3, progress(2, 'measure')),
+    ]);
+    // The browser reconnects with Last-Event-ID: 2 and the server resends #2 and #3, then #4.
+    const replayed = run(
+      [event('progress', 2, progress(1, 'warmup')), event('progress', 3, progress(2, 'measure')), event('progress', 4, progress(3, 'measure'))],
+      first,
+    );
+    expect(replayed.progress.map((p) => p.t)).toEqual([1, 2, 3]);
+    expect(replayed.lastSeq).toBe(4);
+    // A replayed event leaves the state object untouched.
+    expect(runReducer(replayed, event('progress', 4, progress(3, 'measure')))).toBe(replayed);
+  });
+
+  it('does not move a finished run again', () => {
+    const done = run([created, event('done', 1, doneData)]);
+    const after = run([event('progress', 2, progress(9, 'measure')), event('failed', 3, { reason: 'late' })], done);
+    expect(runStateLabel(after)).toBe('done');
+    expect(after.progress).toHaveLength(0);
+  });
+
+  it('does not go back to queued once started', () => {
+    const state = run([created, event('started', 1, { server: 'c-epoll' }), event('queued', 2, { position: 1 })]);
+    expect(runStateLabel(state)).toBe('starting');
+  });
+
+  it('ignores events when no run is attached', () => {
+    expect(runReducer(initialRunState, event('progress', 1, progress(1, 'warmup')))).toBe(initialRunState);
+  });
+
+  it('reports a rejected submission as failed', () => {
+    const state = run([{ type: 'submit' }, { type: 'submit-failed', reason: 'connections: out of range' }]);
+    expect(runStateLabel(state)).toBe('failed: connections: out of range');
+  });
+
+  it('cancels a live run but not a finished one', () => {
+    expect(runStateLabel(run([created, { type: 'cancelled' }]))).toBe('cancelled');
+    expect(runStateLabel(run([created, event('done', 1, doneData), { type: 'cancelled' }]))).toBe('done');
+  });
+
+  it('settles from GET /api/runs/{id} when the stream is gone', () => {
+    const base = run([created, event('started', 1, { server: 'c-epoll' })]);
+    const runInfo = { id: 'r1', server: 'c-epoll', position: null };
+    const failed = runReducer(base, { type: 'resolved', run: { ...runInfo, status: 'failed', error: { reason: 'oom', logs: ['x'] } } });
+    expect(runStateLabel(failed)).toBe('failed: oom');
+    expect(failed.failure?.logs).toEqual(['x']);
+    const done = runReducer(base, { type: 'resolved', run: { ...runInfo, status: 'done', result: doneData } });
+    expect(done.result?.valid).toBe(true);
+    const cancelled = runReducer(base, { type: 'resolved', run: { ...runInfo, status: 'cancelled' } });
+    expect(runStateLabel(cancelled)).toBe('cancelled');
+    const other = runReducer(base, { type: 'resolved', run: { ...runInfo, id: 'r2', status: 'failed', error: 'x' } });
+    expect(runStateLabel(other)).toBe('starting');
+  });
+
+  it('keeps at most a few distinct notes', () => {
+    let state = run([created]);
+    for (let i = 0; i < 8; i++) state = runReducer(state, { type: 'bad-event', error: `bad ${i % 6}` });
+    expect(state.notes).toHaveLength(5);
+  });
+});

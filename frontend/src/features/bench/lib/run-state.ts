@@ -1,0 +1,279 @@
+/**
+ * The Run widget's state machine, driven by the POST/DELETE answers and the SSE
+ * events of one run. Events carry a per-run sequence number (`id:`); anything
+ * at or below the last one applied is a replay after a reconnect and is ignored.
+ */
+import {
+  doneEventSchema,
+  type DoneEvent,
+  type ProgressEvent,
+  type Run,
+  type RunEventFrame,
+  type RunStatus,
+} from '@/lib/api-schemas';
+
+export type RunPhase =
+  | 'idle'
+  | 'submitting'
+  | 'queued'
+  | 'starting'
+  | 'warmup'
+  | 'measure'
+  | 'done'
+  | 'failed'
+  | 'cancelled';
+
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface ProgressPoint {
+  t: number;
+  phase: ProgressEvent['phase'];
+  qps: number;
+  errors: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export interface StatsPoint {
+  t: number;
+  cpuPercent: number;
+  memoryBytes: number;
+}
+
+export interface RunState {
+  runId: string | null;
+  phase: RunPhase;
+  position: number | null;
+  /** Highest SSE sequence number applied (0 = none yet). */
+  lastSeq: number;
+  server: string | null;
+  progress: ProgressPoint[];
+  stats: StatsPoint[];
+  result: DoneEvent | null;
+  failure: { reason: string; logs: string[] } | null;
+  connection: ConnectionState;
+  /** Non-fatal problems worth showing (bad frames, a failed cancel…). */
+  notes: string[];
+}
+
+export const initialRunState: RunState = {
+  runId: null,
+  phase: 'idle',
+  position: null,
+  lastSeq: 0,
+  server: null,
+  progress: [],
+  stats: [],
+  result: null,
+  failure: null,
+  connection: 'idle',
+  notes: [],
+};
+
+export type RunAction =
+  | { type: 'submit' }
+  | { type: 'created'; runId: string; status: RunStatus; position: number | null }
+  | { type: 'submit-failed'; reason: string }
+  | { type: 'attach'; run: Run }
+  | { type: 'event'; frame: RunEventFrame }
+  | { type: 'bad-event'; error: string }
+  | { type: 'connection'; state: ConnectionState }
+  | { type: 'resolved'; run: Run }
+  | { type: 'cancelled' }
+  | { type: 'note'; message: string };
+
+const TERMINAL: ReadonlySet<RunPhase> = new Set(['done', 'failed', 'cancelled']);
+const MAX_NOTES = 5;
+
+export function isTerminal(phase: RunPhase): boolean {
+  return TERMINAL.has(phase);
+}
+
+/** True while there is a run on the server that Cancel could stop. */
+export function isCancellable(state: RunState): boolean {
+  return state.runId !== null && ['queued', 'starting', 'warmup', 'measure'].includes(state.phase);
+}
+
+function addNote(state: RunState, message: string): RunState {
+  if (state.notes.includes(message)) return state;
+  return { ...state, notes: [...state.notes, message].slice(-MAX_NOTES) };
+}
+
+function phaseForStatus(status: RunStatus): RunPhase {
+  switch (status) {
+    case 'queued':
+      return 'queued';
+    case 'running':
+      return 'starting';
+    case 'done':
+      return 'done';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+function describeRunError(error: unknown): string {
+  if (typeof error === 'string' && error) return error;
+  if (error && typeof error === 'object' && 'reason' in error && typeof error.reason === 'string') {
+    return error.reason;
+  }
+  return 'the run failed (no reason recorded)';
+}
+
+function logsOf(error: unknown): string[] {
+  if (error && typeof error === 'object' && 'logs' in error && Array.isArray(error.logs)) {
+    return error.logs.filter((line): line is string => typeof line === 'string');
+  }
+  return [];
+}
+
+function applyFrame(state: RunState, frame: RunEventFrame): RunState {
+  if (frame.seq <= state.lastSeq) return state; // replayed after a reconnect
+  const next: RunState = { ...state, lastSeq: frame.seq };
+  // Once a run has ended nothing may move it again, but the sequence still advances.
+  if (isTerminal(state.phase)) return next;
+
+  switch (frame.type) {
+    case 'queued':
+      if (state.phase !== 'queued' && state.phase !== 'submitting') return next;
+      return { ...next, phase: 'queued', position: frame.data.position };
+    case 'started':
+      return { ...next, phase: 'starting', position: null, server: frame.data.server };
+    case 'progress': {
+      const d = frame.data;
+      const point: ProgressPoint = {
+        t: d.t_s,
+        phase: d.phase,
+        qps: d.qps,
+        errors: d.errors,
+        p50: d.latency_us.p50,
+        p90: d.latency_us.p90,
+        p99: d.latency_us.p99,
+        p999: d.latency_us.p999,
+        max: d.latency_us.max,
+      };
+      return {
+        ...next,
+        phase: d.phase === 'warmup' ? 'warmup' : 'measure',
+        position: null,
+        progress: [...state.progress, point],
+      };
+    }
+    case 'server_stats': {
+      const d = frame.data;
+      return {
+        ...next,
+        stats: [...state.stats, { t: d.t_s, cpuPercent: d.cpu_percent, memoryBytes: d.memory_bytes }],
+      };
+    }
+    case 'done':
+      return { ...next, phase: 'done', position: null, result: frame.data, connection: 'closed' };
+    case 'failed':
+      return {
+        ...next,
+        phase: 'failed',
+        position: null,
+        failure: { reason: frame.data.reason, logs: frame.data.logs },
+        connection: 'closed',
+      };
+  }
+}
+
+export function runReducer(state: RunState, action: RunAction): RunState {
+  switch (action.type) {
+    case 'submit':
+      return { ...initialRunState, phase: 'submitting' };
+    case 'created':
+      return {
+        ...initialRunState,
+        runId: action.runId,
+        phase: phaseForStatus(action.status),
+        position: action.position,
+        connection: 'connecting',
+      };
+    case 'submit-failed':
+      return { ...initialRunState, phase: 'failed', failure: { reason: action.reason, logs: [] } };
+    case 'attach':
+      return {
+        ...initialRunState,
+        runId: action.run.id,
+        server: action.run.server,
+        phase: phaseForStatus(action.run.status) === 'queued' ? 'queued' : 'starting',
+        position: action.run.position ?? null,
+        connection: 'connecting',
+      };
+    case 'event':
+      if (state.runId === null) return state;
+      return applyFrame(state, action.frame);
+    case 'bad-event':
+      return addNote(state, action.error);
+    case 'connection':
+      if (state.connection === action.state) return state;
+      if (state.connection === 'closed' && action.state !== 'connecting') return state;
+      return { ...state, connection: action.state };
+    case 'resolved': {
+      // The event stream is gone; settle the phase from GET /api/runs/{id}.
+      if (action.run.id !== state.runId || isTerminal(state.phase)) {
+        return state.connection === 'closed' ? state : { ...state, connection: 'closed' };
+      }
+      const phase = phaseForStatus(action.run.status);
+      if (phase === 'done') {
+        const result = doneEventSchema.safeParse(action.run.result);
+        return {
+          ...state,
+          phase: 'done',
+          position: null,
+          result: result.success ? result.data : null,
+          connection: 'closed',
+        };
+      }
+      if (phase === 'failed') {
+        return {
+          ...state,
+          phase: 'failed',
+          position: null,
+          failure: { reason: describeRunError(action.run.error), logs: logsOf(action.run.error) },
+          connection: 'closed',
+        };
+      }
+      if (phase === 'cancelled') {
+        return { ...state, phase: 'cancelled', position: null, connection: 'closed' };
+      }
+      return state;
+    }
+    case 'cancelled':
+      if (isTerminal(state.phase)) return state;
+      return { ...state, phase: 'cancelled', position: null, connection: 'closed' };
+    case 'note':
+      return addNote(state, action.message);
+  }
+}
+
+/** The text of the visible state label (`data-testid="run-state"`). */
+export function runStateLabel(state: RunState): string {
+  switch (state.phase) {
+    case 'idle':
+      return 'not run yet';
+    case 'submitting':
+      return 'submitting…';
+    case 'queued':
+      return state.position !== null ? `queued #${state.position}` : 'queued';
+    case 'starting':
+      return 'starting';
+    case 'warmup':
+      return 'warming up';
+    case 'measure':
+      return 'measuring';
+    case 'done':
+      return 'done';
+    case 'failed':
+      return `failed: ${state.failure?.reason ?? 'unknown reason'}`;
+    case 'cancelled':
+      return 'cancelled';
+  }
+}

@@ -1,0 +1,51 @@
+import { screen, within } from '@testing-library/react';
+
+import { lessons } from '@/testing/fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { PROGRESS_KEY } from '../lib/progress';
+
+import { CourseHome } from './course-home';
+
+describe('CourseHome', () => {
+  it('lists the lessons in order with links, summaries and minutes', async () => {
+    mockFetch({ 'GET /api/lessons': [lessons[1], lessons[0]] });
+    renderWithProviders(<CourseHome />);
+
+    const list = await screen.findByTestId('lesson-list');
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByRole('link', { name: 'The C10K problem' })).toHaveAttribute('href', '/lessons/01-c10k-problem');
+    expect(items[0]).toHaveTextContent('Why ten thousand connections were hard.');
+    expect(items[0]).toHaveTextContent('15 min');
+    expect(screen.getByTestId('progress-text')).toHaveTextContent('0 of 2 read');
+    expect(screen.getByRole('link', { name: /Start the course: The C10K problem/ })).toBeInTheDocument();
+  });
+
+  it('marks lessons read from localStorage', async () => {
+    window.localStorage.setItem(PROGRESS_KEY, JSON.stringify({ version: 1, read: { '01-c10k-problem': '2025-01-01T00:00:00Z' } }));
+    mockFetch({ 'GET /api/lessons': lessons });
+    renderWithProviders(<CourseHome />);
+
+    const list = await screen.findByTestId('lesson-list');
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(within(first!).getByText('read')).toBeInTheDocument();
+    expect(within(second!).queryByText('read')).not.toBeInTheDocument();
+    expect(screen.getByTestId('progress-text')).toHaveTextContent('1 of 2 read');
+    expect(screen.getByRole('link', { name: /Continue: One process per connection/ })).toBeInTheDocument();
+  });
+
+  it('ignores corrupt progress in localStorage', async () => {
+    window.localStorage.setItem(PROGRESS_KEY, '{"version":7,"read":"everything"}');
+    mockFetch({ 'GET /api/lessons': lessons });
+    renderWithProviders(<CourseHome />);
+    expect(await screen.findByTestId('progress-text')).toHaveTextContent('0 of 2 read');
+  });
+
+  it('says so when the backend fails', async () => {
+    mockFetch({ 'GET /api/lessons': reply(500, { detail: 'content folder missing' }) });
+    renderWithProviders(<CourseHome />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('content folder missing');
+  });
+});

@@ -1,0 +1,4 @@
+// Public API of the lessons feature.
+export { CourseHome } from './components/course-home';
+export { LessonPage } from './components/lesson-page';
+export type { FencedBlockRenderers } from './components/lesson-markdown';

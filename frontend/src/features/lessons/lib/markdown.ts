@@ -1,0 +1,42 @@
+/** Small helpers for rendering lesson Markdown. */
+import type { Element, ElementContent } from 'hast';
+
+/** `02-threads.md`, `./02-threads.md#x` → `/lessons/02-threads#x`; anything else unchanged (null). */
+export function lessonHref(href: string | undefined): string | null {
+  if (!href) return null;
+  const match = /^(?:\.\/)?(\d{2}-[a-z0-9-]+)\.md(#[\w-]*)?$/.exec(href);
+  if (!match) return null;
+  return `/lessons/${match[1] ?? ''}${match[2] ?? ''}`;
+}
+
+export function isExternal(href: string | undefined): boolean {
+  return !!href && /^https?:\/\//.test(href);
+}
+
+/** Text of a hast node (e.g. a fenced block's code element). */
+export function hastText(node: ElementContent | Element): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(hastText).join('');
+  return '';
+}
+
+/** The language of a fenced block's <code> element (from `class="language-x"`). */
+export function codeLanguage(code: Element): string | undefined {
+  const className: unknown = code.properties.className;
+  const classes: string[] = Array.isArray(className)
+    ? className.map(String)
+    : typeof className === 'string'
+      ? className.split(' ')
+      : [];
+  const lang = classes.find((c) => c.startsWith('language-'));
+  return lang?.slice('language-'.length);
+}
+
+/** GitHub-style heading ids so instructors can link to a section. */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .trim()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s+/g, '-');
+}

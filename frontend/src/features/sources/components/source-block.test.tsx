@@ -1,0 +1,49 @@
+import { screen } from '@testing-library/react';
+
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { SourceBlock } from './source-block';
+
+const excerpt = {
+  path: 'servers/c/epoll.c',
+  language: 'c',
+  start_line: 120,
+  end_line: 123,
+  text: 'for (;;) {\n    int n = epoll_wait(epfd, events, MAX_EVENTS, -1);\n    handle_events(events, n);\n}\n',
+};
+
+describe('SourceBlock', () => {
+  it('fetches the anchored lines and shows them highlighted with path and line numbers', async () => {
+    const { calls } = mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=event-loop': excerpt });
+    const { container } = renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nanchor: event-loop\n'} />);
+
+    expect(await screen.findByText('servers/c/epoll.c')).toBeInTheDocument();
+    expect(calls[0]?.url).toBe('/api/sources/servers/c/epoll.c?anchor=event-loop');
+    expect(screen.getByText('event-loop · lines 120–123')).toBeInTheDocument();
+    expect(screen.getByTestId('line-numbers').textContent).toBe('120\n121\n122\n123');
+    expect(container.querySelector('code.hljs.language-c')).not.toBeNull();
+    expect(container.querySelector('.hljs-keyword')?.textContent).toBe('for');
+    expect(screen.getByTestId('source-block')).toHaveTextContent('epoll_wait(epfd, events, MAX_EVENTS, -1)');
+  });
+
+  it('supports lines: A-B', async () => {
+    const { calls } = mockFetch({ 'GET /api/sources/servers/c/epoll.c?lines=120-123': excerpt });
+    renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nlines: 120-123'} />);
+    expect(await screen.findByText('lines 120–123')).toBeInTheDocument();
+    expect(calls[0]?.url).toBe('/api/sources/servers/c/epoll.c?lines=120-123');
+  });
+
+  it('shows the backend’s error when the anchor does not exist', async () => {
+    mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=nope': reply(404, { detail: 'anchor "nope" not found in servers/c/epoll.c' }) });
+    renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nanchor: nope'} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('anchor "nope" not found');
+  });
+
+  it('shows a broken block as an error without fetching', () => {
+    const { fetchMock } = mockFetch({});
+    renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c'} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Broken source block');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,2 @@
+// Public API of the sources feature.
+export { SourceBlock } from './components/source-block';

@@ -1,0 +1,112 @@
+/**
+ * The one place that talks HTTP to the backend. Every response is validated
+ * with a zod schema before the UI sees it; failures become an ApiError whose
+ * message is fit to show to a learner.
+ */
+import { z } from 'zod';
+
+import { env } from './env';
+
+export class ApiError extends Error {
+  readonly status: number | null;
+
+  constructor(message: string, status: number | null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export function apiUrl(path: string): string {
+  return `${env.VITE_API_BASE}/api${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+const fastApiDetailSchema = z.object({
+  detail: z.union([
+    z.string(),
+    z.array(
+      z.looseObject({
+        msg: z.string(),
+        loc: z.array(z.union([z.string(), z.number()])).optional(),
+      }),
+    ),
+  ]),
+});
+
+/** Turns a FastAPI error body (`{"detail": "…"}` or the 422 list form) into one line. */
+export function describeErrorBody(body: unknown): string | null {
+  const parsed = fastApiDetailSchema.safeParse(body);
+  if (!parsed.success) return null;
+  const { detail } = parsed.data;
+  if (typeof detail === 'string') return detail;
+  return detail
+    .map((d) => {
+      const loc = (d.loc ?? []).filter((part) => part !== 'body').join('.');
+      return loc ? `${loc}: ${d.msg}` : d.msg;
+    })
+    .join('; ');
+}
+
+interface RequestOptions {
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  { method = 'GET', body, signal }: RequestOptions = {},
+): Promise<z.infer<S>> {
+  const url = apiUrl(path);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      signal,
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(`Cannot reach the backend (${method} ${url}).`, null);
+  }
+
+  const text = await response.text();
+  let json: unknown = undefined;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+
+  if (!response.ok) {
+    const detail = describeErrorBody(json);
+    throw new ApiError(
+      detail ?? `${method} ${url} answered ${response.status} ${response.statusText}`.trim(),
+      response.status,
+    );
+  }
+  if (json === undefined) {
+    throw new ApiError(`${method} ${url} did not answer with JSON.`, response.status);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError(
+      `${method} ${url} answered in an unexpected shape: ${z.prettifyError(parsed.error)}`,
+      response.status,
+    );
+  }
+  return parsed.data;
+}
+
+/** react-query retry policy: retry a flaky network or 5xx once, never a 4xx answer. */
+export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status !== null && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 1;
+}

@@ -1,0 +1,240 @@
+/**
+ * zod schemas for every HTTP response and SSE event of the backend
+ * (docs/ARCHITECTURE.md, "HTTP API"). Objects are non-strict: the backend may
+ * add fields without breaking the UI, but every field the UI reads is checked.
+ */
+import { z } from 'zod';
+
+// ───────────────────────────── health ─────────────────────────────
+
+export const healthSchema = z.object({
+  status: z.string(),
+  docker: z.object({
+    reachable: z.boolean(),
+    version: z.string().nullish(),
+    error: z.string().nullish(),
+  }),
+  images: z.record(z.string(), z.boolean()),
+  ready: z.boolean(),
+});
+export type Health = z.infer<typeof healthSchema>;
+
+// ───────────────────────────── lessons ────────────────────────────
+
+export const lessonSummarySchema = z.object({
+  slug: z.string().min(1),
+  title: z.string(),
+  summary: z.string().nullish().transform((s) => s ?? ''),
+  minutes: z.number().nonnegative().nullish(),
+  order: z.number(),
+});
+export type LessonSummary = z.infer<typeof lessonSummarySchema>;
+
+export const lessonListSchema = z.array(lessonSummarySchema);
+
+const lessonLinkSchema = z.object({ slug: z.string().min(1), title: z.string() }).nullable();
+export type LessonLink = z.infer<typeof lessonLinkSchema>;
+
+export const lessonSchema = lessonSummarySchema.extend({
+  markdown: z.string(),
+  prev: lessonLinkSchema.optional().transform((v) => v ?? null),
+  next: lessonLinkSchema.optional().transform((v) => v ?? null),
+});
+export type Lesson = z.infer<typeof lessonSchema>;
+
+// ───────────────────────────── servers (catalog) ──────────────────
+
+export const knobSchema = z.object({
+  name: z.string(),
+  flag: z.string().optional(),
+  type: z.string(),
+  values: z.array(z.union([z.string(), z.number()])).optional(),
+  default: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  unit: z.string().optional(),
+  help: z.string().optional(),
+});
+export type Knob = z.infer<typeof knobSchema>;
+
+export const serverSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  model: z.string().optional(),
+  language: z.string().optional(),
+  source: z.string().optional(),
+  lesson: z.string().nullish(),
+  image: z.string().optional(),
+  protocols: z.array(z.string()).optional(),
+  needs_io_uring: z.boolean().optional(),
+  knobs: z.array(knobSchema).default([]),
+});
+export type Server = z.infer<typeof serverSchema>;
+export const serverListSchema = z.array(serverSchema);
+
+// ───────────────────────────── sources ────────────────────────────
+
+export const sourceSchema = z.object({
+  path: z.string(),
+  language: z.string().nullish().transform((s) => s ?? ''),
+  start_line: z.number().int().positive(),
+  end_line: z.number().int().positive(),
+  text: z.string(),
+});
+export type Source = z.infer<typeof sourceSchema>;
+
+// ───────────────────────────── runs ───────────────────────────────
+
+export const runStatusSchema = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+export const runCreatedSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  status: runStatusSchema,
+  position: z.number().int().nullish(),
+});
+export type RunCreated = z.infer<typeof runCreatedSchema>;
+
+export const runCancelledSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  status: runStatusSchema,
+});
+
+const latencySchema = z.object({
+  p50: z.number(),
+  p90: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+  max: z.number(),
+});
+
+const percentilePointSchema = z.object({
+  percentile: z.number(),
+  latency_us: z.number(),
+});
+export type PercentilePoint = z.infer<typeof percentilePointSchema>;
+
+export const summarySchema = z.object({
+  qps: z.number(),
+  requests: z.number(),
+  duration_s: z.number(),
+  errors: z.record(z.string(), z.number()).default({}),
+  error_total: z.number().default(0),
+  latency_us: latencySchema.extend({
+    min: z.number().optional(),
+    mean: z.number().optional(),
+    stdev: z.number().optional(),
+  }),
+  percentiles: z.array(percentilePointSchema).default([]),
+});
+export type Summary = z.infer<typeof summarySchema>;
+
+// SSE event payloads (data: <json>) keyed by the SSE `event:` name.
+export const queuedEventSchema = z.object({ position: z.number().int() });
+export const startedEventSchema = z.object({
+  server: z.string(),
+  // CPU pinning is informative only; accept whatever form the runner reports.
+  server_cpus: z.unknown().optional(),
+  loadgen_cpus: z.unknown().optional(),
+});
+export const progressEventSchema = z.object({
+  t_s: z.number(),
+  phase: z.enum(['warmup', 'measure']),
+  qps: z.number(),
+  requests: z.number(),
+  errors: z.number(),
+  latency_us: latencySchema,
+});
+export type ProgressEvent = z.infer<typeof progressEventSchema>;
+export const serverStatsEventSchema = z.object({
+  t_s: z.number(),
+  cpu_percent: z.number(),
+  memory_bytes: z.number(),
+  pids: z.number().nullish(),
+});
+export type ServerStatsEvent = z.infer<typeof serverStatsEventSchema>;
+export const doneEventSchema = z.object({
+  summary: summarySchema,
+  server: z
+    .object({
+      cpu_percent_mean: z.number().nullish(),
+      memory_peak_bytes: z.number().nullish(),
+      pids_peak: z.number().nullish(),
+    })
+    .nullish(),
+  provenance: z.record(z.string(), z.unknown()).nullish(),
+  valid: z.boolean(),
+  invalid_reason: z.string().nullish(),
+});
+export type DoneEvent = z.infer<typeof doneEventSchema>;
+export const failedEventSchema = z.object({
+  reason: z.string(),
+  logs: z.array(z.string()).default([]),
+});
+export type FailedEvent = z.infer<typeof failedEventSchema>;
+
+export const runEventSchemas = {
+  queued: queuedEventSchema,
+  started: startedEventSchema,
+  progress: progressEventSchema,
+  server_stats: serverStatsEventSchema,
+  done: doneEventSchema,
+  failed: failedEventSchema,
+} as const;
+
+export type RunEventType = keyof typeof runEventSchemas;
+export const RUN_EVENT_TYPES = Object.keys(runEventSchemas) as RunEventType[];
+
+export type RunEvent = {
+  [K in RunEventType]: { type: K; data: z.infer<(typeof runEventSchemas)[K]> };
+}[RunEventType];
+
+/** One SSE frame as received: its `id:` sequence number and decoded payload. */
+export type RunEventFrame = RunEvent & { seq: number };
+
+export const runSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  server: z.string(),
+  status: runStatusSchema,
+  request: z.record(z.string(), z.unknown()).nullish(),
+  created_at: z.string().nullish(),
+  started_at: z.string().nullish(),
+  finished_at: z.string().nullish(),
+  position: z.number().int().nullish(),
+  result: z.unknown().optional(),
+  error: z.unknown().optional(),
+});
+export type Run = z.infer<typeof runSchema>;
+
+/**
+ * Decodes one SSE frame (event name, `id:` and JSON `data:`) into a typed event.
+ * Returns a descriptive error instead of throwing, so one bad frame never breaks a run.
+ */
+export function parseRunEventFrame(
+  type: string,
+  lastEventId: string,
+  rawData: string,
+): { ok: true; frame: RunEventFrame } | { ok: false; error: string } {
+  if (!(type in runEventSchemas)) {
+    return { ok: false, error: `unknown event type "${type}"` };
+  }
+  const seq = Number(lastEventId);
+  if (!Number.isInteger(seq) || seq < 1) {
+    return { ok: false, error: `event "${type}" has no valid id (got "${lastEventId}")` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(rawData);
+  } catch {
+    return { ok: false, error: `event "${type}" #${seq} is not JSON` };
+  }
+  const schema = runEventSchemas[type as RunEventType];
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: `event "${type}" #${seq} does not match the contract: ${z.prettifyError(parsed.error)}`,
+    };
+  }
+  return { ok: true, frame: { type, seq, data: parsed.data } as RunEventFrame };
+}

@@ -1,0 +1,53 @@
+/**
+ * Chart.js set-up shared by every chart: only the pieces the course uses are
+ * registered, and defaults fit a projector (no animation, readable fonts).
+ */
+import {
+  Chart as ChartJS,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+} from 'chart.js';
+
+ChartJS.register(
+  LineController,
+  ScatterController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  LogarithmicScale,
+  Tooltip,
+  Legend,
+  Filler,
+);
+
+ChartJS.defaults.animation = false;
+ChartJS.defaults.font.family =
+  'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+ChartJS.defaults.font.size = 13;
+ChartJS.defaults.color = '#374151';
+ChartJS.defaults.maintainAspectRatio = false;
+ChartJS.defaults.plugins.legend.labels.usePointStyle = true;
+ChartJS.defaults.plugins.legend.labels.boxHeight = 8;
+
+/** Colour-blind-safe palette (Okabe–Ito), strong enough for a projector. */
+export const palette = {
+  blue: '#0072B2',
+  orange: '#E69F00',
+  vermilion: '#D55E00',
+  green: '#009E73',
+  purple: '#CC79A7',
+  sky: '#56B4E9',
+  grey: '#8a8f98',
+  ink: '#1f2937',
+} as const;
+
+export const gridColor = 'rgba(31, 41, 55, 0.10)';
+
+export { ChartJS };

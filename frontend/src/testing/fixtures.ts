@@ -1,0 +1,63 @@
+/** Payloads in the exact shapes of docs/ARCHITECTURE.md, shared by tests. */
+import type { Health } from '@/lib/api-schemas';
+
+export const healthyHealth: Health = {
+  status: 'ok',
+  docker: { reachable: true, version: '27.3.1', error: null },
+  images: { 'c10klab/server:c-epoll': true, 'c10klab/loadgen:latest': true },
+  ready: true,
+};
+
+export const servers = [
+  {
+    id: 'c-epoll',
+    title: 'epoll, level-triggered',
+    model: 'epoll',
+    language: 'c',
+    source: 'servers/c/epoll.c',
+    lesson: '01-c10k-problem',
+    image: 'c10klab/server:c-epoll',
+    command: ['/usr/local/bin/c-epoll'],
+    protocols: ['echo', 'http'],
+    needs_io_uring: false,
+    knobs: [
+      { name: 'trigger', flag: '--trigger', type: 'enum', values: ['lt', 'et'], default: 'lt', help: 'level- or edge-triggered readiness' },
+      { name: 'buffer_bytes', flag: '--buffer-bytes', type: 'int', min: 512, max: 1048576, default: 16384, unit: 'bytes', help: 'read buffer per connection' },
+    ],
+    limits: { max_connections: 19000, notes: [] },
+  },
+];
+
+export const latency = { p50: 120, p90: 250, p99: 900, p999: 2100, max: 5000 };
+
+export function progress(t: number, phase: 'warmup' | 'measure', qps = 50_000) {
+  return { t_s: t, phase, qps, requests: qps, errors: 0, latency_us: latency };
+}
+
+export const doneData = {
+  summary: {
+    qps: 51234.5,
+    requests: 256172,
+    duration_s: 5.0,
+    errors: {},
+    error_total: 0,
+    latency_us: { min: 40, mean: 150, stdev: 80, ...latency },
+    percentiles: [
+      { percentile: 0, latency_us: 40 },
+      { percentile: 50, latency_us: 120 },
+      { percentile: 90, latency_us: 250 },
+      { percentile: 99, latency_us: 900 },
+      { percentile: 99.9, latency_us: 2100 },
+      { percentile: 100, latency_us: 5000 },
+    ],
+  },
+  server: { cpu_percent_mean: 87.5, memory_peak_bytes: 5 * 1024 * 1024, pids_peak: 1 },
+  provenance: { kernel: '6.1.0', loadgen_version: '0.1.0' },
+  valid: true,
+  invalid_reason: null,
+};
+
+export const lessons = [
+  { slug: '01-c10k-problem', title: 'The C10K problem', summary: 'Why ten thousand connections were hard.', minutes: 15, order: 1 },
+  { slug: '02-blocking', title: 'One process per connection', summary: 'fork() and friends.', minutes: 20, order: 2 },
+];

@@ -1,0 +1,38 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+import { FakeEventSource } from './fake-event-source';
+
+// Chart.js needs a real canvas: in unit tests the chart component is a stub that
+// exposes what it was given. Real charts are covered by the e2e test in Chromium.
+vi.mock('react-chartjs-2', () => {
+  interface StubProps {
+    data: { datasets: { id?: string; label?: string; data: unknown[] }[] };
+    datasetIdKey?: string;
+    'aria-label'?: string;
+  }
+  const Stub = (props: StubProps) =>
+    createElement('div', {
+      'data-testid': 'chart-stub',
+      'data-dataset-id-key': props.datasetIdKey,
+      'data-datasets': JSON.stringify(props.data.datasets.map((d) => ({ id: d.id, n: d.data.length }))),
+      'aria-label': props['aria-label'],
+    });
+  return { Line: Stub, Chart: Stub, Scatter: Stub };
+});
+
+// jsdom has no layout: scrolling (react-router's ScrollRestoration) is a no-op.
+Object.defineProperty(window, 'scrollTo', { value: () => undefined, writable: true });
+
+beforeEach(() => {
+  FakeEventSource.reset();
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+  vi.unstubAllGlobals();
+});

@@ -1,0 +1,260 @@
+//! Command-line arguments, their validation, and the effective configuration.
+
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+use serde::Serialize;
+
+/// Most connections a run may open (the containers' nofile limit is 20000).
+pub const MAX_CONNECTIONS: u32 = 19_000;
+/// Largest echo request.
+pub const MAX_PAYLOAD_BYTES: u32 = 1_048_576;
+/// Most worker threads.
+pub const MAX_THREADS: u32 = 64;
+/// Longest duration, warm-up or readiness wait, in seconds (one hour).
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// The wire protocol spoken to the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// Send `--payload-bytes` random bytes, expect the same bytes back.
+    Echo,
+    /// Send `GET / HTTP/1.1`, expect `HTTP/1.1 200` with a Content-Length body.
+    Http,
+}
+
+/// Closed-loop load generator for the C10K Lab servers: N connections, one request in flight
+/// on each, JSON lines on stdout (phase, progress, summary, error).
+#[derive(Clone, Debug, Parser)]
+#[command(name = "loadgen", version, about, max_term_width = 100)]
+pub struct Args {
+    /// Server host name or IP address.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+
+    /// Server TCP port.
+    #[arg(long, default_value_t = 9000, value_parser = clap::value_parser!(u16).range(1..))]
+    pub port: u16,
+
+    /// Wire protocol.
+    #[arg(long, value_enum, default_value_t = Protocol::Echo)]
+    pub protocol: Protocol,
+
+    /// Connections kept busy, each with one request in flight (1..=19000).
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_CONNECTIONS as i64))]
+    pub connections: u32,
+
+    /// Echo request size in bytes (1..=1048576); ignored for http.
+    #[arg(long, value_name = "B", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_PAYLOAD_BYTES as i64))]
+    pub payload_bytes: u32,
+
+    /// Length of the measured phase in seconds (> 0, at most 3600).
+    #[arg(long, value_name = "D", default_value_t = 5.0, value_parser = positive_seconds,
+          allow_negative_numbers = true)]
+    pub duration_s: f64,
+
+    /// Warm-up before measuring, in seconds (0 for none); its results are discarded.
+    #[arg(long, value_name = "W", default_value_t = 1.0, value_parser = seconds,
+          allow_negative_numbers = true)]
+    pub warmup_s: f64,
+
+    /// Worker threads, each with its own event loop and share of the connections.
+    #[arg(long, value_name = "T", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    pub threads: u32,
+
+    /// How long to keep retrying the first connection before giving up (`not_ready`).
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds,
+          allow_negative_numbers = true)]
+    pub wait_ready_s: f64,
+
+    /// Interval between progress lines, in milliseconds (10..=60000).
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub progress_interval_ms: u64,
+
+    /// Per-request timeout in milliseconds (also bounds connecting), 1..=600000.
+    #[arg(long, value_name = "MS", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub timeout_ms: u64,
+}
+
+/// A duration in seconds: finite, 0..=3600.
+fn seconds(s: &str) -> Result<f64, String> {
+    seconds_from(s, 0.0)
+}
+
+/// A duration in seconds: finite, at least 1 ms, at most 3600.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    seconds_from(s, 0.001)
+}
+
+fn seconds_from(s: &str, min: f64) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if !v.is_finite() || !(min..=MAX_SECONDS).contains(&v) {
+        return Err(format!("{s} is not in {min}..={MAX_SECONDS} seconds"));
+    }
+    Ok(v)
+}
+
+/// The validated, effective configuration of one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub host: String,
+    pub port: u16,
+    pub protocol: Protocol,
+    pub connections: usize,
+    pub payload_bytes: usize,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub threads: usize,
+    pub wait_ready: Duration,
+    pub progress_interval: Duration,
+    pub timeout: Duration,
+}
+
+impl Args {
+    /// Checks what clap cannot check alone and returns the effective configuration.
+    pub fn validate(&self) -> Result<Config, String> {
+        if self.host.trim().is_empty() {
+            return Err("--host must not be empty".to_string());
+        }
+        if self.threads > self.connections {
+            return Err(format!(
+                "--threads ({}) must not exceed --connections ({}): every thread needs a connection",
+                self.threads, self.connections
+            ));
+        }
+        Ok(Config {
+            host: self.host.trim().to_string(),
+            port: self.port,
+            protocol: self.protocol,
+            connections: self.connections as usize,
+            payload_bytes: self.payload_bytes as usize,
+            duration: Duration::from_secs_f64(self.duration_s),
+            warmup: Duration::from_secs_f64(self.warmup_s),
+            threads: self.threads as usize,
+            wait_ready: Duration::from_secs_f64(self.wait_ready_s),
+            progress_interval: Duration::from_millis(self.progress_interval_ms),
+            timeout: Duration::from_millis(self.timeout_ms),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config, String> {
+        let argv = std::iter::once("loadgen").chain(args.iter().copied());
+        Args::try_parse_from(argv)
+            .map_err(|e| e.to_string())?
+            .validate()
+    }
+
+    #[test]
+    fn defaults() {
+        let c = parse(&[]).unwrap();
+        assert_eq!(c.host, "127.0.0.1");
+        assert_eq!(c.port, 9000);
+        assert_eq!(c.protocol, Protocol::Echo);
+        assert_eq!(c.threads, 1);
+        assert_eq!(c.wait_ready, Duration::from_secs(10));
+        assert_eq!(c.progress_interval, Duration::from_secs(1));
+        assert_eq!(c.timeout, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn full_command_line() {
+        let c = parse(&[
+            "--host",
+            "localhost",
+            "--port",
+            "15000",
+            "--protocol",
+            "http",
+            "--connections",
+            "19000",
+            "--payload-bytes",
+            "1048576",
+            "--duration-s",
+            "2.5",
+            "--warmup-s",
+            "0",
+            "--threads",
+            "2",
+            "--wait-ready-s",
+            "0.5",
+            "--progress-interval-ms",
+            "250",
+            "--timeout-ms",
+            "100",
+        ])
+        .unwrap();
+        assert_eq!(c.protocol, Protocol::Http);
+        assert_eq!(c.connections, 19000);
+        assert_eq!(c.payload_bytes, 1_048_576);
+        assert_eq!(c.duration, Duration::from_millis(2500));
+        assert_eq!(c.warmup, Duration::ZERO);
+        assert_eq!(c.wait_ready, Duration::from_millis(500));
+        assert_eq!(c.progress_interval, Duration::from_millis(250));
+        assert_eq!(c.timeout, Duration::from_millis(100));
+    }
+
+    #[test]
+    fn out_of_range_values_are_rejected_with_the_flag_named() {
+        for (args, needle) in [
+            (&["--connections", "0"][..], "--connections"),
+            (&["--connections", "19001"][..], "--connections"),
+            (&["--payload-bytes", "0"][..], "--payload-bytes"),
+            (&["--payload-bytes", "1048577"][..], "--payload-bytes"),
+            (&["--duration-s", "0"][..], "--duration-s"),
+            (&["--duration-s", "-1"][..], "--duration-s"),
+            (&["--duration-s", "NaN"][..], "--duration-s"),
+            (&["--duration-s", "inf"][..], "--duration-s"),
+            (&["--duration-s", "abc"][..], "--duration-s"),
+            (&["--warmup-s", "-0.5"][..], "--warmup-s"),
+            (&["--warmup-s", "3601"][..], "--warmup-s"),
+            (&["--threads", "0"][..], "--threads"),
+            (&["--threads", "65"][..], "--threads"),
+            (&["--port", "0"][..], "--port"),
+            (&["--port", "65536"][..], "--port"),
+            (&["--protocol", "ftp"][..], "--protocol"),
+            (
+                &["--progress-interval-ms", "5"][..],
+                "--progress-interval-ms",
+            ),
+            (&["--timeout-ms", "0"][..], "--timeout-ms"),
+            (&["--wait-ready-s", "-1"][..], "--wait-ready-s"),
+            (&["--bogus"][..], "--bogus"),
+        ] {
+            let err = parse(args).expect_err(&format!("{args:?} should fail"));
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn cross_field_checks() {
+        let err = parse(&["--connections", "2", "--threads", "3"]).unwrap_err();
+        assert!(
+            err.contains("--threads (3) must not exceed --connections (2)"),
+            "{err}"
+        );
+        let err = parse(&["--host", " "]).unwrap_err();
+        assert!(err.contains("--host"), "{err}");
+        assert!(parse(&["--connections", "3", "--threads", "3"]).is_ok());
+    }
+
+    #[test]
+    fn zero_warmup_and_zero_wait_are_allowed() {
+        let c = parse(&["--warmup-s", "0", "--wait-ready-s", "0"]).unwrap();
+        assert_eq!(c.warmup, Duration::ZERO);
+        assert_eq!(c.wait_ready, Duration::ZERO);
+    }
+}
