@@ -7,15 +7,24 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 E2E_PORT ?= 8765
 C_SERVERS := sandboxes/servers/c
+# Debian packages the course needs on the host: to run it, and to test it.
+UP_PACKAGES := debootstrap python3-venv curl procps
+TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev
 
-.PHONY: up test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
+.PHONY: up test host-up host-test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-conformance test-backend test-frontend test-e2e test-compose \
         bench clean
 
-up: deps frontend docker images
+up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
 
 deps: venv frontend-deps
+
+# Install missing Debian packages when we can (root on Debian); otherwise name them.
+host-up:
+	@sandboxes/images/ensure-packages.sh $(UP_PACKAGES)
+host-test:
+	@sandboxes/images/ensure-packages.sh $(TEST_PACKAGES)
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: backend/pyproject.toml
@@ -48,14 +57,14 @@ loadgen:
 
 # --- tests ----------------------------------------------------------------------------------
 
-test: deps lint test-content test-loadgen test-conformance test-backend test-frontend test-compose \
+test: host-test deps lint test-content test-loadgen test-conformance test-backend test-frontend test-compose \
       test-e2e
 	@echo "make test: all checks passed"
 
 lint: deps
 	$(VENV)/bin/ruff check backend
 	$(VENV)/bin/ruff format --check backend
-	$(VENV)/bin/mypy --config-file backend/pyproject.toml backend/c10klab
+	cd backend && ../$(VENV)/bin/mypy c10klab tests
 	cd sandboxes/loadgen && cargo fmt --check && cargo clippy --locked --all-targets -- -D warnings
 	cd frontend && npm run lint
 

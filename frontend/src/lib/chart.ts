@@ -50,4 +50,34 @@ export const palette = {
 
 export const gridColor = 'rgba(31, 41, 55, 0.10)';
 
+/**
+ * Options every live chart shares: points arrive already as {x, y} (no parsing) and up to
+ * ten times a second, so nothing animates.
+ */
+export const liveChartOptions = {
+  animation: false,
+  parsing: false,
+  normalized: true,
+  interaction: { mode: 'nearest', intersect: false },
+} as const;
+
+/** The x axis of every over-time chart: seconds since the run started, from the runner's clock. */
+export function timeAxis(xMax: number | undefined) {
+  return {
+    type: 'linear',
+    min: 0,
+    max: xMax,
+    title: { display: true, text: 'time since start (s)' },
+    grid: { color: gridColor },
+  } as const;
+}
+
+/** A y axis in milliseconds of latency. */
+export const latencyAxis = {
+  type: 'linear',
+  beginAtZero: true,
+  title: { display: true, text: 'latency (ms)' },
+  grid: { color: gridColor },
+} as const;
+
 export { ChartJS };

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
-import { gridColor, palette } from '@/lib/chart';
+import { latencyAxis, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
 import { liveLatencySeries, type XY } from '../../lib/chart-data';
@@ -46,24 +46,10 @@ export function LatencyLiveChart({ progress, xMax }: LatencyLiveChartProps) {
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
-      animation: false,
-      parsing: false,
-      normalized: true,
-      interaction: { mode: 'nearest', intersect: false },
+      ...liveChartOptions,
       scales: {
-        x: {
-          type: 'linear',
-          min: 0,
-          max: xMax,
-          title: { display: true, text: 'time since start (s)' },
-          grid: { color: gridColor },
-        },
-        y: {
-          type: 'linear',
-          beginAtZero: true,
-          title: { display: true, text: 'latency (ms)' },
-          grid: { color: gridColor },
-        },
+        x: timeAxis(xMax),
+        y: latencyAxis,
       },
       plugins: {
         tooltip: {

@@ -4,7 +4,7 @@ import { Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
 import type { Summary } from '@/lib/api-schemas';
-import { gridColor, palette } from '@/lib/chart';
+import { gridColor, latencyAxis, liveChartOptions, palette } from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
 import {
@@ -66,9 +66,7 @@ export function LatencyPercentileChart({ progress, summary }: LatencyPercentileC
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
-      animation: false,
-      parsing: false,
-      interaction: { mode: 'nearest', intersect: false },
+      ...liveChartOptions,
       scales: {
         x: {
           type: 'logarithmic',
@@ -85,12 +83,7 @@ export function LatencyPercentileChart({ progress, summary }: LatencyPercentileC
             callback: (value) => percentileLabel(Number(value)),
           },
         },
-        y: {
-          type: 'linear',
-          beginAtZero: true,
-          title: { display: true, text: 'latency (ms)' },
-          grid: { color: gridColor },
-        },
+        y: latencyAxis,
       },
       plugins: {
         tooltip: {

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
-import { gridColor, palette } from '@/lib/chart';
+import { gridColor, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatQps } from '@/lib/format';
 
 import { qpsSeries, type XY } from '../../lib/chart-data';
@@ -52,18 +52,9 @@ export function QpsChart({ progress, xMax, warmupEnd }: QpsChartProps) {
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
-      animation: false,
-      parsing: false,
-      normalized: true,
-      interaction: { mode: 'nearest', intersect: false },
+      ...liveChartOptions,
       scales: {
-        x: {
-          type: 'linear',
-          min: 0,
-          max: xMax,
-          title: { display: true, text: 'time since start (s)' },
-          grid: { color: gridColor },
-        },
+        x: timeAxis(xMax),
         y: {
           type: 'linear',
           beginAtZero: true,
