@@ -119,10 +119,10 @@ class Engine:
         with contextlib.suppress(NotFound, APIError):  # already gone: that is what we wanted
             container.kill()
 
-    def reap(self, run_id: str | None = None) -> int:
-        """Remove every container C10K Lab made (or only one run's); returns how many."""
-        label = f"c10klab.run={run_id}" if run_id else f"{LABEL}=true"
-        containers = self.client.containers.list(all=True, filters={"label": label})
+    def reap(self, store: str, run_id: str | None = None) -> int:
+        """Remove every container the runs of `store` made (or one run's); returns how many."""
+        labels = [f"{LABEL}={store}"] + ([f"c10klab.run={run_id}"] if run_id else [])
+        containers = self.client.containers.list(all=True, filters={"label": labels})
         for container in containers:
             with contextlib.suppress(NotFound):
                 container.remove(force=True)

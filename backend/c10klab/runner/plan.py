@@ -5,6 +5,7 @@ Nothing a request sends reaches a container as a string: the request's fields we
 catalog, and every security-relevant option is fixed below.
 """
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,9 @@ SERVER_PORT = 9000  # inside the server's own network namespace, so it never col
 WAIT_READY_S = 10
 # Time for container start, readiness and the summary beyond warm-up + duration.
 DEADLINE_SLACK_S = 30
-LABEL = "c10klab.managed"
+# Every container carries the id of the store whose run made it, so a runner's sweep removes
+# only its own leftovers, never the containers of another course (or test) on the same engine.
+LABEL = "c10klab.store"
 NOBODY = "65534:65534"
 
 
@@ -32,6 +35,10 @@ class RunPlan:
     server: ContainerSpec
     loadgen: ContainerSpec  # network_mode is set to the server's namespace at start
     deadline_s: float
+
+
+def store_label(settings: Settings) -> str:
+    return hashlib.sha256(str(settings.db_path.resolve()).encode()).hexdigest()[:12]
 
 
 def _value(value: int | str | bool) -> str:
@@ -74,7 +81,7 @@ def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
     limits on memory, processes and files, and labels so a sweep finds it whatever happened."""
     return {
         "name": f"c10klab-{run_id[:12]}-{role}",
-        "labels": {LABEL: "true", "c10klab.run": run_id, "c10klab.role": role},
+        "labels": {LABEL: store_label(settings), "c10klab.run": run_id, "c10klab.role": role},
         "cap_drop": ["ALL"],
         "security_opt": ["no-new-privileges"],
         "read_only": True,

@@ -17,7 +17,7 @@ from docker.models.containers import Container
 from c10klab.config import Settings, get_settings
 from c10klab.runner import measure
 from c10klab.runner.docker_engine import Engine, EngineError
-from c10klab.runner.plan import LOADGEN_IMAGE, RunPlan, plan_run
+from c10klab.runner.plan import LOADGEN_IMAGE, RunPlan, plan_run, store_label
 from c10klab.sandboxes.service import load_catalog
 from c10klab.store import Run, Store
 
@@ -64,6 +64,7 @@ class Execution:
 class Runner:
     def __init__(self, settings: Settings, store: Store, engine: Engine) -> None:
         self.settings, self.store, self.engine = settings, store, engine
+        self.store_label = store_label(settings)
         self.stopping = threading.Event()
 
     # --- the loop ------------------------------------------------------------------------------
@@ -74,7 +75,7 @@ class Runner:
             "interrupted: the runner stopped while this run was in progress; run it again"
         ):
             log.warning("marked interrupted run %s as failed", run_id)
-        removed = self.engine.reap()
+        removed = self.engine.reap(self.store_label)
         if removed:
             log.info("removed %d leftover containers", removed)
 
@@ -161,7 +162,7 @@ class Runner:
         """Remove the run's containers before its last event, so `done` means really over."""
         ex.done.set()
         try:
-            self.engine.reap(ex.run.id)
+            self.engine.reap(self.store_label, ex.run.id)
         except EngineError:
             log.exception("could not remove the containers of run %s", ex.run.id)
 

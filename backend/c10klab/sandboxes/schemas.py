@@ -22,8 +22,13 @@ class Knob(BaseModel):
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    # The most connections a run may ask for (more can be asked of a server than it serves at
+    # once: ten clients of an iterative server is a lesson, not a mistake).
     max_connections: int = Field(ge=1)
-    pids: int = Field(64, ge=8)
+    # How many connections it serves at the same time with its default knobs (None: all).
+    serves_at_once: int | None = Field(None, ge=1)
+    # The container's process/thread limit: thread- and process-per-connection need many.
+    pids: int = Field(64, ge=8, le=32768)
     notes: list[str] = []
 
 

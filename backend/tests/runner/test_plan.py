@@ -1,5 +1,5 @@
 from c10klab.config import Settings
-from c10klab.runner.plan import SERVER_PORT, plan_run
+from c10klab.runner.plan import SERVER_PORT, plan_run, store_label
 from c10klab.sandboxes.schemas import Knob, Limits, Server
 
 SERVER = Server(
@@ -70,7 +70,8 @@ def test_every_container_is_locked_down_pinned_and_labelled() -> None:
         assert kw["security_opt"] == ["no-new-privileges"]
         assert kw["read_only"] is True and kw["user"] == "65534:65534"
         assert kw["cpuset_cpus"] == cpus
-        assert kw["labels"]["c10klab.managed"] == "true" and kw["labels"]["c10klab.run"] == "abc123"
+        assert kw["labels"]["c10klab.store"] == store_label(settings)
+        assert kw["labels"]["c10klab.run"] == "abc123"
         assert kw["ulimits"] == [{"name": "nofile", "soft": 20000, "hard": 20000}]
         assert kw["mem_limit"] == kw["memswap_limit"]
     assert plan.server.kwargs["network_mode"] == "none"

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from c10klab.config import Settings
 from c10klab.main import create_app
 from c10klab.runner.docker_engine import Engine
-from c10klab.runner.plan import LABEL
+from c10klab.runner.plan import LABEL, store_label
 from c10klab.runner.worker import Runner
 from c10klab.store import Store
 from tests.runs.test_router import parse_sse
@@ -59,8 +59,10 @@ def engine() -> Engine:
     return Engine()
 
 
-def leftovers() -> list[Any]:
-    return docker.from_env().containers.list(all=True, filters={"label": f"{LABEL}=true"})
+def leftovers(settings: Settings) -> list[Any]:
+    """The containers this test's store owns (other courses on the engine are not ours)."""
+    label = f"{LABEL}={store_label(settings)}"
+    return docker.from_env().containers.list(all=True, filters={"label": label})
 
 
 @pytest.fixture
@@ -115,7 +117,7 @@ def test_a_run_streams_queued_started_progress_done(
     assert prov["server_cpus"] == "0" and prov["loadgen_cpus"] == "1"
 
     assert run["status"] == "done" and run["result"]["summary"]["qps"] == summary["qps"]
-    assert leftovers() == []
+    assert leftovers(settings) == []
 
 
 def test_a_server_that_fails_to_start_gives_failed_with_its_log(
@@ -140,20 +142,22 @@ def test_a_server_that_fails_to_start_gives_failed_with_its_log(
     assert "server exited with code" in failed.data["reason"]
     assert any("no-such-flag" in line for line in failed.data["logs"]), failed.data["logs"]
     assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
-    assert leftovers() == []
+    assert leftovers(settings) == []
 
 
-def test_cancelling_a_running_run_stops_its_containers(runner: Runner, store: Store) -> None:
+def test_cancelling_a_running_run_stops_its_containers(
+    runner: Runner, settings: Settings, store: Store
+) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN | {"duration_s": 30})
     wait_for(store, run.id, "progress")
     store.request_cancel(run.id)
     wait_for(store, run.id, "failed", timeout_s=20)
     assert store.events_after(run.id)[-1].data["cancelled"] is True
     assert store.get_run(run.id).status == "cancelled"  # type: ignore[union-attr]
-    assert leftovers() == []
+    assert leftovers(settings) == []
 
 
-def test_start_up_recovers_from_a_crashed_runner(
+def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
     engine: Engine, settings: Settings, store: Store
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
@@ -168,4 +172,4 @@ def test_start_up_recovers_from_a_crashed_runner(
     Runner(settings, store, engine).recover()
     assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
     assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
-    assert leftovers() == []
+    assert leftovers(settings) == []
