@@ -262,7 +262,11 @@ mod tests {
         let err = verify(connect(addr), Protocol::Echo, b"hello", T).unwrap_err();
         assert!(err.contains("no complete echo within 500 ms"), "{err}");
 
+        // Read the request before closing: closing with unread bytes makes the kernel send a
+        // reset instead of a FIN, and the client would see that instead of end-of-stream.
         let addr = serve_once(|s| {
+            let mut buf = [0u8; 5];
+            s.read_exact(&mut buf).unwrap();
             s.write_all(b"he").unwrap();
         });
         let err = verify(connect(addr), Protocol::Echo, b"hello", T).unwrap_err();
