@@ -1,6 +1,8 @@
-// End-to-end: a learner opens the course, opens the first lesson, clicks
-// "Run benchmark" and watches the run finish, in real Chromium against the real
-// backend (E2E_BASE_URL, default http://localhost:8000).
+// End-to-end: a learner opens the course, opens the first lesson, sees its
+// Mermaid diagram drawn and its "Check yourself" answers as click-to-reveal
+// <details> (speaker notes only in instructor mode), then clicks "Run benchmark"
+// and watches the run finish, in real Chromium against the real backend
+// (E2E_BASE_URL, default http://localhost:8000).
 //
 // Uses playwright-core with the system Chromium (no browser download) and
 // node:test, so it ends with node's usual test summary.
@@ -65,30 +67,97 @@ async function waitForRunToEnd(stateLabel) {
   }
 }
 
-test('run a benchmark from the first lesson', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+/** Keeps a full-page screenshot of what the page looked like when a test went wrong. */
+async function withFailureScreenshot(name, body) {
   try {
-    await runBenchmarkFromFirstLesson();
+    await body();
   } catch (error) {
-    // Keep what the page looked like when it went wrong.
-    await page
-      .screenshot({ path: join(ARTIFACTS, 'run-benchmark-failure.png'), fullPage: true })
-      .catch(() => undefined);
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
     throw error;
   }
-});
+}
 
-async function runBenchmarkFromFirstLesson() {
-  // Course home.
+/** From the course home, opens the first lesson; returns its title and URL. */
+async function openFirstLesson() {
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' });
   assert.match(await page.title(), /C10K Lab/);
   const lessonList = page.getByTestId('lesson-list');
   await lessonList.waitFor({ timeout: 15_000 });
 
-  // First lesson.
   const firstLesson = lessonList.getByRole('link').first();
   const lessonTitle = ((await firstLesson.textContent()) ?? '').trim();
   await firstLesson.click();
   await page.getByRole('heading', { level: 1, name: lessonTitle }).waitFor({ timeout: 15_000 });
+  return { lessonTitle, lessonUrl: page.url() };
+}
+
+test('the first lesson draws its diagram and reveals answers on click', { timeout: 90_000 }, async () => {
+  await withFailureScreenshot('lesson-page', checkLessonPage);
+});
+
+async function checkLessonPage() {
+  const { lessonUrl } = await openFirstLesson();
+  const lesson = page.getByTestId('lesson');
+  await lesson.locator('header.lesson__header').screenshot({ path: join(ARTIFACTS, 'lesson-header.png') });
+
+  // The ```mermaid block is drawn as an SVG diagram, not shown as code.
+  const diagram = lesson.locator('[data-testid="mermaid-diagram"][data-rendered="true"]').first();
+  await diagram.locator('svg').first().waitFor({ timeout: 30_000 });
+  const box = await diagram.locator('svg').first().boundingBox();
+  assert.ok(box && box.width > 150 && box.height > 150, `the diagram's SVG is drawn (${JSON.stringify(box)})`);
+  assert.equal(await lesson.getByTestId('mermaid-error').count(), 0, 'no diagram failed to parse');
+  assert.equal(await lesson.locator('code.language-mermaid').count(), 0, 'no Mermaid source shown as code');
+  assert.match((await diagram.textContent()) ?? '', /epoll_wait/, 'the diagram has its labels');
+  await diagram.scrollIntoViewIfNeeded();
+  await diagram.screenshot({ path: join(ARTIFACTS, 'lesson-diagram.png') });
+
+  // Raw HTML is rendered, not shown as text.
+  const pageText = await page.locator('body').evaluate((body) => body.textContent ?? '');
+  assert.ok(!pageText.includes('<details'), 'no literal "<details" in the page text');
+  assert.ok(!pageText.includes('<summary'), 'no literal "<summary" in the page text');
+
+  // A "Check yourself" answer opens on click, and its Markdown is rendered.
+  const answer = lesson.locator('details.disclosure:not(.speaker-notes)').first();
+  await answer.waitFor();
+  assert.equal(await answer.evaluate((el) => el.open), false, 'answers start closed');
+  const answerBody = answer.locator(':scope > :not(summary)').first();
+  assert.equal(await answerBody.isVisible(), false, 'a closed answer hides its text');
+  await answer.locator('summary').click();
+  await page.waitForFunction((el) => el.open, await answer.elementHandle(), { timeout: 5_000 });
+  assert.ok(await answerBody.isVisible(), 'the opened answer shows its text');
+  assert.ok((await answer.locator('p').count()) > 0, 'the answer is Markdown rendered to paragraphs');
+  const checkYourself = page.getByRole('heading', { level: 2, name: 'Check yourself' });
+  await checkYourself.scrollIntoViewIfNeeded();
+
+  // Speaker notes: absent for learners, shown in instructor mode.
+  const notes = lesson.getByTestId('speaker-notes');
+  assert.equal(await notes.count(), 0, 'speaker notes are hidden from learners');
+  const toggle = page.getByRole('switch', { name: 'Instructor mode' });
+  await toggle.check();
+  await notes.waitFor({ timeout: 5_000 });
+  await notes.locator('summary').click();
+  await page.waitForFunction((el) => el.open, await notes.elementHandle(), { timeout: 5_000 });
+  assert.match((await notes.textContent()) ?? '', /Speaker notes/);
+  await page.screenshot({ path: join(ARTIFACTS, 'lesson-page.png'), fullPage: true });
+  await toggle.uncheck();
+  await notes.waitFor({ state: 'detached', timeout: 5_000 });
+
+  // …and from the URL: ?instructor=1 switches it on.
+  await page.goto(`${lessonUrl}?instructor=1`, { waitUntil: 'domcontentloaded' });
+  await notes.waitFor({ timeout: 15_000 });
+  assert.equal(await toggle.isChecked(), true, 'the toggle follows ?instructor=1');
+  await toggle.uncheck();
+  await notes.waitFor({ state: 'detached', timeout: 5_000 });
+
+  assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
+}
+
+test('run a benchmark from the first lesson', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  await withFailureScreenshot('run-benchmark', runBenchmarkFromFirstLesson);
+});
+
+async function runBenchmarkFromFirstLesson() {
+  const { lessonTitle } = await openFirstLesson();
 
   // Its first experiment widget.
   const widget = page.locator('section.experiment').first();

@@ -1,12 +1,16 @@
-import type { ComponentType, ReactNode } from 'react';
-import { Children, isValidElement } from 'react';
-import Markdown, { type Components } from 'react-markdown';
+import type { ComponentPropsWithoutRef, ComponentType, ReactNode } from 'react';
+import { Children, createContext, isValidElement, use, useMemo } from 'react';
+import Markdown, { type Components, type Options } from 'react-markdown';
 import { Link } from 'react-router';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 
 import { CodeBlock } from '@/components/code-block';
+import { MermaidDiagram } from '@/components/mermaid-diagram';
 
 import { codeLanguage, hastText, isExternal, lessonHref, slugify } from '../lib/markdown';
+import { lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
 
 /** Components that render special fenced blocks (```experiment, ```source), keyed by language. */
 export type FencedBlockRenderers = Record<string, ComponentType<{ code: string }>>;
@@ -21,6 +25,40 @@ function textOf(children: ReactNode): string {
     .join('');
 }
 
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+// Raw HTML in lessons (<details> answers, speaker notes) is parsed, then sanitised.
+const rehypePlugins: Options['rehypePlugins'] = [rehypeRaw, [rehypeSanitize, lessonSanitizeSchema]];
+
+/** Fenced blocks every lesson understands; `blocks` may add more (or override these). */
+const builtinBlocks: FencedBlockRenderers = {
+  mermaid: MermaidDiagram,
+};
+
+/** Whether speaker notes are shown; a context, so toggling it re-renders only the notes. */
+const SpeakerNotesContext = createContext(false);
+
+type DetailsProps = ComponentPropsWithoutRef<'details'> & { node?: unknown };
+
+/** `<details>`: an answer to reveal, or (class "speaker-notes") notes only instructors see. */
+function LessonDetails({ node: _node, className, children, ...rest }: DetailsProps) {
+  const showSpeakerNotes = use(SpeakerNotesContext);
+  const speakerNotes = className?.split(/\s+/).includes(SPEAKER_NOTES_CLASS) ?? false;
+  if (!speakerNotes) {
+    return (
+      <details className="disclosure" {...rest}>
+        {children}
+      </details>
+    );
+  }
+  // Speaker notes are for instructors: for learners they are not even in the DOM.
+  if (!showSpeakerNotes) return null;
+  return (
+    <details className={`disclosure ${SPEAKER_NOTES_CLASS}`} data-testid="speaker-notes" {...rest}>
+      {children}
+    </details>
+  );
+}
+
 function makeComponents(blocks: FencedBlockRenderers): Components {
   return {
     pre({ node, children }) {
@@ -28,10 +66,11 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
       if (code?.type !== 'element') return <pre>{children}</pre>;
       const language = codeLanguage(code);
       const text = hastText(code);
-      const Block = language ? blocks[language] : undefined;
+      const Block = language ? (blocks[language] ?? builtinBlocks[language]) : undefined;
       if (Block) return <Block code={text} />;
       return <CodeBlock code={text} language={language} />;
     },
+    details: LessonDetails,
     a({ href, children }) {
       if (href?.startsWith('#')) {
         // In-page anchor: scroll without touching the (hash-based) route.
@@ -79,15 +118,30 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
 interface LessonMarkdownProps {
   markdown: string;
   blocks: FencedBlockRenderers;
+  /** Render `<details class="speaker-notes">` (instructor mode); hidden otherwise. */
+  showSpeakerNotes?: boolean;
 }
 
-/** Lesson Markdown (GFM) with highlighted code and the special blocks rendered as widgets. */
-export function LessonMarkdown({ markdown, blocks }: LessonMarkdownProps) {
-  return (
-    <div className="prose">
-      <Markdown remarkPlugins={[remarkGfm]} components={makeComponents(blocks)}>
+/**
+ * Lesson Markdown (GFM plus sanitised raw HTML) with highlighted code, Mermaid
+ * diagrams, and the special blocks rendered as widgets.
+ */
+export function LessonMarkdown({ markdown, blocks, showSpeakerNotes = false }: LessonMarkdownProps) {
+  // Stable component identities: new ones would remount every widget on each render.
+  const components = useMemo(() => makeComponents(blocks), [blocks]);
+  // The same element while the text is the same: the page re-rendering (progress, instructor
+  // mode) neither re-parses the lesson nor re-renders it, except the speaker notes via context.
+  const content = useMemo(
+    () => (
+      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {markdown}
       </Markdown>
+    ),
+    [markdown, components],
+  );
+  return (
+    <div className="prose">
+      <SpeakerNotesContext value={showSpeakerNotes}>{content}</SpeakerNotesContext>
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
 
 import { lessons } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
+import { INSTRUCTOR_KEY, readInstructorMode } from '../lib/instructor-mode';
 import { readProgress } from '../lib/progress';
 
 import type { FencedBlockRenderers } from './lesson-markdown';
@@ -33,6 +35,20 @@ anchor: event-loop
 \`\`\`
 
 See [the next lesson](02-blocking.md) or [the Kegel page](http://www.kegel.com/c10k.html).
+
+1. A question?
+
+   <details><summary>Answer</summary>
+
+   The answer.
+
+   </details>
+
+<details class="speaker-notes"><summary>Speaker notes</summary>
+
+- Ask the room first.
+
+</details>
 `;
 
 const blocks: FencedBlockRenderers = {
@@ -81,6 +97,72 @@ describe('LessonPage', () => {
     expect(Object.keys(readProgress().read)).toEqual(['01-c10k-problem']);
     await userEvent.click(checkbox);
     expect(readProgress().read).toEqual({});
+  });
+
+  it('hides speaker notes from learners and shows them in instructor mode, remembered', async () => {
+    serveLesson();
+    const { unmount } = renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
+
+    await screen.findByRole('heading', { level: 1, name: 'The C10K problem' });
+    expect(screen.getByText('Answer').closest('details')).toBeInTheDocument();
+    expect(screen.queryByTestId('speaker-notes')).not.toBeInTheDocument();
+    expect(screen.queryByText('Ask the room first.')).not.toBeInTheDocument();
+
+    const toggle = screen.getByRole('switch', { name: 'Instructor mode' });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    expect(toggle).toBeChecked();
+    expect(screen.getByTestId('speaker-notes')).toHaveTextContent('Ask the room first.');
+    expect(readInstructorMode()).toBe(true);
+
+    // A reload keeps the mode.
+    unmount();
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
+    expect(await screen.findByTestId('speaker-notes')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('switch', { name: 'Instructor mode' }));
+    expect(screen.queryByTestId('speaker-notes')).not.toBeInTheDocument();
+    expect(window.localStorage.getItem(INSTRUCTOR_KEY)).toBe('{"version":1,"enabled":false}');
+  });
+
+  it('switches instructor mode on from ?instructor=1 in the URL', async () => {
+    serveLesson();
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />, {
+      route: '/lessons/01-c10k-problem?instructor=1',
+    });
+    expect(await screen.findByTestId('speaker-notes')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Instructor mode' })).toBeChecked();
+    expect(readInstructorMode()).toBe(true);
+  });
+
+  it('also reads ?instructor= before the hash route (/?instructor=1#/lessons/…)', async () => {
+    window.history.replaceState(null, '', '/?instructor=1');
+    try {
+      serveLesson();
+      renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
+      expect(await screen.findByTestId('speaker-notes')).toBeInTheDocument();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('keeps widgets mounted when instructor mode or "read" changes', async () => {
+    serveLesson();
+    let mounts = 0;
+    function CountingBlock({ code }: { code: string }) {
+      useEffect(() => {
+        mounts += 1;
+      }, []);
+      return <div data-testid="counting-block">{code}</div>;
+    }
+    const counting: FencedBlockRenderers = { ...blocks, experiment: CountingBlock };
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={counting} />);
+    await screen.findByTestId('counting-block');
+    expect(mounts).toBe(1);
+
+    await userEvent.click(screen.getByRole('switch', { name: 'Instructor mode' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read this lesson' }));
+    expect(screen.getByTestId('speaker-notes')).toBeInTheDocument();
+    expect(mounts).toBe(1);
   });
 
   it('shows an error for a missing lesson', async () => {

@@ -5,8 +5,10 @@ import { ErrorMessage, Loading } from '@/components/loading';
 import type { LessonLink } from '@/lib/api-schemas';
 
 import { useLesson } from '../api/lessons';
+import { useInstructorMode } from '../lib/instructor-mode';
 import { useProgress } from '../lib/progress';
 
+import { InstructorToggle } from './instructor-toggle';
 import { LessonMarkdown, type FencedBlockRenderers } from './lesson-markdown';
 
 import './lessons.css';
@@ -30,6 +32,7 @@ function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) 
 export function LessonPage({ slug, blocks }: LessonPageProps) {
   const lesson = useLesson(slug);
   const { isRead, setRead } = useProgress();
+  const instructor = useInstructorMode();
 
   useEffect(() => {
     if (lesson.data) document.title = `${lesson.data.title} · C10K Lab`;
@@ -52,18 +55,21 @@ export function LessonPage({ slug, blocks }: LessonPageProps) {
   return (
     <article className="lesson" data-testid="lesson">
       <header className="lesson__header">
-        <p className="lesson__meta">
-          <Link to="/">All lessons</Link>
-          <span aria-hidden="true"> · </span>
-          Lesson {data.order}
-          {data.minutes != null ? <> · {data.minutes} min</> : null}
-          {read ? <span className="badge badge--ok">read</span> : null}
-        </p>
+        <div className="lesson__topline">
+          <p className="lesson__meta">
+            <Link to="/">All lessons</Link>
+            <span aria-hidden="true"> · </span>
+            Lesson {data.order}
+            {data.minutes != null ? <> · {data.minutes} min</> : null}
+            {read ? <span className="badge badge--ok">read</span> : null}
+          </p>
+          <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} />
+        </div>
         <h1>{data.title}</h1>
         {data.summary ? <p className="lesson__summary">{data.summary}</p> : null}
       </header>
 
-      <LessonMarkdown markdown={data.markdown} blocks={blocks} />
+      <LessonMarkdown markdown={data.markdown} blocks={blocks} showSpeakerNotes={instructor.enabled} />
 
       <footer className="lesson__footer">
         <label className="lesson__read">

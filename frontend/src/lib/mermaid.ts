@@ -1,0 +1,84 @@
+/**
+ * Mermaid, loaded on demand. The library is large (it brings d3 and a parser per
+ * diagram type), so it is imported dynamically the first time a lesson has a
+ * ```mermaid block, and never lands in the main bundle.
+ */
+import type { Mermaid, MermaidConfig } from 'mermaid';
+
+/**
+ * The site's palette (src/app/styles/global.css). Mermaid derives its colours with
+ * khroma, which needs concrete colours, not CSS variables, so they are repeated here.
+ */
+export const mermaidConfig: MermaidConfig = {
+  startOnLoad: false,
+  // Labels are sanitised, no click handlers or scripts run, links open nothing.
+  securityLevel: 'strict',
+  // A broken diagram is reported by the caller, not drawn as Mermaid's "bomb" SVG.
+  suppressErrorRendering: true,
+  logLevel: 'fatal',
+  theme: 'base',
+  themeVariables: {
+    fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, sans-serif",
+    fontSize: '15px',
+    background: '#ffffff',
+    primaryColor: '#e8efff', // --accent-soft
+    primaryBorderColor: '#1d4ed8', // --accent
+    primaryTextColor: '#1f2937', // --ink
+    secondaryColor: '#e7f6ef', // --ok-bg
+    secondaryBorderColor: '#047857',
+    tertiaryColor: '#f6f8fa', // --code-bg
+    tertiaryBorderColor: '#dfe2e6',
+    lineColor: '#5b6472', // --muted
+    textColor: '#1f2937',
+    edgeLabelBackground: '#ffffff', // --surface, the diagram's box
+  },
+  flowchart: { curve: 'basis', padding: 12 },
+};
+
+let loading: Promise<Mermaid> | null = null;
+
+/** The Mermaid API, imported and initialised once. A failed import is retried next time. */
+export function loadMermaid(): Promise<Mermaid> {
+  loading ??= import('mermaid').then(
+    ({ default: mermaid }) => {
+      mermaid.initialize(mermaidConfig);
+      return mermaid;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Test hook: forget the loaded module so the next call imports (the mock) again. */
+export function resetMermaidForTests(): void {
+  loading = null;
+}
+
+let renderCount = 0;
+
+/**
+ * Renders one diagram to an SVG string. Throws (an Error with Mermaid's message,
+ * e.g. "Parse error on line 2: …") when the source is not a valid diagram.
+ */
+export async function renderMermaid(source: string): Promise<string> {
+  const mermaid = await loadMermaid();
+  // parse() throws on invalid input without touching the DOM; render() would
+  // leave temporary elements behind on some errors.
+  await mermaid.parse(source);
+  renderCount += 1;
+  const { svg } = await mermaid.render(`c10k-mermaid-${renderCount}`, source);
+  return svg;
+}
+
+/** A readable message from whatever Mermaid threw (it sometimes throws non-Errors). */
+export function mermaidErrorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') {
+    return error.message;
+  }
+  return 'Unknown error';
+}
