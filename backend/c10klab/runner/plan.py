@@ -6,7 +6,9 @@ catalog, and every security-relevant option is fixed below.
 """
 
 import hashlib
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from c10klab.config import Settings, parse_cpus
@@ -21,6 +23,9 @@ DEADLINE_SLACK_S = 30
 # only its own leftovers, never the containers of another course (or test) on the same engine.
 LABEL = "c10klab.store"
 NOBODY = "65534:65534"
+# Docker >= 25 blocks io_uring in its default seccomp profile; servers that need it get ours,
+# which allows it. Every other server keeps the engine's default profile.
+IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
 
 
 @dataclass(frozen=True)
@@ -93,13 +98,22 @@ def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
     }
 
 
+def seccomp_option(settings: Settings) -> str:
+    """The profile as Docker's API takes it: the JSON itself, not a path."""
+    profile = json.loads((settings.sandboxes_dir / IO_URING_PROFILE).read_text())
+    return "seccomp=" + json.dumps(profile, separators=(",", ":"))
+
+
 def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Settings) -> RunPlan:
     memory = f"{settings.server_memory_mb}m"
+    hardening = _locked_down(run_id, "server", settings)
+    if server.needs_io_uring:
+        hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
     server_spec = ContainerSpec(
         image=server.image,
         command=server_argv(server, request),
         kwargs={
-            **_locked_down(run_id, "server", settings),
+            **hardening,
             "cpuset_cpus": settings.server_cpus,
             "mem_limit": memory,
             "memswap_limit": memory,

@@ -1,3 +1,5 @@
+import json
+
 from c10klab.config import Settings
 from c10klab.runner.plan import SERVER_PORT, plan_run, store_label
 from c10klab.sandboxes.schemas import Knob, Limits, Server
@@ -81,3 +83,21 @@ def test_every_container_is_locked_down_pinned_and_labelled() -> None:
 def test_the_deadline_covers_readiness_warmup_and_duration() -> None:
     plan = plan_run("abc123", SERVER, REQUEST, Settings())
     assert 6 < plan.deadline_s <= 6 + 10 + 30
+
+
+def test_only_io_uring_servers_get_the_io_uring_seccomp_profile() -> None:
+    settings = Settings()
+    plain = plan_run("abc123", SERVER, REQUEST, settings).server.kwargs["security_opt"]
+    assert plain == ["no-new-privileges"]
+    uring = SERVER.model_copy(update={"needs_io_uring": True})
+    options = plan_run("abc123", uring, REQUEST, settings).server.kwargs["security_opt"]
+    assert options[0] == "no-new-privileges" and options[1].startswith("seccomp={")
+    profile = json.loads(options[1].removeprefix("seccomp="))
+    allowed = {
+        name
+        for rule in profile["syscalls"]
+        for name in rule["names"]
+        if rule["action"] == "SCMP_ACT_ALLOW"
+    }
+    assert {"io_uring_setup", "io_uring_enter", "io_uring_register"} <= allowed
+    assert profile["defaultAction"] != "SCMP_ACT_ALLOW"
