@@ -7,13 +7,14 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 E2E_PORT ?= 8765
 C_SERVERS := sandboxes/servers/c
+RUST_SERVERS := sandboxes/servers/rust
 # Debian packages the course needs on the host: to run it, and to test it.
 UP_PACKAGES := debootstrap python3-venv curl procps
 TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev
 
 .PHONY: up test host-up host-test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
-        lint test-content test-loadgen test-conformance test-backend test-frontend test-e2e test-compose \
-        bench clean
+        lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
+        bench bench-servers clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -49,6 +50,7 @@ images: docker
 # Host builds of the servers, for the conformance suite.
 servers:
 	$(MAKE) -s -C $(C_SERVERS)
+	cd $(RUST_SERVERS) && cargo build --release --locked
 servers-asan:
 	$(MAKE) -s -C $(C_SERVERS) asan
 
@@ -57,15 +59,17 @@ loadgen:
 
 # --- tests ----------------------------------------------------------------------------------
 
-test: host-test deps lint test-content test-loadgen test-conformance test-backend test-frontend test-compose \
+test: host-test deps lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-compose \
       test-e2e
 	@echo "make test: all checks passed"
 
 lint: deps
-	$(VENV)/bin/ruff check backend
-	$(VENV)/bin/ruff format --check backend
+	$(VENV)/bin/ruff check backend sandboxes/tests sandboxes/seccomp
+	$(VENV)/bin/ruff format --check backend sandboxes/tests sandboxes/seccomp
 	cd backend && ../$(VENV)/bin/mypy c10klab tests
-	cd sandboxes/loadgen && cargo fmt --check && cargo clippy --locked --all-targets -- -D warnings
+	for crate in sandboxes/loadgen $(RUST_SERVERS); do \
+	    (cd $$crate && cargo fmt --check && cargo clippy --locked --all-targets -- -D warnings) \
+	    || exit 1; done
 	cd frontend && npm run lint
 
 test-content: venv
@@ -73,6 +77,9 @@ test-content: venv
 
 test-loadgen:
 	cd sandboxes/loadgen && cargo test --locked
+
+test-rust-servers:
+	cd $(RUST_SERVERS) && cargo test --locked
 
 test-conformance: venv servers servers-asan
 	$(VENV)/bin/pytest -q sandboxes/tests
@@ -92,6 +99,13 @@ test-compose:
 test-e2e: frontend images
 	frontend/e2e/with-backend.sh $(E2E_PORT)
 
+# --- benchmarks (not tests: this machine is shared and noisy; results go to results/) ---------
+
+bench: bench-servers
+
+bench-servers: venv images
+	$(PY) -m c10klab.bench.servers
+
 clean:
-	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target \
+	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target $(RUST_SERVERS)/target \
 	       $(C_SERVERS)/build var

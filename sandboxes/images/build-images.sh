@@ -30,9 +30,18 @@ build() { # build TAG DOCKERFILE [BUILD_ARG…]
 
 build c10klab/server-c:latest server-c.Dockerfile
 build c10klab/loadgen:latest loadgen.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
+build c10klab/server-rust:latest server-rust.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
 
 # One tag per server id, so the id names the image everywhere.
-for id in $(python3 -c 'import json,sys; print(" ".join(s["id"] for s in json.load(open(sys.argv[1]))["servers"] if s["language"] == "c"))' "$sandboxes/catalog.json"); do
-    docker tag c10klab/server-c:latest "c10klab/server:$id"
-    echo "tagged c10klab/server:$id"
+ids_in() { # ids_in LANGUAGE
+    python3 -c 'import json, sys
+catalog = json.load(open(sys.argv[1]))
+print(" ".join(s["id"] for s in catalog["servers"] if s["language"] == sys.argv[2]))' \
+        "$sandboxes/catalog.json" "$1"
+}
+for language in c rust; do
+    for id in $(ids_in "$language"); do
+        docker tag "c10klab/server-$language:latest" "c10klab/server:$id"
+        echo "tagged c10klab/server:$id"
+    done
 done

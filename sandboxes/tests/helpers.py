@@ -13,6 +13,7 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 IO_TIMEOUT_S = 60.0  # a deadline for one exchange, far above anything a healthy server needs
@@ -66,6 +67,16 @@ def send_in_background(sock: socket.socket, chunks: list[bytes]) -> threading.Th
     thread = threading.Thread(target=send, daemon=True)
     thread.start()
     return thread
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float = IO_TIMEOUT_S) -> bool:
+    """Poll until condition() holds; False if it still does not after timeout_s."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def recv_exactly(sock: socket.socket, n: int) -> bytes:
@@ -125,16 +136,20 @@ def exchange(sock: socket.socket, outgoing: bytes | memoryview, expect_bytes: in
     return bytes(received)
 
 
-def send_until_stalled(sock: socket.socket, outgoing: bytes | memoryview) -> int:
-    """Send without ever reading, until everything is sent or the server stops taking bytes.
+def send_until_stalled(
+    sock: socket.socket, outgoing: bytes | memoryview, stall_s: float = STALL_S
+) -> int:
+    """Send without ever reading, until everything is sent or the server stops taking bytes
+    (no progress for `stall_s`).
 
-    Returns how many bytes went out. The socket is left blocking again.
+    Returns how many bytes went out. The socket is left blocking again. A shorter stall_s
+    is fine where stopping early does no harm (the caller sends the rest later).
     """
     out = memoryview(outgoing)
     sent = 0
     sock.setblocking(False)
     last_progress = time.monotonic()
-    while sent < len(out) and time.monotonic() - last_progress < STALL_S:
+    while sent < len(out) and time.monotonic() - last_progress < stall_s:
         try:
             n = sock.send(out[sent : sent + (1 << 20)])
         except BlockingIOError:
@@ -152,7 +167,7 @@ def echo_write_all_then_read(sock: socket.socket, payload: bytes) -> bytes:
     While we do not read, the server's replies fill our receive buffer and its send buffer,
     so its write()s come back short or with EAGAIN: this drives its partial-write path.
     """
-    sent = send_until_stalled(sock, payload)
+    sent = send_until_stalled(sock, payload, stall_s=0.5)
     return exchange(sock, memoryview(payload)[sent:], len(payload))
 
 

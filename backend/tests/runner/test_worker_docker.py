@@ -21,6 +21,7 @@ from c10klab.main import create_app
 from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runner.worker import Runner
+from c10klab.sandboxes.service import load_catalog
 from c10klab.store import Store
 from tests.runs.test_router import parse_sse
 
@@ -172,4 +173,38 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
     Runner(settings, store, engine).recover()
     assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
     assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
+    assert leftovers(settings) == []
+
+
+def catalog_ids() -> list[str]:
+    return [s.id for s in load_catalog(Settings().sandboxes_dir).servers]
+
+
+@pytest.mark.parametrize("server_id", catalog_ids())
+def test_every_server_runs_in_its_locked_down_container(
+    engine: Engine, settings: Settings, store: Store, server_id: str
+) -> None:
+    """Each image starts under the runner's limits (io_uring ones with the course's seccomp
+    profile), serves a short load without errors, and honours SIGTERM."""
+    server = load_catalog(settings.sandboxes_dir).get(server_id)
+    assert server is not None
+    if not engine.images_present([server.image])[server.image]:
+        pytest.fail(f"{server.image} is not built; run `make images`")
+    connections = min(10, server.limits.serves_at_once or 10)
+    request = QUICK_RUN | {
+        "server": server_id,
+        "connections": connections,
+        "duration_s": 1.5,
+        "warmup_s": 0.5,
+    }
+    run, _ = store.create_run(server_id, request)
+    claimed = store.claim_next()
+    assert claimed is not None
+    Runner(settings, store, engine).execute(claimed)
+
+    last = store.events_after(run.id)[-1]
+    assert last.type == "done", last.data
+    assert last.data["valid"] is True, last.data["invalid_reason"]
+    assert last.data["summary"]["qps"] > 0
+    assert last.data["server"]["exit_code"] == 0, last.data["server"]
     assert leftovers(settings) == []

@@ -19,8 +19,9 @@
  * Test with: c-epoll --port 9000 &  and then  nc 127.0.0.1 9000   (type; lines come back)
  *            c-epoll --protocol http &  and then  wrk -c 100 -d 5s http://127.0.0.1:9000/
  *
- * Simplifications: one thread, so one CPU core; no idle timeouts (a silent client keeps
- * its connection for ever); IPv4 only. The protocols live in protocol.c.
+ * Simplifications: one thread, so one CPU core (c-epoll-reuseport, in epoll-reuseport.c,
+ * runs this same event loop once per core); no idle timeouts (a silent client keeps its
+ * connection for ever); IPv4 only. The protocols live in protocol.c.
  */
 #define _GNU_SOURCE
 #include "protocol.h"
@@ -39,21 +40,23 @@
 static const char *const trigger_choices[] = {"lt", "et", NULL};
 enum { TRIGGER_LT, TRIGGER_ET };
 
-static struct knob knobs[] = {
-    {.name = "trigger", .flag = "--trigger", .choices = trigger_choices, .value = TRIGGER_LT,
-     .help = "level- (lt) or edge-triggered (et) readiness"},
-};
-
-/* The server's state. One thread, so plain globals are enough. */
+/* Settings, set once by main() and the same for every event loop in the process. */
 static struct server_config cfg;
 static bool edge_triggered;     /* --trigger et */
-static int epfd = -1;           /* the epoll instance */
-static int listen_fd = -1;
 static int stop_fd = -1;        /* readable once SIGTERM or SIGINT arrived */
-static bool accept_paused;      /* out of file descriptors: listen_fd taken off the list */
-static struct conn **conns;     /* conns[fd] is the connection on socket fd, or NULL */
-static int max_fds;             /* size of conns[] */
-static char *read_buf;          /* every read() lands here first; cfg.buffer_bytes long */
+static int max_fds;             /* size of conns[]: the most file descriptors we may have */
+
+/*
+ * One event loop's state. c-epoll runs one loop, so these could be plain globals;
+ * _Thread_local gives every thread its own copy, which lets c-epoll-reuseport run this
+ * same loop in several threads that share nothing (and so need no locks).
+ */
+static _Thread_local int epfd = -1;           /* the epoll instance */
+static _Thread_local int listen_fd = -1;
+static _Thread_local bool accept_paused;      /* out of fds: listen_fd taken off the list */
+static _Thread_local struct conn **conns;     /* conns[fd]: the connection on fd, or NULL */
+static _Thread_local char *read_buf;          /* every read() lands here first */
+static _Thread_local unsigned long accepted;  /* connections this loop has accepted */
 
 /* EPOLLET when running edge-triggered, 0 when level-triggered. */
 static uint32_t trigger_flag(void)
@@ -166,6 +169,7 @@ static void handle_accept(void)
             continue;
         }
         conns[fd] = c;
+        accepted++;
     } while (edge_triggered);
 }
 /* ANCHOR_END: accept */
@@ -289,33 +293,12 @@ static void run_event_loop(void)
 }
 /* ANCHOR_END: event-loop */
 
-/* Closes every connection and frees everything, so a leak checker finds nothing. */
-static void shut_down(void)
+/*
+ * Sets up one event loop around a listening socket: an epoll instance watching that
+ * socket and the stop pipe, and an empty table of connections.
+ */
+static void open_event_loop(int listener)
 {
-    int open = 0;
-    for (int fd = 0; fd < max_fds; fd++) {
-        if (conns[fd] != NULL) {
-            conn_close(conns[fd]);
-            open++;
-        }
-    }
-    log_msg("%s received: closed %d connection%s, exiting", stop_signal_name(), open,
-            open == 1 ? "" : "s");
-    if (close(listen_fd) < 0)
-        log_errno("close(fd %d) failed", listen_fd);
-    if (close(epfd) < 0)
-        log_errno("close(fd %d) failed", epfd);
-    free(conns);
-    free(read_buf);
-}
-
-int main(int argc, char **argv)
-{
-    config_parse(&cfg, "c-epoll", argc, argv, knobs, KNOB_COUNT(knobs));
-    edge_triggered = knobs[0].value == TRIGGER_ET;
-
-    stop_fd = signals_init();
-    max_fds = raise_fd_limit();
     conns = calloc((size_t)max_fds, sizeof *conns);
     read_buf = malloc(cfg.buffer_bytes);
     if (conns == NULL || read_buf == NULL)
@@ -324,12 +307,56 @@ int main(int argc, char **argv)
     epfd = epoll_create1(EPOLL_CLOEXEC);
     if (epfd < 0)
         die_errno("epoll_create1() failed");
-    listen_fd = listen_on(&cfg, LISTEN_NONBLOCK);
+    listen_fd = listener;
     watch_or_die(listen_fd, EPOLLIN | trigger_flag());
     watch_or_die(stop_fd, EPOLLIN);
+}
+
+/*
+ * Closes every connection and frees everything, so a leak checker finds nothing.
+ * Returns how many connections were still open.
+ */
+static int close_event_loop(void)
+{
+    int open = 0;
+    for (int fd = 0; fd < max_fds; fd++) {
+        if (conns[fd] != NULL) {
+            conn_close(conns[fd]);
+            open++;
+        }
+    }
+    if (close(listen_fd) < 0)
+        log_errno("close(fd %d) failed", listen_fd);
+    if (close(epfd) < 0)
+        log_errno("close(fd %d) failed", epfd);
+    free(conns);
+    free(read_buf);
+    return open;
+}
+
+/* ---- the c-epoll program: one event loop, run by the main thread ---------------------- */
+#ifndef EPOLL_EVENT_LOOP_ONLY   /* defined by epoll-reuseport.c, which has its own main() */
+
+static struct knob knobs[] = {
+    {.name = "trigger", .flag = "--trigger", .choices = trigger_choices, .value = TRIGGER_LT,
+     .help = "level- (lt) or edge-triggered (et) readiness"},
+};
+
+int main(int argc, char **argv)
+{
+    config_parse(&cfg, "c-epoll", argc, argv, knobs, KNOB_COUNT(knobs));
+    edge_triggered = knobs[0].value == TRIGGER_ET;
+
+    stop_fd = signals_init();
+    max_fds = raise_fd_limit();
+    open_event_loop(listen_on(&cfg, LISTEN_NONBLOCK));
 
     config_print(&cfg, knobs, KNOB_COUNT(knobs));
     run_event_loop();
-    shut_down();
+    int open = close_event_loop();
+    log_msg("%s received: closed %d connection%s (%lu accepted in all), exiting",
+            stop_signal_name(), open, open == 1 ? "" : "s", accepted);
     return 0;
 }
+
+#endif

@@ -73,6 +73,28 @@ void die_errno(const char *fmt, ...)
     exit(1);
 }
 
+bool rate_limit(time_t *last, int seconds)
+{
+    time_t now = time(NULL);
+    if (*last != 0 && now - *last < seconds)
+        return false;
+    *last = now;
+    return true;
+}
+
+void close_or_log(int fd)
+{
+    if (close(fd) < 0)
+        log_errno("close(fd %d) failed", fd);
+}
+
+void pause_ms(long ms)
+{
+    struct timespec pause = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    if (nanosleep(&pause, NULL) < 0 && errno != EINTR)
+        log_errno("nanosleep() failed");
+}
+
 /* ---- command line ------------------------------------------------------------------- */
 
 static const char *protocol_name(enum protocol p)
@@ -272,6 +294,17 @@ int raise_fd_limit(void)
 
 static volatile sig_atomic_t stop_signal;   /* 0, or the signal that asked us to stop */
 static int stop_pipe[2] = {-1, -1};         /* [0] read end for event loops, [1] write end */
+static volatile sig_atomic_t stop_listen_fd = -1;  /* sockets to shut down on a stop signal: */
+static volatile sig_atomic_t stop_client_fd = -1;  /* see stop_shuts_down() */
+
+/* shutdown() is async-signal-safe. Errors don't matter: the socket may already be closing. */
+static void shut_down_stop_sockets(void)
+{
+    if (stop_listen_fd >= 0)
+        (void)shutdown(stop_listen_fd, SHUT_RDWR);
+    if (stop_client_fd >= 0)
+        (void)shutdown(stop_client_fd, SHUT_RDWR);
+}
 
 /* Runs inside the signal handler: may only touch sig_atomic_t and async-signal-safe calls. */
 static void on_stop_signal(int sig)
@@ -281,6 +314,7 @@ static void on_stop_signal(int sig)
     /* If the pipe is full, a wake-up byte is already waiting: nothing to do. */
     ssize_t written = write(stop_pipe[1], "x", 1);
     (void)written;
+    shut_down_stop_sockets();
     errno = saved_errno;
 }
 
@@ -320,14 +354,29 @@ const char *stop_signal_name(void)
     return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
+/*
+ * Relies on: shutdown() waking every thread blocked on the socket, and leaving it shut:
+ * on Linux, shutting down a listening socket stops it listening, so accept() fails with
+ * EINVAL; on a connected socket read() then returns 0 and write() fails with EPIPE.
+ * Storing the fds before checking stop_signal closes the gap with the handler: either it
+ * runs after the store and shuts the sockets down itself, or we see stop_signal set.
+ */
+void stop_shuts_down(int listen_fd, int client_fd)
+{
+    stop_listen_fd = listen_fd;
+    stop_client_fd = client_fd;
+    if (stop_signal != 0)
+        shut_down_stop_sockets();
+}
+
 /* ---- buffers ----------------------------------------------------------------------------- */
 
-static size_t buffer_length(const struct buffer *b)
+size_t buffer_length(const struct buffer *b)
 {
     return b->end - b->start;
 }
 
-static void buffer_free(struct buffer *b)
+void buffer_free(struct buffer *b)
 {
     free(b->data);
     *b = (struct buffer){0};
@@ -361,7 +410,7 @@ static int buffer_append(struct buffer *b, const char *data, size_t n)
 }
 
 /* Drops the first n bytes. */
-static void buffer_consume(struct buffer *b, size_t n)
+void buffer_consume(struct buffer *b, size_t n)
 {
     b->start += n;
     if (b->start == b->end) {
@@ -383,13 +432,19 @@ struct conn *conn_new(int fd, const struct server_config *cfg)
     return c;
 }
 
+/* Frees the connection but leaves its socket open. */
+static void conn_free(struct conn *c)
+{
+    buffer_free(&c->in);
+    buffer_free(&c->out);
+    free(c);
+}
+
 void conn_close(struct conn *c)
 {
     if (close(c->fd) < 0)
         log_errno("close(fd %d) failed", c->fd);
-    buffer_free(&c->in);
-    buffer_free(&c->out);
-    free(c);
+    conn_free(c);
 }
 
 const char *conn_output(const struct conn *c)
@@ -405,6 +460,18 @@ size_t conn_output_pending(const struct conn *c)
 void conn_output_sent(struct conn *c, size_t n)
 {
     buffer_consume(&c->out, n);
+}
+
+/*
+ * Swaps rather than copies: *to (empty) lends its memory to c->out, and c->out's bytes
+ * move to *to without being touched.
+ */
+void conn_take_output(struct conn *c, struct buffer *to)
+{
+    struct buffer spare = *to;
+    spare.start = spare.end = 0;
+    *to = c->out;
+    c->out = spare;
 }
 
 bool conn_finished(const struct conn *c)
@@ -469,6 +536,58 @@ bool accept_error_is_exhaustion(int err)
 {
     return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM;
 }
+
+/* ---- blocking servers ------------------------------------------------------------------- */
+
+/*
+ * Relies on: read() on a blocking socket sleeping until at least one byte has arrived
+ * (and returning what has, perhaps less than a message, perhaps several), or returning 0
+ * once the client has shut down its sending side; and write() on a blocking socket
+ * sleeping until the kernel has taken every byte (conn_flush() never sees EAGAIN here).
+ * While this thread sleeps in write() it does not read: a client that never reads its
+ * replies fills the kernel's buffers, and then TCP flow control stops it sending. That
+ * is all the backpressure a blocking server needs.
+ * A signal interrupts read() or write() with EINTR (or a short write): we just carry on;
+ * a server that wants to stop shuts the socket down first (stop_shuts_down()).
+ * After a "Connection: close" reply, conn_flush() has shut down our sending side, and
+ * conn_feed() ignores what the client still sends: we read until it closes, as c-epoll does.
+ */
+/* ANCHOR: blocking-serve */
+void serve_blocking(int fd, const struct server_config *cfg)
+{
+    struct conn *c = conn_new(fd, cfg);
+    char *buf = malloc(cfg->buffer_bytes);
+    if (c == NULL || buf == NULL) {
+        log_errno("no memory for the connection on fd %d", fd);
+        free(buf);
+        if (c != NULL)
+            conn_free(c);
+        return;
+    }
+
+    for (;;) {
+        ssize_t n = read(fd, buf, cfg->buffer_bytes);   /* sleeps until the client sends */
+        if (n == 0)
+            break;                           /* the client closed: all replies are sent */
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            conn_log_error(c, "read");
+            break;
+        }
+        if (conn_feed(c, buf, (size_t)n) < 0) {
+            log_errno("no memory for the output of fd %d", fd);
+            break;
+        }
+        if (conn_flush(c) != FLUSH_DONE) {   /* sleeps until every reply byte is sent */
+            conn_log_error(c, "write");
+            break;
+        }
+    }
+    free(buf);
+    conn_free(c);
+}
+/* ANCHOR_END: blocking-serve */
 
 /* ---- echo ------------------------------------------------------------------------------- */
 

@@ -10,6 +10,8 @@
  *   - the two wire protocols as pure functions: conn_feed() takes bytes read from
  *     the client and appends the bytes to send back (no system calls inside);
  *   - conn_flush(): send buffered output, coping with partial writes and EAGAIN;
+ *   - serve_blocking(): a whole conversation with one client, for the models that
+ *     block in read() and write() (iterative, forking, preforked, threaded, prethreaded);
  *   - signals: SIGPIPE ignored, SIGTERM/SIGINT ask the server to stop;
  *   - error messages in nginx's style: "read(fd 7) failed: Connection reset by peer".
  *
@@ -34,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define DEFAULT_PORT          9000
 #define DEFAULT_BACKLOG       4096      /* connections waiting in the kernel's accept queue */
@@ -98,6 +101,16 @@ int  signals_init(void);
 bool stop_requested(void);
 const char *stop_signal_name(void);
 
+/*
+ * For models that block in accept(), read() or write() rather than wait on the stop pipe:
+ * from now on the stop signal also shuts down these sockets (-1: none), and if it has
+ * already arrived they are shut down at once. A call blocked on a shut-down socket
+ * returns (accept() fails, read() returns 0, write() fails), and so does every later
+ * one, so a signal that lands just before the call is not missed the way EINTR would be.
+ * Call it again with client_fd = -1 before closing that client's socket.
+ */
+void stop_shuts_down(int listen_fd, int client_fd);
+
 /* ---- messages ------------------------------------------------------------------- */
 
 /* "c-epoll: <message>" on stderr. */
@@ -106,6 +119,18 @@ void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* log_errno(), then exit(1): for set-up errors. */
 void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * For messages that could repeat thousands of times a second (fork() failing for every
+ * new client): true at most once every `seconds` for the same *last, which starts at 0.
+ */
+bool rate_limit(time_t *last, int seconds);
+
+/* close(), logging "close(fd 7) failed: ..." if it fails. */
+void close_or_log(int fd);
+
+/* Sleeps for ms milliseconds, or less if a signal arrives. */
+void pause_ms(long ms);
 
 /* ---- connections ------------------------------------------------------------------ */
 
@@ -148,6 +173,19 @@ const char *conn_output(const struct conn *c);
 size_t      conn_output_pending(const struct conn *c);
 void        conn_output_sent(struct conn *c, size_t n);
 
+/*
+ * For models whose sends complete later (io_uring): the kernel reads the bytes of a send
+ * after the call that queued it has returned, while conn_feed() may grow or move c->out
+ * at any time, so the bytes in flight must live somewhere else until the send completes.
+ * conn_take_output() moves everything queued in c->out to *to, which must be empty (its
+ * memory, if any, is reused for c->out). The buffer_*() functions below work on *to.
+ */
+void conn_take_output(struct conn *c, struct buffer *to);
+
+size_t buffer_length(const struct buffer *b);      /* bytes held */
+void   buffer_consume(struct buffer *b, size_t n); /* drop the first n; frees a big emptied one */
+void   buffer_free(struct buffer *b);              /* free the memory; the buffer is empty again */
+
 enum flush_result {
     FLUSH_DONE,   /* everything queued has been handed to the kernel */
     FLUSH_AGAIN,  /* the socket's send buffer is full (EAGAIN): wait until it is writable */
@@ -159,6 +197,16 @@ enum flush_result conn_flush(struct conn *c);
 
 /* True once there is nothing left to do: the client has stopped sending and all is sent. */
 bool conn_finished(const struct conn *c);
+
+/*
+ * For the blocking models (iterative, forking, preforked, threaded, prethreaded): serve
+ * the client on socket fd with blocking read() and write() until it closes its side,
+ * a call fails, or the socket is shut down. Each read's replies are all written before
+ * the next read, so a client that does not read its replies soon stops being read from.
+ * Same protocol, same Connection: close and 431 handling as the event-loop servers.
+ * Does not close fd: the caller does (see threaded.c for why that matters).
+ */
+void serve_blocking(int fd, const struct server_config *cfg);
 
 /*
  * For a failed per-connection call: logs "read(fd 7) failed: ..." unless errno only says

@@ -1,0 +1,19 @@
+//! What the C10K Lab Rust servers share, so that each binary shows only its I/O model
+//! (the Rust counterpart of `servers/c/protocol.{h,c}`):
+//!
+//! - [`protocol`]: the echo and http protocols as pure functions ([`protocol::feed`]),
+//!   byte for byte the same as the C servers';
+//! - [`config`]: the flags every server takes (`--port`, `--protocol`, `--backlog`,
+//!   `--buffer-bytes`) and the start-up line;
+//! - [`net`]: the listening socket, the file-descriptor limit, which errors mean what;
+//! - [`log`]: messages in nginx's style, `recv(fd 7) failed: Connection reset by peer`;
+//! - [`stop`]: SIGTERM and SIGINT as a readable pipe, for event loops that watch file
+//!   descriptors (the tokio server uses `tokio::signal` instead).
+//!
+//! The binaries are `src/bin/rust-tokio.rs` and `src/bin/rust-io-uring.rs`.
+
+pub mod config;
+pub mod log;
+pub mod net;
+pub mod protocol;
+pub mod stop;

@@ -1,0 +1,157 @@
+"""The Rust servers' own checks, beyond the shared suite.
+
+rust-tokio (a task per connection on tokio's multi-threaded runtime):
+- --worker-threads N starts N worker threads; 0 (the default) one per CPU the server may
+  run on: under `taskset -c 0`, as in the benchmark's pinned container, exactly one.
+- Tasks are not threads: a thousand connections add no thread.
+- Out of file descriptors (EMFILE), it stops accepting until a connection closes, then
+  accepts again (the message is rate-limited).
+
+Both: the sources open with the header the course asks for and carry the anchors lessons
+07 and 08 quote. (rust-io-uring is the twin of c-io-uring and prints the same start-up
+lines, so test_io_uring.py's checks apply to it as well.)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SANDBOXES, STOP_TIMEOUT_S, Server, StartServer, pick_port
+from helpers import connect, exchange
+
+RUST_SOURCES = SANDBOXES / "servers" / "rust" / "src" / "bin"
+ANCHORS = {
+    "rust-tokio": ["accept-loop", "connection-task"],
+    "rust-io-uring": [
+        "ring-setup",
+        "buffer-ring",
+        "multishot-accept",
+        "multishot-recv",
+        "send",
+        "close",
+        "recv-completion",
+        "send-completion",
+        "event-loop",
+    ],
+}
+
+
+def threads(server: Server) -> int:
+    return len(os.listdir(f"/proc/{server.proc.pid}/task"))
+
+
+@pytest.mark.servers("rust-tokio")
+@pytest.mark.default_knobs
+def test_worker_threads_and_tasks_are_not_threads(start_server: StartServer) -> None:
+    server = start_server("echo", ["--worker-threads", "3"])
+    assert "rust-tokio: 3 worker threads\n" in server.stderr(), server.stderr()
+    assert threads(server) == 3 + 1  # the workers and the main thread that waits for them
+
+    socks = [connect(server.port) for _ in range(1000)]
+    try:
+        for i, sock in enumerate(socks):
+            message = b"client %d\n" % i
+            assert exchange(sock, message, len(message)) == message
+        assert threads(server) == 3 + 1, "a connection is a task, not a thread"
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+@pytest.mark.servers("rust-tokio")
+@pytest.mark.default_knobs
+def test_worker_threads_0_means_one_per_usable_cpu(binary: Path, tmp_path: Path) -> None:
+    """Pinned to one CPU, as the benchmark pins the server's container, it runs one worker."""
+    port = pick_port()
+    log_path = tmp_path / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            ["taskset", "-c", "0", str(binary), "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while "listening on" not in log_path.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.05)
+        with connect(port) as sock:
+            assert exchange(sock, b"ping", 4) == b"ping"
+        assert len(os.listdir(f"/proc/{proc.pid}/task")) == 1 + 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=STOP_TIMEOUT_S) == 0, log_path.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    log = log_path.read_text()
+    assert "1 worker thread (--worker-threads 0: one per usable CPU)" in log, log
+    assert " worker_threads=0 " in log, log  # the start-up line shows the knob as given
+
+
+@pytest.mark.servers("rust-tokio")
+@pytest.mark.default_knobs
+def test_out_of_file_descriptors_it_pauses_accepting_and_resumes(
+    binary: Path, tmp_path: Path
+) -> None:
+    """With nofile 40, later clients wait in the listen queue; each close lets the server
+    accept again, and a waiting client is served."""
+    port = pick_port()
+    log_path = tmp_path / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            ["prlimit", "--nofile=40:40", str(binary), "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        socks = []
+        deadline = time.monotonic() + 20
+        while not socks:
+            try:
+                socks.append(connect(port))
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.05)
+        socks += [connect(port) for _ in range(59)]  # the last ones wait to be accepted
+        for sock in socks[:20]:
+            assert exchange(sock, b"early", 5) == b"early"
+        for sock in socks[:30]:
+            sock.close()
+        assert exchange(socks[-1], b"late", 4) == b"late"
+        for sock in socks[30:]:
+            sock.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=STOP_TIMEOUT_S) == 0, log_path.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    log = log_path.read_text()
+    assert "accept() failed; pausing until a connection closes" in log, log
+    assert "Too many open files" in log and "accepting connections again" in log, log
+    assert log.count("pausing") == 1, f"the pause message is rate-limited:\n{log}"
+
+
+@pytest.mark.parametrize("server_id", sorted(ANCHORS))
+def test_source_has_the_header_and_the_anchors_lessons_quote(server_id: str) -> None:
+    source = (RUST_SOURCES / f"{server_id}.rs").read_text()
+    header = "\n".join(line for line in source.splitlines() if line.startswith("//!"))
+    for fact in ["What it shows", "Minimum kernel:", "Usage:", "Test with:", "Simplifications:"]:
+        assert fact in header, f"{server_id}: {fact!r} missing from the //! header"
+    for anchor in ANCHORS[server_id]:
+        assert re.search(rf"^\s*// ANCHOR: {anchor}$", source, re.M), anchor
+        assert re.search(rf"^\s*// ANCHOR_END: {anchor}$", source, re.M), anchor
+    if server_id == "rust-io-uring":
+        # Every unsafe block says why the memory it hands the kernel outlives the request.
+        lines = source.splitlines()
+        for i, line in enumerate(lines):
+            if re.search(r"\bunsafe \{", line) and "unsafe fn" not in line:
+                before = "\n".join(lines[max(0, i - 12) : i + 1])
+                assert "SAFETY:" in before, f"line {i + 1}: unsafe block without SAFETY:"
