@@ -18,7 +18,7 @@ from c10klab.sandboxes.schemas import Server
 
 LEVELS = (10, 100, 1000)
 # Models whose point is many connections on few threads also get a 10,000-connection level.
-EVENT_DRIVEN_MODELS = {"poll", "epoll", "epoll-reuseport", "io_uring", "tokio"}
+EVENT_DRIVEN_MODELS = {"poll", "epoll", "epoll-reuseport", "io_uring", "async-runtime"}
 EVENT_DRIVEN_LEVEL = 10_000
 
 COLUMNS = ["server", "connections", "QPS", "spread", "p50", "p99", "server CPU", "peak memory",
