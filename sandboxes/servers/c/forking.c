@@ -35,7 +35,6 @@
 
 #define MAX_CHILDREN     32768   /* processes: the most we keep track of (the kernel's
                                     default pid_max is 32768 too) */
-#define ACCEPT_RETRY_MS  100     /* out of file descriptors: wait this long, try again */
 
 static struct server_config cfg;
 
@@ -171,23 +170,8 @@ static void handle_connection(int listen_fd, int fd)
 /* ANCHOR: accept-loop */
 static void accept_loop(int listen_fd)
 {
-    time_t last_complaint = 0;
-
-    while (!stop_requested()) {
-        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);   /* sleeps until a client */
-        if (fd < 0) {
-            if (stop_requested())
-                break;                      /* the listening socket was shut down */
-            if (accept_error_is_transient(errno))
-                continue;                   /* that client gave up; take the next one */
-            if (accept_error_is_exhaustion(errno)) {
-                if (rate_limit(&last_complaint, 1))
-                    log_errno("accept4() failed; retrying every %d ms", ACCEPT_RETRY_MS);
-                pause_ms(ACCEPT_RETRY_MS);
-                continue;
-            }
-            die_errno("accept4(fd %d) failed", listen_fd);
-        }
+    int fd;
+    while ((fd = accept_blocking(listen_fd)) >= 0) {   /* sleeps until a client, or a stop */
         handle_connection(listen_fd, fd);
     }
 }

@@ -29,7 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ACCEPT_RETRY_MS  100   /* out of file descriptors: wait this long before trying again */
 
 static struct server_config cfg;
 
@@ -44,24 +43,8 @@ static struct server_config cfg;
 /* ANCHOR: accept-loop */
 static void accept_loop(int listen_fd)
 {
-    time_t last_complaint = 0;
-
-    while (!stop_requested()) {
-        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);   /* sleeps until a client */
-        if (fd < 0) {
-            if (stop_requested())
-                break;                      /* the listening socket was shut down */
-            if (accept_error_is_transient(errno))
-                continue;                   /* that client gave up; take the next one */
-            if (accept_error_is_exhaustion(errno)) {
-                if (rate_limit(&last_complaint, 1))
-                    log_errno("accept4() failed; retrying every %d ms", ACCEPT_RETRY_MS);
-                pause_ms(ACCEPT_RETRY_MS);
-                continue;
-            }
-            die_errno("accept4(fd %d) failed", listen_fd);
-        }
-
+    int fd;
+    while ((fd = accept_blocking(listen_fd)) >= 0) {   /* sleeps until a client, or a stop */
         stop_shuts_down(listen_fd, fd);     /* SIGTERM now wakes the read() or write() */
         serve_blocking(fd, &cfg);           /* until this client closes: all others wait */
         stop_shuts_down(listen_fd, -1);

@@ -37,7 +37,6 @@
 
 #define DEFAULT_WORKERS   4
 #define MAX_WORKERS       64
-#define ACCEPT_RETRY_MS   100   /* out of file descriptors: wait this long, try again */
 #define RESTART_DELAY_MS  100   /* before replacing a worker that died, so that one dying
                                    at once cannot make us fork in a tight loop */
 
@@ -61,24 +60,12 @@ static int worker_count;             /* --workers */
 /* ANCHOR: accept-loop */
 static void __attribute__((noreturn)) worker_loop(int listen_fd)
 {
-    time_t last_complaint = 0;
-
-    for (;;) {
-        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);   /* sleeps until a client */
-        if (fd < 0) {
-            if (accept_error_is_transient(errno))
-                continue;                   /* that client gave up; take the next one */
-            if (accept_error_is_exhaustion(errno)) {
-                if (rate_limit(&last_complaint, 1))
-                    log_errno("accept4() failed; retrying every %d ms", ACCEPT_RETRY_MS);
-                pause_ms(ACCEPT_RETRY_MS);
-                continue;
-            }
-            die_errno("accept4(fd %d) failed", listen_fd);   /* the parent starts another */
-        }
+    int fd;
+    while ((fd = accept_blocking(listen_fd)) >= 0) {   /* sleeps until a client */
         serve_blocking(fd, &cfg);           /* until this client closes */
         close_or_log(fd);
     }
+    _exit(0);   /* not reached: workers keep SIGTERM's default action, which ends them */
 }
 /* ANCHOR_END: accept-loop */
 

@@ -43,7 +43,6 @@
 #define QUEUE_LOG_INTERVAL_S  5       /* ... but at most one such line in this many seconds */
 #define WAKE_MS               500     /* the queue's watcher looks at it this often; the main
                                          thread, waiting for room in it, checks for SIGTERM */
-#define ACCEPT_RETRY_MS       100     /* out of file descriptors: wait this long, try again */
 
 static struct knob knobs[] = {
     {.name = "threads", .flag = "--threads", .min = 1, .max = MAX_THREADS,
@@ -247,23 +246,8 @@ static void *queue_watcher(void *arg)
 /* ANCHOR: accept-loop */
 static void accept_loop(int listen_fd)
 {
-    time_t last_complaint = 0;
-
-    while (!stop_requested()) {
-        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);   /* sleeps until a client */
-        if (fd < 0) {
-            if (stop_requested())
-                break;                      /* the listening socket was shut down */
-            if (accept_error_is_transient(errno))
-                continue;                   /* that client gave up; take the next one */
-            if (accept_error_is_exhaustion(errno)) {
-                if (rate_limit(&last_complaint, 1))
-                    log_errno("accept4() failed; retrying every %d ms", ACCEPT_RETRY_MS);
-                pause_ms(ACCEPT_RETRY_MS);
-                continue;
-            }
-            die_errno("accept4(fd %d) failed", listen_fd);
-        }
+    int fd;
+    while ((fd = accept_blocking(listen_fd)) >= 0) {   /* sleeps until a client, or a stop */
         put_connection(fd);                 /* sleeps while the queue is full */
     }
 }

@@ -539,6 +539,38 @@ bool accept_error_is_exhaustion(int err)
 
 /* ---- blocking servers ------------------------------------------------------------------- */
 
+#define ACCEPT_RETRY_MS  100   /* out of file descriptors: wait this long, then try again */
+
+/*
+ * Relies on: accept() on a blocking listening socket sleeping until the kernel has a
+ * completed connection in the listen backlog; and on a stop (SIGTERM: stop_shuts_down()
+ * shuts the listening socket down) making a sleeping accept() fail at once. A client that
+ * gave up before we took it is skipped; when the process is out of file descriptors, we
+ * wait and try again (an existing client closing frees one), saying so at most once a
+ * second. Any other failure ends the process.
+ */
+/* ANCHOR: accept-blocking */
+int accept_blocking(int listen_fd)
+{
+    static time_t last_complaint;
+
+    for (;;) {
+        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);   /* sleeps until a client */
+        if (fd >= 0)
+            return fd;
+        if (stop_requested())
+            return -1;                      /* the listening socket was shut down */
+        if (accept_error_is_transient(errno))
+            continue;                       /* that client gave up; take the next one */
+        if (!accept_error_is_exhaustion(errno))
+            die_errno("accept4(fd %d) failed", listen_fd);
+        if (rate_limit(&last_complaint, 1))
+            log_errno("accept4() failed; retrying every %d ms", ACCEPT_RETRY_MS);
+        pause_ms(ACCEPT_RETRY_MS);
+    }
+}
+/* ANCHOR_END: accept-blocking */
+
 /*
  * Relies on: read() on a blocking socket sleeping until at least one byte has arrived
  * (and returning what has, perhaps less than a message, perhaps several), or returning 0

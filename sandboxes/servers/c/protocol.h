@@ -220,4 +220,8 @@ bool accept_error_is_transient(int err);
 /* accept() errors that mean "no file descriptors or memory left": stop accepting for a while. */
 bool accept_error_is_exhaustion(int err);
 
+/* Blocking servers: the next client's socket from a blocking listening socket, waiting
+ * out a shortage of file descriptors; -1 once a stop was requested. */
+int accept_blocking(int listen_fd);
+
 #endif

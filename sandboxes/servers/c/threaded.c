@@ -39,7 +39,6 @@
 #define MIN_STACK_KIB      64
 #define MAX_STACK_KIB      65536
 #define STOP_WAIT_MS       1500   /* after SIGTERM, how long to wait for the threads to end */
-#define ACCEPT_RETRY_MS    100    /* out of file descriptors: wait this long, try again */
 
 static struct knob knobs[] = {
     {.name = "stack-kib", .flag = "--stack-kib", .min = MIN_STACK_KIB, .max = MAX_STACK_KIB,
@@ -144,23 +143,8 @@ static void handle_connection(int fd)
 /* ANCHOR: accept-loop */
 static void accept_loop(int listen_fd)
 {
-    time_t last_complaint = 0;
-
-    while (!stop_requested()) {
-        int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);   /* sleeps until a client */
-        if (fd < 0) {
-            if (stop_requested())
-                break;                      /* the listening socket was shut down */
-            if (accept_error_is_transient(errno))
-                continue;                   /* that client gave up; take the next one */
-            if (accept_error_is_exhaustion(errno)) {
-                if (rate_limit(&last_complaint, 1))
-                    log_errno("accept4() failed; retrying every %d ms", ACCEPT_RETRY_MS);
-                pause_ms(ACCEPT_RETRY_MS);
-                continue;
-            }
-            die_errno("accept4(fd %d) failed", listen_fd);
-        }
+    int fd;
+    while ((fd = accept_blocking(listen_fd)) >= 0) {   /* sleeps until a client, or a stop */
         handle_connection(fd);
     }
 }
