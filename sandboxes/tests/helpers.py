@@ -7,14 +7,18 @@ is an assertion about speed.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import selectors
+import signal
 import socket
 import struct
+import subprocess
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 IO_TIMEOUT_S = 60.0  # a deadline for one exchange, far above anything a healthy server needs
 STALL_S = 1.5  # no progress for this long means "the server has stopped reading from us"
@@ -226,3 +230,46 @@ def http_request(*, close: bool = False, version: str = "1.1", extra: str = "") 
     if close:
         head += "Connection: close\r\n"
     return (head + extra + "\r\n").encode()
+
+
+def run_out_of_descriptors(
+    binary: Path,
+    port: int,
+    log_path: Path,
+    stop_timeout_s: float,
+    env: dict[str, str] | None = None,
+) -> str:
+    """Run the server with nofile 40 and 60 clients: the later ones wait in the listen queue
+    while it is out of descriptors; closing 30 must let it accept again and serve the last
+    one. Stops it with SIGTERM (exit 0 expected) and returns its log."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            ["prlimit", "--nofile=40:40", str(binary), "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+        )
+    try:
+        socks = []
+        deadline = time.monotonic() + 20
+        while not socks:
+            try:
+                socks.append(connect(port))
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.05)
+        socks += [connect(port) for _ in range(59)]  # the last ones wait to be accepted
+        for sock in socks[:20]:
+            assert exchange(sock, b"early", 5) == b"early"
+        for sock in socks[:30]:
+            sock.close()
+        assert exchange(socks[-1], b"late", 4) == b"late"
+        for sock in socks[30:]:
+            sock.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=stop_timeout_s) == 0, log_path.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return log_path.read_text()

@@ -22,10 +22,8 @@ import os
 import platform
 import random
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +36,7 @@ from conftest import (
     pairs,
     pick_port,
 )
-from helpers import connect, exchange, send_until_stalled
+from helpers import connect, exchange, run_out_of_descriptors, send_until_stalled
 
 SOURCE = SANDBOXES / "servers" / "c" / "io-uring.c"
 ANCHORS = [
@@ -203,39 +201,9 @@ def test_out_of_file_descriptors_it_pauses_accepting_and_resumes(
 ) -> None:
     """With nofile 40, later clients wait in the listen queue (EMFILE ends the multishot
     accept); each close lets the server accept again, and a waiting client is served."""
-    port = pick_port()
-    log_path = tmp_path / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            ["prlimit", "--nofile=40:40", str(binary), "--port", str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **SANITIZER_ENV},
-        )
-    try:
-        socks = []
-        deadline = time.monotonic() + 20
-        while not socks:
-            try:
-                socks.append(connect(port))
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.05)
-        socks += [connect(port) for _ in range(59)]  # the last ones wait to be accepted
-        for sock in socks[:20]:
-            assert exchange(sock, b"early", 5) == b"early"
-        for sock in socks[:30]:
-            sock.close()
-        assert exchange(socks[-1], b"late", 4) == b"late"
-        for sock in socks[30:]:
-            sock.close()
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=STOP_TIMEOUT_S) == 0, log_path.read_text()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    log = log_path.read_text()
+    log = run_out_of_descriptors(
+        binary, pick_port(), tmp_path / "server.log", STOP_TIMEOUT_S, env=SANITIZER_ENV
+    )
     assert "accept() failed; pausing until a connection closes" in log, log
     assert "Too many open files" in log and "accepting connections again" in log, log
     assert log.count("pausing") == 1, f"the pause message is rate-limited:\n{log}"
