@@ -73,24 +73,6 @@ static size_t queue_head, queue_length;
 static int  *serving;                 /* serving[i]: the socket worker i serves, or -1 */
 static bool  stopping;                /* SIGTERM: workers take no more connections */
 
-static void lock_or_die(void)
-{
-    int err = pthread_mutex_lock(&lock);
-    if (err != 0) {
-        errno = err;
-        die_errno("pthread_mutex_lock() failed");
-    }
-}
-
-static void unlock_or_die(void)
-{
-    int err = pthread_mutex_unlock(&lock);
-    if (err != 0) {
-        errno = err;
-        die_errno("pthread_mutex_unlock() failed");
-    }
-}
-
 /* pthread_cond_wait() and friends fail only on invalid arguments: a bug, so we stop. */
 static void check_cond(int err, const char *call)
 {
@@ -151,7 +133,7 @@ static void report_waiting(void)
 /* A worker: sleeps until a connection is queued, and takes it. -1: time to stop. */
 static int take_connection(int worker)
 {
-    lock_or_die();
+    lock_or_die(&lock);
     while (queue_length == 0 && !stopping)
         check_cond(pthread_cond_wait(&not_empty, &lock), "pthread_cond_wait");
     int fd = -1;
@@ -162,7 +144,7 @@ static int take_connection(int worker)
         serving[worker] = fd;
         check_cond(pthread_cond_signal(&not_full), "pthread_cond_signal");
     }
-    unlock_or_die();
+    unlock_or_die(&lock);
     return fd;
 }
 
@@ -173,13 +155,13 @@ static int take_connection(int worker)
  */
 static void put_connection(int fd)
 {
-    lock_or_die();
+    lock_or_die(&lock);
     while (queue_length == queue_capacity && !stop_requested()) {
         struct timespec deadline = deadline_in_ms(WAKE_MS);
         check_cond(pthread_cond_timedwait(&not_full, &lock, &deadline), "pthread_cond_timedwait");
     }
     if (queue_length == queue_capacity) {   /* stopping, and no room: never to be served */
-        unlock_or_die();
+        unlock_or_die(&lock);
         close_or_log(fd);
         return;
     }
@@ -187,16 +169,16 @@ static void put_connection(int fd)
     *slot = (struct waiting){.fd = fd, .since = now(CLOCK_MONOTONIC)};
     queue_length++;
     check_cond(pthread_cond_signal(&not_empty), "pthread_cond_signal");   /* wake one worker */
-    unlock_or_die();
+    unlock_or_die(&lock);
 }
 /* ANCHOR_END: queue */
 
 /* A worker is done with its client. Unregistered before close(): see stop_pool(). */
 static void finish_connection(int worker, int fd)
 {
-    lock_or_die();
+    lock_or_die(&lock);
     serving[worker] = -1;
-    unlock_or_die();
+    unlock_or_die(&lock);
     close_or_log(fd);
 }
 
@@ -225,14 +207,14 @@ static void *worker_thread(void *arg)
 static void *queue_watcher(void *arg)
 {
     (void)arg;
-    lock_or_die();
+    lock_or_die(&lock);
     while (!stopping) {
         struct timespec deadline = deadline_in_ms(WAKE_MS);
         check_cond(pthread_cond_timedwait(&stop_watching, &lock, &deadline),
                    "pthread_cond_timedwait");
         report_waiting();
     }
-    unlock_or_die();
+    unlock_or_die(&lock);
     return NULL;
 }
 /* ANCHOR_END: watch-queue */
@@ -263,7 +245,7 @@ static void accept_loop(int listen_fd)
 /* ANCHOR: stop-pool */
 static size_t stop_pool(void)
 {
-    lock_or_die();
+    lock_or_die(&lock);
     stopping = true;
     check_cond(pthread_cond_broadcast(&not_empty), "pthread_cond_broadcast");
     check_cond(pthread_cond_signal(&stop_watching), "pthread_cond_signal");
@@ -275,7 +257,7 @@ static size_t stop_pool(void)
     for (int i = 0; i < thread_total; i++)
         if (serving[i] >= 0 && shutdown(serving[i], SHUT_RDWR) < 0 && errno != ENOTCONN)
             log_errno("shutdown(fd %d) failed", serving[i]);
-    unlock_or_die();
+    unlock_or_die(&lock);
 
     for (int i = 0; i <= thread_total; i++) {
         int err = pthread_join(i < thread_total ? workers[i] : watcher, NULL);

@@ -571,6 +571,24 @@ int accept_blocking(int listen_fd)
 }
 /* ANCHOR_END: accept-blocking */
 
+void lock_or_die(pthread_mutex_t *mutex)
+{
+    int err = pthread_mutex_lock(mutex);
+    if (err != 0) {
+        errno = err;
+        die_errno("pthread_mutex_lock() failed");
+    }
+}
+
+void unlock_or_die(pthread_mutex_t *mutex)
+{
+    int err = pthread_mutex_unlock(mutex);
+    if (err != 0) {
+        errno = err;
+        die_errno("pthread_mutex_unlock() failed");
+    }
+}
+
 /*
  * Relies on: read() on a blocking socket sleeping until at least one byte has arrived
  * (and returning what has, perhaps less than a message, perhaps several), or returning 0

@@ -33,6 +33,7 @@
 #ifndef C10KLAB_PROTOCOL_H
 #define C10KLAB_PROTOCOL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -223,5 +224,9 @@ bool accept_error_is_exhaustion(int err);
 /* Blocking servers: the next client's socket from a blocking listening socket, waiting
  * out a shortage of file descriptors; -1 once a stop was requested. */
 int accept_blocking(int listen_fd);
+
+/* Threaded servers: lock or unlock a mutex; a failure is a bug, so the process ends. */
+void lock_or_die(pthread_mutex_t *mutex);
+void unlock_or_die(pthread_mutex_t *mutex);
 
 #endif

@@ -55,24 +55,6 @@ static bool *serving;                  /* serving[fd]: a thread is serving the s
 static int max_fds;                    /* size of serving[] */
 static int thread_count;               /* threads serving a client */
 
-static void lock_or_die(void)
-{
-    int err = pthread_mutex_lock(&lock);
-    if (err != 0) {
-        errno = err;
-        die_errno("pthread_mutex_lock() failed");
-    }
-}
-
-static void unlock_or_die(void)
-{
-    int err = pthread_mutex_unlock(&lock);
-    if (err != 0) {
-        errno = err;
-        die_errno("pthread_mutex_unlock() failed");
-    }
-}
-
 /*
  * The client on fd is done with. serving[] is indexed by descriptor number, and the
  * kernel hands a closed number to the very next accept(): so the entry is cleared and
@@ -81,12 +63,12 @@ static void unlock_or_die(void)
  */
 static void finish_client(int fd)
 {
-    lock_or_die();
+    lock_or_die(&lock);
     serving[fd] = false;
     close_or_log(fd);
     if (--thread_count == 0)
         (void)pthread_cond_signal(&last_thread_done);   /* cannot fail on a valid cond */
-    unlock_or_die();
+    unlock_or_die(&lock);
 }
 
 /* ANCHOR: thread */
@@ -117,10 +99,10 @@ static void handle_connection(int fd)
         close_or_log(fd);
         return;
     }
-    lock_or_die();
+    lock_or_die(&lock);
     serving[fd] = true;
     int running = ++thread_count;
-    unlock_or_die();
+    unlock_or_die(&lock);
 
     pthread_t thread;
     int err = pthread_create(&thread, &thread_attr, client_thread, (void *)(intptr_t)fd);
@@ -160,7 +142,7 @@ static void accept_loop(int listen_fd)
 /* ANCHOR: stop-threads */
 static int stop_threads(int *stopped)
 {
-    lock_or_die();
+    lock_or_die(&lock);
     *stopped = thread_count;
     for (int fd = 0; fd < max_fds; fd++)
         if (serving[fd] && shutdown(fd, SHUT_RDWR) < 0 && errno != ENOTCONN)
@@ -188,7 +170,7 @@ static int stop_threads(int *stopped)
         }
     }
     int left = thread_count;
-    unlock_or_die();
+    unlock_or_die(&lock);
     return left;
 }
 /* ANCHOR_END: stop-threads */
