@@ -1,4 +1,6 @@
-"""c-io-uring's own checks, beyond the shared suite.
+"""The io_uring servers' own checks, beyond the shared suite: c-io-uring and rust-io-uring
+share one design (multishot accept and recv, a provided-buffer ring, feature probing), so
+they must pass the same checks, their messages included.
 
 - Start-up: the server probes the kernel and prints what it uses (features, setup flags,
   multishot accept and recv or their fallbacks); the line must match the variant and the
@@ -13,7 +15,8 @@
   connection closes, then accepts again (the message is rate-limited).
 - Backpressure in every receive mode: a client that never reads stops being read from,
   and later gets exactly its bytes back (the shared suite checks this for the defaults).
-- The sources carry the anchors lesson 07 quotes.
+- c-io-uring's source carries the anchors lesson 07 quotes (rust-io-uring's header and
+  anchors are checked in test_rust_servers.py).
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
 os.execv(sys.argv[1], sys.argv[1:])
 """
 
-pytestmark = pytest.mark.servers("c-io-uring")
+pytestmark = pytest.mark.servers("c-io-uring", "rust-io-uring")
 
 
 def kernel_at_least(major: int, minor: int) -> bool:
@@ -83,9 +86,9 @@ def kernel_at_least(major: int, minor: int) -> bool:
     return (int(found.group(1)), int(found.group(2))) >= (major, minor)
 
 
-def feature_line(log: str) -> str:
+def feature_line(server_id: str, log: str) -> str:
     for line in log.splitlines():
-        if line.startswith("c-io-uring: io_uring on Linux "):
+        if line.startswith(f"{server_id}: io_uring on Linux "):
             return line
     raise AssertionError(f"no feature line in:\n{log}")
 
@@ -96,7 +99,7 @@ def test_start_up_says_what_the_kernel_offers_and_what_it_uses(
 ) -> None:
     server = start_server(protocol)
     log = server.stderr()
-    line = feature_line(log)
+    line = feature_line(variant.id, log)
     knobs = dict(pairs(variant.knob_args))
     assert f"Linux {os.uname().release}:" in line, line
     assert "FAST_POLL" in line.split("features", 1)[1], line  # needed since Linux 5.7
@@ -138,12 +141,12 @@ def run_without_io_uring(binary: Path) -> subprocess.CompletedProcess[str]:
     platform.machine() not in ("x86_64", "aarch64"), reason="the BPF filter knows x86_64/aarch64"
 )
 def test_without_io_uring_it_exits_1_naming_io_uring_setup_eperm_and_the_fix(
-    binary: Path,
+    binary: Path, variant: Variant
 ) -> None:
     result = run_without_io_uring(binary)
     assert result.returncode == 1, result
     err = result.stderr
-    assert "c-io-uring: io_uring_setup() failed (EPERM): Operation not permitted" in err, err
+    assert f"{variant.id}: io_uring_setup() failed (EPERM): Operation not permitted" in err, err
     assert "seccomp" in err and "Docker 25" in err, err
     assert "--security-opt seccomp=sandboxes/seccomp/io-uring.json" in err, err
     assert "kernel.io_uring_disabled" in err, err

@@ -117,6 +117,15 @@ def judge(summary: dict[str, Any], max_error_rate: float) -> str | None:
     requests, errors = summary["requests"], summary["error_total"]
     if requests == 0:
         return "no request completed during the measured time"
+    timeouts = summary["errors"].get("timeout", 0)
+    if timeouts:
+        # A request that timed out has no latency in the histogram: the percentiles would
+        # describe only the lucky requests, so no error rate is small enough to ignore it.
+        return (
+            f"{timeouts} request{'s' if timeouts != 1 else ''} got no reply in time: their "
+            "latency is missing from the percentiles, which would look better than the "
+            "server is (often: more connections than the server serves at once)"
+        )
     rate = errors / (requests + errors)
     if rate > max_error_rate:
         kinds = ", ".join(f"{k}: {v}" for k, v in summary["errors"].items() if v)

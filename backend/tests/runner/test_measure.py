@@ -68,6 +68,12 @@ def test_a_result_with_too_many_errors_is_invalid() -> None:
     assert "no request" in (measure.judge(summary(0, {}), 0.01) or "")
 
 
+def test_judge_rejects_any_timeout_since_its_latency_is_missing() -> None:
+    reason = measure.judge(summary(100_000, {"timeout": 1}), 0.01)
+    assert reason is not None and reason.startswith("1 request got no reply in time")
+    assert "missing from the percentiles" in reason
+
+
 def test_progress_events_keep_the_fields_the_charts_use() -> None:
     line = json.loads(
         '{"type":"progress","phase":"measure","elapsed_s":3,"interval_s":1,'

@@ -10,14 +10,20 @@
  * A client that sends but never reads cannot make the server's memory grow without
  * bound: once OUTPUT_HIGH_WATER_BYTES are queued for it, the server stops reading
  * from it until the client catches up (backpressure).
+ * For the zero-copy lesson, the http replies can carry a body of --body-bytes, sent either
+ * by copying it (--send copy: write() from our memory) or by sendfile() from a file
+ * (--send sendfile): the event loop is the same, only protocol.c's conn_flush() differs.
  *
- * Minimum kernel: Linux 2.6.28 (epoll_create1, accept4, pipe2); any kernel of the
- * last decade.
+ * Minimum kernel: Linux 3.17 (memfd_create, for --send sendfile); otherwise 2.6.28
+ * (epoll_create1, accept4, pipe2).
  *
  * Usage:     c-epoll [--port 9000] [--protocol echo|http] [--trigger lt|et]
- *                    [--backlog 4096] [--buffer-bytes 16384]
+ *                    [--send copy|sendfile] [--body-bytes 20] [--backlog 4096]
+ *                    [--buffer-bytes 16384]
  * Test with: c-epoll --port 9000 &  and then  nc 127.0.0.1 9000   (type; lines come back)
  *            c-epoll --protocol http &  and then  wrk -c 100 -d 5s http://127.0.0.1:9000/
+ *            c-epoll --protocol http --send sendfile --body-bytes 1048576 &  and then
+ *            curl -s http://127.0.0.1:9000/ | wc -c
  *
  * Simplifications: one thread, so one CPU core (c-epoll-reuseport, in epoll-reuseport.c,
  * runs this same event loop once per core); no idle timeouts (a silent client keeps its
@@ -39,6 +45,7 @@
 
 static const char *const trigger_choices[] = {"lt", "et", NULL};
 enum { TRIGGER_LT, TRIGGER_ET };
+static const char *const send_choices[] = {"copy", "sendfile", NULL};
 
 /* Settings, set once by main() and the same for every event loop in the process. */
 static struct server_config cfg;
@@ -75,10 +82,14 @@ static void watch_or_die(int fd, uint32_t events)
         die_errno("epoll_ctl(ADD, fd %d) failed", fd);
 }
 
-/* We read from a client unless it has finished sending or too much output waits for it. */
+/*
+ * We read from a client unless it has finished sending, too much output waits for it, or
+ * the protocol still holds requests back (with --send sendfile, one reply at a time).
+ */
 static bool wants_to_read(const struct conn *c)
 {
-    return !c->read_eof && conn_output_pending(c) < OUTPUT_HIGH_WATER_BYTES;
+    return !c->read_eof && conn_output_pending(c) < OUTPUT_HIGH_WATER_BYTES &&
+           conn_caught_up(c);
 }
 
 /*
@@ -213,13 +224,13 @@ static void handle_writable(struct conn *c)
 static void handle_readable(struct conn *c)
 {
     while (!c->read_eof) {
-        if (conn_output_pending(c) >= OUTPUT_HIGH_WATER_BYTES) {
+        if (!wants_to_read(c)) {
             if (conn_flush(c) == FLUSH_ERROR) {
                 conn_log_error(c, "write");
                 close_connection(c);
                 return;
             }
-            if (conn_output_pending(c) >= OUTPUT_HIGH_WATER_BYTES)
+            if (!wants_to_read(c))
                 break;                      /* the client isn't reading: nor do we */
         }
 
@@ -340,12 +351,19 @@ static int close_event_loop(void)
 static struct knob knobs[] = {
     {.name = "trigger", .flag = "--trigger", .choices = trigger_choices, .value = TRIGGER_LT,
      .help = "level- (lt) or edge-triggered (et) readiness"},
+    {.name = "send", .flag = "--send", .choices = send_choices, .value = SEND_COPY,
+     .help = "http: send the body with write() from memory (copy) or by sendfile() from "
+             "a file (sendfile)"},
+    {.name = "body_bytes", .flag = "--body-bytes", .min = 1, .max = MAX_BODY_BYTES,
+     .value = DEFAULT_BODY_BYTES, .help = "http: bytes in each reply's body"},
 };
+enum { KNOB_TRIGGER, KNOB_SEND, KNOB_BODY_BYTES };
 
 int main(int argc, char **argv)
 {
     config_parse(&cfg, "c-epoll", argc, argv, knobs, KNOB_COUNT(knobs));
-    edge_triggered = knobs[0].value == TRIGGER_ET;
+    edge_triggered = knobs[KNOB_TRIGGER].value == TRIGGER_ET;
+    http_body_setup((size_t)knobs[KNOB_BODY_BYTES].value, (enum send_mode)knobs[KNOB_SEND].value);
 
     stop_fd = signals_init();
     max_fds = raise_fd_limit();

@@ -4,7 +4,7 @@
  * how a server uses it. Nothing in here knows which I/O model is calling it.
  *
  * Simplifications: IPv4 only; HTTP requests are taken to have no body (GET-style),
- * and every request gets the same small response, whatever it asked for.
+ * and every request gets the same response, whatever it asked for.
  */
 #define _GNU_SOURCE
 #include "protocol.h"
@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -454,7 +456,7 @@ const char *conn_output(const struct conn *c)
 
 size_t conn_output_pending(const struct conn *c)
 {
-    return buffer_length(&c->out);
+    return buffer_length(&c->out) + c->body_left;
 }
 
 void conn_output_sent(struct conn *c, size_t n)
@@ -462,9 +464,12 @@ void conn_output_sent(struct conn *c, size_t n)
     buffer_consume(&c->out, n);
 }
 
+static int answer_held_requests(struct conn *c);
+
 /*
  * Swaps rather than copies: *to (empty) lends its memory to c->out, and c->out's bytes
- * move to *to without being touched.
+ * move to *to without being touched. The emptied c->out then has room for the replies
+ * to requests the protocol held back.
  */
 void conn_take_output(struct conn *c, struct buffer *to)
 {
@@ -472,6 +477,10 @@ void conn_take_output(struct conn *c, struct buffer *to)
     spare.start = spare.end = 0;
     *to = c->out;
     c->out = spare;
+    if (answer_held_requests(c) < 0) {
+        log_errno("no memory for the output of fd %d; closing it after what is queued", c->fd);
+        c->close_after_output = true;
+    }
 }
 
 bool conn_finished(const struct conn *c)
@@ -479,10 +488,16 @@ bool conn_finished(const struct conn *c)
     return c->read_eof && conn_output_pending(c) == 0;
 }
 
+static enum flush_result send_body(struct conn *c);
+static size_t http_body_bytes(void);
+static int    http_body_fd(void);
+
 /*
  * Relies on: write() on a socket taking only as many bytes as fit in the socket's send
  * buffer (a partial write), and on a non-blocking socket failing with EAGAIN when none
  * fit. On a blocking socket the same loop simply waits inside write().
+ * Once everything queued has gone, requests the protocol held back get their replies,
+ * which go out in turn.
  * After the last response of an HTTP connection, shutdown(SHUT_WR) sends FIN at once;
  * the caller keeps reading (and discarding) until the client closes too. Closing with
  * unread input would make the kernel send RST, which can destroy the response before
@@ -491,17 +506,27 @@ bool conn_finished(const struct conn *c)
 /* ANCHOR: flush */
 enum flush_result conn_flush(struct conn *c)
 {
-    while (conn_output_pending(c) > 0) {
-        ssize_t n = write(c->fd, conn_output(c), conn_output_pending(c));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                return FLUSH_AGAIN;       /* send buffer full: try again when writable */
-            return FLUSH_ERROR;
+    int answered;
+    do {
+        while (buffer_length(&c->out) > 0) {
+            ssize_t n = write(c->fd, conn_output(c), buffer_length(&c->out));
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                if (errno == EAGAIN || errno == EWOULDBLOCK)
+                    return FLUSH_AGAIN;   /* send buffer full: try again when writable */
+                return FLUSH_ERROR;
+            }
+            conn_output_sent(c, (size_t)n);   /* n may be less than we offered */
         }
-        conn_output_sent(c, (size_t)n);   /* n may be less than we offered */
-    }
+        if (c->body_left > 0) {               /* --send sendfile: the body follows its head */
+            enum flush_result sent = send_body(c);
+            if (sent != FLUSH_DONE)
+                return sent;
+        }
+    } while ((answered = answer_held_requests(c)) > 0);
+    if (answered < 0)
+        return FLUSH_ERROR;                   /* out of memory: errno says so */
     if (c->close_after_output && !c->output_shut) {
         if (shutdown(c->fd, SHUT_WR) < 0)
             return FLUSH_ERROR;
@@ -510,6 +535,36 @@ enum flush_result conn_flush(struct conn *c)
     return FLUSH_DONE;
 }
 /* ANCHOR_END: flush */
+
+/*
+ * Relies on: sendfile() from a file to a socket handing the socket references to the
+ * file's page-cache pages instead of copying their bytes (zero copy: the CPU never reads
+ * the body), and on it behaving like write() otherwise: partial sends, and EAGAIN on a
+ * non-blocking socket whose send buffer is full. The offset is the reply's own, so every
+ * connection reads the one file from the start.
+ */
+/* ANCHOR: sendfile */
+static enum flush_result send_body(struct conn *c)
+{
+    while (c->body_left > 0) {
+        off_t offset = (off_t)(http_body_bytes() - c->body_left);
+        ssize_t n = sendfile(c->fd, http_body_fd(), &offset, c->body_left);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return FLUSH_AGAIN;       /* send buffer full: try again when writable */
+            return FLUSH_ERROR;
+        }
+        if (n == 0) {                     /* the file is shorter than it was made: a bug */
+            errno = EIO;
+            return FLUSH_ERROR;
+        }
+        c->body_left -= (size_t)n;
+    }
+    return FLUSH_DONE;
+}
+/* ANCHOR_END: sendfile */
 
 void conn_log_error(const struct conn *c, const char *syscall)
 {
@@ -651,11 +706,13 @@ static int echo_feed(struct conn *c, const char *data, size_t len)
 
 /* ---- http ------------------------------------------------------------------------------- */
 
-#define HTTP_BODY            "Hello from C10K Lab\n"
+#define HTTP_BODY            "Hello from C10K Lab\n"   /* repeated for longer bodies */
 #define HTTP_BODY_BYTES      20
 #define HTTP_431_BODY        "request head too large\n"
 #define HTTP_431_BODY_BYTES  23
+#define HTTP_HOLD_BACK_BYTES (256 * 1024)   /* replies queued before we stop answering */
 _Static_assert(sizeof HTTP_BODY - 1 == HTTP_BODY_BYTES, "fix HTTP_BODY_BYTES");
+_Static_assert(HTTP_BODY_BYTES == DEFAULT_BODY_BYTES, "fix DEFAULT_BODY_BYTES");
 _Static_assert(sizeof HTTP_431_BODY - 1 == HTTP_431_BODY_BYTES, "fix HTTP_431_BODY_BYTES");
 
 static const char http_200_keep_alive[] =
@@ -684,6 +741,87 @@ static const char http_431[] =
     "Connection: close\r\n"
     "\r\n"
     HTTP_431_BODY;
+
+/* The 200 replies: the ones above until http_body_setup() makes its own. */
+static struct {
+    const char *keep_alive;     /* SEND_COPY: the whole reply; SEND_SENDFILE: its head */
+    size_t      keep_alive_bytes;
+    const char *close;          /* the same, with "Connection: close" */
+    size_t      close_bytes;
+    size_t      body_bytes;
+    int         body_fd;        /* SEND_SENDFILE: the file holding the body; otherwise -1 */
+} http_reply = {
+    .keep_alive = http_200_keep_alive, .keep_alive_bytes = sizeof http_200_keep_alive - 1,
+    .close = http_200_close, .close_bytes = sizeof http_200_close - 1,
+    .body_bytes = HTTP_BODY_BYTES, .body_fd = -1,
+};
+
+static size_t http_body_bytes(void)
+{
+    return http_reply.body_bytes;
+}
+
+static int http_body_fd(void)
+{
+    return http_reply.body_fd;
+}
+
+/* A 200 reply's head for a body of body_bytes, followed by the body itself if body != NULL. */
+static char *format_reply(const char *connection, size_t body_bytes, const char *body,
+                          size_t *reply_bytes)
+{
+    char head[256];
+    int head_bytes = snprintf(head, sizeof head,
+                              "HTTP/1.1 200 OK\r\n"
+                              "Server: c10klab\r\n"
+                              "Content-Type: text/plain\r\n"
+                              "Content-Length: %zu\r\n"
+                              "Connection: %s\r\n"
+                              "\r\n", body_bytes, connection);
+    size_t bytes = (size_t)head_bytes + (body ? body_bytes : 0);
+    char *reply = malloc(bytes);
+    if (reply == NULL)
+        die_errno("malloc(%zu) failed", bytes);
+    memcpy(reply, head, (size_t)head_bytes);
+    if (body)
+        memcpy(reply + head_bytes, body, body_bytes);
+    *reply_bytes = bytes;
+    return reply;
+}
+
+/*
+ * Relies on: memfd_create() making a file that lives only in memory (its pages are
+ * page-cache pages, like those of a file read recently from disk), which sendfile() can
+ * read from as from any file; no writable filesystem needed in a read-only container.
+ */
+void http_body_setup(size_t body_bytes, enum send_mode mode)
+{
+    char *body = malloc(body_bytes ? body_bytes : 1);
+    if (body == NULL)
+        die_errno("malloc(%zu) failed", body_bytes);
+    for (size_t i = 0; i < body_bytes; i++)
+        body[i] = HTTP_BODY[i % HTTP_BODY_BYTES];
+
+    const char *in_reply = mode == SEND_COPY ? body : NULL;
+    http_reply.keep_alive = format_reply("keep-alive", body_bytes, in_reply,
+                                         &http_reply.keep_alive_bytes);
+    http_reply.close = format_reply("close", body_bytes, in_reply, &http_reply.close_bytes);
+    http_reply.body_bytes = body_bytes;
+
+    if (mode == SEND_SENDFILE) {
+        int fd = memfd_create("c10klab-body", MFD_CLOEXEC);
+        if (fd < 0)
+            die_errno("memfd_create() failed");
+        for (size_t written = 0; written < body_bytes; ) {
+            ssize_t n = write(fd, body + written, body_bytes - written);
+            if (n < 0 && errno != EINTR)
+                die_errno("write(memfd) failed");
+            written += n > 0 ? (size_t)n : 0;
+        }
+        http_reply.body_fd = fd;
+    }
+    free(body);
+}
 
 /* Does s[0..n) contain word, ignoring case? */
 static bool contains_word(const char *s, size_t n, const char *word)
@@ -729,20 +867,40 @@ static int http_reject(struct conn *c)
     return buffer_append(&c->out, http_431, sizeof http_431 - 1);
 }
 
+/* Queues the 200 reply; with sendfile, its body follows when c->out has been sent. */
+static int http_queue_reply(struct conn *c, bool keep_alive)
+{
+    const char *reply = keep_alive ? http_reply.keep_alive : http_reply.close;
+    size_t reply_bytes = keep_alive ? http_reply.keep_alive_bytes : http_reply.close_bytes;
+    if (buffer_append(&c->out, reply, reply_bytes) < 0)
+        return -1;
+    if (http_reply.body_fd >= 0)
+        c->body_left = http_reply.body_bytes;
+    return 0;
+}
+
+/*
+ * Should the next request wait? Its reply would go behind a body still to be sent by
+ * sendfile (c->out can't hold it in between), or behind 256 KiB of replies already: a
+ * client that pipelines many requests for big bodies and reads nothing would otherwise
+ * make us hold all the replies in memory at once.
+ */
+static bool http_holding_back(const struct conn *c)
+{
+    return c->body_left > 0 || buffer_length(&c->out) >= HTTP_HOLD_BACK_BYTES;
+}
+
 /* ANCHOR: http */
 /*
  * HTTP: collect bytes until a request head ends with an empty line (CRLFCRLF), then
  * queue one fixed response. Several requests may arrive in one read (pipelining) and
  * one request may arrive over several reads; either way the answers go out in order.
  */
-static int http_feed(struct conn *c, const char *data, size_t len)
+static int http_answer(struct conn *c)
 {
-    if (c->close_after_output)
-        return 0;                        /* already sent the last answer: ignore the rest */
-    if (buffer_append(&c->in, data, len) < 0)
-        return -1;
-
     for (;;) {
+        if (http_holding_back(c))
+            return 0;                    /* answered later, by conn_flush() */
         /* Empty lines before a request are allowed and ignored (RFC 9112, 2.2). */
         while (buffer_length(&c->in) > 0 &&
                (c->in.data[c->in.start] == '\r' || c->in.data[c->in.start] == '\n'))
@@ -765,10 +923,7 @@ static int http_feed(struct conn *c, const char *data, size_t len)
         if (head_bytes > HTTP_MAX_HEAD_BYTES)
             return http_reject(c);
         bool keep_alive = http_keep_alive(head, head_bytes);
-        const char *response = keep_alive ? http_200_keep_alive : http_200_close;
-        size_t response_bytes = keep_alive ? sizeof http_200_keep_alive - 1
-                                           : sizeof http_200_close - 1;
-        if (buffer_append(&c->out, response, response_bytes) < 0)
+        if (http_queue_reply(c, keep_alive) < 0)
             return -1;
         buffer_consume(&c->in, head_bytes);
         c->scanned = 0;
@@ -781,6 +936,32 @@ static int http_feed(struct conn *c, const char *data, size_t len)
     }
 }
 /* ANCHOR_END: http */
+
+static int http_feed(struct conn *c, const char *data, size_t len)
+{
+    if (c->close_after_output)
+        return 0;                        /* already sent the last answer: ignore the rest */
+    if (buffer_append(&c->in, data, len) < 0)
+        return -1;
+    return http_answer(c);
+}
+
+/* -1 out of memory, 0 nothing (more) to answer now, 1 replies queued. */
+static int answer_held_requests(struct conn *c)
+{
+    if (c->protocol != PROTOCOL_HTTP || c->close_after_output || buffer_length(&c->in) == 0 ||
+        http_holding_back(c))
+        return 0;
+    size_t before = conn_output_pending(c);
+    if (http_answer(c) < 0)
+        return -1;
+    return conn_output_pending(c) > before;
+}
+
+bool conn_caught_up(const struct conn *c)
+{
+    return c->protocol != PROTOCOL_HTTP || buffer_length(&c->in) == 0 || !http_holding_back(c);
+}
 
 int conn_feed(struct conn *c, const char *data, size_t len)
 {

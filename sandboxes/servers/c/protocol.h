@@ -9,6 +9,8 @@
  *   - one struct conn per client, with an input and an output buffer;
  *   - the two wire protocols as pure functions: conn_feed() takes bytes read from
  *     the client and appends the bytes to send back (no system calls inside);
+ *   - the http body: 20 bytes by default, or any size set by http_body_setup(), sent by
+ *     copying it (write) or from a file without copying it (sendfile);
  *   - conn_flush(): send buffered output, coping with partial writes and EAGAIN;
  *   - serve_blocking(): a whole conversation with one client, for the models that
  *     block in read() and write() (iterative, forking, preforked, threaded, prethreaded);
@@ -45,6 +47,8 @@
 #define MIN_BUFFER_BYTES      512
 #define MAX_BUFFER_BYTES      1048576
 #define HTTP_MAX_HEAD_BYTES   8192      /* longer request heads get "431" and a close */
+#define DEFAULT_BODY_BYTES    20        /* "Hello from C10K Lab\n" */
+#define MAX_BODY_BYTES        16777216  /* 16 MiB: --body-bytes upper bound */
 
 /* ---- configuration -------------------------------------------------------------- */
 
@@ -81,6 +85,25 @@ void config_parse(struct server_config *cfg, const char *name, int argc, char **
 
 /* "c-epoll: listening on 0.0.0.0:9000 protocol=echo trigger=lt backlog=4096 buffer=16384" */
 void config_print(const struct server_config *cfg, const struct knob *knobs, size_t knob_count);
+
+/* ---- the http body ----------------------------------------------------------------- */
+
+enum send_mode {
+    SEND_COPY,      /* the body sits in memory; each reply copies it into the connection's
+                       buffer and write() copies it again, into the socket */
+    SEND_SENDFILE,  /* the body sits in a file (a memfd: page-cache pages); sendfile() hands
+                       those pages to the socket, and no byte of the body passes through
+                       our memory */
+};
+
+/*
+ * From now on every http 200 carries a body of body_bytes bytes ("Hello from C10K Lab\n"
+ * repeated, cut at body_bytes), sent as `mode` says. Call it before serving; without it the
+ * body is those 20 bytes, copied. Exits 1 with a message if the file cannot be made.
+ * With SEND_SENDFILE a reply is its head from c->out followed by the body from the file, so
+ * the model must check conn_caught_up() before reading (see there).
+ */
+void http_body_setup(size_t body_bytes, enum send_mode mode);
 
 /* ---- set-up (each exits 1 with a message on failure) ---------------------------- */
 
@@ -152,6 +175,7 @@ struct conn {
     bool           read_eof;           /* the client shut its sending side: read() returned 0 */
     bool           close_after_output; /* http: send what is queued, then close */
     bool           output_shut;        /* shutdown(SHUT_WR) done: nothing more will be sent */
+    size_t         body_left;          /* sendfile: body bytes still to send once `out` is sent */
     uint32_t       interest;           /* for the I/O model: the events it waits for now */
 };
 
@@ -165,13 +189,27 @@ void conn_close(struct conn *c);
  * The protocol: consume `len` bytes read from the client, append the reply to c->out.
  * Echo appends the bytes themselves. HTTP appends one response per complete request
  * head, and sets close_after_output for "Connection: close" or a head over 8 KiB.
- * Makes no system calls. Returns 0, or -1 if out of memory (close the connection).
+ * HTTP holds requests back, unanswered in c->in, while 256 KiB of replies wait or while
+ * a body waits to be sent by sendfile; conn_flush() and conn_take_output() answer them
+ * once that output has gone. Makes no system calls. Returns 0, or -1 if out of memory
+ * (close the connection).
  */
 int conn_feed(struct conn *c, const char *data, size_t len);
 
-/* Output waiting to be sent; after sending some of it, report how much with conn_output_sent(). */
-const char *conn_output(const struct conn *c);
+/*
+ * False while the protocol holds back requests it has read but not answered: reading
+ * more would only pile them up in memory. Only needed with SEND_SENDFILE: in copy mode
+ * requests are held back only while 256 KiB of replies wait, and a model stops reading
+ * then anyway (its backpressure).
+ */
+bool conn_caught_up(const struct conn *c);
+
+/* Bytes of replies not yet sent, including a body still to go out by sendfile. */
 size_t      conn_output_pending(const struct conn *c);
+
+/* The replies waiting in memory, c->out (not a sendfile body); after sending some of them,
+ * report how much with conn_output_sent(). */
+const char *conn_output(const struct conn *c);
 void        conn_output_sent(struct conn *c, size_t n);
 
 /*
@@ -179,7 +217,8 @@ void        conn_output_sent(struct conn *c, size_t n);
  * after the call that queued it has returned, while conn_feed() may grow or move c->out
  * at any time, so the bytes in flight must live somewhere else until the send completes.
  * conn_take_output() moves everything queued in c->out to *to, which must be empty (its
- * memory, if any, is reused for c->out). The buffer_*() functions below work on *to.
+ * memory, if any, is reused for c->out), then answers requests the protocol held back.
+ * The buffer_*() functions below work on *to. Not for SEND_SENDFILE.
  */
 void conn_take_output(struct conn *c, struct buffer *to);
 
@@ -193,7 +232,10 @@ enum flush_result {
     FLUSH_ERROR,  /* write() failed; errno says why: close the connection */
 };
 
-/* write()s queued output until it is all sent or the kernel says EAGAIN. */
+/*
+ * write()s queued output (and sendfile()s a body) until it is all sent or the kernel says
+ * EAGAIN; answers requests held back as their turn comes.
+ */
 enum flush_result conn_flush(struct conn *c);
 
 /* True once there is nothing left to do: the client has stopped sending and all is sent. */
