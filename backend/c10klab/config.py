@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     max_duration_s: float = Field(60, gt=0, le=600)
     max_warmup_s: float = Field(30, ge=0, le=120)
     max_queued_runs: int = Field(50, ge=1, le=1000)
+    max_repetitions: int = Field(5, ge=1, le=20)
+    max_sweep_points: int = Field(40, ge=1, le=200)
 
     # Container limits (see runner/plan.py).
     nofile_limit: int = Field(20_000, ge=1024, le=1_048_576)
@@ -49,6 +51,10 @@ class Settings(BaseSettings):
     loadgen_memory_mb: int = Field(1024, ge=64)
     # A run whose errors exceed this share of all attempts is marked invalid.
     invalid_error_rate: float = Field(0.01, ge=0, le=1)
+    # An open-loop run that achieves less than this share of its target rate is invalid.
+    min_rate_fraction: float = Field(0.9, ge=0, le=1)
+    # Repetitions whose QPS spread ((max - min) / median) exceeds this are flagged noisy.
+    noisy_spread: float = Field(0.10, ge=0)
 
     @property
     def content_dir(self) -> Path:

@@ -15,6 +15,7 @@ from c10klab.health.router import router as health_router
 from c10klab.runs.router import router as runs_router
 from c10klab.sandboxes.router import router as sandboxes_router
 from c10klab.store import Store
+from c10klab.sweeps.router import router as sweeps_router
 
 FRONTEND_MISSING = """<!doctype html><title>C10K Lab</title>
 <p>The frontend is not built. Run <code>make up</code> (or <code>make frontend</code>).</p>"""
@@ -48,7 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="C10K Lab", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     api = APIRouter(prefix="/api")
-    for router in (health_router, content_router, sandboxes_router, runs_router):
+    for router in (health_router, content_router, sandboxes_router, runs_router, sweeps_router):
         api.include_router(router)
     app.include_router(api)
     mount_frontend(app, settings.frontend_dist)

@@ -1,4 +1,5 @@
-"""The SQLite store that the API and the runner share: runs, their events and the runner's status.
+"""The SQLite store that the API and the runner share: runs, their events, sweeps (series of
+runs) and the runner's status.
 
 Both processes open the same file (WAL mode, so readers never block the writer). The runs table
 is also the queue: the runner claims the oldest queued run inside a write transaction, so a run is
@@ -38,6 +39,12 @@ CREATE TABLE IF NOT EXISTS events (
     created_at TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)
 );
+CREATE TABLE IF NOT EXISTS sweeps (
+    id TEXT PRIMARY KEY,
+    request TEXT NOT NULL,
+    points TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS runner_status (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     updated_at REAL NOT NULL,
@@ -64,6 +71,15 @@ class Run:
     created_at: str
     started_at: str | None
     finished_at: str | None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    id: str
+    request: dict[str, Any]
+    # [{"server", "value", "run_id" (None if skipped), "skipped" (why, or None)}], in order
+    points: list[dict[str, Any]]
+    created_at: str
 
 
 @dataclass(frozen=True)
@@ -277,6 +293,46 @@ class Store:
                 (run_id, after_seq),
             ).fetchall()
         return [Event(r["run_id"], r["seq"], r["type"], json.loads(r["data"])) for r in rows]
+
+    # --- sweeps -------------------------------------------------------------------------------
+
+    def create_sweep(
+        self, request: dict[str, Any], points: list[tuple[str, float, dict[str, Any] | None, str]]
+    ) -> Sweep:
+        """Queue a sweep's runs and record it, all in one transaction: either every point is
+        queued, or none. `points` are (server, value, run request or None, why skipped)."""
+        sweep_id = uuid.uuid4().hex
+        created = now_iso()
+        stored: list[dict[str, Any]] = []
+        # The queue runs equal creation times in id order: sorted ids keep the points in order.
+        ids = iter(sorted(uuid.uuid4().hex for _ in points))
+        with self._write() as db:
+            for server, value, run_request, skipped in points:
+                run_id = None
+                if run_request is not None:
+                    run_id = next(ids)
+                    db.execute(
+                        "INSERT INTO runs (id, server, status, request, created_at) "
+                        "VALUES (?, ?, 'queued', ?, ?)",
+                        (run_id, server, json.dumps(run_request), created),
+                    )
+                    position = self._queue_position(db, created, run_id)
+                    self._append(db, run_id, "queued", {"position": position})
+                why = None if run_id else skipped
+                stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
+            db.execute(
+                "INSERT INTO sweeps (id, request, points, created_at) VALUES (?, ?, ?, ?)",
+                (sweep_id, json.dumps(request), json.dumps(stored), created),
+            )
+        return Sweep(sweep_id, request, stored, created)
+
+    def get_sweep(self, sweep_id: str) -> Sweep | None:
+        with self._connect() as db:
+            row = db.execute("SELECT * FROM sweeps WHERE id = ?", (sweep_id,)).fetchone()
+        if row is None:
+            return None
+        request, points = json.loads(row["request"]), json.loads(row["points"])
+        return Sweep(row["id"], request, points, row["created_at"])
 
     # --- runner status ------------------------------------------------------------------------
 

@@ -26,6 +26,14 @@ NOBODY = "65534:65534"
 # Docker >= 25 blocks io_uring in its default seccomp profile; servers that need it get ours,
 # which allows it. Every other server keeps the engine's default profile.
 IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
+# The syscall profile: strace -c -f counts every system call of the server and its threads and
+# children, and prints the table to stderr when the server exits. strace ignores SIGTERM while
+# it runs a command, so the shell (PID 1) passes the stop on to its whole process group: the
+# server exits as usual, then strace prints the table and exits too.
+STRACE_WRAPPER = (
+    'strace -f -c -o /dev/stderr -- "$@" & tracer=$!; '
+    'trap "kill -TERM 0" TERM; wait $tracer; wait $tracer'
+)
 
 
 @dataclass(frozen=True)
@@ -38,7 +46,7 @@ class ContainerSpec:
 @dataclass(frozen=True)
 class RunPlan:
     server: ContainerSpec
-    loadgen: ContainerSpec  # network_mode is set to the server's namespace at start
+    loadgen: ContainerSpec  # network_mode and pid_mode: the server's namespaces, set at start
     deadline_s: float
 
 
@@ -58,8 +66,13 @@ def server_argv(server: Server, request: dict[str, Any]) -> list[str]:
     return argv
 
 
+def traced(argv: list[str]) -> list[str]:
+    """The server's argv run under strace -c -f (see STRACE_WRAPPER)."""
+    return ["/bin/sh", "-c", STRACE_WRAPPER, "strace-wrapper", *argv]
+
+
 def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
-    return [
+    argv = [
         "--host",
         "127.0.0.1",
         "--port",
@@ -78,7 +91,19 @@ def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
         str(threads),
         "--wait-ready-s",
         str(WAIT_READY_S),
+        # Loadgen shares the server's pid namespace and reads its threads, context switches
+        # and resident memory from /proc.
+        "--sample-procs",
     ]
+    if float(request.get("rate", 0)) > 0:
+        argv += ["--rate", f"{float(request['rate']):g}"]
+    if int(request.get("idle_connections", 0)) > 0:
+        argv += ["--idle", str(int(request["idle_connections"]))]
+    if request.get("new_connection_per_request"):
+        argv.append("--new-connection-per-request")
+    if float(request.get("ramp_s", 0)) > 0:
+        argv += ["--ramp-s", f"{float(request['ramp_s']):g}"]
+    return argv
 
 
 def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
@@ -109,9 +134,12 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
     hardening = _locked_down(run_id, "server", settings)
     if server.needs_io_uring:
         hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
+    command = server_argv(server, request)
+    if request.get("profile") == "syscalls":
+        command = traced(command)
     server_spec = ContainerSpec(
         image=server.image,
-        command=server_argv(server, request),
+        command=command,
         kwargs={
             **hardening,
             "cpuset_cpus": settings.server_cpus,
@@ -134,5 +162,10 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
             "pids_limit": 64,
         },
     )
-    deadline = WAIT_READY_S + float(request["warmup_s"]) + float(request["duration_s"])
+    deadline = (
+        WAIT_READY_S
+        + float(request.get("ramp_s", 0))
+        + float(request["warmup_s"])
+        + float(request["duration_s"])
+    )
     return RunPlan(server_spec, loadgen_spec, deadline + DEADLINE_SLACK_S)

@@ -46,6 +46,15 @@ class RunFailed(Exception):
 
 
 @dataclass
+class Repetition:
+    """One pair of containers: the state its sampler and watcher threads share."""
+
+    number: int
+    server_stats: measure.ServerStats = field(default_factory=measure.ServerStats)
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
 class Execution:
     """The state of the one run in progress, shared by its threads."""
 
@@ -54,11 +63,14 @@ class Execution:
     t0: float = field(default_factory=time.monotonic)
     stop_reason: str | None = None
     cancelled: bool = False
-    server_stats: measure.ServerStats = field(default_factory=measure.ServerStats)
-    done: threading.Event = field(default_factory=threading.Event)
+    current: Repetition = field(default_factory=lambda: Repetition(1))
 
     def t_s(self) -> float:
         return time.monotonic() - self.t0
+
+    @property
+    def repetitions(self) -> int:
+        return int(self.run.request.get("repetitions", 1))
 
 
 class Runner:
@@ -160,21 +172,45 @@ class Runner:
 
     def clean_up(self, ex: Execution) -> None:
         """Remove the run's containers before its last event, so `done` means really over."""
-        ex.done.set()
+        ex.current.done.set()
         try:
             self.engine.reap(self.store_label, ex.run.id)
         except EngineError:
             log.exception("could not remove the containers of run %s", ex.run.id)
 
     def measure(self, ex: Execution) -> dict[str, Any]:
+        """Every repetition on fresh containers, then their figures combined."""
         started_at = datetime.now(UTC).isoformat(timespec="seconds")
+        outcomes: list[dict[str, Any]] = []
+        for number in range(1, ex.repetitions + 1):
+            ex.current = Repetition(number)
+            if ex.repetitions > 1:
+                self.store.append_event(
+                    ex.run.id,
+                    "repetition",
+                    {"t_s": round(ex.t_s(), 3), "repetition": number, "of": ex.repetitions},
+                )
+            outcome, summary = self.measure_once(ex)
+            outcomes.append(outcome)
+            self.clean_up(ex)  # the next repetition starts from nothing
+        combined = measure.combine(outcomes, self.settings.noisy_spread)
+        combined["provenance"] = self.provenance(ex, summary, started_at)
+        return combined
+
+    def measure_once(self, ex: Execution) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One repetition: its outcome, and the load generator's whole summary."""
+        rep = ex.current
         try:
             server = self.engine.start(ex.plan.server)
         except EngineError as exc:
             raise RunFailed(f"the server container did not start: {exc}") from exc
-        threading.Thread(target=self.sample_server, args=(ex, server), daemon=True).start()
+        threading.Thread(target=self.sample_server, args=(ex, rep, server), daemon=True).start()
         try:
-            loadgen = self.engine.start(ex.plan.loadgen, network_mode=f"container:{server.id}")
+            loadgen = self.engine.start(
+                ex.plan.loadgen,
+                network_mode=f"container:{server.id}",
+                pid_mode=f"container:{server.id}",
+            )
         except EngineError as exc:
             running, code = Engine.is_running(server)
             reason = (
@@ -183,9 +219,9 @@ class Runner:
                 else f"the server exited with code {code} before it was ready"
             )
             raise RunFailed(reason, Engine.log_tail(server)) from exc
-        threading.Thread(target=self.watch, args=(ex, server, loadgen), daemon=True).start()
+        threading.Thread(target=self.watch, args=(ex, rep, server, loadgen), daemon=True).start()
 
-        summary, error = self.follow_loadgen(ex, loadgen)
+        summary, error = self.follow_loadgen(ex, rep, loadgen)
         loadgen_exit = Engine.wait(loadgen, 10)
         if ex.stop_reason:
             raise RunFailed(ex.stop_reason, Engine.log_tail(server), cancelled=ex.cancelled)
@@ -194,23 +230,44 @@ class Runner:
             raise RunFailed(detail, Engine.log_tail(server) + Engine.log_tail(loadgen, 5))
 
         server_exit = Engine.stop(server, SIGTERM_GRACE_S)
-        invalid = measure.judge(summary, self.settings.invalid_error_rate)
-        server_summary = ex.server_stats.summary() | {"exit_code": server_exit}
+        invalid = measure.judge(
+            summary, self.settings.invalid_error_rate, self.settings.min_rate_fraction
+        )
+        server_summary = rep.server_stats.summary() | {
+            "exit_code": server_exit,
+            "profile": summary.get("procs"),
+        }
         if server_exit not in (0, None):
             server_summary["exit_note"] = (
                 f"the server exited with code {server_exit} on SIGTERM (expected 0 within "
                 f"{SIGTERM_GRACE_S} s)"
             )
-        return {
+        outcome: dict[str, Any] = {
+            "repetition": rep.number,
             "summary": {k: summary.get(k) for k in measure.SUMMARY_KEYS},
             "server": server_summary,
-            "provenance": self.provenance(ex, summary, started_at),
             "valid": invalid is None,
             "invalid_reason": invalid,
         }
+        if ex.run.request.get("profile") == "syscalls":
+            outcome["syscalls"] = self.syscall_table(server, summary)
+        return outcome, summary
+
+    @staticmethod
+    def syscall_table(server: Container, summary: dict[str, Any]) -> dict[str, Any]:
+        """strace's table from the stopped server's log, per request of the whole run."""
+        table = measure.parse_strace(Engine.log_tail(server, measure.STRACE_LOG_LINES))
+        if table is None:
+            raise RunFailed(
+                "the syscall profile found no strace table in the server's log",
+                Engine.log_tail(server),
+            )
+        # Every request the server answered: the load's, plus loadgen's one verification.
+        requests = int(summary.get("requests_total") or summary.get("requests") or 0) + 1
+        return measure.per_request(table, requests)
 
     def follow_loadgen(
-        self, ex: Execution, loadgen: Container
+        self, ex: Execution, rep: Repetition, loadgen: Container
     ) -> tuple[dict[str, Any] | None, str | None]:
         """Turn the load generator's JSON lines into events until it exits."""
         summary: dict[str, Any] | None = None
@@ -221,37 +278,39 @@ class Runner:
                 continue
             kind = line["type"]
             if kind == "phase" and line.get("phase") == "measure":
-                ex.server_stats.measure_from_s = ex.t_s()
+                rep.server_stats.measure_from_s = ex.t_s()
             elif kind == "progress":
-                self.store.append_event(
-                    ex.run.id, "progress", measure.progress_event(line, ex.t_s())
-                )
+                event = measure.progress_event(line, ex.t_s())
+                if ex.repetitions > 1:
+                    event["repetition"] = rep.number
+                self.store.append_event(ex.run.id, "progress", event)
             elif kind == "summary":
                 summary = line
             elif kind == "error":
                 error = f"load generator: {line.get('kind')}: {line.get('message')}"
         return summary, error
 
-    def sample_server(self, ex: Execution, server: Container) -> None:
+    def sample_server(self, ex: Execution, rep: Repetition, server: Container) -> None:
         """Docker's stats stream gives one sample a second until the container stops."""
         try:
             for stats in Engine.stats(server):
-                if ex.done.is_set():
+                if rep.done.is_set():
                     return
                 sample = measure.server_sample(stats, ex.t_s())
                 if sample is not None:
-                    ex.server_stats.samples.append(sample)
+                    rep.server_stats.samples.append(sample)
                     self.store.append_event(ex.run.id, "server_stats", sample)
         except Exception:
             # The stream ends with an error when the container is removed; that is its end.
             return
 
-    def watch(self, ex: Execution, server: Container, loadgen: Container) -> None:
+    def watch(self, ex: Execution, rep: Repetition, server: Container, loadgen: Container) -> None:
         """Stop the run early on a cancel, the hard deadline, a runner shutdown or a dead server."""
-        while not ex.done.is_set():
+        deadline_s = ex.t_s() + ex.plan.deadline_s  # each repetition gets the whole allowance
+        while not rep.done.is_set():
             if self.store.cancel_requested(ex.run.id):
                 ex.stop_reason, ex.cancelled = "cancelled by the user", True
-            elif ex.t_s() > ex.plan.deadline_s:
+            elif ex.t_s() > deadline_s:
                 ex.stop_reason = f"timed out after {ex.plan.deadline_s:.0f} s (the hard limit)"
             elif self.stopping.is_set():
                 ex.stop_reason = "the runner was stopped during this run"

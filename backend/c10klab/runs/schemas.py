@@ -20,6 +20,28 @@ class RunRequest(BaseModel):
     knobs: dict[str, int | str | bool] = Field(
         default_factory=dict, description="server knobs by name, as listed in the catalog"
     )
+    rate: float = Field(
+        0,
+        ge=0,
+        le=10_000_000,
+        description="open loop: requests/s for the whole run, sent at their intended times "
+        "(latency counted from then); 0 = closed loop, one request in flight per connection",
+    )
+    idle_connections: int = Field(
+        0, ge=0, description="extra connections that stay open and never send"
+    )
+    new_connection_per_request: bool = Field(
+        False, description="open a fresh connection for every request (short connections)"
+    )
+    ramp_s: float = Field(0, ge=0, description="seconds over which the connections are opened")
+    repetitions: int = Field(
+        1, ge=1, description="independent repetitions; the result reports median and spread"
+    )
+    profile: Literal["throughput", "syscalls"] = Field(
+        "throughput",
+        description="syscalls: run the server under strace -c -f and return its syscall table "
+        "(strace slows the server: these runs give no speed figures)",
+    )
 
 
 class RunCreated(BaseModel):

@@ -46,6 +46,27 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
             f"connections: {server.id} can be run with at most {max_connections} connections "
             f"here (got {request.connections})"
         )
+    # Idle connections may go past the server's own limit (they cost it only a descriptor
+    # and a watch each): that is how a lesson shows c-select refusing fds past FD_SETSIZE.
+    if request.connections + request.idle_connections > settings.max_connections:
+        raise InvalidRequest(
+            f"idle_connections: connections + idle_connections may be at most "
+            f"{settings.max_connections} here (got {request.connections} + "
+            f"{request.idle_connections})"
+        )
+    if request.repetitions > settings.max_repetitions:
+        raise InvalidRequest(
+            f"repetitions: at most {settings.max_repetitions} (got {request.repetitions})"
+        )
+    if request.ramp_s > settings.max_warmup_s:
+        raise InvalidRequest(
+            f"ramp_s: at most {settings.max_warmup_s:g} s (got {request.ramp_s:g})"
+        )
+    if request.profile == "syscalls" and request.repetitions > 1:
+        raise InvalidRequest(
+            "repetitions: a syscall profile counts calls, which do not vary like speed does; "
+            "ask for 1 repetition"
+        )
     if request.payload_bytes > settings.max_payload_bytes:
         raise InvalidRequest(
             f"payload_bytes: at most {settings.max_payload_bytes} (got {request.payload_bytes})"

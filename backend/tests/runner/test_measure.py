@@ -89,3 +89,83 @@ def test_progress_events_keep_the_fields_the_charts_use() -> None:
         "errors": 0,
         "latency_us": {"p50": 1, "p90": 2, "p99": 3, "p999": 4, "max": 5},
     }
+
+
+def test_an_open_loop_run_that_misses_its_rate_is_invalid() -> None:
+    base = summary(50_000, {})
+    met = base | {"open_loop": {"target_qps": 10_000, "achieved_qps": 9_900.0,
+                                "achieved_fraction": 0.99}}  # fmt: skip
+    assert measure.judge(met, 0.01, 0.9) is None
+    missed = base | {"open_loop": {"target_qps": 100_000, "achieved_qps": 61_000.0,
+                                   "achieved_fraction": 0.61}}  # fmt: skip
+    reason = measure.judge(missed, 0.01, 0.9)
+    assert reason is not None and "61,000 of the 100,000" in reason and "61%" in reason
+
+
+def test_progress_events_pass_open_loop_digests_and_the_process_profile_through() -> None:
+    digest = {"p50": 1, "p90": 2, "p99": 3, "p999": 4, "max": 5}
+    procs = {"processes": 1, "threads": 1, "rss_bytes": 4096, "voluntary_ctxt_switches": 7,
+             "nonvoluntary_ctxt_switches": 0}  # fmt: skip
+    line = {"phase": "measure", "qps": 1.0, "requests": 1, "errors": 0, "latency_us": digest,
+            "latency_actual_us": digest, "send_lag_us": digest, "idle_dropped": 2,
+            "procs": procs}  # fmt: skip
+    event = measure.progress_event(line, 1.0)
+    assert event["send_lag_us"] == digest and event["latency_actual_us"] == digest
+    assert event["idle_dropped"] == 2 and event["procs"] == procs
+    closed = measure.progress_event(line | {"latency_actual_us": None, "idle_dropped": 0}, 1.0)
+    assert "latency_actual_us" not in closed and "idle_dropped" not in closed
+
+
+def outcome(repetition: int, qps: float, p99: int, valid: bool = True) -> dict:  # type: ignore[type-arg]
+    return {
+        "repetition": repetition,
+        "summary": {"qps": qps, "latency_us": {"p99": p99}},
+        "server": {"cpu_percent_mean": 90.0},
+        "valid": valid,
+        "invalid_reason": None if valid else "too many errors",
+    }
+
+
+def test_repetitions_combine_into_median_spread_and_a_noisy_flag() -> None:
+    combined = measure.combine([outcome(1, 100.0, 30), outcome(2, 120.0, 10),
+                                outcome(3, 105.0, 20)], 0.10)  # fmt: skip
+    agg = combined["aggregate"]
+    assert combined["summary"]["qps"] == 105.0 and agg["median_repetition"] == 3
+    assert agg["qps"] == {"median": 105.0, "min": 100.0, "max": 120.0, "spread": 0.1905}
+    assert agg["p99_us"] == {"median": 20.0, "min": 10.0, "max": 30.0}
+    assert agg["noisy"] and combined["valid"] and len(combined["repetitions"]) == 3
+    quiet = measure.combine([outcome(1, 100.0, 9), outcome(2, 104.0, 9)], 0.10)
+    assert not quiet["aggregate"]["noisy"]
+    assert not measure.combine([outcome(1, 100.0, 9)], 0.0)["aggregate"]["noisy"]
+
+
+def test_one_invalid_repetition_makes_the_result_invalid_and_says_which() -> None:
+    combined = measure.combine([outcome(1, 100.0, 9), outcome(2, 99.0, 9, valid=False)], 0.1)
+    assert not combined["valid"]
+    assert combined["invalid_reason"] == "repetition 2 of 2: too many errors"
+
+
+STRACE_LOG = """c-epoll: listening on 0.0.0.0:9000 protocol=echo trigger=lt
+c-epoll: SIGTERM received: closed 0 connections (101 accepted in all), exiting
+% time     seconds  usecs/call     calls    errors syscall
+------ ----------- ----------- --------- --------- ----------------
+ 52.10    0.120000           1    100000           write
+ 40.00    0.092000           0    100000           read
+  7.80    0.018000           0     50000           epoll_wait
+  0.10    0.000230           2       101         1 accept4
+------ ----------- ----------- --------- --------- ----------------
+100.00    0.230230           0    250101         1 total""".splitlines()
+
+
+def test_the_strace_table_is_read_and_divided_by_requests() -> None:
+    table = measure.parse_strace(STRACE_LOG)
+    assert table is not None
+    assert table["total"] == {"syscall": "total", "calls": 250101, "errors": 1,
+                              "seconds": 0.23023, "percent_time": 100.0}  # fmt: skip
+    assert [r["syscall"] for r in table["rows"]] == ["write", "read", "epoll_wait", "accept4"]
+    assert table["rows"][3]["errors"] == 1 and table["rows"][0]["errors"] == 0
+    profile = measure.per_request(table, 100_000)
+    assert profile["calls_per_request"] == 2.501
+    assert profile["rows"][2] | {} == table["rows"][2] | {"per_request": 0.5}
+    assert measure.parse_strace(["no table here"]) is None
+    assert measure.parse_strace(STRACE_LOG[:-1]) is None  # cut before the total: incomplete

@@ -101,3 +101,29 @@ def test_only_io_uring_servers_get_the_io_uring_seccomp_profile() -> None:
     }
     assert {"io_uring_setup", "io_uring_enter", "io_uring_register"} <= allowed
     assert profile["defaultAction"] != "SCMP_ACT_ALLOW"
+
+
+def test_the_load_generator_gets_the_open_loop_idle_short_and_ramp_flags() -> None:
+    request = REQUEST | {
+        "rate": 25000.0,
+        "idle_connections": 300,
+        "new_connection_per_request": True,
+        "ramp_s": 2.5,
+    }
+    argv = plan_run("abc123", SERVER, request, Settings()).loadgen.command
+    assert "--sample-procs" in argv
+    assert argv[argv.index("--rate") + 1] == "25000"
+    assert argv[argv.index("--idle") + 1] == "300"
+    assert "--new-connection-per-request" in argv
+    assert argv[argv.index("--ramp-s") + 1] == "2.5"
+    closed = plan_run("abc123", SERVER, REQUEST, Settings()).loadgen.command
+    assert not {"--rate", "--idle", "--new-connection-per-request", "--ramp-s"} & set(closed)
+
+
+def test_a_syscall_profile_runs_the_server_under_strace() -> None:
+    plain = plan_run("abc123", SERVER, REQUEST, Settings()).server.command
+    traced = plan_run("abc123", SERVER, REQUEST | {"profile": "syscalls"}, Settings())
+    command = traced.server.command
+    assert command[:2] == ["/bin/sh", "-c"] and "strace -f -c" in command[2]
+    assert command[4:] == plain  # "$@" is exactly the plain argv, never a joined string
+    assert traced.server.kwargs["read_only"] and traced.server.kwargs["cap_drop"] == ["ALL"]

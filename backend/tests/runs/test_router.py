@@ -40,6 +40,12 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
         "warmup_s": 2,
         "protocol": "echo",
         "knobs": {},
+        "rate": 0,
+        "idle_connections": 0,
+        "new_connection_per_request": False,
+        "ramp_s": 0,
+        "repetitions": 1,
+        "profile": "throughput",
     }
     assert [r["id"] for r in client.get("/api/runs").json()][:2] == [
         second.json()["id"],
@@ -60,6 +66,18 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
         ({"server": "c-epoll", "knobs": {"turbo": 1}}, "has no such knob"),
         ({"server": "c-epoll", "image": "evil"}, "image: extra inputs are not permitted"),
         ({}, "server: field required"),
+        (
+            {"server": "c-epoll", "connections": 10000, "idle_connections": 9001},
+            "connections + idle_connections may be at most 19000 here (got 10000 + 9001)",
+        ),
+        ({"server": "c-epoll", "rate": -5}, "rate: input should be greater than or equal to 0"),
+        ({"server": "c-epoll", "repetitions": 9}, "repetitions: at most 5 (got 9)"),
+        ({"server": "c-epoll", "ramp_s": 99}, "ramp_s: at most 30 s (got 99)"),
+        (
+            {"server": "c-epoll", "profile": "syscalls", "repetitions": 3},
+            "a syscall profile counts calls",
+        ),
+        ({"server": "c-epoll", "profile": "perf"}, "profile: input should be 'throughput'"),
     ],
 )
 def test_bad_input_gets_422_with_an_actionable_message(

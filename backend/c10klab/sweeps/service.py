@@ -1,0 +1,190 @@
+"""Sweeps: one request that queues a run per (server, value) and reads back a table of points.
+
+A point a server cannot take (c-select at 10,000 connections) is kept in the table as skipped,
+with the reason the API gives for such a run, so a sweep over every model shows each model's
+limit instead of failing as a whole.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from pydantic import ValidationError
+
+from c10klab.config import Settings
+from c10klab.errors import DomainError, InvalidRequest, NotFound, QueueFull
+from c10klab.runs.schemas import RunRequest
+from c10klab.runs.service import sse_frame, validate_request
+from c10klab.sandboxes.schemas import Catalog
+from c10klab.store import Run, Store, Sweep
+from c10klab.sweeps.schemas import Point, SweepOut, SweepRequest
+
+POLL_INTERVAL_S = 0.3
+KEEPALIVE_S = 15.0
+WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
+FINISHED = {"done", "failed", "cancelled", "skipped"}
+
+PlannedPoint = tuple[str, float, dict[str, Any] | None, str]
+
+
+def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest:
+    if request.vary in WHOLE_NUMBER_FIELDS and value != int(value):
+        raise InvalidRequest(f"values: {request.vary} takes whole numbers (got {value:g})")
+    for taken in ("server", request.vary):
+        if taken in request.base:
+            raise InvalidRequest(f"base.{taken}: set by the sweep itself; leave it out of base")
+    varied: float | int = int(value) if request.vary in WHOLE_NUMBER_FIELDS else value
+    try:
+        return RunRequest(**(request.base | {"server": server, request.vary: varied}))
+    except ValidationError as invalid:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'base'}: {e['msg']}" for e in invalid.errors()
+        )
+        raise InvalidRequest(f"base (with {request.vary}={value:g}): {problems}") from invalid
+
+
+def plan_points(request: SweepRequest, catalog: Catalog, settings: Settings) -> list[PlannedPoint]:
+    """Every (server, value) in order, value by value, with its run or why it is skipped."""
+    unknown = [s for s in request.servers if catalog.get(s) is None]
+    if unknown:
+        known = ", ".join(s.id for s in catalog.servers)
+        raise InvalidRequest(f"servers: unknown {', '.join(unknown)}; choose from {known}")
+    total = len(request.servers) * len(request.values)
+    if total > settings.max_sweep_points:
+        raise InvalidRequest(
+            f"values: {len(request.servers)} servers x {len(request.values)} values = {total} "
+            f"runs; at most {settings.max_sweep_points} per sweep"
+        )
+    points: list[PlannedPoint] = []
+    for value in request.values:
+        for server in request.servers:
+            run = _run_request(request, server, value)
+            try:
+                validate_request(run, catalog, settings)
+            except DomainError as refused:
+                points.append((server, value, None, refused.message))
+                continue
+            points.append((server, value, run.model_dump(), ""))
+    if all(run is None for _, _, run, _ in points):
+        reasons = "; ".join(sorted({why for *_, why in points}))
+        raise InvalidRequest(f"no point of this sweep can run: {reasons}")
+    return points
+
+
+def create_sweep(
+    request: SweepRequest, catalog: Catalog, settings: Settings, store: Store
+) -> Sweep:
+    points = plan_points(request, catalog, settings)
+    runs = sum(1 for _, _, run, _ in points if run is not None)
+    room = settings.max_queued_runs - store.count_queued()
+    if runs > room:
+        raise QueueFull(
+            f"this sweep needs {runs} runs but the queue has room for {max(room, 0)}; "
+            "try fewer values or servers, or again later"
+        )
+    return store.create_sweep(request.model_dump(), points)
+
+
+def get_sweep(store: Store, sweep_id: str) -> Sweep:
+    sweep = store.get_sweep(sweep_id)
+    if sweep is None:
+        raise NotFound(f"no sweep {sweep_id!r}")
+    return sweep
+
+
+def point_of(stored: dict[str, Any], run: Run | None) -> Point:
+    """A stored point with its run's figures: the median repetition's, as the run shows them."""
+    base = {"server": stored["server"], "value": stored["value"], "run_id": stored["run_id"]}
+    if run is None:
+        return Point(**base, status="skipped", reason=stored["skipped"])
+    result = run.result or {}
+    if run.status != "done" or not result:
+        return Point(**base, status=run.status, reason=run.error)
+    summary, server = result["summary"], result["server"]
+    profile = server.get("profile") or {}
+    aggregate = result.get("aggregate") or {}
+    return Point(
+        **base,
+        status="done",
+        reason=result.get("invalid_reason"),
+        valid=bool(result.get("valid")),
+        qps=summary["qps"],
+        spread=(aggregate.get("qps") or {}).get("spread"),
+        noisy=aggregate.get("noisy"),
+        p50_us=summary["latency_us"]["p50"],
+        p99_us=summary["latency_us"]["p99"],
+        errors=summary["error_total"],
+        cpu_percent=server.get("cpu_percent_mean"),
+        rss_bytes=profile.get("rss_mean_bytes") or server.get("memory_peak_bytes"),
+        threads=profile.get("threads_peak"),
+        voluntary_ctxt_switches_per_s=profile.get("voluntary_ctxt_switches_per_s"),
+        nonvoluntary_ctxt_switches_per_s=profile.get("nonvoluntary_ctxt_switches_per_s"),
+        idle_dropped=(summary.get("idle") or {}).get("dropped"),
+        calls_per_request=(result.get("syscalls") or {}).get("calls_per_request"),
+    )
+
+
+def memory_per_connection(points: list[Point], vary: str) -> dict[str, float | None]:
+    """Per server: the slope of resident memory against the connection count, between its
+    smallest and largest valid point. What one more connection costs the server."""
+    if vary not in ("connections", "idle_connections"):
+        return {}
+    slopes: dict[str, float | None] = {}
+    for server in dict.fromkeys(p.server for p in points):
+        measured = sorted(
+            (p.value, p.rss_bytes)
+            for p in points
+            if p.server == server and p.valid and p.rss_bytes is not None
+        )
+        if len(measured) < 2 or measured[-1][0] == measured[0][0]:
+            slopes[server] = None
+            continue
+        (low, low_rss), (high, high_rss) = measured[0], measured[-1]
+        slopes[server] = round((high_rss - low_rss) / (high - low), 1)
+    return slopes
+
+
+def sweep_out(store: Store, sweep: Sweep) -> SweepOut:
+    points = [
+        point_of(p, store.get_run(p["run_id"]) if p["run_id"] else None) for p in sweep.points
+    ]
+    return SweepOut(
+        id=sweep.id,
+        request=sweep.request,
+        created_at=sweep.created_at,
+        finished=all(p.status in FINISHED for p in points),
+        points=points,
+        memory_per_connection=memory_per_connection(points, sweep.request["vary"]),
+    )
+
+
+def cancel_sweep(store: Store, sweep: Sweep) -> int:
+    """Cancel every point not finished yet; returns how many were asked to stop."""
+    asked = 0
+    for stored in sweep.points:
+        if stored["run_id"] and store.request_cancel(stored["run_id"]) in ("cancelled", "running"):
+            asked += 1
+    return asked
+
+
+async def stream_points(store: Store, sweep: Sweep, after_seq: int) -> AsyncIterator[str]:
+    """SSE: a `point` event per point in order as it finishes (id = its position, from 1),
+    then `done` with the whole table (id = points + 1). Resumes after `after_seq`."""
+    yield "retry: 1000\n\n"
+    seq, idle = after_seq, 0.0
+    while seq < len(sweep.points):
+        stored = sweep.points[seq]
+        run = store.get_run(stored["run_id"]) if stored["run_id"] else None
+        point = await asyncio.to_thread(point_of, stored, run)
+        if point.status in FINISHED:
+            seq += 1
+            idle = 0.0
+            yield sse_frame(seq, "point", point.model_dump())
+            continue
+        await asyncio.sleep(POLL_INTERVAL_S)
+        idle += POLL_INTERVAL_S
+        if idle >= KEEPALIVE_S:
+            idle = 0.0
+            yield ": keep-alive\n\n"
+    table = await asyncio.to_thread(sweep_out, store, sweep)
+    yield sse_frame(len(sweep.points) + 1, "done", table.model_dump())

@@ -1,0 +1,124 @@
+"""Sweeps through the real API on a real SQLite store; runs are finished by hand in the store
+(the runner's part is tested with real containers in tests/runner and by make bench-findings)."""
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from c10klab.store import Store
+from c10klab.sweeps.schemas import Point
+from c10klab.sweeps.service import memory_per_connection
+from tests.runs.test_router import parse_sse
+
+
+def finish(store: Store, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
+    result: dict[str, Any] = {
+        "summary": {"qps": qps, "latency_us": {"p50": 90, "p99": 400}, "error_total": 0,
+                    "idle": {"requested": 0, "open_at_start": 0, "dropped": 0}},
+        "server": {"cpu_percent_mean": 95.0, "memory_peak_bytes": rss * 2,
+                   "profile": {"rss_mean_bytes": rss, "threads_peak": 1,
+                               "voluntary_ctxt_switches_per_s": 3.0,
+                               "nonvoluntary_ctxt_switches_per_s": 1.0}},
+        "valid": valid,
+        "invalid_reason": None if valid else "too many errors",
+        "aggregate": {"qps": {"spread": 0.02}, "noisy": False},
+    }  # fmt: skip
+    store.finish(run_id, "done", "done", result, result=result)
+
+
+def sweep_body(**overrides: Any) -> dict[str, Any]:
+    body = {
+        "servers": ["c-select", "c-epoll"],
+        "vary": "connections",
+        "values": [10, 2000],
+        "base": {"duration_s": 2, "warmup_s": 0},
+    }
+    return body | overrides
+
+
+def test_a_sweep_queues_one_run_per_point_and_skips_what_a_server_cannot_take(
+    client: TestClient, store: Store
+) -> None:
+    created = client.post("/api/sweeps", json=sweep_body())
+    assert created.status_code == 202, created.text
+    assert created.json()["points"] == 4 and created.json()["skipped"] == 1
+    table = client.get(f"/api/sweeps/{created.json()['id']}").json()
+    assert [(p["server"], p["value"], p["status"]) for p in table["points"]] == [
+        ("c-select", 10, "queued"),
+        ("c-epoll", 10, "queued"),
+        ("c-select", 2000, "skipped"),
+        ("c-epoll", 2000, "queued"),
+    ]
+    assert "at most 1018 connections" in table["points"][2]["reason"]
+    assert not table["finished"]
+    # The runs wait in the queue in the sweep's order, with the request the sweep built.
+    queued = [p["run_id"] for p in table["points"] if p["run_id"]]
+    assert [store.claim_next().id for _ in queued] == queued  # type: ignore[union-attr]
+    run = client.get(f"/api/runs/{queued[2]}").json()
+    assert run["request"]["connections"] == 2000 and run["request"]["duration_s"] == 2
+
+
+def test_points_stream_in_order_as_their_runs_finish_then_the_whole_table(
+    client: TestClient, store: Store
+) -> None:
+    sweep_id = client.post("/api/sweeps", json=sweep_body(servers=["c-epoll"], values=[100, 1100]))
+    points = client.get(f"/api/sweeps/{sweep_id.json()['id']}").json()["points"]
+    finish(store, points[0]["run_id"], 120_000.0, 2_000_000)
+    finish(store, points[1]["run_id"], 90_000.0, 4_000_000)
+    frames = parse_sse(client.get(f"/api/sweeps/{sweep_id.json()['id']}/events").text)
+    assert [(f["id"], f["event"]) for f in frames] == [(1, "point"), (2, "point"), (3, "done")]
+    assert frames[0]["data"]["qps"] == 120_000.0 and frames[1]["data"]["rss_bytes"] == 4_000_000
+    done = frames[2]["data"]
+    assert done["finished"] and done["memory_per_connection"] == {"c-epoll": 2000.0}
+    resumed = client.get(
+        f"/api/sweeps/{sweep_id.json()['id']}/events", headers={"Last-Event-ID": "2"}
+    )
+    assert [f["event"] for f in parse_sse(resumed.text)] == ["done"]
+
+
+def test_cancelling_a_sweep_cancels_its_queued_runs(client: TestClient) -> None:
+    sweep_id = client.post("/api/sweeps", json=sweep_body()).json()["id"]
+    table = client.delete(f"/api/sweeps/{sweep_id}").json()
+    assert {p["status"] for p in table["points"]} == {"cancelled", "skipped"}
+    assert table["finished"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (sweep_body(servers=["c-nope"]), "servers: unknown c-nope; choose from"),
+        (sweep_body(vary="threads"), "vary: input should be 'connections'"),
+        (sweep_body(values=[10.5]), "values: connections takes whole numbers (got 10.5)"),
+        (sweep_body(base={"connections": 5}), "base.connections: set by the sweep itself"),
+        (sweep_body(base={"turbo": True}), "turbo: Extra inputs are not permitted"),
+        (sweep_body(servers=["c-select"], values=[5000]), "no point of this sweep can run"),
+        (sweep_body(values=list(range(10, 500, 10))), "at most 40 per sweep"),
+        (sweep_body(values=[]), "values: list should have at least 1 item"),
+    ],
+)
+def test_bad_sweeps_get_422_with_an_actionable_message(
+    client: TestClient, body: dict[str, Any], message: str
+) -> None:
+    answer = client.post("/api/sweeps", json=body)
+    assert answer.status_code == 422, answer.text
+    assert message in answer.json()["detail"]
+
+
+def point(server: str, value: float, rss: int | None, valid: bool = True) -> Point:
+    return Point(server=server, value=value, run_id="r", status="done", reason=None,
+                 valid=valid, rss_bytes=rss)  # fmt: skip
+
+
+def test_memory_per_connection_is_the_slope_between_the_extreme_valid_points() -> None:
+    points = [
+        point("c-threaded", 10, 1_000_000),
+        point("c-threaded", 100, 5_000_000),
+        point("c-threaded", 1000, 46_000_000),
+        point("c-threaded", 5000, 1, valid=False),  # invalid: not a measurement to trust
+        point("c-epoll", 10, 1_100_000),
+        point("c-epoll", 10, 1_200_000),  # one connection count only: no slope
+    ]
+    slopes = memory_per_connection(points, "connections")
+    assert slopes == {"c-threaded": round(45_000_000 / 990, 1), "c-epoll": None}
+    assert memory_per_connection(points, "rate") == {}
