@@ -29,10 +29,11 @@ IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
 # The syscall profile: strace -c -f counts every system call of the server and its threads and
 # children, and prints the table to stderr when the server exits. strace ignores SIGTERM while
 # it runs a command, so the shell (PID 1) passes the stop on to its whole process group: the
-# server exits as usual, then strace prints the table and exits too.
+# server exits as usual, then strace prints the table and exits too. The trap first stops
+# trapping: the shell is in that group as well, and would otherwise re-enter its own handler.
 STRACE_WRAPPER = (
     'strace -f -c -o /dev/stderr -- "$@" & tracer=$!; '
-    'trap "kill -TERM 0" TERM; wait $tracer; wait $tracer'
+    'trap \'trap "" TERM; kill -TERM 0\' TERM; wait $tracer; wait $tracer'
 )
 
 
@@ -123,19 +124,33 @@ def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
     }
 
 
-def seccomp_option(settings: Settings) -> str:
-    """The profile as Docker's API takes it: the JSON itself, not a path."""
+# strace needs ptrace (and reads the tracee's memory with process_vm_readv). Without
+# CAP_SYS_PTRACE, which the containers never have, a process may trace only its own children.
+TRACING_RULE = {
+    "comment": "syscall-profile runs only: strace traces the server it started",
+    "names": ["ptrace", "process_vm_readv"],
+    "action": "SCMP_ACT_ALLOW",
+}
+
+
+def seccomp_option(settings: Settings, traced: bool = False) -> str:
+    """The profile as Docker's API takes it: the JSON itself, not a path. A syscall-profile
+    run adds the tracing rule; the committed file never has it."""
     profile = json.loads((settings.sandboxes_dir / IO_URING_PROFILE).read_text())
+    if traced:
+        profile["syscalls"].append(TRACING_RULE)
     return "seccomp=" + json.dumps(profile, separators=(",", ":"))
 
 
 def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Settings) -> RunPlan:
     memory = f"{settings.server_memory_mb}m"
     hardening = _locked_down(run_id, "server", settings)
+    tracing = request.get("profile") == "syscalls"
     if server.needs_io_uring:
-        hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
+        profile = seccomp_option(settings, traced=tracing)
+        hardening["security_opt"] = [*hardening["security_opt"], profile]
     command = server_argv(server, request)
-    if request.get("profile") == "syscalls":
+    if tracing:
         command = traced(command)
     server_spec = ContainerSpec(
         image=server.image,

@@ -127,3 +127,12 @@ def test_a_syscall_profile_runs_the_server_under_strace() -> None:
     assert command[:2] == ["/bin/sh", "-c"] and "strace -f -c" in command[2]
     assert command[4:] == plain  # "$@" is exactly the plain argv, never a joined string
     assert traced.server.kwargs["read_only"] and traced.server.kwargs["cap_drop"] == ["ALL"]
+
+
+def test_only_a_syscall_profile_of_an_io_uring_server_may_ptrace() -> None:
+    uring = SERVER.model_copy(update={"needs_io_uring": True})
+    plain = plan_run("abc123", uring, REQUEST, Settings()).server.kwargs["security_opt"][-1]
+    traced = plan_run("abc123", uring, REQUEST | {"profile": "syscalls"}, Settings())
+    profile = json.loads(traced.server.kwargs["security_opt"][-1].removeprefix("seccomp="))
+    assert profile["syscalls"][-1]["names"] == ["ptrace", "process_vm_readv"]
+    assert "ptrace" not in plain

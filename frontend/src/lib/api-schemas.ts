@@ -126,8 +126,44 @@ export const summarySchema = z.object({
     stdev: z.number().optional(),
   }),
   percentiles: z.array(percentilePointSchema).default([]),
+  /** Open loop only: the target rate, what was achieved, and the other two latencies. */
+  open_loop: z
+    .object({
+      target_qps: z.number(),
+      achieved_qps: z.number(),
+      achieved_fraction: z.number(),
+      short_of_target: z.boolean(),
+      latency_actual_us: latencySchema,
+      send_lag_us: latencySchema,
+    })
+    .nullish(),
+  idle: z.object({ requested: z.number(), open_at_start: z.number(), dropped: z.number() }).nullish(),
 });
 export type Summary = z.infer<typeof summarySchema>;
+
+const processProfileSchema = z.object({
+  threads_peak: z.number().nullish(),
+  rss_mean_bytes: z.number().nullish(),
+  voluntary_ctxt_switches_per_s: z.number().nullish(),
+  nonvoluntary_ctxt_switches_per_s: z.number().nullish(),
+});
+
+const aggregateSchema = z.object({
+  count: z.number().int(),
+  qps: z.object({ median: z.number(), min: z.number(), max: z.number(), spread: z.number() }),
+  noisy: z.boolean(),
+  noisy_threshold: z.number(),
+});
+export type Aggregate = z.infer<typeof aggregateSchema>;
+
+const syscallsSchema = z.object({
+  requests: z.number(),
+  calls_per_request: z.number(),
+  rows: z.array(
+    z.object({ syscall: z.string(), calls: z.number(), errors: z.number(), per_request: z.number() }),
+  ),
+});
+export type Syscalls = z.infer<typeof syscallsSchema>;
 
 // SSE event payloads (data: <json>) keyed by the SSE `event:` name.
 export const queuedEventSchema = z.object({ position: z.number().int() });
@@ -160,11 +196,14 @@ export const doneEventSchema = z.object({
       cpu_percent_mean: z.number().nullish(),
       memory_peak_bytes: z.number().nullish(),
       pids_peak: z.number().nullish(),
+      profile: processProfileSchema.nullish(),
     })
     .nullish(),
   provenance: z.record(z.string(), z.unknown()).nullish(),
   valid: z.boolean(),
   invalid_reason: z.string().nullish(),
+  aggregate: aggregateSchema.nullish(),
+  syscalls: syscallsSchema.nullish(),
 });
 export type DoneEvent = z.infer<typeof doneEventSchema>;
 export const failedEventSchema = z.object({

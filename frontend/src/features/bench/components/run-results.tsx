@@ -1,5 +1,59 @@
-import type { DoneEvent } from '@/lib/api-schemas';
+import type { Aggregate, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+
+const SYSCALL_ROWS = 8;
+
+/** Repetitions: the median and how far they disagreed; a spread over the threshold is noisy. */
+function RepetitionsRow({ aggregate }: { aggregate: Aggregate }) {
+  const { qps, noisy, noisy_threshold: threshold, count } = aggregate;
+  return (
+    <tr>
+      <th scope="row">Repetitions</th>
+      <td data-testid="run-repetitions" className={noisy ? 'run-results__bad' : undefined}>
+        median of {count}: {formatQps(qps.median)} req/s (from {formatQps(qps.min)} to {formatQps(qps.max)}), spread{' '}
+        {formatPercent(qps.spread * 100)}
+        {noisy ? (
+          <strong data-testid="run-noisy">
+            {' '}
+            — noisy: the repetitions disagree by more than {formatPercent(threshold * 100)}; treat the figure with care
+            or run again on a quieter machine
+          </strong>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+/** Open loop: the rate asked for and achieved, and the latencies the headline does not show. */
+function OpenLoopRow({ openLoop }: { openLoop: NonNullable<Summary['open_loop']> }) {
+  return (
+    <tr>
+      <th scope="row">Open loop</th>
+      <td data-testid="run-open-loop" className={openLoop.short_of_target ? 'run-results__bad' : undefined}>
+        target {formatQps(openLoop.target_qps)} req/s, achieved {formatQps(openLoop.achieved_qps)} (
+        {formatPercent(openLoop.achieved_fraction * 100)}). Latency above counts from each request&apos;s intended
+        send time; from the actual send p99 is {formatLatencyUs(openLoop.latency_actual_us.p99)}, and requests left
+        p99 {formatLatencyUs(openLoop.send_lag_us.p99)} late.
+      </td>
+    </tr>
+  );
+}
+
+/** The syscall profile: the most frequent calls, per request served. */
+function SyscallsRow({ syscalls }: { syscalls: Syscalls }) {
+  return (
+    <tr>
+      <th scope="row">System calls</th>
+      <td data-testid="run-syscalls">
+        {syscalls.calls_per_request.toFixed(2)} per request ({formatInt(syscalls.requests)} requests):{' '}
+        {syscalls.rows
+          .slice(0, SYSCALL_ROWS)
+          .map((row) => `${row.syscall} ${row.per_request.toFixed(2)}`)
+          .join(' · ')}
+      </td>
+    </tr>
+  );
+}
 
 /** The final figures of a finished run as a small table. */
 export function RunResults({ result }: { result: DoneEvent }) {
@@ -34,6 +88,17 @@ export function RunResults({ result }: { result: DoneEvent }) {
           <th scope="row">Errors</th>
           <td className={summary.error_total > 0 ? 'run-results__bad' : undefined}>{errors}</td>
         </tr>
+        {result.aggregate && result.aggregate.count > 1 ? <RepetitionsRow aggregate={result.aggregate} /> : null}
+        {summary.open_loop ? <OpenLoopRow openLoop={summary.open_loop} /> : null}
+        {summary.idle && summary.idle.requested > 0 ? (
+          <tr>
+            <th scope="row">Idle connections</th>
+            <td className={summary.idle.dropped > 0 ? 'run-results__bad' : undefined}>
+              {formatInt(summary.idle.open_at_start)} of {formatInt(summary.idle.requested)} open at the start;{' '}
+              {formatInt(summary.idle.dropped)} dropped by the server during the run
+            </td>
+          </tr>
+        ) : null}
         {server ? (
           <tr>
             <th scope="row">Server</th>
@@ -43,9 +108,17 @@ export function RunResults({ result }: { result: DoneEvent }) {
               {server.pids_peak != null
                 ? ` · ${formatInt(server.pids_peak)} ${server.pids_peak === 1 ? 'process/thread' : 'processes/threads'} at peak`
                 : ''}
+              {server.profile?.threads_peak != null ? ` · ${formatInt(server.profile.threads_peak)} threads` : ''}
+              {server.profile?.rss_mean_bytes != null ? ` · resident ${formatMiB(server.profile.rss_mean_bytes)}` : ''}
+              {server.profile?.voluntary_ctxt_switches_per_s != null
+                ? ` · context switches ${formatInt(server.profile.voluntary_ctxt_switches_per_s)}/s voluntary, ${formatInt(
+                    server.profile.nonvoluntary_ctxt_switches_per_s ?? 0,
+                  )}/s involuntary`
+                : ''}
             </td>
           </tr>
         ) : null}
+        {result.syscalls ? <SyscallsRow syscalls={result.syscalls} /> : null}
         <tr>
           <th scope="row">Validity</th>
           <td data-testid="run-validity" className={result.valid ? 'run-results__ok' : 'run-results__bad'}>

@@ -18,6 +18,12 @@ export const experimentSchema = z.strictObject({
   warmup_s: z.number().nonnegative().optional(),
   protocol: z.enum(['echo', 'http']).optional(),
   knobs: z.record(z.string(), knobValue).optional(),
+  rate: z.number().nonnegative().optional(),
+  idle_connections: z.int().nonnegative().optional(),
+  new_connection_per_request: z.boolean().optional(),
+  ramp_s: z.number().nonnegative().optional(),
+  repetitions: z.int().positive().optional(),
+  profile: z.enum(['throughput', 'syscalls']).optional(),
 });
 
 export type Experiment = z.infer<typeof experimentSchema>;
