@@ -121,6 +121,81 @@ def test_a_run_streams_queued_started_progress_done(
     assert leftovers(settings) == []
 
 
+def run_to_end(client: TestClient, request: dict[str, Any]) -> tuple[list[dict[str, Any]], Any]:
+    created = client.post("/api/runs", json=request)
+    assert created.status_code == 202, created.text
+    run_id = created.json()["id"]
+    frames = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
+    return frames, client.get(f"/api/runs/{run_id}").json()
+
+
+def test_repetitions_run_on_fresh_containers_and_report_median_spread_and_profile(
+    runner: Runner, settings: Settings
+) -> None:
+    with TestClient(create_app(settings)) as client:
+        frames, run = run_to_end(client, QUICK_RUN | {"duration_s": 1, "repetitions": 2})
+    kinds = [f["event"] for f in frames]
+    assert [f["data"]["repetition"] for f in frames if f["event"] == "repetition"] == [1, 2]
+    assert {f["data"]["repetition"] for f in frames if f["event"] == "progress"} == {1, 2}
+    assert kinds[-1] == "done", frames[-1]
+    result = run["result"]
+    assert result["valid"], result["invalid_reason"]
+    assert [r["repetition"] for r in result["repetitions"]] == [1, 2]
+    qps = sorted(r["summary"]["qps"] for r in result["repetitions"])
+    aggregate = result["aggregate"]
+    assert aggregate["count"] == 2 and aggregate["qps"]["min"] == qps[0]
+    assert aggregate["qps"]["spread"] == pytest.approx(
+        (qps[1] - qps[0]) / aggregate["qps"]["median"], abs=1e-3
+    )
+    # The load generator read the server's /proc through the shared pid namespace.
+    profile = result["server"]["profile"]
+    assert profile["threads_peak"] == 1 and profile["rss_mean_bytes"] > 0
+    assert profile["voluntary_ctxt_switches_per_s"] >= 0
+    progress = [f["data"] for f in frames if f["event"] == "progress"]
+    assert any(p.get("procs") and p["procs"]["processes"] == 1 for p in progress)
+    assert leftovers(settings) == []
+
+
+@pytest.mark.parametrize("server", ["c-epoll", "c-io-uring"])
+def test_a_syscall_profile_returns_straces_table_per_request(
+    runner: Runner, settings: Settings, server: str
+) -> None:
+    request = QUICK_RUN | {"server": server, "profile": "syscalls", "duration_s": 1, "warmup_s": 0}
+    with TestClient(create_app(settings)) as client:
+        frames, run = run_to_end(client, request)
+    assert frames[-1]["event"] == "done", frames[-1]
+    syscalls = run["result"]["syscalls"]
+    names = {row["syscall"] for row in syscalls["rows"]}
+    if server == "c-epoll":
+        assert {"epoll_wait", "read", "write"} <= names, names
+    else:
+        assert "io_uring_enter" in names and "epoll_wait" not in names, names
+    assert syscalls["requests"] > 1 and syscalls["calls_per_request"] > 0
+    assert syscalls["total"]["calls"] == sum(row["calls"] for row in syscalls["rows"])
+    assert run["result"]["server"]["exit_code"] == 0  # strace passed SIGTERM on and exited
+
+
+def test_a_sweep_streams_a_point_per_finished_run(runner: Runner, settings: Settings) -> None:
+    body = {
+        "servers": ["c-select", "c-epoll"],
+        "vary": "idle_connections",
+        "values": [0, 1100],
+        "base": {"connections": 5, "duration_s": 1, "warmup_s": 0},
+    }
+    with TestClient(create_app(settings)) as client:
+        created = client.post("/api/sweeps", json=body)
+        assert created.status_code == 202, created.text
+        frames = parse_sse(client.get(f"/api/sweeps/{created.json()['id']}/events").text)
+    assert [f["event"] for f in frames] == ["point"] * 4 + ["done"]
+    points = {(f["data"]["server"], f["data"]["value"]): f["data"] for f in frames[:4]}
+    assert all(p["status"] == "done" and p["qps"] > 0 for p in points.values()), points
+    # Past its 1018 client slots c-select closes the extra idle connections; c-epoll keeps all.
+    assert points["c-select", 1100]["idle_dropped"] > 0
+    assert points["c-epoll", 1100]["idle_dropped"] == 0
+    assert points["c-select", 0]["idle_dropped"] == 0
+    assert frames[-1]["data"]["finished"] and frames[-1]["data"]["memory_per_connection"]
+
+
 def test_a_server_that_fails_to_start_gives_failed_with_its_log(
     engine: Engine, tmp_path: Path, store: Store
 ) -> None:
