@@ -21,11 +21,15 @@ from c10klab.errors import DomainError
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
 from c10klab.sandboxes.service import load_catalog, read_excerpt
+from c10klab.sweeps.schemas import SweepRequest
+from c10klab.sweeps.service import plan_points
 
 FENCE = re.compile(r"^```([A-Za-z0-9_-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 # What the experiment widget reads besides the run request itself.
 WIDGET_ONLY_KEYS = {"title"}
+# A series experiment: several servers and/or one parameter over several values (a sweep).
+SERIES_KEYS = {"servers", "vary", "values"}
 
 
 @dataclass(frozen=True)
@@ -52,13 +56,32 @@ def _mapping(block: Block) -> dict[str, Any]:
     return spec
 
 
+def series_request(spec: dict[str, Any]) -> SweepRequest:
+    """A series experiment (`servers:`, optionally `vary:` and `values:`) as the sweep the
+    widget sends: several servers without `vary` are one point each at their `connections`."""
+    base = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS | SERIES_KEYS}
+    vary = spec.get("vary", "connections")
+    values = spec.get("values")
+    if values is None:
+        if "vary" in spec:
+            raise ValueError("`vary` needs `values`: the list of values to run")
+        values = [base.pop("connections", RunRequest.model_fields["connections"].default)]
+    return SweepRequest(servers=spec["servers"], vary=vary, values=values, base=base)
+
+
 def check_experiment(block: Block, settings: Settings) -> None:
     spec = _mapping(block)
-    request = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS}
+    catalog = load_catalog(settings.sandboxes_dir)
     try:
-        validate_request(
-            RunRequest.model_validate(request), load_catalog(settings.sandboxes_dir), settings
-        )
+        if "servers" in spec:
+            if "server" in spec:
+                raise ValueError("has both `server` and `servers`: use one")
+            plan_points(series_request(spec), catalog, settings)
+        else:
+            if SERIES_KEYS & set(spec):
+                raise ValueError("`vary` and `values` need `servers:` (a list, even of one)")
+            request = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS}
+            validate_request(RunRequest.model_validate(request), catalog, settings)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()

@@ -33,7 +33,7 @@ IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
 # trapping: the shell is in that group as well, and would otherwise re-enter its own handler.
 STRACE_WRAPPER = (
     'strace -f -c -o /dev/stderr -- "$@" & tracer=$!; '
-    'trap \'trap "" TERM; kill -TERM 0\' TERM; wait $tracer; wait $tracer'
+    "trap 'trap \"\" TERM; kill -TERM 0' TERM; wait $tracer; wait $tracer"
 )
 
 

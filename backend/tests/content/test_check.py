@@ -54,7 +54,18 @@ def test_a_good_lesson_passes(course: Settings) -> None:
         (("server: c-epoll", "server: c-nope"), "unknown server 'c-nope'"),
         (("connections: 10", "connections: 99999"), "at most 19000 connections"),
         (("connections: 10", "connections: 10\nknobs: {trigger: up}"), "must be one of lt, et"),
-        (("connections: 10", "connections: 10\nrate: 5"), "rate: Extra inputs"),
+        (("connections: 10", "connections: 10\nrate: -5"), "rate: Input should be greater"),
+        (("connections: 10", "connections: 10\nvalues: [1, 2]"), "`vary` and `values` need"),
+        (("server: c-epoll", "servers: [c-epoll, c-nope]"), "servers: unknown c-nope"),
+        (("server: c-epoll", "server: c-epoll\nservers: [c-poll]"), "both `server` and"),
+        (("server: c-epoll", "servers: [c-poll]\nvary: idle_connections"), "`vary` needs"),
+        (
+            (
+                "server: c-epoll\nconnections: 10",
+                "servers: [c-select]\nvary: connections\nvalues: [2000]",
+            ),
+            "no point of this sweep can run",
+        ),
         (("anchor: event-loop", "anchor: no-such-anchor"), "anchor 'no-such-anchor' is not marked"),
         (("path: servers/c/epoll.c", "path: ../backend/pyproject.toml"), "only files under"),
         (("anchor: event-loop", "lines: 1-999999"), "the file has lines"),
@@ -79,3 +90,18 @@ def test_block_problems_carry_the_line_of_the_fence(course: Settings) -> None:
     write(course, GOOD.replace("server: c-epoll", "server: c-nope"))
     _, problems = check_course(course)
     assert problems[0].startswith("01-t.md:10:"), problems
+
+
+@pytest.mark.parametrize(
+    "series",
+    [
+        "servers: [c-poll, c-epoll]\nconnections: 10",
+        "servers: [c-poll, c-epoll]\nvary: idle_connections\nvalues: [0, 1000, 16000]\n"
+        "connections: 10",
+        # A point some server cannot take is part of the lesson (shown as refused), not an error.
+        "servers: [c-select, c-epoll]\nvary: connections\nvalues: [100, 2000]",
+    ],
+)
+def test_series_experiments_pass(course: Settings, series: str) -> None:
+    write(course, GOOD.replace("server: c-epoll\nconnections: 10", series))
+    assert check_course(course) == (1, [])
