@@ -277,3 +277,35 @@ export function parseRunEventFrame(
   }
   return { ok: true, frame: { type, seq, data: parsed.data } as RunEventFrame };
 }
+
+// Sweeps (series experiments): POST /api/sweeps, GET /api/sweeps/{id}, SSE point/done.
+export const sweepCreatedSchema = z.object({ id: z.string(), points: z.number().int(), skipped: z.number().int() });
+
+export const sweepPointSchema = z.object({
+  server: z.string(),
+  value: z.number(),
+  run_id: z.string().nullable(),
+  status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled', 'skipped']),
+  reason: z.string().nullish(),
+  valid: z.boolean().nullish(),
+  qps: z.number().nullish(),
+  spread: z.number().nullish(),
+  noisy: z.boolean().nullish(),
+  p50_us: z.number().nullish(),
+  p99_us: z.number().nullish(),
+  errors: z.number().nullish(),
+  cpu_percent: z.number().nullish(),
+  rss_bytes: z.number().nullish(),
+  threads: z.number().nullish(),
+  idle_dropped: z.number().nullish(),
+  calls_per_request: z.number().nullish(),
+});
+export type SweepPoint = z.infer<typeof sweepPointSchema>;
+
+export const sweepSchema = z.object({
+  id: z.string(),
+  finished: z.boolean(),
+  points: z.array(sweepPointSchema),
+  memory_per_connection: z.record(z.string(), z.number().nullable()).default({}),
+});
+export type Sweep = z.infer<typeof sweepSchema>;

@@ -3,6 +3,9 @@
  * registered, and defaults fit a projector (no animation, readable fonts).
  */
 import {
+  BarController,
+  BarElement,
+  CategoryScale,
   Chart as ChartJS,
   Filler,
   Legend,
@@ -16,6 +19,9 @@ import {
 } from 'chart.js';
 
 ChartJS.register(
+  BarController,
+  BarElement,
+  CategoryScale,
   LineController,
   ScatterController,
   LineElement,

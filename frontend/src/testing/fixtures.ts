@@ -4,7 +4,7 @@ import type { Health } from '@/lib/api-schemas';
 export const healthyHealth: Health = {
   status: 'ok',
   docker: { reachable: true, version: '27.3.1', error: null },
-  images: { 'c10klab/server:c-epoll': true, 'c10klab/loadgen:latest': true },
+  images: { 'c10klab/server:c-epoll': true, 'c10klab/server:c-poll': true, 'c10klab/loadgen:latest': true },
   ready: true,
 };
 
@@ -24,6 +24,20 @@ export const servers = [
       { name: 'trigger', flag: '--trigger', type: 'enum', values: ['lt', 'et'], default: 'lt', help: 'level- or edge-triggered readiness' },
       { name: 'buffer_bytes', flag: '--buffer-bytes', type: 'int', min: 512, max: 1048576, default: 16384, unit: 'bytes', help: 'read buffer per connection' },
     ],
+    limits: { max_connections: 19000, notes: [] },
+  },
+  {
+    id: 'c-poll',
+    title: 'poll() event loop',
+    model: 'poll',
+    language: 'c',
+    source: 'servers/c/poll.c',
+    lesson: '04-select-and-poll',
+    image: 'c10klab/server:c-poll',
+    command: ['/usr/local/bin/c-poll'],
+    protocols: ['echo', 'http'],
+    needs_io_uring: false,
+    knobs: [],
     limits: { max_connections: 19000, notes: [] },
   },
 ];

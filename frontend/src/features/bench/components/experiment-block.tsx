@@ -6,16 +6,19 @@ import { ErrorBoundary } from '@/components/error-boundary';
 import { parseExperimentBlock } from '../lib/experiment-block';
 
 import { ExperimentWidget } from './experiment-widget';
+import { SeriesWidget } from './series-widget';
 
 /**
- * Renders a lesson's ```experiment block: a Run widget, or (for a broken
- * block) a clear error with the block's text, never a crash.
+ * Renders a lesson's ```experiment block: a Run widget, a series widget (for
+ * `servers:`), or (for a broken block) a clear error with the block's text, never a crash.
  */
 export function ExperimentBlock({ code }: { code: string }) {
   const parsed = useMemo(() => parseExperimentBlock(code), [code]);
   return (
     <ErrorBoundary name="This benchmark widget">
-      {parsed.ok ? (
+      {parsed.ok && parsed.kind === 'series' ? (
+        <SeriesWidget experiment={parsed.experiment} sweep={parsed.sweep} />
+      ) : parsed.ok ? (
         <ExperimentWidget experiment={parsed.experiment} request={parsed.request} experimentKey={parsed.key} />
       ) : (
         <div className="experiment experiment--invalid" role="alert" data-testid="experiment-error">

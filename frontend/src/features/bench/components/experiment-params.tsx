@@ -5,25 +5,40 @@ import type { Experiment } from '../lib/experiment-block';
 
 interface ExperimentParamsProps {
   experiment: Experiment;
-  server: Server | undefined;
+  /** The catalog entries of the experiment's servers that the catalog knows. */
+  servers: Server[];
 }
 
 function seconds(value: number): string {
   return `${value} s`;
 }
 
+function serverLabel(id: string, servers: Server[]): string {
+  const entry = servers.find((s) => s.id === id);
+  return entry ? `${entry.title} (${id})` : id;
+}
+
 /** The experiment's parameters as a compact definition list. */
-export function ExperimentParams({ experiment, server }: ExperimentParamsProps) {
+export function ExperimentParams({ experiment, servers }: ExperimentParamsProps) {
+  const ids = experiment.servers ?? (experiment.server ? [experiment.server] : []);
   const rows: [string, string][] = [
-    ['server', server ? `${server.title} (${experiment.server})` : experiment.server],
+    [ids.length > 1 ? 'servers' : 'server', ids.map((id) => serverLabel(id, servers)).join(', ')],
   ];
+  if (experiment.vary && experiment.values) {
+    rows.push([experiment.vary.replaceAll('_', ' '), experiment.values.map(formatInt).join(', ')]);
+  }
   if (experiment.protocol) rows.push(['protocol', experiment.protocol]);
   if (experiment.connections !== undefined) rows.push(['connections', formatInt(experiment.connections)]);
+  if (experiment.idle_connections) rows.push(['idle connections', formatInt(experiment.idle_connections)]);
+  if (experiment.rate) rows.push(['rate (open loop)', `${formatInt(experiment.rate)} req/s`]);
+  if (experiment.new_connection_per_request) rows.push(['connections', 'a new one per request']);
   if (experiment.payload_bytes !== undefined) rows.push(['payload', formatBytes(experiment.payload_bytes)]);
   if (experiment.warmup_s !== undefined) rows.push(['warm-up', seconds(experiment.warmup_s)]);
   if (experiment.duration_s !== undefined) rows.push(['duration', seconds(experiment.duration_s)]);
+  if (experiment.repetitions && experiment.repetitions > 1) rows.push(['repetitions', String(experiment.repetitions)]);
+  if (experiment.profile === 'syscalls') rows.push(['profile', 'system calls (under strace)']);
   for (const [name, value] of Object.entries(experiment.knobs ?? {})) {
-    const knob = server?.knobs.find((k) => k.name === name);
+    const knob = servers.flatMap((s) => s.knobs).find((k) => k.name === name);
     rows.push([name, `${String(value)}${knob?.unit ? ` ${knob.unit}` : ''}`]);
   }
 

@@ -36,12 +36,13 @@ export function ExperimentWidget({ experiment, request, experimentKey }: Experim
   const { state, start, cancel } = useRun(experimentKey, request);
   const blockedId = useId();
 
-  const server = servers.data?.find((s) => s.id === experiment.server);
+  const serverId = request.server;
+  const server = servers.data?.find((s) => s.id === serverId);
   const blocked = runBlockedReason({
     health: health.data,
     healthError: health.error,
     servers: servers.data,
-    serverId: experiment.server,
+    serverId,
   });
   const busy = BUSY.has(state.phase);
   const hasData = state.progress.length > 0 || state.stats.length > 0;
@@ -56,16 +57,16 @@ export function ExperimentWidget({ experiment, request, experimentKey }: Experim
   const warmEnd = useMemo(() => warmupEnd(state.progress), [state.progress]);
 
   return (
-    <section className="experiment" aria-label={`Experiment: ${experiment.title ?? experiment.server}`}>
+    <section className="experiment" aria-label={`Experiment: ${experiment.title ?? serverId}`}>
       <header className="experiment__header">
         <div>
           <p className="experiment__kicker">Experiment</p>
-          <p className="experiment__title">{experiment.title ?? `Benchmark ${server?.title ?? experiment.server}`}</p>
+          <p className="experiment__title">{experiment.title ?? `Benchmark ${server?.title ?? serverId}`}</p>
         </div>
         <RunStateLabel state={state} />
       </header>
 
-      <ExperimentParams experiment={experiment} server={server} />
+      <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
 
       <div className="experiment__controls">
         <button

@@ -21,7 +21,7 @@ describe('parseExperimentBlock', () => {
   it('keeps the title out of the request and accepts knobs', () => {
     const result = parseExperimentBlock(`title: Edge-triggered\nserver: c-epoll\nknobs:\n  trigger: et\n  buffer_bytes: 4096\n`);
     expect(result.ok).toBe(true);
-    if (!result.ok) return;
+    if (!result.ok || result.kind !== 'run') return;
     expect(result.experiment.title).toBe('Edge-triggered');
     expect(result.request).toEqual({ server: 'c-epoll', knobs: { trigger: 'et', buffer_bytes: 4096 } });
   });

@@ -1,0 +1,103 @@
+import type { ChartData, ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
+import { Bar, Line } from 'react-chartjs-2';
+
+import { ChartFrame } from '@/components/chart-frame';
+import type { SweepPoint } from '@/lib/api-schemas';
+import { gridColor, palette } from '@/lib/chart';
+import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+
+import type { SweepRequest } from '../../lib/experiment-block';
+import { seriesLines, variesValue, wantsLogAxis, type SeriesMetric } from '../../lib/series';
+
+const COLOURS = [palette.blue, palette.vermilion, palette.green, palette.orange, palette.purple, palette.sky, palette.ink, palette.grey];
+
+const METRIC: Record<SeriesMetric, { title: string; axis: string; format: (v: number) => string }> = {
+  qps: { title: 'Throughput (QPS)', axis: 'requests / s', format: formatQps },
+  p99_us: { title: 'p99 latency', axis: 'p99 latency', format: formatLatencyUs },
+};
+
+interface SeriesChartProps {
+  sweep: SweepRequest;
+  points: SweepPoint[];
+  metric: SeriesMetric;
+  testId: string;
+}
+
+/** One series per server: a line over the varied value, or one bar each when nothing varies. */
+export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps) {
+  const lines = useMemo(() => seriesLines(sweep, points, metric), [sweep, points, metric]);
+  const plotted = lines.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
+  const { title, axis, format } = METRIC[metric];
+  const yAxis = {
+    type: 'linear',
+    beginAtZero: true,
+    title: { display: true, text: axis },
+    grid: { color: gridColor },
+    ticks: { callback: (value: number | string) => format(Number(value)) },
+  } as const;
+
+  const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
+    () => ({
+      datasets: lines.map((line, i) => ({
+        label: line.server,
+        data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
+        borderColor: COLOURS[i % COLOURS.length],
+        backgroundColor: COLOURS[i % COLOURS.length],
+        pointRadius: 4,
+        borderWidth: 2.5,
+        spanGaps: false,
+      })),
+    }),
+    [lines, sweep.values],
+  );
+  const lineOptions = useMemo<ChartOptions<'line'>>(
+    () => ({
+      animation: false,
+      scales: {
+        x: {
+          type: wantsLogAxis(sweep.values) ? 'logarithmic' : 'linear',
+          title: { display: true, text: sweep.vary.replaceAll('_', ' ') },
+          grid: { color: gridColor },
+          ticks: { callback: (value) => formatInt(Number(value)) },
+        },
+        y: yAxis,
+      },
+      plugins: {
+        tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}` } },
+      },
+    }),
+    // yAxis and format follow from metric.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [sweep.values, sweep.vary, metric],
+  );
+
+  const barData = useMemo<ChartData<'bar', (number | null)[], string>>(
+    () => ({
+      labels: lines.map((line) => line.server),
+      datasets: [
+        {
+          label: title,
+          data: lines.map((line) => line.values[0] ?? null),
+          backgroundColor: lines.map((_, i) => COLOURS[i % COLOURS.length]),
+        },
+      ],
+    }),
+    [lines, title],
+  );
+  const barOptions = useMemo<ChartOptions<'bar'>>(
+    () => ({ animation: false, scales: { y: yAxis }, plugins: { legend: { display: false } } }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [metric],
+  );
+
+  return (
+    <ChartFrame testId={testId} title={title} points={plotted} emptyMessage="Waiting for the first finished run…">
+      {variesValue(sweep) ? (
+        <Line data={lineData} options={lineOptions} aria-label={`${title} by ${sweep.vary}`} role="img" />
+      ) : (
+        <Bar data={barData} options={barOptions} aria-label={`${title} by server`} role="img" />
+      )}
+    </ChartFrame>
+  );
+}

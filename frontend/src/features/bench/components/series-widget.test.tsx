@@ -1,0 +1,106 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { FakeEventSource } from '@/testing/fake-event-source';
+import { healthyHealth, servers } from '@/testing/fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { ExperimentBlock } from './experiment-block';
+
+const block = `title: idle connections
+servers: [c-poll, c-epoll]
+vary: idle_connections
+values: [0, 16000]
+connections: 10
+duration_s: 3
+`;
+
+function point(server: string, value: number, qps: number, extra: Record<string, unknown> = {}) {
+  return { server, value, run_id: `${server}-${value}`, status: 'done', reason: null, valid: true, qps, p50_us: 80,
+    p99_us: 300, cpu_percent: 95, rss_bytes: 2 ** 20, idle_dropped: 0, ...extra };
+}
+
+function api() {
+  return mockFetch({
+    'GET /api/health': healthyHealth,
+    'GET /api/servers': servers,
+    'POST /api/sweeps': reply(202, { id: 's1', points: 4, skipped: 0 }),
+    'DELETE /api/sweeps/s1': { id: 's1', finished: true, points: [], memory_per_connection: {} },
+  });
+}
+
+async function clickRun(name: string) {
+  const button = await screen.findByRole('button', { name });
+  await waitFor(() => {
+    expect(button).toBeEnabled();
+  });
+  await userEvent.click(button);
+}
+
+const plotted = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');
+
+describe('SeriesWidget', () => {
+  it('shows the servers and the varied values', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} />);
+    const params = screen.getByTestId('experiment-params');
+    expect(await within(params).findByText('poll() event loop (c-poll), epoll, level-triggered (c-epoll)')).toBeInTheDocument();
+    expect(within(params).getByText('0, 16,000')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run 4 benchmarks' })).toBeInTheDocument();
+  });
+
+  it('queues one sweep, then draws each point as it arrives and the table at the end', async () => {
+    const { calls } = api();
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun('Run 4 benchmarks');
+    await waitFor(() => {
+      expect(calls.some((c) => c.method === 'POST' && c.path === '/api/sweeps')).toBe(true);
+    });
+    const post = calls.find((c) => c.method === 'POST' && c.path === '/api/sweeps');
+    expect(post?.body).toEqual({
+      servers: ['c-poll', 'c-epoll'],
+      vary: 'idle_connections',
+      values: [0, 16000],
+      base: { connections: 10, duration_s: 3 },
+    });
+    const es = FakeEventSource.latest();
+    expect(es.url).toContain('/api/sweeps/s1/events');
+
+    act(() => {
+      es.emit('point', point('c-poll', 0, 120000), 1);
+      es.emit('point', point('c-epoll', 0, 125000), 2);
+    });
+    await waitFor(() => {
+      expect(plotted('series-qps-chart')).toBe('2');
+    });
+    expect(screen.getByTestId('series-state')).toHaveTextContent('running: 2 of 4 points');
+
+    const last = [
+      point('c-poll', 0, 120000),
+      point('c-epoll', 0, 125000),
+      point('c-poll', 16000, 30000),
+      point('c-epoll', 16000, 0, { valid: false, qps: 0, reason: '9 requests got no reply in time' }),
+    ];
+    act(() => {
+      es.emit('point', last[2], 3);
+      es.emit('point', last[3], 4);
+      es.emit('done', { id: 's1', finished: true, points: last, memory_per_connection: { 'c-poll': 2048, 'c-epoll': null } }, 5);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent('done');
+    });
+    expect(es.closed).toBe(true);
+    expect(plotted('series-qps-chart')).toBe('3'); // the invalid point is not drawn
+    const rows = within(screen.getByTestId('series-table')).getAllByRole('row');
+    expect(rows).toHaveLength(5);
+    expect(rows[4]).toHaveTextContent('invalid: 9 requests got no reply in time');
+    expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-poll 2 KiB');
+  });
+
+  it('refuses a block with both server and servers', () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={'server: c-epoll\nservers: [c-poll]'} />);
+    expect(screen.getByTestId('experiment-error')).toHaveTextContent('has both `server` and `servers`');
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+
+import type { SweepPoint } from '@/lib/api-schemas';
+
+import type { SweepRequest } from './experiment-block';
+import { pointFigure, pointNote, seriesLines, variesValue, wantsLogAxis } from './series';
+
+const sweep: SweepRequest = {
+  servers: ['c-select', 'c-epoll'],
+  vary: 'connections',
+  values: [10, 2000],
+  base: {},
+};
+
+function point(server: string, value: number, extra: Partial<SweepPoint>): SweepPoint {
+  return { server, value, run_id: 'r', status: 'done', valid: true, qps: 100, p99_us: 50, ...extra };
+}
+
+describe('series', () => {
+  it('makes one line per server with a slot per value, gaps where no valid figure exists', () => {
+    const points = [
+      point('c-select', 10, { qps: 120 }),
+      point('c-epoll', 10, { qps: 130 }),
+      point('c-select', 2000, { status: 'skipped', run_id: null, qps: null, reason: 'at most 1018' }),
+      point('c-epoll', 2000, { qps: 90, valid: false, reason: 'errors' }),
+    ];
+    expect(seriesLines(sweep, points, 'qps')).toEqual([
+      { server: 'c-select', values: [120, null] },
+      { server: 'c-epoll', values: [130, null] },
+    ]);
+    expect(seriesLines(sweep, points.slice(0, 1), 'p99_us')).toEqual([
+      { server: 'c-select', values: [50, null] },
+      { server: 'c-epoll', values: [null, null] },
+    ]);
+  });
+
+  it('explains a point without a figure', () => {
+    expect(pointNote(point('c-select', 2000, { status: 'skipped', reason: 'at most 1018' }))).toBe('not run: at most 1018');
+    expect(pointNote(point('a', 1, { valid: false, reason: '3 requests got no reply' }))).toBe('invalid: 3 requests got no reply');
+    expect(pointNote(point('a', 1, { noisy: true }))).toBe('noisy');
+    expect(pointNote(point('a', 1, { status: 'running' }))).toBe('running');
+    expect(pointFigure(point('a', 1, { status: 'running' }), 'qps')).toBeNull();
+  });
+
+  it('uses a log axis for values spanning two decades, and bars when nothing varies', () => {
+    expect(wantsLogAxis([10, 100, 1000])).toBe(true);
+    expect(wantsLogAxis([0, 1000, 16000])).toBe(false);
+    expect(wantsLogAxis([1000, 4000])).toBe(false);
+    expect(variesValue(sweep)).toBe(true);
+    expect(variesValue({ ...sweep, values: [100] })).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * A series experiment's points as chart series: one per server, x = the varied value (or
+ * the server itself when nothing varies), y = the chosen figure. Pure, for the chart and tests.
+ */
+import type { SweepPoint } from '@/lib/api-schemas';
+
+import type { SweepRequest } from './experiment-block';
+
+export type SeriesMetric = 'qps' | 'p99_us';
+
+export interface SeriesLine {
+  server: string;
+  /** One entry per value of the sweep, in order; null where there is no valid figure. */
+  values: (number | null)[];
+}
+
+/** The figure a point contributes: only a finished, valid run has one. */
+export function pointFigure(point: SweepPoint | undefined, metric: SeriesMetric): number | null {
+  if (point?.status !== 'done' || !point.valid) return null;
+  const figure = point[metric];
+  return figure ?? null;
+}
+
+export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: SeriesMetric): SeriesLine[] {
+  const at = new Map(points.map((p) => [`${p.server}@${p.value}`, p]));
+  return sweep.servers.map((server) => ({
+    server,
+    values: sweep.values.map((value) => pointFigure(at.get(`${server}@${value}`), metric)),
+  }));
+}
+
+/** Connections and friends spanning two decades or more read best on a log axis. */
+export function wantsLogAxis(values: number[]): boolean {
+  const positive = values.filter((v) => v > 0);
+  if (positive.length !== values.length || positive.length < 2) return false;
+  return Math.max(...positive) / Math.min(...positive) >= 100;
+}
+
+/** Does the series vary a parameter (a line per server), or only compare servers (bars)? */
+export function variesValue(sweep: SweepRequest): boolean {
+  return sweep.values.length > 1;
+}
+
+/** Why a point has no figure, in a learner's words. */
+export function pointNote(point: SweepPoint): string {
+  switch (point.status) {
+    case 'skipped':
+      return `not run: ${point.reason ?? 'refused'}`;
+    case 'failed':
+    case 'cancelled':
+      return `${point.status}${point.reason ? `: ${point.reason}` : ''}`;
+    case 'done':
+      return point.valid ? (point.noisy ? 'noisy' : '') : `invalid: ${point.reason ?? ''}`;
+    default:
+      return point.status;
+  }
+}
