@@ -66,6 +66,7 @@ struct worker {
  * does. In a container pinned to one CPU that is 1, even on a 64-core host, where
  * sysconf(_SC_NPROCESSORS_ONLN) would count all 64.
  */
+/* ANCHOR: usable-cpus */
 static int usable_cpus(void)
 {
     cpu_set_t cpus;
@@ -74,6 +75,7 @@ static int usable_cpus(void)
     int n = CPU_COUNT(&cpus);
     return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
 }
+/* ANCHOR_END: usable-cpus */
 
 /*
  * One worker thread: c-epoll's event loop, on the worker's own listening socket.

@@ -308,6 +308,7 @@ static void run_event_loop(void)
  * Sets up one event loop around a listening socket: an epoll instance watching that
  * socket and the stop pipe, and an empty table of connections.
  */
+/* ANCHOR: epoll-create */
 static void open_event_loop(int listener)
 {
     conns = calloc((size_t)max_fds, sizeof *conns);
@@ -322,6 +323,7 @@ static void open_event_loop(int listener)
     watch_or_die(listen_fd, EPOLLIN | trigger_flag());
     watch_or_die(stop_fd, EPOLLIN);
 }
+/* ANCHOR_END: epoll-create */
 
 /*
  * Closes every connection and frees everything, so a leak checker finds nothing.
