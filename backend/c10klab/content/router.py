@@ -1,7 +1,7 @@
 from fastapi import APIRouter
 
-from c10klab.content.schemas import Lesson, LessonSummary
-from c10klab.content.service import get_lesson, list_lessons
+from c10klab.content.schemas import Lesson, LessonBaselines, LessonSummary
+from c10klab.content.service import get_baselines, get_lesson, list_lessons
 from c10klab.deps import SettingsDep
 
 router = APIRouter(tags=["lessons"])
@@ -15,3 +15,8 @@ def lessons(settings: SettingsDep) -> list[LessonSummary]:
 @router.get("/lessons/{slug}")
 def lesson(slug: str, settings: SettingsDep) -> Lesson:
     return get_lesson(settings.content_dir, slug)
+
+
+@router.get("/lessons/{slug}/baselines")
+def baselines(slug: str, settings: SettingsDep) -> LessonBaselines:
+    return get_baselines(settings.content_dir, slug)

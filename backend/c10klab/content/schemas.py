@@ -1,3 +1,5 @@
+from typing import Any, Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -31,3 +33,22 @@ class Lesson(LessonSummary):
     markdown: str
     prev: LessonLink | None
     next: LessonLink | None
+
+
+class Baseline(BaseModel):
+    """A reference result for one experiment block, recorded by `make record-baselines`
+    through the real runner. `block` is the block's exact text: edit the block and its
+    baseline no longer applies until it is recorded again."""
+
+    block: str
+    kind: Literal["run", "series"]
+    recorded_at: str
+    provenance: dict[str, Any]
+    # run: {"events": [{"type", "data"}...]} as the SSE stream sent them;
+    # series: {"table": GET /api/sweeps/{id}}
+    result: dict[str, Any]
+
+
+class LessonBaselines(BaseModel):
+    lesson: str
+    experiments: list[Baseline] = []

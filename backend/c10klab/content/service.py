@@ -7,7 +7,13 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from c10klab.content.schemas import FrontMatter, Lesson, LessonLink, LessonSummary
+from c10klab.content.schemas import (
+    FrontMatter,
+    Lesson,
+    LessonBaselines,
+    LessonLink,
+    LessonSummary,
+)
 from c10klab.errors import NotFound
 
 SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
@@ -73,3 +79,17 @@ def get_lesson(content_dir: Path, slug: str) -> Lesson:
         prev=link(index - 1),
         next=link(index + 1),
     )
+
+
+def baselines_path(content_dir: Path, slug: str) -> Path:
+    return content_dir / "baselines" / f"{slug}.json"
+
+
+def get_baselines(content_dir: Path, slug: str) -> LessonBaselines:
+    """The lesson's recorded reference results; none yet is an empty list, not an error."""
+    if not any(lesson.slug == slug for lesson in load_lessons(content_dir)):
+        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+    path = baselines_path(content_dir, slug)
+    if not path.is_file():
+        return LessonBaselines(lesson=slug)
+    return LessonBaselines.model_validate_json(path.read_text())

@@ -67,3 +67,21 @@ def test_the_real_course_parses() -> None:
     lessons = list_lessons(Settings().content_dir)
     assert lessons, "content/lessons holds no lesson"
     assert lessons[0].order == 1
+
+
+def test_baselines_are_empty_until_recorded_then_served(tmp_path: Path) -> None:
+    from c10klab.content.service import get_baselines
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    (lessons / "01-a.md").write_text("---\ntitle: A\nsummary: S\nminutes: 5\norder: 1\n---\nBody\n")
+    assert get_baselines(tmp_path, "01-a").experiments == []
+    (tmp_path / "baselines").mkdir()
+    (tmp_path / "baselines" / "01-a.json").write_text(
+        '{"lesson": "01-a", "experiments": [{"block": "server: c-epoll", "kind": "run", '
+        '"recorded_at": "2026-11-22T08:00:00+00:00", "provenance": {"kernel": "6.18"}, '
+        '"result": {"events": []}}]}'
+    )
+    assert get_baselines(tmp_path, "01-a").experiments[0].provenance == {"kernel": "6.18"}
+    with pytest.raises(NotFound):
+        get_baselines(tmp_path, "02-missing")

@@ -1,0 +1,122 @@
+"""`make record-baselines`: every experiment block of every lesson, run through the course's own
+API and runner, recorded into content/baselines/<lesson>.json with its provenance.
+
+The lesson page shows a block's recorded result at once (charts and table, marked as recorded,
+with when and on what) and offers "Run live". A baseline belongs to the exact text of its block:
+change the block and the page stops showing the old result until this script records it again.
+
+    make record-baselines                          # every lesson
+    .venv/bin/python -m c10klab.bench.baselines --lesson 04-select-and-poll
+"""
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+import yaml
+from fastapi.testclient import TestClient
+
+from c10klab.bench.harness import harness
+from c10klab.content.check import WIDGET_ONLY_KEYS, fenced_blocks, series_request
+from c10klab.content.schemas import Baseline, LessonBaselines
+from c10klab.content.service import baselines_path, load_lessons
+from c10klab.main import create_app
+
+# The events a widget replays; `queued` and `started` say nothing about the result.
+REPLAYED_EVENTS = {"progress", "server_stats", "repetition", "done"}
+
+
+def sse_events(text: str) -> list[dict[str, Any]]:
+    """The `event:`/`data:` frames of a finished SSE stream."""
+    events = []
+    for frame in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in frame.splitlines() if ": " in line)
+        if "event" in fields and "data" in fields:
+            events.append({"type": fields["event"], "data": json.loads(fields["data"])})
+    return events
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def record_run(client: TestClient, block: str, spec: dict[str, Any]) -> Baseline | str:
+    request = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS}
+    created = client.post("/api/runs", json=request)
+    if created.status_code != 202:
+        return f"refused: {created.json()['detail']}"
+    events = sse_events(client.get(f"/api/runs/{created.json()['id']}/events").text)
+    last: dict[str, Any] = events[-1] if events else {"type": "none", "data": {}}
+    if last["type"] != "done":
+        return f"the run failed: {last['data'].get('reason')}"
+    return Baseline(
+        block=block,
+        kind="run",
+        recorded_at=now(),
+        provenance=last["data"]["provenance"],
+        result={"events": [e for e in events if e["type"] in REPLAYED_EVENTS]},
+    )
+
+
+def record_series(client: TestClient, block: str, spec: dict[str, Any]) -> Baseline | str:
+    created = client.post("/api/sweeps", json=series_request(spec).model_dump())
+    if created.status_code != 202:
+        return f"refused: {created.json()['detail']}"
+    events = sse_events(client.get(f"/api/sweeps/{created.json()['id']}/events").text)
+    table = events[-1]["data"] if events and events[-1]["type"] == "done" else None
+    if table is None:
+        return "the sweep's stream ended without its table"
+    ran = [p for p in table["points"] if p["status"] == "done"]
+    if not ran:
+        return "no point of the series finished: " + "; ".join(
+            sorted({f"{p['status']}: {p['reason']}" for p in table["points"]})
+        )
+    first = client.get(f"/api/runs/{ran[0]['run_id']}").json()
+    provenance = dict(first["result"]["provenance"])
+    provenance.pop("request", None)  # one point's request; the block says them all
+    return Baseline(
+        block=block,
+        kind="series",
+        recorded_at=now(),
+        provenance=provenance,
+        result={"table": table},
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--lesson", action="append", help="only this lesson (repeatable)")
+    args = parser.parse_args()
+
+    problems = []
+    with harness() as bench, TestClient(create_app(bench.settings)) as client:
+        content_dir = bench.settings.content_dir
+        for lesson in load_lessons(content_dir):
+            if args.lesson and lesson.slug not in args.lesson:
+                continue
+            recorded = LessonBaselines(lesson=lesson.slug)
+            for block in fenced_blocks(lesson.markdown):
+                if block.language != "experiment":
+                    continue
+                spec = yaml.safe_load(block.body)
+                print(f"{lesson.slug}:{block.line}: {spec}", flush=True)
+                record = record_series if "servers" in spec else record_run
+                outcome = record(client, block.body.strip(), spec)
+                if isinstance(outcome, str):
+                    problems.append(f"{lesson.slug}:{block.line}: {outcome}")
+                    print(f"  not recorded: {outcome}", flush=True)
+                    continue
+                recorded.experiments.append(outcome)
+            path = baselines_path(content_dir, lesson.slug)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(recorded.model_dump_json(indent=1) + "\n")
+            print(f"wrote {path} ({len(recorded.experiments)} experiments)", flush=True)
+    for problem in problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
