@@ -86,11 +86,13 @@ fn main() -> ExitCode {
         ));
     }
 
+    // ANCHOR: runtime
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(worker_threads.into())
         .enable_all()
         .build()
         .unwrap_or_else(|e| die(format_args!("starting the tokio runtime failed: {e}")));
+    // ANCHOR_END: runtime
 
     runtime.block_on(async {
         let listener = TcpListener::from_std(listener).unwrap_or_else(|e| {
