@@ -309,3 +309,17 @@ export const sweepSchema = z.object({
   memory_per_connection: z.record(z.string(), z.number().nullable()).default({}),
 });
 export type Sweep = z.infer<typeof sweepSchema>;
+
+// Reference results recorded by `make record-baselines` (GET /api/lessons/{slug}/baselines).
+export const baselineSchema = z.object({
+  block: z.string(),
+  kind: z.enum(['run', 'series']),
+  recorded_at: z.string(),
+  provenance: z.record(z.string(), z.unknown()),
+  result: z.object({
+    events: z.array(z.object({ type: z.string(), data: z.unknown() })).optional(),
+    table: sweepSchema.optional(),
+  }),
+});
+export type Baseline = z.infer<typeof baselineSchema>;
+export const lessonBaselinesSchema = z.object({ lesson: z.string(), experiments: z.array(baselineSchema) });

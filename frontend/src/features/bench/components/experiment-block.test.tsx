@@ -54,6 +54,48 @@ describe('ExperimentBlock', () => {
     expect(state()).toHaveTextContent('not run yet');
   });
 
+  it('shows the recorded reference result at once, and offers to run it live', async () => {
+    api({
+      'GET /api/lessons/01-c10k-problem/baselines': {
+        lesson: '01-c10k-problem',
+        experiments: [
+          {
+            block,
+            kind: 'run',
+            recorded_at: '2026-11-22T08:00:00+00:00',
+            provenance: { cpu_model: 'AMD EPYC', kernel: '6.18.44' },
+            result: {
+              events: [
+                { type: 'progress', data: progress(1, 'measure') },
+                { type: 'done', data: doneData },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    expect(await screen.findByTestId('baseline-note')).toHaveTextContent('recorded 2026-11-22, on AMD EPYC, Linux 6.18.44');
+    expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
+    expect(points('qps-chart')).toBe('1');
+    expect(screen.getByRole('button', { name: 'Run live' })).toBeInTheDocument();
+  });
+
+  it('shows no reference result for a block edited since it was recorded', async () => {
+    const { calls } = api({
+      'GET /api/lessons/01-c10k-problem/baselines': {
+        lesson: '01-c10k-problem',
+        experiments: [{ block: 'server: c-poll', kind: 'run', recorded_at: '2026-11-22', provenance: {}, result: { events: [] } }],
+      },
+    });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    await waitFor(() => {
+      expect(calls.some((c) => c.path.endsWith('/baselines'))).toBe(true);
+    });
+    expect(screen.queryByTestId('baseline-note')).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
+  });
+
   it('renders invalid YAML as a clear error, not a crash', () => {
     api();
     renderWithProviders(<ExperimentBlock code={'server: [c-epoll\nconnections: 10'} />);

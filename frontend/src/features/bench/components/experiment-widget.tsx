@@ -3,13 +3,16 @@ import { useId, useMemo } from 'react';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
+import type { Baseline } from '@/lib/api-schemas';
 
 import { useRun } from '../hooks/use-run';
+import { describeBaseline, replayRun } from '../lib/baseline';
 import { timeAxisMax, warmupEnd } from '../lib/chart-data';
 import type { Experiment, RunRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { isCancellable } from '../lib/run-state';
 
+import { BaselineNote } from './baseline-note';
 import { LatencyLiveChart } from './charts/latency-live-chart';
 import { LatencyPercentileChart } from './charts/latency-percentile-chart';
 import { QpsChart } from './charts/qps-chart';
@@ -25,15 +28,21 @@ interface ExperimentWidgetProps {
   experiment: Experiment;
   request: RunRequest;
   experimentKey: string;
+  /** The recorded reference result, shown until a live run starts. */
+  baseline?: Baseline | undefined;
 }
 
 const BUSY = new Set(['submitting', 'queued', 'starting', 'warmup', 'measure']);
 
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
-export function ExperimentWidget({ experiment, request, experimentKey }: ExperimentWidgetProps) {
+export function ExperimentWidget({ experiment, request, experimentKey, baseline }: ExperimentWidgetProps) {
   const health = useHealth();
   const servers = useServers();
-  const { state, start, cancel } = useRun(experimentKey, request);
+  const { state: live, start, cancel } = useRun(experimentKey, request);
+  const recorded = useMemo(() => (baseline?.kind === 'run' ? replayRun(baseline) : null), [baseline]);
+  // Until the learner runs it, the widget shows the recorded reference result.
+  const showingRecorded = live.phase === 'idle' && recorded !== null;
+  const state = showingRecorded ? recorded : live;
   const blockedId = useId();
 
   const serverId = request.server;
@@ -63,8 +72,9 @@ export function ExperimentWidget({ experiment, request, experimentKey }: Experim
           <p className="experiment__kicker">Experiment</p>
           <p className="experiment__title">{experiment.title ?? `Benchmark ${server?.title ?? serverId}`}</p>
         </div>
-        <RunStateLabel state={state} />
+        {showingRecorded ? <p className="run-state">reference result</p> : <RunStateLabel state={state} />}
       </header>
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} /> : null}
 
       <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
 
@@ -76,7 +86,7 @@ export function ExperimentWidget({ experiment, request, experimentKey }: Experim
           disabled={blocked !== null || busy}
           aria-describedby={blocked ? blockedId : undefined}
         >
-          Run benchmark
+          {showingRecorded ? 'Run live' : 'Run benchmark'}
         </button>
         {isCancellable(state) ? (
           <button type="button" className="button" onClick={() => void cancel()}>

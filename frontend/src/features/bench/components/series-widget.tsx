@@ -3,11 +3,14 @@ import { useId } from 'react';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
+import type { Baseline } from '@/lib/api-schemas';
 
 import { useSweep } from '../hooks/use-sweep';
+import { describeBaseline } from '../lib/baseline';
 import type { Experiment, SweepRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 
+import { BaselineNote } from './baseline-note';
 import { SeriesChart } from './charts/series-chart';
 import { ExperimentParams } from './experiment-params';
 import { SeriesTable } from './series-table';
@@ -17,16 +20,23 @@ import './experiment-widget.css';
 interface SeriesWidgetProps {
   experiment: Experiment;
   sweep: SweepRequest;
+  /** The recorded reference result, shown until a live run starts. */
+  baseline?: Baseline | undefined;
 }
 
 const BUSY = new Set(['submitting', 'running']);
 
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
-export function SeriesWidget({ experiment, sweep }: SeriesWidgetProps) {
+export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps) {
   const health = useHealth();
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep);
+  const recorded = baseline?.kind === 'series' ? baseline.result.table : undefined;
+  // Until the learner runs it, the widget shows the recorded reference result.
+  const showingRecorded = state.phase === 'idle' && recorded !== undefined;
+  const points = showingRecorded ? recorded.points : state.points;
+  const table = showingRecorded ? recorded : state.table;
   const blockedId = useId();
 
   const blocked =
@@ -46,9 +56,14 @@ export function SeriesWidget({ experiment, sweep }: SeriesWidgetProps) {
           <p className="experiment__title">{title}</p>
         </div>
         <p className="run-state" data-testid="series-state">
-          {state.phase === 'running' ? `running: ${state.points.length} of ${total} points` : state.phase}
+          {showingRecorded
+            ? 'reference result'
+            : state.phase === 'running'
+              ? `running: ${state.points.length} of ${total} points`
+              : state.phase}
         </p>
       </header>
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} /> : null}
 
       <ExperimentParams experiment={experiment} servers={known} />
 
@@ -60,7 +75,7 @@ export function SeriesWidget({ experiment, sweep }: SeriesWidgetProps) {
           disabled={blocked !== null || busy}
           aria-describedby={blocked ? blockedId : undefined}
         >
-          Run {total} benchmark{total > 1 ? 's' : ''}
+          {showingRecorded ? 'Run live' : `Run ${total} benchmark${total > 1 ? 's' : ''}`}
         </button>
         {state.phase === 'running' ? (
           <button type="button" className="button" onClick={() => void cancel()}>
@@ -79,21 +94,21 @@ export function SeriesWidget({ experiment, sweep }: SeriesWidgetProps) {
         </p>
       ) : null}
 
-      {state.phase !== 'idle' && state.phase !== 'submitting' ? (
+      {showingRecorded || (state.phase !== 'idle' && state.phase !== 'submitting') ? (
         <>
           <div className="experiment__charts">
             <ErrorBoundary name="The throughput chart">
-              <SeriesChart sweep={sweep} points={state.points} metric="qps" testId="series-qps-chart" />
+              <SeriesChart sweep={sweep} points={points} metric="qps" testId="series-qps-chart" />
             </ErrorBoundary>
             <ErrorBoundary name="The latency chart">
-              <SeriesChart sweep={sweep} points={state.points} metric="p99_us" testId="series-p99-chart" />
+              <SeriesChart sweep={sweep} points={points} metric="p99_us" testId="series-p99-chart" />
             </ErrorBoundary>
           </div>
           <ErrorBoundary name="The points table">
             <SeriesTable
-              points={state.points}
+              points={points}
               vary={sweep.vary}
-              memoryPerConnection={state.table?.memory_per_connection ?? {}}
+              memoryPerConnection={table?.memory_per_connection ?? {}}
             />
           </ErrorBoundary>
         </>
