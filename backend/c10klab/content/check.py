@@ -16,7 +16,7 @@ import yaml
 from pydantic import ValidationError
 
 from c10klab.config import Settings
-from c10klab.content.service import LessonFormatError, ParsedLesson, parse_lesson
+from c10klab.content.service import LessonFormatError, get_glossary, parse_lesson
 from c10klab.errors import DomainError
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
@@ -104,8 +104,8 @@ def check_source(block: Block, settings: Settings) -> None:
     )
 
 
-def check_links(lesson: ParsedLesson, path: Path) -> list[str]:
-    prose = FENCE.sub("", lesson.markdown)
+def check_links(markdown: str, path: Path) -> list[str]:
+    prose = FENCE.sub("", markdown)
     problems = []
     for target in LINK.findall(prose):
         if re.match(r"^[a-z]+:", target) or target.startswith("#"):
@@ -131,7 +131,7 @@ def check_lesson(path: Path, settings: Settings) -> list[str]:
         return [f"{path.name}:1: {exc}"]
     # Body lines are counted after the front matter; add it back for editor-friendly numbers.
     offset = path.read_text().count("\n") - lesson.markdown.count("\n")
-    problems = [f"{path.name}:1: {p}" for p in check_links(lesson, path)]
+    problems = [f"{path.name}:1: {p}" for p in check_links(lesson.markdown, path)]
     blocks = fenced_blocks(lesson.markdown)
     checks = {"experiment": check_experiment, "source": check_source}
     for block in blocks:
@@ -148,9 +148,28 @@ def check_lesson(path: Path, settings: Settings) -> list[str]:
     return problems
 
 
+def check_glossary(settings: Settings) -> list[str]:
+    """The glossary parses, names each term once, and its links resolve."""
+    path = settings.content_dir / "glossary.md"
+    try:
+        glossary = get_glossary(settings.content_dir)
+    except (LessonFormatError, DomainError) as exc:
+        return [f"glossary.md:1: {exc}"]
+    problems = [f"glossary.md:1: {p}" for p in check_links(glossary.markdown, path)]
+    seen: set[str] = set()
+    for term in glossary.terms:
+        if term.lower() in seen:
+            problems.append(f"glossary.md: `{term}` is defined twice")
+        seen.add(term.lower())
+    if not glossary.terms:
+        problems.append("glossary.md: no `### term` sections")
+    return problems
+
+
 def check_course(settings: Settings) -> tuple[int, list[str]]:
     lessons = sorted((settings.content_dir / "lessons").glob("*.md"))
     problems = [p for path in lessons for p in check_lesson(path, settings)]
+    problems += check_glossary(settings)
     numbers = [path.name[:2] for path in lessons]
     problems += [
         f"two lessons are numbered {n}" for n in sorted(set(numbers)) if numbers.count(n) > 1

@@ -1,7 +1,7 @@
 from fastapi import APIRouter
 
-from c10klab.content.schemas import Lesson, LessonBaselines, LessonSummary
-from c10klab.content.service import get_baselines, get_lesson, list_lessons
+from c10klab.content.schemas import Glossary, Lesson, LessonBaselines, LessonSummary
+from c10klab.content.service import get_baselines, get_glossary, get_lesson, list_lessons
 from c10klab.deps import SettingsDep
 
 router = APIRouter(tags=["lessons"])
@@ -20,3 +20,8 @@ def lesson(slug: str, settings: SettingsDep) -> Lesson:
 @router.get("/lessons/{slug}/baselines")
 def baselines(slug: str, settings: SettingsDep) -> LessonBaselines:
     return get_baselines(settings.content_dir, slug)
+
+
+@router.get("/glossary")
+def glossary(settings: SettingsDep) -> Glossary:
+    return get_glossary(settings.content_dir)

@@ -52,3 +52,18 @@ class Baseline(BaseModel):
 class LessonBaselines(BaseModel):
     lesson: str
     experiments: list[Baseline] = []
+
+
+class GlossaryFrontMatter(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field(min_length=1)
+    summary: str = Field(min_length=1)
+
+
+class Glossary(GlossaryFrontMatter):
+    """content/glossary.md: one `### term` section per term, linked from lessons as
+    `../glossary.md#term`."""
+
+    markdown: str
+    terms: list[str]

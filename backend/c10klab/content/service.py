@@ -9,6 +9,8 @@ from pydantic import ValidationError
 
 from c10klab.content.schemas import (
     FrontMatter,
+    Glossary,
+    GlossaryFrontMatter,
     Lesson,
     LessonBaselines,
     LessonLink,
@@ -93,3 +95,22 @@ def get_baselines(content_dir: Path, slug: str) -> LessonBaselines:
     if not path.is_file():
         return LessonBaselines(lesson=slug)
     return LessonBaselines.model_validate_json(path.read_text())
+
+
+GLOSSARY_TERM = re.compile(r"^### (.+?)\s*$", re.MULTILINE)
+
+
+def get_glossary(content_dir: Path) -> Glossary:
+    path = content_dir / "glossary.md"
+    if not path.is_file():
+        raise NotFound("the course has no glossary (content/glossary.md)")
+    match = FRONT_MATTER.match(path.read_text())
+    if not match:
+        raise LessonFormatError("glossary.md: starts without a '---' front matter block")
+    try:
+        meta = GlossaryFrontMatter.model_validate(yaml.safe_load(match.group(1)))
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise LessonFormatError(f"glossary.md: bad front matter: {exc}") from exc
+    markdown = match.group(2).lstrip("\n")
+    terms = GLOSSARY_TERM.findall(markdown)
+    return Glossary(**meta.model_dump(), markdown=markdown, terms=terms)

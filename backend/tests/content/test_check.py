@@ -30,8 +30,20 @@ anchor: event-loop
 def course(tmp_path: Path) -> Settings:
     """A course of its own, using the real sandboxes (catalog and sources)."""
     (tmp_path / "content" / "lessons").mkdir(parents=True)
+    (tmp_path / "content" / "glossary.md").write_text(GLOSSARY)
     (tmp_path / "sandboxes").symlink_to(Settings().sandboxes_dir)
     return Settings(repo_root=tmp_path)
+
+
+GLOSSARY = """---
+title: Glossary
+summary: The terms.
+---
+
+### epoll
+
+Linux's readiness API. See [lesson 1](lessons/01-t.md).
+"""
 
 
 def write(settings: Settings, text: str, name: str = "01-t.md") -> None:
@@ -105,3 +117,15 @@ def test_block_problems_carry_the_line_of_the_fence(course: Settings) -> None:
 def test_series_experiments_pass(course: Settings, series: str) -> None:
     write(course, GOOD.replace("server: c-epoll\nconnections: 10", series))
     assert check_course(course) == (1, [])
+
+
+def test_the_glossary_is_checked_too(course: Settings) -> None:
+    write(course, GOOD)
+    glossary = course.content_dir / "glossary.md"
+    glossary.write_text(GLOSSARY + "\n### EPOLL\n\nTwice. [Gone](lessons/09-gone.md)\n")
+    _, problems = check_course(course)
+    assert "glossary.md: `EPOLL` is defined twice" in problems
+    assert "glossary.md:1: link to missing `lessons/09-gone.md`" in problems
+    glossary.unlink()
+    _, problems = check_course(course)
+    assert problems == ["glossary.md:1: the course has no glossary (content/glossary.md)"]

@@ -85,3 +85,15 @@ def test_baselines_are_empty_until_recorded_then_served(tmp_path: Path) -> None:
     assert get_baselines(tmp_path, "01-a").experiments[0].provenance == {"kernel": "6.18"}
     with pytest.raises(NotFound):
         get_baselines(tmp_path, "02-missing")
+
+
+def test_the_glossary_lists_its_terms(tmp_path: Path) -> None:
+    from c10klab.content.service import get_glossary
+
+    with pytest.raises(NotFound):
+        get_glossary(tmp_path)
+    (tmp_path / "glossary.md").write_text(
+        "---\ntitle: Glossary\nsummary: S\n---\n\n## A\n\n### Accept\n\nx\n\n### Aio\n\ny\n"
+    )
+    glossary = get_glossary(tmp_path)
+    assert glossary.terms == ["Accept", "Aio"] and glossary.markdown.startswith("## A")

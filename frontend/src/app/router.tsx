@@ -24,6 +24,10 @@ export function createAppRouter() {
           // Markdown, charts and the highlighter load with the first lesson, not the home page.
           lazy: async () => ({ Component: (await import('./routes/lesson')).LessonRoute }),
         },
+        {
+          path: 'glossary',
+          lazy: async () => ({ Component: (await import('./routes/glossary')).GlossaryRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

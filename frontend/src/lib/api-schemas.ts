@@ -323,3 +323,11 @@ export const baselineSchema = z.object({
 });
 export type Baseline = z.infer<typeof baselineSchema>;
 export const lessonBaselinesSchema = z.object({ lesson: z.string(), experiments: z.array(baselineSchema) });
+
+export const glossarySchema = z.object({
+  title: z.string(),
+  summary: z.string(),
+  markdown: z.string(),
+  terms: z.array(z.string()),
+});
+export type Glossary = z.infer<typeof glossarySchema>;

@@ -22,6 +22,9 @@ export function AppLayout() {
             C10K Lab
           </Link>
           <span className="site-header__tagline">Linux server I/O models, measured</span>
+          <nav className="site-header__nav" aria-label="Course">
+            <Link to="/glossary">Glossary</Link>
+          </nav>
         </div>
       </header>
       <HealthBanner />

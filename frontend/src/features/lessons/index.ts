@@ -1,4 +1,5 @@
 // Public API of the lessons feature.
 export { CourseHome } from './components/course-home';
+export { GlossaryPage } from './components/glossary-page';
 export { LessonPage } from './components/lesson-page';
 export type { FencedBlockRenderers } from './components/lesson-markdown';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 import { apiRequest } from '@/lib/api-client';
-import { lessonListSchema, lessonSchema } from '@/lib/api-schemas';
+import { glossarySchema, lessonListSchema, lessonSchema } from '@/lib/api-schemas';
 
 export function useLessons() {
   return useQuery({
@@ -15,5 +15,13 @@ export function useLesson(slug: string) {
   return useQuery({
     queryKey: ['lesson', slug],
     queryFn: ({ signal }) => apiRequest(`/lessons/${encodeURIComponent(slug)}`, lessonSchema, { signal }),
+  });
+}
+
+export function useGlossary() {
+  return useQuery({
+    queryKey: ['glossary'],
+    queryFn: ({ signal }) => apiRequest('/glossary', glossarySchema, { signal }),
+    staleTime: Infinity,
   });
 }

@@ -6,6 +6,9 @@ describe('markdown helpers', () => {
     expect(lessonHref('./03-select-poll.md#limits')).toBe('/lessons/03-select-poll#limits');
     expect(lessonHref('https://example.org/a.md')).toBeNull();
     expect(lessonHref(undefined)).toBeNull();
+    expect(lessonHref('lessons/05-epoll.md')).toBe('/lessons/05-epoll');
+    expect(lessonHref('../glossary.md#edge-triggered')).toBe('/glossary#edge-triggered');
+    expect(lessonHref('glossary.md')).toBe('/glossary');
   });
 
   it('slugifies headings like GitHub', () => {

@@ -4,9 +4,12 @@ import type { Element, ElementContent } from 'hast';
 /** `02-threads.md`, `./02-threads.md#x` → `/lessons/02-threads#x`; anything else unchanged (null). */
 export function lessonHref(href: string | undefined): string | null {
   if (!href) return null;
-  const match = /^(?:\.\/)?(\d{2}-[a-z0-9-]+)\.md(#[\w-]*)?$/.exec(href);
-  if (!match) return null;
-  return `/lessons/${match[1] ?? ''}${match[2] ?? ''}`;
+  // A lesson links `04-select-and-poll.md`; the glossary links `lessons/04-select-and-poll.md`.
+  const lesson = /^(?:\.\/)?(?:lessons\/)?(\d{2}-[a-z0-9-]+)\.md(#[\w-]*)?$/.exec(href);
+  if (lesson) return `/lessons/${lesson[1] ?? ''}${lesson[2] ?? ''}`;
+  const glossary = /^(?:\.\.\/)?glossary\.md(#[\w-]*)?$/.exec(href);
+  if (glossary) return `/glossary${glossary[1] ?? ''}`;
+  return null;
 }
 
 export function isExternal(href: string | undefined): boolean {

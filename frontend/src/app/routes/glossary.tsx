@@ -1,0 +1,5 @@
+import { GlossaryPage } from '@/features/lessons';
+
+export function GlossaryRoute() {
+  return <GlossaryPage />;
+}
