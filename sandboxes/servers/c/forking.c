@@ -114,6 +114,7 @@ static void restore_signals(const sigset_t *old)
  * kernel closes its socket. It closes its copy of the listening socket, so that only
  * the parent holds it.
  */
+/* ANCHOR: child */
 static void __attribute__((noreturn)) run_child(int listen_fd, int fd, const sigset_t *mask)
 {
     struct sigaction default_action = {.sa_handler = SIG_DFL};
@@ -128,6 +129,7 @@ static void __attribute__((noreturn)) run_child(int listen_fd, int fd, const sig
     close_or_log(fd);
     exit(0);
 }
+/* ANCHOR_END: child */
 
 /*
  * Relies on: fork() returning twice, 0 in the new child and the child's pid in the

@@ -175,6 +175,7 @@ static int stop_threads(int *stopped)
 }
 /* ANCHOR_END: stop-threads */
 
+/* ANCHOR: stack-size */
 /* Detached threads with --stack-kib of stack each. */
 static void init_thread_attr(long stack_kib)
 {
@@ -188,6 +189,7 @@ static void init_thread_attr(long stack_kib)
         die_errno("pthread_attr_setstacksize(%ld KiB) failed", stack_kib);
     }
 }
+/* ANCHOR_END: stack-size */
 
 int main(int argc, char **argv)
 {
