@@ -14,7 +14,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up test host-up host-test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-servers bench-findings clean
+        bench bench-servers bench-findings bench-loadgen clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -101,13 +101,18 @@ test-e2e: frontend images
 
 # --- benchmarks (not tests: this machine is shared and noisy; results go to results/) ---------
 
-bench: bench-servers bench-findings
+bench: bench-servers bench-findings bench-loadgen
 
 bench-servers: venv images
 	$(PY) -m c10klab.bench.servers
 
 bench-findings: venv images
 	$(PY) -m c10klab.bench.findings
+
+# loadgen against wrk on c-epoll, turn and turn about: results/loadgen-vs-wrk.md.
+bench-loadgen: loadgen
+	$(MAKE) -s -C $(C_SERVERS)
+	python3 sandboxes/loadgen/bench/vs_wrk.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target $(RUST_SERVERS)/target \

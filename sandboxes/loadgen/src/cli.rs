@@ -5,8 +5,13 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
 
-/// Most connections a run may open (the containers' nofile limit is 20000).
+use crate::pacing::MIN_RATE;
+
+/// Most connections a run may open, active and idle together (the containers' nofile limit
+/// is 20000).
 pub const MAX_CONNECTIONS: u32 = 19_000;
+/// Highest `--rate`, requests per second.
+pub const MAX_RATE: f64 = 10_000_000.0;
 /// Largest echo request.
 pub const MAX_PAYLOAD_BYTES: u32 = 1_048_576;
 /// Most worker threads.
@@ -24,8 +29,9 @@ pub enum Protocol {
     Http,
 }
 
-/// Closed-loop load generator for the C10K Lab servers: N connections, one request in flight
-/// on each, JSON lines on stdout (phase, progress, summary, error).
+/// Load generator for the C10K Lab servers: N connections, one request in flight on each,
+/// sent as soon as the previous reply arrives (closed loop) or on a fixed schedule (open loop,
+/// --rate); JSON lines on stdout (phase, progress, summary, error).
 #[derive(Clone, Debug, Parser)]
 #[command(name = "loadgen", version, about, max_term_width = 100)]
 pub struct Args {
@@ -80,6 +86,52 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 5000,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub timeout_ms: u64,
+
+    /// Open loop: requests per second for the whole run (at most 10000000), spread evenly
+    /// over the connections as wrk2 does; latency counts from when each request was due.
+    /// 0 = closed loop.
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = rate,
+          allow_negative_numbers = true)]
+    pub rate: f64,
+
+    /// Extra connections, opened after the active ones, that never send a byte
+    /// (connections + idle at most 19000).
+    #[arg(long, value_name = "K", default_value_t = 0, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_CONNECTIONS as i64))]
+    pub idle: u32,
+
+    /// Every request on a fresh connection: connect, send, read the reply, close; latency
+    /// counts from the start of the connect.
+    #[arg(long)]
+    pub new_connection_per_request: bool,
+
+    /// Open the connections (active, then idle) evenly over this many seconds instead of all
+    /// at once, before the load starts (0..=3600).
+    #[arg(long = "ramp-s", visible_alias = "ramp", value_name = "S", default_value_t = 0.0,
+          value_parser = seconds, allow_negative_numbers = true)]
+    pub ramp_s: f64,
+
+    /// At every progress interval, read `/proc/[pid]/status` of every other process in this pid
+    /// namespace (the server's, when run in its namespace): threads, memory, context switches.
+    #[arg(long)]
+    pub sample_procs: bool,
+}
+
+/// A request rate: finite, 0 (closed loop) or [`MIN_RATE`]..=[`MAX_RATE`] requests per second.
+fn rate(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of requests per second"))?;
+    if !v.is_finite() || !(0.0..=MAX_RATE).contains(&v) {
+        return Err(format!("{s} is not in 0..={MAX_RATE} requests per second"));
+    }
+    if v > 0.0 && v < MIN_RATE {
+        return Err(format!(
+            "{s} is below the lowest open-loop rate, {MIN_RATE} requests per second (0 means closed loop)"
+        ));
+    }
+    Ok(v)
 }
 
 /// A duration in seconds: finite, 0..=3600.
@@ -117,6 +169,13 @@ pub struct Config {
     pub wait_ready: Duration,
     pub progress_interval: Duration,
     pub timeout: Duration,
+    /// Requests per second in open loop; `None` in closed loop.
+    pub rate: Option<f64>,
+    /// Connections held open without sending.
+    pub idle: usize,
+    pub new_connection_per_request: bool,
+    pub ramp: Duration,
+    pub sample_procs: bool,
 }
 
 impl Args {
@@ -131,6 +190,12 @@ impl Args {
                 self.threads, self.connections
             ));
         }
+        if self.connections + self.idle > MAX_CONNECTIONS {
+            return Err(format!(
+                "--connections ({}) plus --idle ({}) must not exceed {MAX_CONNECTIONS}",
+                self.connections, self.idle
+            ));
+        }
         Ok(Config {
             host: self.host.trim().to_string(),
             port: self.port,
@@ -143,6 +208,11 @@ impl Args {
             wait_ready: Duration::from_secs_f64(self.wait_ready_s),
             progress_interval: Duration::from_millis(self.progress_interval_ms),
             timeout: Duration::from_millis(self.timeout_ms),
+            rate: (self.rate > 0.0).then_some(self.rate),
+            idle: self.idle as usize,
+            new_connection_per_request: self.new_connection_per_request,
+            ramp: Duration::from_secs_f64(self.ramp_s),
+            sample_procs: self.sample_procs,
         })
     }
 }
@@ -168,6 +238,47 @@ mod tests {
         assert_eq!(c.wait_ready, Duration::from_secs(10));
         assert_eq!(c.progress_interval, Duration::from_secs(1));
         assert_eq!(c.timeout, Duration::from_secs(5));
+        assert_eq!(c.rate, None);
+        assert_eq!(c.idle, 0);
+        assert!(!c.new_connection_per_request);
+        assert_eq!(c.ramp, Duration::ZERO);
+        assert!(!c.sample_procs);
+    }
+
+    #[test]
+    fn open_loop_idle_per_request_ramp_and_procs() {
+        let c = parse(&[
+            "--rate",
+            "1.23457e+06",
+            "--connections",
+            "1000",
+            "--idle",
+            "18000",
+            "--new-connection-per-request",
+            "--ramp-s",
+            "2.5",
+            "--sample-procs",
+        ])
+        .unwrap();
+        assert_eq!(c.rate, Some(1_234_570.0));
+        assert_eq!(c.idle, 18_000);
+        assert!(c.new_connection_per_request);
+        assert_eq!(c.ramp, Duration::from_millis(2500));
+        assert!(c.sample_procs);
+        // --ramp is the same flag; rate 0 is the closed loop; the extremes are accepted.
+        assert_eq!(
+            parse(&["--ramp", "3600"]).unwrap().ramp,
+            Duration::from_secs(3600)
+        );
+        assert_eq!(parse(&["--rate", "0"]).unwrap().rate, None);
+        assert_eq!(
+            parse(&["--rate", "10000000"]).unwrap().rate,
+            Some(10_000_000.0)
+        );
+        assert_eq!(parse(&["--rate", "0.5"]).unwrap().rate, Some(0.5));
+        assert_eq!(parse(&["--ramp-s", "0"]).unwrap().ramp, Duration::ZERO);
+        let c = parse(&["--connections", "1", "--idle", "18999"]).unwrap();
+        assert_eq!(c.connections + c.idle, 19_000);
     }
 
     #[test]
@@ -232,6 +343,20 @@ mod tests {
             ),
             (&["--timeout-ms", "0"][..], "--timeout-ms"),
             (&["--wait-ready-s", "-1"][..], "--wait-ready-s"),
+            (&["--rate", "-1"][..], "--rate"),
+            (&["--rate", "10000001"][..], "--rate"),
+            (&["--rate", "NaN"][..], "--rate"),
+            (&["--rate", "inf"][..], "--rate"),
+            (&["--rate", "fast"][..], "--rate"),
+            (&["--rate", "0.0000001"][..], "--rate"),
+            (&["--idle", "-1"][..], "--idle"),
+            (&["--idle", "19001"][..], "--idle"),
+            (&["--idle", "many"][..], "--idle"),
+            (&["--ramp-s", "-1"][..], "--ramp-s"),
+            (&["--ramp-s", "3601"][..], "--ramp-s"),
+            (&["--ramp", "NaN"][..], "--ramp"),
+            (&["--new-connection-per-request", "yes"][..], "yes"),
+            (&["--sample-procs=1"][..], "--sample-procs"),
             (&["--bogus"][..], "--bogus"),
         ] {
             let err = parse(args).expect_err(&format!("{args:?} should fail"));
@@ -249,6 +374,16 @@ mod tests {
         let err = parse(&["--host", " "]).unwrap_err();
         assert!(err.contains("--host"), "{err}");
         assert!(parse(&["--connections", "3", "--threads", "3"]).is_ok());
+        let err = parse(&["--connections", "10000", "--idle", "9001"]).unwrap_err();
+        assert!(
+            err.contains("--connections (10000) plus --idle (9001) must not exceed 19000"),
+            "{err}"
+        );
+        let err = parse(&["--connections", "19000", "--idle", "1"]).unwrap_err();
+        assert!(err.contains("--idle"), "{err}");
+        // Idle connections do not count for --threads: every thread needs an active one.
+        let err = parse(&["--connections", "1", "--idle", "5", "--threads", "2"]).unwrap_err();
+        assert!(err.contains("--threads"), "{err}");
     }
 
     #[test]

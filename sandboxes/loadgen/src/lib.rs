@@ -1,26 +1,38 @@
 //! `loadgen`: the C10K Lab load generator.
 //!
-//! A closed-loop client for the course's servers: it keeps `--connections` TCP connections
-//! busy with one request in flight on each, speaking `echo` (random payload, checked byte for
-//! byte) or `http` (`GET /`, checked for `HTTP/1.1 200` and its Content-Length body), and
-//! writes JSON lines to stdout: `phase`, one `progress` per interval, a final `summary`, or a
-//! fatal `error`. `schema/output.schema.json` documents every line.
+//! A client for the course's servers: it keeps `--connections` TCP connections busy with one
+//! request in flight on each, speaking `echo` (random payload, checked byte for byte) or
+//! `http` (`GET /`, checked for `HTTP/1.1 200` and its Content-Length body), and writes JSON
+//! lines to stdout: `phase`, one `progress` per interval, a final `summary`, or a fatal
+//! `error`. `schema/output.schema.json` documents every line.
+//!
+//! Closed loop by default: each connection sends its next request as soon as the previous
+//! reply arrived, which shows what a server sustains. Open loop with `--rate`: requests go
+//! out on a fixed schedule, as wrk2 sends them ([`pacing`]), and latency counts from when each
+//! request was due, so a server that stalls shows it in the percentiles instead of merely
+//! slowing the client down (coordinated omission); the uncorrected latency and how far the
+//! sends slipped are reported beside it. Also: `--idle` connections held open in silence,
+//! `--new-connection-per-request`, `--ramp-s` to open the connections gradually, and
+//! `--sample-procs` to read the server's processes from `/proc` ([`procs`]).
 //!
 //! A run goes: wait until the server accepts a connection ([`ready::wait_ready`]), verify one
 //! reply ([`ready::verify`]), open the connections, warm up, measure. The load is made like
 //! wrk makes it: `--threads` OS threads, each with its own single-threaded epoll loop, its own
-//! connections and its own HdrHistogram ([`worker`]); this thread (the coordinator) merges
+//! connections and its own HdrHistograms ([`worker`]); this thread (the coordinator) merges
 //! their per-interval figures into progress lines and the summary.
 //!
 //! Try it against any echo server on port 9000:
 //!
 //! ```text
 //! cargo run --release -- --port 9000 --protocol echo --connections 100 --duration-s 3
+//! cargo run --release -- --port 9000 --protocol echo --connections 100 --rate 20000
 //! ```
 
 pub mod cli;
 pub mod http;
 pub mod output;
+pub mod pacing;
+pub mod procs;
 pub mod ready;
 pub mod stats;
 pub mod worker;
@@ -36,23 +48,30 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use clap::Parser;
 
 use crate::cli::{Args, Config, Protocol};
-use crate::output::{ConfigEcho, Line, Phase, Progress, Summary, emit};
+use crate::output::{
+    ConfigEcho, ConnectionMode, Idle, Line, Mode, OpenLoop, Phase, Progress, SHORT_OF_TARGET,
+    Summary, emit,
+};
+use crate::procs::{ProcSampler, ProcTotals};
 use crate::stats::{
     IntervalStats, LatencyDigest, LatencySummary, percentile_distribution, qps, round_to,
 };
-use crate::worker::{Gate, Interval, Report, Schedule, WorkerSpec};
+use crate::worker::{Gate, Interval, Ramp, Report, Schedule, WorkerSpec};
 
 /// The crate version, reported in the summary.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// File descriptors needed besides the connections (stdio, epoll instances, the probe).
+/// File descriptors needed besides the connections and the threads' (stdio, the probe,
+/// `/proc` files).
 const SPARE_FDS: u64 = 64;
+/// File descriptors of each worker thread: its epoll instance and its timerfd.
+const FDS_PER_THREAD: u64 = 2;
 
 /// How long past the schedule's end the coordinator waits for a worker's last report.
 const REPORT_GRACE: Duration = Duration::from_secs(10);
 
-/// How long opening the connections may take besides the connect timeout: connect() itself
-/// can cost over a millisecond each when ephemeral ports run short (see
+/// How long opening the connections may take besides the ramp and the connect timeout:
+/// connect() itself can cost over a millisecond each when ephemeral ports run short (see
 /// [`worker::CONNECTIONS_PER_SOURCE`]).
 const OPEN_GRACE: Duration = Duration::from_secs(60);
 
@@ -126,7 +145,8 @@ fn usage_error(out: &mut dyn Write, message: &str) -> i32 {
 /// Runs one benchmark with `config`, writing JSON lines to `out`; returns the summary (also
 /// written) or the fatal error (not written: the caller reports it).
 pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, Fatal> {
-    raise_nofile_limit(config.connections as u64 + SPARE_FDS)
+    let sockets = (config.connections + config.idle) as u64;
+    raise_nofile_limit(sockets + FDS_PER_THREAD * config.threads as u64 + SPARE_FDS)
         .map_err(|m| Fatal::new("resource_limit", m))?;
     let addrs =
         ready::resolve(&config.host, config.port).map_err(|m| Fatal::new("not_ready", m))?;
@@ -149,6 +169,10 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, Fatal> {
 
     let workers = Workers::start(config, addr, &request)?;
     let plan = plan(config.warmup, config.duration, config.progress_interval);
+    let mut sampler = config.sample_procs.then(ProcSampler::new);
+    if let Some(sampler) = sampler.as_mut() {
+        sampler.baseline();
+    }
     let start = Instant::now();
     workers.go(Schedule {
         start,
@@ -163,13 +187,13 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, Fatal> {
     });
     write_line(out, &Line::Phase { phase: plan[0].0 })?;
     let deadline = start + config.warmup + config.duration + config.timeout + REPORT_GRACE;
-    let (measured, run_connect_failures) = report_intervals(&workers, &plan, deadline, out)?;
-    let open_failures = workers.open_failures;
+    let mut totals = report_intervals(&workers, &plan, deadline, sampler.as_mut(), out)?;
+    totals.connect_failures += workers.open_failures;
+    totals.idle_open_at_start = workers.idle_open;
     workers.join();
 
     let config_echo = ConfigEcho::new(config, addr.to_string(), request.len());
-    let connect_failures = open_failures + run_connect_failures;
-    let summary = build_summary(&measured, config.duration, connect_failures, config_echo);
+    let summary = build_summary(&totals, config, config_echo);
     write_line(out, &Line::Summary(&summary))?;
     eprintln!(
         "loadgen: {} requests in {:.3} s = {:.0} req/s, p50 {} µs, p99 {} µs, {} errors",
@@ -180,6 +204,9 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, Fatal> {
         summary.latency_us.p99,
         summary.error_total
     );
+    if let Some(shortfall) = summary.open_loop.as_ref().and_then(shortfall) {
+        eprintln!("loadgen: {shortfall}");
+    }
     Ok(summary)
 }
 
@@ -193,6 +220,8 @@ struct Workers {
     count: usize,
     /// Failed connection attempts while opening.
     open_failures: u64,
+    /// Idle connections open once opening was over.
+    idle_open: usize,
 }
 
 impl Workers {
@@ -206,23 +235,37 @@ impl Workers {
             stop: Arc::new(AtomicBool::new(false)),
             count: config.threads,
             open_failures: 0,
+            idle_open: 0,
         };
         let started = Instant::now();
+        let ramp = Ramp {
+            start: started,
+            length: config.ramp,
+            total: opened_ahead(config),
+        };
         let mut first_connection = 0;
-        for (index, connections) in split(config.connections, config.threads)
+        let mut first_idle = config.connections;
+        let shares = split(config.connections, config.threads)
             .into_iter()
-            .enumerate()
-        {
+            .zip(split(config.idle, config.threads));
+        for (index, (connections, idle)) in shares.enumerate() {
             let spec = WorkerSpec {
                 index,
                 connections,
                 first_connection,
+                idle,
+                first_idle,
+                total_connections: config.connections,
                 addr,
                 protocol: config.protocol,
                 request: request.clone(),
                 timeout: config.timeout,
+                rate: config.rate,
+                per_request: config.new_connection_per_request,
+                ramp,
             };
             first_connection += connections;
+            first_idle += idle;
             let handle =
                 worker::spawn(spec, tx.clone(), workers.gate.clone(), workers.stop.clone())
                     .map_err(|e| Fatal::new("internal", format!("cannot start a thread: {e}")))?;
@@ -230,16 +273,18 @@ impl Workers {
         }
         drop(tx);
 
-        let deadline = started + config.timeout + OPEN_GRACE;
+        let deadline = started + config.ramp + config.timeout + OPEN_GRACE;
         let mut connected = 0;
         for _ in 0..config.threads {
             match receive(&workers.rx, deadline)? {
                 Report::Opened {
                     connected: c,
+                    idle_connected,
                     failed,
                     ..
                 } => {
                     connected += c;
+                    workers.idle_open += idle_connected;
                     workers.open_failures += failed;
                 }
                 Report::Failed { message, .. } => return Err(Fatal::new("internal", message)),
@@ -247,8 +292,8 @@ impl Workers {
             }
         }
         eprintln!(
-            "loadgen: {connected} of {} connections open in {:.1} ms ({} failed attempts)",
-            config.connections,
+            "loadgen: {} in {:.1} ms ({} failed attempts)",
+            opened_message(config, connected, workers.idle_open),
             started.elapsed().as_secs_f64() * 1e3,
             workers.open_failures
         );
@@ -277,19 +322,64 @@ impl Drop for Workers {
     }
 }
 
+/// How many connections are opened before the load starts: the active ones (unless each
+/// request opens its own) and the idle ones. The ramp spreads these.
+pub fn opened_ahead(config: &Config) -> usize {
+    let active = if config.new_connection_per_request {
+        0
+    } else {
+        config.connections
+    };
+    active + config.idle
+}
+
+/// What was opened, for people: "100 of 100 connections and 5 of 5 idle ones open".
+fn opened_message(config: &Config, connected: usize, idle_connected: usize) -> String {
+    let idle = config.idle;
+    match (config.new_connection_per_request, idle) {
+        (false, 0) => format!("{connected} of {} connections open", config.connections),
+        (false, _) => format!(
+            "{connected} of {} connections and {idle_connected} of {idle} idle ones open",
+            config.connections
+        ),
+        (true, 0) => String::from("no connections opened ahead (a new one per request)"),
+        (true, _) => {
+            format!("{idle_connected} of {idle} idle connections open (and a new one per request)")
+        }
+    }
+}
+
+/// What the coordinator adds up over a run, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct Totals {
+    /// The measure phase, merged over its intervals and threads.
+    pub measured: IntervalStats,
+    /// Requests completed over warm-up and measure.
+    pub requests_total: u64,
+    /// Failed connection attempts over the whole run, opening included.
+    pub connect_failures: u64,
+    /// Idle connections dropped over warm-up and measure.
+    pub idle_dropped: u64,
+    /// Idle connections open when the load started.
+    pub idle_open_at_start: usize,
+    /// The measure phase's `/proc` samples.
+    pub procs: ProcTotals,
+}
+
 /// Merges the workers' interval reports in order and writes each progress line as soon as
-/// every worker has sent that interval (and a phase line where the phase changes). Returns
-/// the merged measure-phase figures and the connect failures of all intervals.
+/// every worker has sent that interval (and a phase line where the phase changes), with a
+/// `/proc` sample taken then when there is a `sampler`. Returns the run's totals but for
+/// what happened while opening.
 fn report_intervals(
     workers: &Workers,
     plan: &[(Phase, Duration, Duration)],
     deadline: Instant,
+    mut sampler: Option<&mut ProcSampler>,
     out: &mut dyn Write,
-) -> Result<(IntervalStats, u64), Fatal> {
+) -> Result<Totals, Fatal> {
     let mut pending: Vec<(usize, IntervalStats)> =
         plan.iter().map(|_| (0, IntervalStats::default())).collect();
-    let mut measured = IntervalStats::default();
-    let mut connect_failures = 0;
+    let mut totals = Totals::default();
     let mut next = 0;
     while next < plan.len() {
         match receive(&workers.rx, deadline)? {
@@ -303,13 +393,20 @@ fn report_intervals(
         while next < plan.len() && pending[next].0 == workers.count {
             let stats = std::mem::take(&mut pending[next].1);
             let (phase, from, to) = plan[next];
-            write_line(
-                out,
-                &Line::Progress(&progress_line(phase, from, to, &stats)),
-            )?;
-            connect_failures += stats.connect_failures;
+            let mut progress = progress_line(phase, from, to, &stats);
+            if let Some(sampler) = sampler.as_deref_mut() {
+                let sample = sampler.sample();
+                if let (Phase::Measure, Some(sample)) = (phase, &sample) {
+                    totals.procs.add(sample);
+                }
+                progress.procs = Some(sample);
+            }
+            write_line(out, &Line::Progress(&progress))?;
+            totals.requests_total += stats.requests;
+            totals.connect_failures += stats.connect_failures;
+            totals.idle_dropped += stats.idle_dropped;
             if phase == Phase::Measure {
-                measured.merge(&stats);
+                totals.measured.merge(&stats);
             }
             next += 1;
             if let Some(&(following, _, _)) = plan.get(next)
@@ -319,10 +416,11 @@ fn report_intervals(
             }
         }
     }
-    Ok((measured, connect_failures))
+    Ok(totals)
 }
 
-/// The progress line for one merged interval `[from, to)` (offsets from the load's start).
+/// The progress line for one merged interval `[from, to)` (offsets from the load's start);
+/// without a `/proc` sample.
 pub fn progress_line(
     phase: Phase,
     from: Duration,
@@ -338,29 +436,108 @@ pub fn progress_line(
         qps: round_to(qps(stats.requests, interval), 1),
         errors: stats.errors.total(),
         latency_us: LatencyDigest::of(&stats.latency),
+        idle_dropped: stats.idle_dropped,
+        latency_actual_us: stats.pacing.as_ref().map(|p| LatencyDigest::of(&p.actual)),
+        send_lag_us: stats
+            .pacing
+            .as_ref()
+            .map(|p| LatencyDigest::of(&p.send_lag)),
+        procs: None,
     }
 }
 
-/// The summary of the measure phase: `measured` merged over all its intervals and threads,
-/// over `duration`.
-pub fn build_summary(
-    measured: &IntervalStats,
-    duration: Duration,
-    connect_failures: u64,
-    config: ConfigEcho,
-) -> Summary {
+/// The summary of a run of `config`: the measure phase (merged over all its intervals and
+/// threads) and the run's totals; `echo` is the configuration as reported.
+pub fn build_summary(totals: &Totals, config: &Config, echo: ConfigEcho) -> Summary {
+    let measured = &totals.measured;
+    let achieved = qps(measured.requests, config.duration);
     Summary {
         requests: measured.requests,
-        qps: round_to(qps(measured.requests, duration), 1),
-        duration_s: round_to(duration.as_secs_f64(), 6),
+        qps: round_to(achieved, 1),
+        duration_s: round_to(config.duration.as_secs_f64(), 6),
         errors: measured.errors,
         error_total: measured.errors.total(),
-        connect_failures,
+        connect_failures: totals.connect_failures,
         latency_us: LatencySummary::of(&measured.latency),
         percentiles: percentile_distribution(&measured.latency),
-        config,
+        mode: match config.rate {
+            Some(_) => Mode::Open,
+            None => Mode::Closed,
+        },
+        connection_mode: if config.new_connection_per_request {
+            ConnectionMode::PerRequest
+        } else {
+            ConnectionMode::KeepAlive
+        },
+        requests_total: totals.requests_total,
+        open_loop: config
+            .rate
+            .map(|target| open_loop_summary(target, achieved, measured)),
+        idle: Idle {
+            requested: config.idle,
+            open_at_start: totals.idle_open_at_start,
+            dropped: totals.idle_dropped,
+        },
+        procs: if config.sample_procs {
+            totals.procs.summary(config.duration)
+        } else {
+            None
+        },
+        config: echo,
         version: VERSION,
     }
+}
+
+/// The open-loop part of the summary: the rate achieved against the `target`, and the
+/// uncorrected latency and send lag of the `measured` requests.
+fn open_loop_summary(target: f64, achieved: f64, measured: &IntervalStats) -> OpenLoop {
+    let fraction = achieved / target;
+    let (actual, send_lag, percentiles_actual) = match &measured.pacing {
+        Some(p) => (
+            LatencySummary::of(&p.actual),
+            LatencySummary::of(&p.send_lag),
+            percentile_distribution(&p.actual),
+        ),
+        None => Default::default(),
+    };
+    OpenLoop {
+        target_qps: target,
+        achieved_qps: round_to(achieved, 1),
+        achieved_fraction: round_to(fraction, 4),
+        short_of_target: fraction < SHORT_OF_TARGET,
+        latency_actual_us: actual,
+        send_lag_us: send_lag,
+        percentiles_actual,
+    }
+}
+
+/// The stderr note for a run that fell short of its target rate, e.g. "achieved 81,234 of
+/// 100,000 req/s (81%): the server (or loadgen) could not keep up".
+pub fn shortfall(open_loop: &OpenLoop) -> Option<String> {
+    open_loop.short_of_target.then(|| {
+        format!(
+            "achieved {} of {} req/s ({}%): the server (or loadgen) could not keep up",
+            thousands(open_loop.achieved_qps),
+            thousands(open_loop.target_qps),
+            (open_loop.achieved_fraction * 100.0).floor()
+        )
+    })
+}
+
+/// `x` rounded to a whole number, with a comma between groups of three digits.
+pub fn thousands(x: f64) -> String {
+    let digits = format!("{:.0}", x.abs());
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if x.round() < 0.0 {
+        grouped.push('-');
+    }
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
 }
 
 /// The intervals of a run as `(phase, from, to)` offsets from the load's start: the warm-up
@@ -501,12 +678,16 @@ mod tests {
         assert_eq!(random_payload(3).len(), 3);
     }
 
-    fn echo_config() -> ConfigEcho {
-        let config = Args::try_parse_from(["loadgen", "--duration-s", "2"])
-            .unwrap()
-            .validate()
-            .unwrap();
-        ConfigEcho::new(&config, "127.0.0.1:9000".into(), 64)
+    fn config(args: &[&str]) -> Config {
+        let argv = ["loadgen", "--duration-s", "2"]
+            .into_iter()
+            .chain(args.iter().copied());
+        Args::try_parse_from(argv).unwrap().validate().unwrap()
+    }
+
+    fn summary_of(totals: &Totals, config: &Config) -> Summary {
+        let echo = ConfigEcho::new(config, "127.0.0.1:9000".into(), 64);
+        build_summary(totals, config, echo)
     }
 
     #[test]
@@ -521,11 +702,20 @@ mod tests {
         }
         b.error(ErrorKind::Reset);
         b.error(ErrorKind::Connect);
-        let mut measured = IntervalStats::default();
-        measured.merge(&a);
-        measured.merge(&b);
-        let summary = build_summary(&measured, Duration::from_secs(2), 7, echo_config());
+        let mut totals = Totals {
+            connect_failures: 7,
+            requests_total: 5000,
+            ..Totals::default()
+        };
+        totals.measured.merge(&a);
+        totals.measured.merge(&b);
+        let summary = summary_of(&totals, &config(&[]));
         assert_eq!(summary.requests, 4000);
+        assert_eq!(summary.requests_total, 5000);
+        assert_eq!(summary.mode, Mode::Closed);
+        assert_eq!(summary.connection_mode, ConnectionMode::KeepAlive);
+        assert_eq!(summary.open_loop, None);
+        assert_eq!(summary.procs, None);
         assert_eq!(summary.qps, 2000.0);
         assert_eq!(summary.duration_s, 2.0);
         assert_eq!(summary.error_total, 2);
@@ -538,6 +728,97 @@ mod tests {
         assert_eq!(summary.latency_us.mean, 150.0);
         assert_eq!(summary.version, VERSION);
         assert_eq!(summary.percentiles.last().unwrap().latency_us, 300);
+    }
+
+    #[test]
+    fn open_loop_summary_compares_with_the_target() {
+        let mut totals = Totals {
+            idle_dropped: 3,
+            idle_open_at_start: 9,
+            ..Totals::default()
+        };
+        let mut stats = IntervalStats::new(true);
+        let start = Instant::now();
+        for k in 0..1500u32 {
+            let intended = start + Duration::from_millis(u64::from(k));
+            let sent = intended + Duration::from_micros(10);
+            stats.record_paced(intended, sent, sent + Duration::from_micros(200));
+        }
+        totals.measured.merge(&stats);
+        let config = config(&[
+            "--rate",
+            "1000",
+            "--idle",
+            "10",
+            "--new-connection-per-request",
+            "--sample-procs",
+        ]);
+        let summary = summary_of(&totals, &config);
+        assert_eq!(summary.mode, Mode::Open);
+        assert_eq!(summary.connection_mode, ConnectionMode::PerRequest);
+        let open = summary.open_loop.as_ref().unwrap();
+        // 1500 requests in 2 s of a 1000 req/s target: 75%, short.
+        assert_eq!(open.target_qps, 1000.0);
+        assert_eq!(open.achieved_qps, 750.0);
+        assert_eq!(open.achieved_fraction, 0.75);
+        assert!(open.short_of_target);
+        assert_eq!(open.send_lag_us.p50, 10);
+        assert_eq!(open.latency_actual_us.p50, 200);
+        assert_eq!(summary.latency_us.p50, 210);
+        assert_eq!(open.percentiles_actual.last().unwrap().latency_us, 200);
+        assert_eq!(
+            summary.idle,
+            Idle {
+                requested: 10,
+                open_at_start: 9,
+                dropped: 3
+            }
+        );
+        // Sampling asked for, but no sample saw a process.
+        assert_eq!(summary.procs, None);
+        assert_eq!(
+            shortfall(open).unwrap(),
+            "achieved 750 of 1,000 req/s (75%): the server (or loadgen) could not keep up"
+        );
+        let on_target = open_loop_summary(1000.0, 960.0, &stats);
+        assert!(!on_target.short_of_target);
+        assert_eq!(shortfall(&on_target), None);
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0.0), "0");
+        assert_eq!(thousands(999.4), "999");
+        assert_eq!(thousands(81_234.2), "81,234");
+        assert_eq!(thousands(100_000.0), "100,000");
+        assert_eq!(thousands(10_000_000.0), "10,000,000");
+        assert_eq!(thousands(-1234.0), "-1,234");
+    }
+
+    #[test]
+    fn connections_opened_ahead_and_the_message_about_them() {
+        let keep = config(&["--connections", "10", "--idle", "5"]);
+        assert_eq!(opened_ahead(&keep), 15);
+        assert_eq!(
+            opened_message(&keep, 10, 4),
+            "10 of 10 connections and 4 of 5 idle ones open"
+        );
+        assert_eq!(
+            opened_message(&config(&[]), 99, 0),
+            "99 of 100 connections open"
+        );
+        let per_request = config(&["--connections", "10", "--new-connection-per-request"]);
+        assert_eq!(opened_ahead(&per_request), 0);
+        assert_eq!(
+            opened_message(&per_request, 0, 0),
+            "no connections opened ahead (a new one per request)"
+        );
+        let both = config(&["--idle", "7", "--new-connection-per-request"]);
+        assert_eq!(opened_ahead(&both), 7);
+        assert_eq!(
+            opened_message(&both, 0, 7),
+            "7 of 7 idle connections open (and a new one per request)"
+        );
     }
 
     #[test]
@@ -566,6 +847,15 @@ mod tests {
         );
         assert_eq!(empty.qps, 0.0);
         assert_eq!(empty.latency_us, LatencyDigest::default());
+        assert_eq!(empty.latency_actual_us, None);
+        assert_eq!(empty.idle_dropped, 0);
+        let open = progress_line(
+            Phase::Measure,
+            Duration::ZERO,
+            Duration::from_secs(1),
+            &IntervalStats::new(true),
+        );
+        assert_eq!(open.send_lag_us, Some(LatencyDigest::default()));
     }
 
     #[test]

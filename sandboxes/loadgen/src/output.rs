@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::cli::{Config, Protocol};
+use crate::procs::{ProcSample, ProcSummary};
 use crate::stats::{ErrorCounts, LatencyDigest, LatencySummary, PercentilePoint};
 
 /// One line of output.
@@ -47,8 +48,21 @@ pub struct Progress {
     pub qps: f64,
     /// Errors (all kinds) in this interval.
     pub errors: u64,
-    /// Latency of this interval's requests, microseconds.
+    /// Latency of this interval's requests, microseconds (from the intended send time in
+    /// open loop).
     pub latency_us: LatencyDigest,
+    /// Idle connections dropped by the server in this interval.
+    pub idle_dropped: u64,
+    /// Open loop only: latency from the actual send.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_actual_us: Option<LatencyDigest>,
+    /// Open loop only: actual send time minus intended send time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub send_lag_us: Option<LatencyDigest>,
+    /// `--sample-procs` only: the other processes at the interval's end (`null` when there
+    /// are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub procs: Option<Option<ProcSample>>,
 }
 
 /// The result of the measure phase.
@@ -62,8 +76,62 @@ pub struct Summary {
     pub connect_failures: u64,
     pub latency_us: LatencySummary,
     pub percentiles: Vec<PercentilePoint>,
+    pub mode: Mode,
+    pub connection_mode: ConnectionMode,
+    /// Requests completed over warm-up and measure.
+    pub requests_total: u64,
+    pub open_loop: Option<OpenLoop>,
+    pub idle: Idle,
+    pub procs: Option<ProcSummary>,
     pub config: ConfigEcho,
     pub version: &'static str,
+}
+
+/// How requests are paced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The next request as soon as the previous reply arrived.
+    Closed,
+    /// Requests on a fixed schedule (`--rate`).
+    Open,
+}
+
+/// How requests use connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectionMode {
+    KeepAlive,
+    /// `--new-connection-per-request`.
+    PerRequest,
+}
+
+/// The open-loop figures of the measure phase.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpenLoop {
+    pub target_qps: f64,
+    pub achieved_qps: f64,
+    /// achieved_qps / target_qps.
+    pub achieved_fraction: f64,
+    /// achieved_qps fell under [`SHORT_OF_TARGET`] of the target.
+    pub short_of_target: bool,
+    pub latency_actual_us: LatencySummary,
+    pub send_lag_us: LatencySummary,
+    pub percentiles_actual: Vec<PercentilePoint>,
+}
+
+/// The share of the target rate under which an open-loop run is short of its target.
+pub const SHORT_OF_TARGET: f64 = 0.95;
+
+/// The idle connections of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Idle {
+    /// `--idle`.
+    pub requested: usize,
+    /// Open when the load started.
+    pub open_at_start: usize,
+    /// Closed or reset by the server (or sent data) while the load ran, warm-up included.
+    pub dropped: u64,
 }
 
 /// The effective configuration, echoed in the summary.
@@ -84,6 +152,12 @@ pub struct ConfigEcho {
     pub wait_ready_s: f64,
     pub progress_interval_ms: u64,
     pub timeout_ms: u64,
+    /// 0 in closed loop.
+    pub rate: f64,
+    pub idle: usize,
+    pub new_connection_per_request: bool,
+    pub ramp_s: f64,
+    pub sample_procs: bool,
 }
 
 impl ConfigEcho {
@@ -102,6 +176,11 @@ impl ConfigEcho {
             wait_ready_s: config.wait_ready.as_secs_f64(),
             progress_interval_ms: config.progress_interval.as_millis() as u64,
             timeout_ms: config.timeout.as_millis() as u64,
+            rate: config.rate.unwrap_or(0.0),
+            idle: config.idle,
+            new_connection_per_request: config.new_connection_per_request,
+            ramp_s: config.ramp.as_secs_f64(),
+            sample_procs: config.sample_procs,
         }
     }
 }
@@ -157,15 +236,62 @@ mod tests {
                 p999: 4,
                 max: 5,
             },
+            idle_dropped: 0,
+            latency_actual_us: None,
+            send_lag_us: None,
+            procs: None,
         };
         assert_eq!(
             json(&Line::Progress(&p)),
             concat!(
                 r#"{"type":"progress","phase":"measure","elapsed_s":2.0,"interval_s":1.0,"#,
                 r#""requests":10,"qps":10.0,"errors":0,"#,
-                r#""latency_us":{"p50":1,"p90":2,"p99":3,"p999":4,"max":5}}"#,
+                r#""latency_us":{"p50":1,"p90":2,"p99":3,"p999":4,"max":5},"idle_dropped":0}"#,
                 "\n"
             )
         );
+    }
+
+    #[test]
+    fn open_loop_progress_has_its_digests_and_procs_may_be_null() {
+        let digest = LatencyDigest {
+            p50: 1,
+            p90: 2,
+            p99: 3,
+            p999: 4,
+            max: 5,
+        };
+        let p = Progress {
+            phase: Phase::Warmup,
+            elapsed_s: 1.0,
+            interval_s: 1.0,
+            requests: 0,
+            qps: 0.0,
+            errors: 0,
+            latency_us: digest,
+            idle_dropped: 3,
+            latency_actual_us: Some(digest),
+            send_lag_us: Some(LatencyDigest::default()),
+            procs: Some(None),
+        };
+        let line = json(&Line::Progress(&p));
+        assert!(
+            line.contains(r#""idle_dropped":3,"latency_actual_us":{"p50":1,"#),
+            "{line}"
+        );
+        assert!(line.contains(r#""send_lag_us":{"p50":0,"#), "{line}");
+        assert!(line.ends_with("\"procs\":null}\n"), "{line}");
+    }
+
+    #[test]
+    fn modes_are_snake_case() {
+        let text = serde_json::to_string(&(
+            Mode::Closed,
+            Mode::Open,
+            ConnectionMode::KeepAlive,
+            ConnectionMode::PerRequest,
+        ))
+        .unwrap();
+        assert_eq!(text, r#"["closed","open","keep_alive","per_request"]"#);
     }
 }

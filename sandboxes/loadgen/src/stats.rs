@@ -4,7 +4,7 @@
 //! it to the coordinator when an interval ends; the coordinator merges the threads' intervals
 //! into one progress line and the measure-phase intervals into the summary.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -127,28 +127,69 @@ pub struct IntervalStats {
     pub errors: ErrorCounts,
     /// Failed connection attempts (also counted in `errors` as `connect`).
     pub connect_failures: u64,
-    /// Latency of the completed requests, in microseconds.
+    /// Idle connections (`--idle`) that the server closed or reset, or sent data on.
+    pub idle_dropped: u64,
+    /// Latency of the completed requests, in microseconds: in closed loop from the actual
+    /// send, in open loop from the intended send time (corrected for coordinated omission).
     pub latency: Histogram<u64>,
+    /// Open loop only: how the actual sends compare with the schedule.
+    pub pacing: Option<PacingStats>,
+}
+
+/// The two open-loop histograms besides the corrected latency, in microseconds.
+#[derive(Clone, Debug)]
+pub struct PacingStats {
+    /// From the actual send to the reply: what a closed-loop client would have recorded.
+    pub actual: Histogram<u64>,
+    /// From the intended send time to the actual send: the schedule's slip. A few µs means
+    /// the pacing is precise; more means the previous reply came late (or the load
+    /// generator could not keep up).
+    pub send_lag: Histogram<u64>,
 }
 
 impl Default for IntervalStats {
+    /// Closed-loop figures.
     fn default() -> Self {
-        IntervalStats {
-            requests: 0,
-            errors: ErrorCounts::default(),
-            connect_failures: 0,
-            latency: new_histogram(),
-        }
+        IntervalStats::new(false)
     }
 }
 
 impl IntervalStats {
-    /// Records one completed request.
+    /// Empty figures, with the pacing histograms when `open_loop`.
+    pub fn new(open_loop: bool) -> IntervalStats {
+        IntervalStats {
+            requests: 0,
+            errors: ErrorCounts::default(),
+            connect_failures: 0,
+            idle_dropped: 0,
+            latency: new_histogram(),
+            pacing: open_loop.then(|| PacingStats {
+                actual: new_histogram(),
+                send_lag: new_histogram(),
+            }),
+        }
+    }
+
+    /// Records one completed closed-loop request.
     #[inline]
     pub fn record(&mut self, latency: Duration) {
         self.requests += 1;
-        let us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
-        self.latency.saturating_record(us);
+        self.latency.saturating_record(micros(latency));
+    }
+
+    /// Records one completed open-loop request: due at `intended`, sent at `sent` (the start
+    /// of its connect, for a new connection per request), its reply complete at `done`.
+    #[inline]
+    pub fn record_paced(&mut self, intended: Instant, sent: Instant, done: Instant) {
+        self.record(done.saturating_duration_since(intended));
+        if let Some(pacing) = &mut self.pacing {
+            pacing
+                .actual
+                .saturating_record(micros(done.saturating_duration_since(sent)));
+            pacing
+                .send_lag
+                .saturating_record(micros(sent.saturating_duration_since(intended)));
+        }
     }
 
     /// Counts one error; connect errors are also counted as connect failures.
@@ -164,11 +205,27 @@ impl IntervalStats {
         self.requests += other.requests;
         self.errors.merge(&other.errors);
         self.connect_failures += other.connect_failures;
-        // Both histograms share the same bounds, so adding cannot fail.
-        self.latency
-            .add(&other.latency)
-            .expect("histograms share bounds");
+        self.idle_dropped += other.idle_dropped;
+        add_histogram(&mut self.latency, &other.latency);
+        match (&mut self.pacing, &other.pacing) {
+            (Some(mine), Some(theirs)) => {
+                add_histogram(&mut mine.actual, &theirs.actual);
+                add_histogram(&mut mine.send_lag, &theirs.send_lag);
+            }
+            (None, Some(theirs)) => self.pacing = Some(theirs.clone()),
+            (_, None) => {}
+        }
     }
+}
+
+/// Adds `other` into `h`; all histograms share the same bounds, so this cannot fail.
+fn add_histogram(h: &mut Histogram<u64>, other: &Histogram<u64>) {
+    h.add(other).expect("histograms share bounds");
+}
+
+/// Whole microseconds, saturating.
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Requests per second over `duration` (0 for an empty duration).
@@ -359,6 +416,10 @@ mod tests {
         let mut s = IntervalStats::default();
         s.error(ErrorKind::Connect);
         s.error(ErrorKind::Eof);
+        s.idle_dropped += 2;
+        let mut t = IntervalStats::default();
+        t.merge(&s);
+        assert_eq!(t.idle_dropped, 2);
         assert_eq!(s.connect_failures, 1);
         assert_eq!(s.errors.total(), 2);
     }
@@ -386,6 +447,54 @@ mod tests {
         assert!((1799..=1802).contains(&d.p90), "p90 {}", d.p90);
         assert!((1979..=1982).contains(&d.p99), "p99 {}", d.p99);
         assert!((1997..=2001).contains(&d.max), "max {}", d.max);
+    }
+
+    #[test]
+    fn late_replies_make_corrected_latency_exceed_actual_and_the_sends_lag() {
+        // One connection due every 1 ms; the server takes 0.5 ms, except 3.5 ms once (for
+        // request k = 2). Requests go out at their intended time or, when the previous
+        // reply is late, right after it.
+        let t0 = Instant::now();
+        let ms = |x: f64| Duration::from_secs_f64(x / 1000.0);
+        let service = [0.5, 0.5, 3.5, 0.5, 0.5, 0.5, 0.5];
+        let mut stats = IntervalStats::new(true);
+        let mut free_at = t0;
+        for (k, &took) in service.iter().enumerate() {
+            let intended = t0 + ms(k as f64);
+            let sent = intended.max(free_at);
+            let done = sent + ms(took);
+            stats.record_paced(intended, sent, done);
+            free_at = done;
+        }
+        let pacing = stats.pacing.as_ref().unwrap();
+        assert_eq!(stats.requests, 7);
+        // Request k = 3 (due at 3 ms) waits until 5.5 ms: 2.5 ms of lag, 3 ms corrected latency.
+        // (Histogram values are exact to 3 significant digits.)
+        let near = |value: u64, expected: u64| value.abs_diff(expected) <= expected / 1000;
+        assert!(
+            near(pacing.send_lag.max(), 2500),
+            "{}",
+            pacing.send_lag.max()
+        );
+        assert_eq!(pacing.send_lag.min(), 0);
+        // Actual latency never sees the wait; corrected latency does.
+        assert!(near(pacing.actual.max(), 3500), "{}", pacing.actual.max());
+        assert!(stats.latency.value_at_quantile(0.8) > pacing.actual.value_at_quantile(0.8));
+        assert!(stats.latency.mean() > pacing.actual.mean());
+        // Corrected = lag + actual for every request, so the sums add up.
+        let sum = |h: &Histogram<u64>| h.mean() * h.len() as f64;
+        assert!((sum(&stats.latency) - sum(&pacing.send_lag) - sum(&pacing.actual)).abs() < 10.0);
+
+        // Merging keeps the pacing histograms; closed-loop figures have none.
+        let mut merged = IntervalStats::default();
+        assert!(merged.pacing.is_none());
+        merged.merge(&stats);
+        merged.merge(&stats);
+        assert_eq!(merged.pacing.as_ref().unwrap().send_lag.len(), 14);
+        let mut closed = IntervalStats::default();
+        closed.record(Duration::from_micros(5));
+        closed.merge(&IntervalStats::default());
+        assert!(closed.pacing.is_none());
     }
 
     #[test]

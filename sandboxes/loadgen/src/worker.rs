@@ -1,12 +1,27 @@
 //! One worker thread: a single-threaded `mio` event loop that owns a share of the connections
 //! and its own statistics, as each of wrk's threads does.
 //!
-//! Closed loop: every connection has at most one request in flight. A round trip costs one
-//! `read`, one `write` and a share of one `epoll_wait`; nothing is paced by timers. As in wrk,
-//! the replies of one batch of events are read first and the next requests written after the
-//! batch, so the server, too, finds many requests ready per wake-up rather than one at a time.
-//! Sockets are registered once, edge-triggered, for both directions: a writable event only
-//! matters while a large request is still being sent.
+//! Every active connection has at most one request in flight. In closed loop (the default)
+//! the next request follows the reply at once: a round trip costs one `read`, one `write` and
+//! a share of one `epoll_wait`, and nothing is paced by timers. As in wrk, the replies of one
+//! batch of events are read first and the next requests written after the batch, so the
+//! server, too, finds many requests ready per wake-up rather than one at a time. Sockets are
+//! registered once, edge-triggered, for both directions: a writable event only matters while
+//! a large request is still being sent.
+//!
+//! In open loop (`--rate`) each request has an intended send time ([`Pacer`]); a connection
+//! whose reply came early waits in a min-heap of due times until then, and the worker wakes
+//! for the earliest one with a timerfd armed a little early, then busy-polls to the
+//! microsecond (see [`crate::pacing`]). A reply that comes after the next request's intended
+//! time makes that request late: it goes out right after the reply, and its latency still
+//! counts from the intended time, so a stalled server cannot hide its stall by holding back
+//! the load (coordinated omission).
+//!
+//! With a new connection per request, an active connection has no socket between requests:
+//! each request connects, sends, reads the whole reply and closes (the client closes first,
+//! so the client side holds the TIME_WAIT). Idle connections (`--idle`) connect and then
+//! sit silent; if the server closes one, resets it or sends on it, it counts as dropped and
+//! is reconnected after the usual back-off.
 //!
 //! A read that returns less than the buffer size drained the socket (TCP never returns short
 //! while data is queued), so an edge-triggered loop needs no extra `read` to see `EAGAIN`.
@@ -15,6 +30,8 @@
 //! its reply completed (its timestamp decides, not when the loop got round to it). At each
 //! interval's end the worker sends its [`IntervalStats`] to the coordinator and starts afresh.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::io::{self, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::os::fd::FromRawFd;
@@ -32,6 +49,7 @@ use mio::{Events, Interest, Poll, Token};
 use crate::cli::Protocol;
 use crate::http::{Parsed, ResponseParser};
 use crate::output::Phase;
+use crate::pacing::{Pacer, Timer, WakeWindow, set_timer_slack};
 use crate::stats::{ErrorKind, IntervalStats};
 
 /// Size of each thread's read buffer (shared by all its connections).
@@ -43,6 +61,8 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(10);
 const MAX_BACKOFF: Duration = Duration::from_secs(1);
 /// Longest gap between two checks for timed-out requests.
 const MAX_SWEEP_PERIOD: Duration = Duration::from_millis(100);
+/// The timerfd's token; connections use their index.
+const TIMER: Token = Token(usize::MAX);
 
 /// One progress interval of the run.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,17 +82,20 @@ pub struct Schedule {
 /// Messages from a worker to the coordinator.
 #[derive(Debug)]
 pub enum Report {
-    /// The initial connections are settled: `connected` open, `failed` attempts failed.
+    /// The initial connections are settled: `connected` active and `idle_connected` idle ones
+    /// open, `failed` attempts failed.
     Opened {
         worker: usize,
         connected: usize,
+        idle_connected: usize,
         failed: u64,
     },
-    /// The figures of interval `index` of the schedule.
+    /// The figures of interval `index` of the schedule (boxed: they are large, the other
+    /// reports small).
     Interval {
         worker: usize,
         index: usize,
-        stats: IntervalStats,
+        stats: Box<IntervalStats>,
     },
     /// The worker could not go on (its event loop failed).
     Failed { worker: usize, message: String },
@@ -113,18 +136,53 @@ impl Gate {
     }
 }
 
+/// When the connections opened ahead of the load are opened: the one at run-wide position
+/// `p` of `total` at `start + length · p / total` (all at `start` when `length` is zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ramp {
+    pub start: Instant,
+    pub length: Duration,
+    pub total: usize,
+}
+
+impl Ramp {
+    /// When to open the connection at run-wide position `position`.
+    pub fn at(&self, position: usize) -> Instant {
+        if self.total == 0 {
+            return self.start;
+        }
+        let nanos = self.length.as_nanos() * position as u128 / self.total as u128;
+        self.start + Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+    }
+}
+
 /// What one worker is to do.
 #[derive(Clone, Debug)]
 pub struct WorkerSpec {
     pub index: usize,
+    /// Active connections of this worker (they send requests).
     pub connections: usize,
-    /// Run-wide number of this worker's first connection (see [`source_address`]).
+    /// Run-wide number of this worker's first active connection (see [`source_address`] and
+    /// [`Pacer`]).
     pub first_connection: usize,
+    /// Idle connections of this worker (`--idle`).
+    pub idle: usize,
+    /// Run-wide number of its first idle connection; idle ones are numbered after all the
+    /// active ones.
+    pub first_idle: usize,
+    /// Active connections of the whole run.
+    pub total_connections: usize,
     pub addr: SocketAddr,
     pub protocol: Protocol,
     /// The bytes of one request: the echo payload, or the HTTP request.
     pub request: Arc<[u8]>,
     pub timeout: Duration,
+    /// Open loop: requests per second for the whole run; `None`: closed loop.
+    pub rate: Option<f64>,
+    /// Each request on a new connection.
+    pub per_request: bool,
+    /// When to open each connection opened ahead of the load.
+    pub ramp: Ramp,
 }
 
 /// Starts a worker thread. It reports on `tx`, waits at `gate` after opening its
@@ -156,15 +214,20 @@ pub fn spawn(
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
-    /// No socket; reconnect at `retry_at`.
+    /// No socket, after an error: reconnect (or, with a new connection per request, start
+    /// the next request) at `retry_at`.
     Closed,
-    /// Non-blocking connect in progress since `since`.
+    /// Non-blocking connect in progress since `since` (with a new connection per request,
+    /// the first part of the request).
     Connecting,
-    /// Connected, no request in flight (before the load starts, or until the end of the
-    /// current batch of events).
-    Idle,
-    /// A request in flight, sent at `since`.
+    /// An active connection with no request in flight: before the load starts, waiting for
+    /// its intended time (open loop), or until the end of the current batch of events. With
+    /// a new connection per request it has no socket then.
+    Ready,
+    /// A request in flight, started at `since`.
     Busy,
+    /// An idle connection, open and silent since `since`.
+    Held,
 }
 
 struct Conn {
@@ -175,6 +238,10 @@ struct Conn {
     /// Echo bytes received (and matched) so far.
     received: usize,
     since: Instant,
+    /// Open loop: when the current (or, while waiting, the next) request is due.
+    intended: Instant,
+    /// Open loop: requests scheduled so far, so the index k of the next one.
+    scheduled: u64,
     retry_at: Instant,
     backoff: Duration,
     parser: ResponseParser,
@@ -183,14 +250,22 @@ struct Conn {
 struct Worker {
     spec: WorkerSpec,
     poll: Poll,
+    /// The active connections, then the idle ones.
     conns: Vec<Conn>,
     buf: Box<[u8]>,
     tx: Sender<Report>,
     stop: Arc<AtomicBool>,
     stats: IntervalStats,
-    /// Connections whose reply completed in this batch of events: their next request is
-    /// written after the batch (see [`Worker::poll_once`]).
+    /// Connections whose next request is to be started after this batch of events (see
+    /// [`Worker::poll_once`]).
     to_send: Vec<usize>,
+    /// Open loop: waiting connections by intended time, earliest first.
+    due: BinaryHeap<Reverse<(Instant, usize)>>,
+    /// Open loop: the schedule, once the load has started.
+    pacer: Option<Pacer>,
+    /// Open loop: wakes the loop for the earliest due request.
+    timer: Option<Timer>,
+    window: WakeWindow,
     /// Connections in [`State::Connecting`].
     connecting: usize,
     /// Connect failures before the load started.
@@ -206,27 +281,48 @@ struct Worker {
 impl Worker {
     fn new(spec: WorkerSpec, tx: Sender<Report>, stop: Arc<AtomicBool>) -> io::Result<Worker> {
         let now = Instant::now();
-        let conns = (0..spec.connections)
-            .map(|_| Conn {
+        let conns = (0..spec.connections + spec.idle)
+            .map(|i| Conn {
                 sock: None,
-                state: State::Closed,
+                // With a new connection per request nothing is opened ahead for requests.
+                state: if spec.per_request && i < spec.connections {
+                    State::Ready
+                } else {
+                    State::Closed
+                },
                 written: 0,
                 received: 0,
                 since: now,
+                intended: now,
+                scheduled: 0,
                 retry_at: now,
                 backoff: FIRST_BACKOFF,
                 parser: ResponseParser::new(),
             })
             .collect();
+        let poll = Poll::new()?;
+        let timer = match spec.rate {
+            Some(_) => {
+                set_timer_slack()?;
+                let timer = Timer::new()?;
+                timer.register(poll.registry(), TIMER)?;
+                Some(timer)
+            }
+            None => None,
+        };
         let sweep_period = (spec.timeout / 4).clamp(Duration::from_millis(1), MAX_SWEEP_PERIOD);
         Ok(Worker {
-            poll: Poll::new()?,
+            poll,
             conns,
             buf: vec![0u8; READ_BUFFER_BYTES].into_boxed_slice(),
             tx,
             stop,
-            stats: IntervalStats::default(),
+            stats: IntervalStats::new(spec.rate.is_some()),
             to_send: Vec::with_capacity(spec.connections),
+            due: BinaryHeap::with_capacity(spec.connections),
+            pacer: None,
+            timer,
+            window: WakeWindow::default(),
             connecting: 0,
             open_failures: 0,
             schedule: None,
@@ -241,10 +337,17 @@ impl Worker {
     fn run(mut self, gate: &Gate) -> io::Result<()> {
         let mut events = Events::with_capacity(EVENTS_PER_POLL);
         self.open_all(&mut events)?;
-        let connected = self.conns.iter().filter(|c| c.state == State::Idle).count();
+        let active = self.spec.connections;
         let opened = Report::Opened {
             worker: self.spec.index,
-            connected,
+            connected: self.conns[..active]
+                .iter()
+                .filter(|c| c.state == State::Ready && c.sock.is_some())
+                .count(),
+            idle_connected: self.conns[active..]
+                .iter()
+                .filter(|c| c.state == State::Held)
+                .count(),
             failed: self.open_failures,
         };
         if self.tx.send(opened).is_err() {
@@ -257,10 +360,47 @@ impl Worker {
         self.event_loop(&mut events)
     }
 
-    /// Opens every connection and waits (at most the timeout) until each is connected or
-    /// failed. Failed ones are retried once the load starts.
+    /// True for the connections that send requests; false for the idle ones.
+    fn is_active(&self, i: usize) -> bool {
+        i < self.spec.connections
+    }
+
+    /// The run-wide number of connection `i`: active ones first, then idle ones.
+    fn number(&self, i: usize) -> usize {
+        if self.is_active(i) {
+            self.spec.first_connection + i
+        } else {
+            self.spec.first_idle + (i - self.spec.connections)
+        }
+    }
+
+    /// Opens the connections that are opened ahead (all but the active ones with a new
+    /// connection per request), each at its time on the ramp, and waits (at most the
+    /// timeout) until each is connected or failed. Failed ones are retried once the load
+    /// starts.
     fn open_all(&mut self, events: &mut Events) -> io::Result<()> {
+        let per_request = self.spec.per_request;
+        // With a new connection per request only idle connections are on the ramp, from 0.
+        let skipped = if per_request {
+            self.spec.total_connections
+        } else {
+            0
+        };
         for i in 0..self.conns.len() {
+            if per_request && self.is_active(i) {
+                continue;
+            }
+            let at = self.spec.ramp.at(self.number(i) - skipped);
+            loop {
+                let now = Instant::now();
+                if self.stop.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                if now >= at {
+                    break;
+                }
+                self.poll_once(events, at - now)?;
+            }
             self.connect(i);
         }
         // Each connect has the full timeout, counted from when it was started.
@@ -275,7 +415,8 @@ impl Worker {
         Ok(())
     }
 
-    /// Starts the load: a first request on every open connection.
+    /// Starts the load: schedules a first request on every active connection and reconnects
+    /// the ones that failed to open.
     fn start(&mut self, schedule: Arc<Schedule>) {
         let now = Instant::now();
         self.current = 0;
@@ -283,16 +424,22 @@ impl Worker {
             .intervals
             .first()
             .map_or(now, |interval| interval.end);
+        self.pacer = self
+            .spec
+            .rate
+            .map(|rate| Pacer::new(schedule.start, rate, self.spec.total_connections));
         self.schedule = Some(schedule);
+        self.stats = IntervalStats::new(self.pacer.is_some());
         // Poll before the first sweep, so connects that completed meanwhile are seen first.
         self.next_sweep = now + self.sweep_period;
         for i in 0..self.conns.len() {
             match self.conns[i].state {
-                State::Idle => self.send_request(i, now),
-                State::Closed => self.connect(i),
-                State::Connecting | State::Busy => {}
+                State::Ready => self.ready_for_next(i, now),
+                State::Closed => self.restart(i, now),
+                State::Connecting | State::Busy | State::Held => {}
             }
         }
+        self.send_pending();
     }
 
     fn event_loop(&mut self, events: &mut Events) -> io::Result<()> {
@@ -305,13 +452,30 @@ impl Worker {
             if now >= self.next_sweep {
                 self.sweep(now);
             }
-            let wake = self.current_end.min(self.next_sweep);
-            self.poll_once(events, wake.saturating_duration_since(now))?;
+            self.release_due(now);
+            self.send_pending();
+            let timeout = self.wait_time(Instant::now())?;
+            self.poll_once(events, timeout)?;
         }
     }
 
-    /// One `epoll_wait` (mio rounds sub-millisecond timeouts up, so this never spins) and
-    /// the handling of what it returned.
+    /// How long the next `epoll_wait` may block: until the current interval ends or the next
+    /// sweep is due. In open loop the timer is armed for the earliest waiting request, the
+    /// wake window ahead of it; inside that window the loop busy-polls (zero timeout).
+    fn wait_time(&mut self, now: Instant) -> io::Result<Duration> {
+        let until = self.current_end.min(self.next_sweep);
+        if let (Some(&Reverse((due, _))), Some(timer)) = (self.due.peek(), self.timer.as_mut()) {
+            let wake = due.checked_sub(self.window.get()).unwrap_or(due);
+            if wake <= now {
+                return Ok(Duration::ZERO);
+            }
+            timer.arm(wake)?;
+        }
+        Ok(until.saturating_duration_since(now))
+    }
+
+    /// One `epoll_wait` (mio rounds sub-millisecond timeouts up, so this never spins unless
+    /// asked to with a zero timeout) and the handling of what it returned.
     fn poll_once(&mut self, events: &mut Events, timeout: Duration) -> io::Result<()> {
         match self.poll.poll(events, Some(timeout)) {
             Ok(()) => {}
@@ -320,6 +484,9 @@ impl Worker {
         }
         for event in events.iter() {
             self.on_event(event);
+        }
+        if !self.due.is_empty() {
+            self.release_due(Instant::now());
         }
         self.send_pending();
         Ok(())
@@ -341,7 +508,8 @@ impl Worker {
             return;
         };
         while self.current < schedule.intervals.len() && now >= self.current_end {
-            let stats = std::mem::take(&mut self.stats);
+            let fresh = IntervalStats::new(self.pacer.is_some());
+            let stats = Box::new(std::mem::replace(&mut self.stats, fresh));
             let _ = self.tx.send(Report::Interval {
                 worker: self.spec.index,
                 index: self.current,
@@ -361,9 +529,18 @@ impl Worker {
     }
 
     fn on_event(&mut self, event: &Event) {
+        if event.token() == TIMER {
+            return self.on_timer();
+        }
         let i = event.token().0;
         match self.conns[i].state {
-            State::Connecting => self.on_connected(i),
+            State::Connecting => {
+                self.on_connected(i);
+                // A server that closes at once may have sent its FIN with the connect's edge.
+                if self.conns[i].state == State::Held && hung_up(event) {
+                    self.drop_held(i, Instant::now());
+                }
+            }
             State::Busy => {
                 if event.is_writable()
                     && self.conns[i].written < self.spec.request.len()
@@ -375,7 +552,19 @@ impl Worker {
                     self.read(i);
                 }
             }
-            State::Closed | State::Idle => {}
+            State::Held if hung_up(event) => self.drop_held(i, Instant::now()),
+            State::Held | State::Closed | State::Ready => {}
+        }
+    }
+
+    /// The timer fired: learn from how late.
+    fn on_timer(&mut self) {
+        let Some(armed) = self.timer.as_mut().and_then(Timer::fired) else {
+            return;
+        };
+        let now = Instant::now();
+        if now >= armed {
+            self.window.observe(now - armed);
         }
     }
 
@@ -383,7 +572,7 @@ impl Worker {
     fn connect(&mut self, i: usize) {
         // Its own clock reading: thousands of connects in a row can take a while.
         let now = Instant::now();
-        let source = source_address(self.spec.addr, self.spec.first_connection + i);
+        let source = source_address(self.spec.addr, self.number(i));
         let attempt = open_socket(self.spec.addr, source).and_then(|mut sock| {
             self.poll.registry().register(
                 &mut sock,
@@ -405,7 +594,9 @@ impl Worker {
         }
     }
 
-    /// A connecting socket became writable (or failed): find out which.
+    /// A connecting socket became writable (or failed): find out which, and go on: an idle
+    /// connection is held, a new connection per request sends its request, a kept-alive
+    /// one waits for its first request.
     fn on_connected(&mut self, i: usize) {
         let now = Instant::now();
         let Some(sock) = self.conns[i].sock.as_ref() else {
@@ -422,21 +613,63 @@ impl Worker {
         }
         let _ = sock.set_nodelay(true);
         self.connecting -= 1;
-        self.conns[i].state = State::Idle;
-        if self.running() {
-            self.send_request(i, now);
+        if !self.is_active(i) {
+            self.conns[i].state = State::Held;
+            self.conns[i].since = now;
+        } else if self.spec.per_request {
+            // The request started with the connect: `since` stays.
+            self.conns[i].state = State::Busy;
+            self.write(i);
+        } else {
+            self.conns[i].state = State::Ready;
+            if self.running() {
+                self.ready_for_next(i, now);
+            }
         }
     }
 
-    /// Sends a new request on connection `i`, timed from `now`.
-    #[inline]
-    fn send_request(&mut self, i: usize, now: Instant) {
+    /// Active connection `i` may start its next request: after this batch of events in
+    /// closed loop; in open loop at its intended time, or after this batch if that passed.
+    fn ready_for_next(&mut self, i: usize, now: Instant) {
+        let number = self.number(i);
         let conn = &mut self.conns[i];
-        conn.state = State::Busy;
+        conn.state = State::Ready;
+        if let Some(pacer) = &self.pacer {
+            conn.intended = pacer.intended(number, conn.scheduled);
+            conn.scheduled += 1;
+            if conn.intended > now {
+                self.due.push(Reverse((conn.intended, i)));
+                return;
+            }
+        }
+        self.to_send.push(i);
+    }
+
+    /// Moves the waiting connections whose intended time has come to the send list.
+    fn release_due(&mut self, now: Instant) {
+        while let Some(&Reverse((due, i))) = self.due.peek() {
+            if due > now {
+                break;
+            }
+            self.due.pop();
+            self.to_send.push(i);
+        }
+    }
+
+    /// Starts a request on active connection `i`, timed from `now`: writes it, or with a
+    /// new connection per request first connects.
+    #[inline]
+    fn begin(&mut self, i: usize, now: Instant) {
+        let conn = &mut self.conns[i];
         conn.written = 0;
         conn.received = 0;
-        conn.since = now;
-        self.write(i);
+        if self.spec.per_request {
+            self.connect(i);
+        } else {
+            conn.state = State::Busy;
+            conn.since = now;
+            self.write(i);
+        }
     }
 
     /// Writes as much of the request as the socket takes; false if the connection failed.
@@ -502,14 +735,14 @@ impl Worker {
         }
     }
 
-    /// Writes the next request on every connection whose reply completed in the last batch
-    /// of events, each timed from its own write.
+    /// Starts the next request on every connection queued in [`Self::to_send`], each timed
+    /// from its own start.
     fn send_pending(&mut self) {
         let mut to_send = std::mem::take(&mut self.to_send);
         if self.running() {
             for &i in &to_send {
-                if self.conns[i].state == State::Idle {
-                    self.send_request(i, Instant::now());
+                if self.conns[i].state == State::Ready {
+                    self.begin(i, Instant::now());
                 }
             }
         }
@@ -517,8 +750,8 @@ impl Worker {
         self.to_send = to_send;
     }
 
-    /// The reply on connection `i` is complete: record it; the next request goes out after
-    /// this batch of events.
+    /// The reply on connection `i` is complete: record it (closing the connection if it was
+    /// for this request only) and schedule the next request.
     #[inline]
     fn complete(&mut self, i: usize) {
         let now = Instant::now();
@@ -526,14 +759,21 @@ impl Worker {
         let running = self.running();
         let conn = &mut self.conns[i];
         conn.backoff = FIRST_BACKOFF;
-        conn.state = State::Idle;
+        conn.state = State::Ready;
+        if self.spec.per_request {
+            // Everything was read, so close() sends a FIN (unread bytes would make it a reset).
+            conn.sock = None;
+        }
         if running {
-            self.stats.record(now - conn.since);
-            self.to_send.push(i);
+            match self.pacer {
+                Some(_) => self.stats.record_paced(conn.intended, conn.since, now),
+                None => self.stats.record(now - conn.since),
+            }
+            self.ready_for_next(i, now);
         }
     }
 
-    /// Gives up connection `i`: count the error, close, and schedule a reconnect.
+    /// Gives up connection `i`: count the error, close, and schedule a retry.
     fn fail(&mut self, i: usize, kind: ErrorKind, now: Instant) {
         if self.schedule.is_some() {
             self.advance(now);
@@ -543,11 +783,34 @@ impl Worker {
         } else if kind == ErrorKind::Connect {
             self.open_failures += 1;
         }
-        let conn = &mut self.conns[i];
-        if conn.state == State::Connecting {
+        if self.conns[i].state == State::Connecting {
             self.connecting -= 1;
         }
-        conn.sock = None; // closing also removes it from the epoll set
+        self.close_for_retry(i, now);
+    }
+
+    /// Idle connection `i` was closed, reset or sent to by the server: count it and
+    /// reconnect after the back-off. One that stayed open for [`MAX_BACKOFF`] or longer had
+    /// succeeded, so its back-off starts afresh.
+    fn drop_held(&mut self, i: usize, now: Instant) {
+        if self.schedule.is_some() {
+            self.advance(now);
+            if self.running() {
+                self.stats.idle_dropped += 1;
+            }
+        }
+        let conn = &mut self.conns[i];
+        if now.duration_since(conn.since) >= MAX_BACKOFF {
+            conn.backoff = FIRST_BACKOFF;
+        }
+        self.close_for_retry(i, now);
+    }
+
+    /// Closes connection `i` (which also removes it from the epoll set) and sets when to
+    /// retry: after the back-off, which doubles for next time.
+    fn close_for_retry(&mut self, i: usize, now: Instant) {
+        let conn = &mut self.conns[i];
+        conn.sock = None;
         conn.state = State::Closed;
         conn.parser.reset();
         conn.retry_at = now + conn.backoff;
@@ -555,7 +818,17 @@ impl Worker {
         self.next_sweep = self.next_sweep.min(conn.retry_at);
     }
 
-    /// Reconnects closed connections whose back-off has passed and fails connects and
+    /// Retries closed connection `i`: reconnects it, or with a new connection per request
+    /// schedules its next request (which connects).
+    fn restart(&mut self, i: usize, now: Instant) {
+        if self.spec.per_request && self.is_active(i) {
+            self.ready_for_next(i, now);
+        } else {
+            self.connect(i);
+        }
+    }
+
+    /// Retries closed connections whose back-off has passed and fails connects and
     /// requests older than the timeout.
     fn sweep(&mut self, now: Instant) {
         self.next_sweep = now + self.sweep_period;
@@ -566,7 +839,7 @@ impl Worker {
             match conn.state {
                 State::Closed if running => {
                     if now >= conn.retry_at {
-                        self.connect(i);
+                        self.restart(i, now);
                     } else {
                         self.next_sweep = self.next_sweep.min(conn.retry_at);
                     }
@@ -581,6 +854,11 @@ impl Worker {
             }
         }
     }
+}
+
+/// The peer closed or reset the connection, or sent something: all the same to an idle one.
+fn hung_up(event: &Event) -> bool {
+    event.is_readable() || event.is_read_closed() || event.is_error()
 }
 
 /// Connections per IPv4 loopback source address.
@@ -766,6 +1044,26 @@ mod tests {
         let (_accepted, peer) = listener.accept().unwrap();
         assert_eq!(peer.ip(), Ipv4Addr::new(127, 0, 0, 7));
         drop(sock);
+    }
+
+    #[test]
+    fn ramp_spreads_the_opening_evenly() {
+        let start = Instant::now();
+        let ramp = Ramp {
+            start,
+            length: Duration::from_secs(2),
+            total: 8,
+        };
+        let times: Vec<Duration> = (0..8).map(|p| ramp.at(p) - start).collect();
+        let expected: Vec<Duration> = (0..8).map(|p| Duration::from_millis(250 * p)).collect();
+        assert_eq!(times, expected);
+        let at_once = Ramp {
+            length: Duration::ZERO,
+            ..ramp
+        };
+        assert_eq!(at_once.at(7), start);
+        let nothing = Ramp { total: 0, ..ramp };
+        assert_eq!(nothing.at(0), start);
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //! 15000–19999, the real `loadgen` binary run against them for about a second, and its JSON
 //! lines checked — each one against `schema/output.schema.json`.
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::Command;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -46,8 +47,87 @@ fn serve(listener: TcpListener, handle: fn(TcpStream)) -> u16 {
     port
 }
 
+/// Serves every connection of `listener` on its own thread with `handle`, and records what
+/// it saw of each connection in the returned [`Seen`].
+fn serve_counting(listener: TcpListener, handle: fn(Counting)) -> (u16, Arc<Seen>) {
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(Seen::default());
+    let log = seen.clone();
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let _ = stream.set_nodelay(true);
+            log.accepted.lock().unwrap().push(Instant::now());
+            let open = log.open.fetch_add(1, Ordering::SeqCst) + 1;
+            log.peak.fetch_max(open, Ordering::SeqCst);
+            let counting = Counting {
+                stream,
+                bytes: 0,
+                seen: log.clone(),
+            };
+            thread::spawn(move || handle(counting));
+        }
+    });
+    (port, seen)
+}
+
+/// What a counting server saw: when it accepted each connection, how many were open at
+/// most, and, for each connection that ended, how many bytes the client had sent on it.
+#[derive(Default)]
+struct Seen {
+    accepted: Mutex<Vec<Instant>>,
+    open: AtomicUsize,
+    peak: AtomicUsize,
+    ended: Mutex<Vec<u64>>,
+}
+
+impl Seen {
+    /// The bytes received on each connection, once every accepted connection has ended.
+    fn all_ended(&self) -> Vec<u64> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let ended = self.ended.lock().unwrap().clone();
+            if ended.len() >= self.accepted.lock().unwrap().len() || Instant::now() > deadline {
+                return ended;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// A server's side of a connection, counting the bytes it reads; reports them on drop.
+struct Counting {
+    stream: TcpStream,
+    bytes: u64,
+    seen: Arc<Seen>,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.stream.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+impl Write for Counting {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
+    }
+}
+
+impl Drop for Counting {
+    fn drop(&mut self) {
+        self.seen.open.fetch_sub(1, Ordering::SeqCst);
+        self.seen.ended.lock().unwrap().push(self.bytes);
+    }
+}
+
 /// Writes back every byte read.
-fn echo(mut s: TcpStream) {
+fn echo(mut s: impl Read + Write) {
     let mut buf = [0u8; 16384];
     while let Ok(n) = s.read(&mut buf) {
         if n == 0 || s.write_all(&buf[..n]).is_err() {
@@ -80,8 +160,33 @@ fn flaky_echo(mut s: TcpStream) {
     }
 }
 
+/// Echoes each 64-byte request after 20 ms: at most 50 replies a second per connection.
+fn slow_echo(mut s: TcpStream) {
+    let mut buf = [0u8; 64];
+    while s.read_exact(&mut buf).is_ok() {
+        thread::sleep(Duration::from_millis(20));
+        if s.write_all(&buf).is_err() {
+            return;
+        }
+    }
+}
+
+/// Echoes, but closes a connection on which nothing arrived within 300 ms.
+fn impatient_echo(s: TcpStream) {
+    let mut first = [0u8; 1];
+    let _ = s.set_read_timeout(Some(Duration::from_millis(300)));
+    match (&s).read(&mut first) {
+        Ok(1) => {}
+        _ => return, // silent (or closed): hang up
+    }
+    let _ = s.set_read_timeout(None);
+    if (&s).write_all(&first).is_ok() {
+        echo(s);
+    }
+}
+
 /// Answers each request head (ending in CRLFCRLF) with one fixed 200 response.
-fn http(mut s: TcpStream) {
+fn http(mut s: impl Read + Write) {
     let mut buf = [0u8; 16384];
     let mut matched = 0;
     while let Ok(n) = s.read(&mut buf) {
@@ -190,23 +295,40 @@ fn schema_accepts_edge_cases_built_by_the_library() {
             .collect();
         assert!(errors.is_empty(), "{value}: {errors:?}");
     };
-    // A measure phase in which nothing completed: zeros and an empty distribution.
-    let config = loadgen::cli::Args::try_parse_from(["loadgen", "--warmup-s", "0"])
-        .unwrap()
-        .validate()
-        .unwrap();
-    let echo = ConfigEcho::new(&config, "127.0.0.1:9000".into(), 64);
-    let empty = loadgen::stats::IntervalStats::default();
-    let summary = loadgen::build_summary(&empty, config.duration, 3, echo);
-    assert!(summary.percentiles.is_empty());
-    check(&Line::Summary(&summary));
-    let progress = loadgen::progress_line(
-        loadgen::output::Phase::Warmup,
-        Duration::ZERO,
-        Duration::from_millis(10),
-        &empty,
-    );
-    check(&Line::Progress(&progress));
+    // A measure phase in which nothing completed: zeros and an empty distribution, in
+    // closed and in open loop.
+    for args in [
+        &[][..],
+        &["--rate", "1000", "--sample-procs", "--idle", "3"][..],
+    ] {
+        let argv = ["loadgen", "--warmup-s", "0"]
+            .into_iter()
+            .chain(args.iter().copied());
+        let config = loadgen::cli::Args::try_parse_from(argv)
+            .unwrap()
+            .validate()
+            .unwrap();
+        let echo = ConfigEcho::new(&config, "127.0.0.1:9000".into(), 64);
+        let totals = loadgen::Totals {
+            measured: loadgen::stats::IntervalStats::new(config.rate.is_some()),
+            connect_failures: 3,
+            ..loadgen::Totals::default()
+        };
+        let summary = loadgen::build_summary(&totals, &config, echo);
+        assert!(summary.percentiles.is_empty());
+        check(&Line::Summary(&summary));
+        let mut progress = loadgen::progress_line(
+            loadgen::output::Phase::Warmup,
+            Duration::ZERO,
+            Duration::from_millis(10),
+            &totals.measured,
+        );
+        check(&Line::Progress(&progress));
+        progress.procs = Some(None);
+        check(&Line::Progress(&progress));
+        progress.procs = Some(Some(loadgen::procs::ProcSample::default()));
+        check(&Line::Progress(&progress));
+    }
     for kind in [
         "not_ready",
         "verify_failed",
@@ -222,6 +344,7 @@ fn schema_accepts_edge_cases_built_by_the_library() {
         r#"{"type":"phase","phase":"cooldown"}"#,
         r#"{"type":"error","kind":"not_ready"}"#,
         r#"{"type":"progress","phase":"measure"}"#,
+        r#"{"type":"progress","phase":"measure","elapsed_s":1,"interval_s":1,"requests":0,"qps":0,"errors":0,"latency_us":{"p50":0,"p90":0,"p99":0,"p999":0,"max":0}}"#,
         r#"{"type":"other"}"#,
     ] {
         let value: Value = serde_json::from_str(bad).unwrap();
@@ -287,6 +410,16 @@ fn echo_run_reports_phases_progress_and_summary() {
         2 + 4,
         "0.3 s warm-up and 0.8 s measure in 0.2 s intervals"
     );
+    for p in &progress {
+        assert_eq!(p["idle_dropped"], 0, "{p}");
+        for absent in ["latency_actual_us", "send_lag_us", "procs"] {
+            assert!(p.get(absent).is_none(), "closed loop has no {absent}: {p}");
+        }
+    }
+    let all: u64 = progress
+        .iter()
+        .map(|p| p["requests"].as_u64().unwrap())
+        .sum();
     let measured: u64 = progress
         .iter()
         .filter(|p| p["phase"] == "measure")
@@ -309,6 +442,21 @@ fn echo_run_reports_phases_progress_and_summary() {
     assert!((qps - measured as f64 / 0.8).abs() < 1.0, "qps {qps}");
     assert_eq!(summary["config"]["connections"], 8);
     assert_eq!(summary["config"]["request_bytes"], 100);
+    assert_eq!(summary["mode"], "closed");
+    assert_eq!(summary["connection_mode"], "keep_alive");
+    assert_eq!(summary["requests_total"].as_u64().unwrap(), all);
+    assert!(all > measured, "warm-up requests count in requests_total");
+    assert!(summary["open_loop"].is_null());
+    assert!(summary["procs"].is_null());
+    assert_eq!(
+        summary["idle"],
+        serde_json::json!({"requested": 0, "open_at_start": 0, "dropped": 0})
+    );
+    assert_eq!(summary["config"]["rate"], 0.0);
+    assert_eq!(summary["config"]["idle"], 0);
+    assert_eq!(summary["config"]["new_connection_per_request"], false);
+    assert_eq!(summary["config"]["ramp_s"], 0.0);
+    assert_eq!(summary["config"]["sample_procs"], false);
     assert_eq!(summary["version"], env!("CARGO_PKG_VERSION"));
     let percentiles = summary["percentiles"].as_array().unwrap();
     assert_eq!(percentiles.last().unwrap()["percentile"], 100.0);
@@ -488,6 +636,12 @@ fn help_and_version_exit_zero() {
         "--payload-bytes",
         "--wait-ready-s",
         "--timeout-ms",
+        "--rate",
+        "--idle",
+        "--new-connection-per-request",
+        "--ramp-s",
+        "[alias: --ramp]",
+        "--sample-procs",
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
     }
@@ -497,4 +651,291 @@ fn help_and_version_exit_zero() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
+}
+
+/// The digest field `key` of `v` (a latency digest or summary) as a number.
+fn us(v: &Value, key: &str) -> u64 {
+    v[key].as_u64().unwrap_or_else(|| panic!("no {key} in {v}"))
+}
+
+#[test]
+fn open_loop_at_a_modest_rate_meets_its_target() {
+    let port = port_arg(serve(listen(), echo));
+    let run = loadgen(&[
+        "--port",
+        &port,
+        "--connections",
+        "4",
+        "--rate",
+        "400",
+        "--warmup-s",
+        "0.2",
+        "--duration-s",
+        "1",
+        "--progress-interval-ms",
+        "250",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    assert_eq!(summary["mode"], "open");
+    assert_eq!(summary["config"]["rate"], 400.0);
+    let open = &summary["open_loop"];
+    assert_eq!(open["target_qps"], 400.0);
+    let fraction = open["achieved_fraction"].as_f64().unwrap();
+    assert!((0.8..=1.1).contains(&fraction), "{summary}");
+    assert_eq!(open["achieved_qps"], summary["qps"]);
+    assert_eq!(summary["error_total"], 0, "{summary}");
+    // Corrected latency is never below the actual one, request by request, so neither is
+    // any percentile of it.
+    let (corrected, actual) = (&summary["latency_us"], &open["latency_actual_us"]);
+    for key in ["p50", "p90", "p99", "max"] {
+        assert!(us(corrected, key) >= us(actual, key), "{key}: {summary}");
+    }
+    assert!(!open["percentiles_actual"].as_array().unwrap().is_empty());
+    assert!(us(&open["send_lag_us"], "max") <= us(corrected, "max"));
+    for p in run.of_type("progress") {
+        for key in ["latency_actual_us", "send_lag_us"] {
+            assert!(p[key].is_object(), "{key} missing: {p}");
+        }
+    }
+    assert!(!run.stderr.contains("could not keep up"), "{}", run.stderr);
+}
+
+#[test]
+fn a_slow_server_falls_short_and_its_stalls_show_in_corrected_latency() {
+    // Two connections to a server that takes 20 ms per reply manage about 100 req/s; 400 are
+    // asked for, so requests queue up behind late replies.
+    let port = port_arg(serve(listen(), slow_echo));
+    let run = loadgen(&[
+        "--port",
+        &port,
+        "--connections",
+        "2",
+        "--payload-bytes",
+        "64",
+        "--rate",
+        "400",
+        "--warmup-s",
+        "0",
+        "--duration-s",
+        "1",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    let open = &summary["open_loop"];
+    assert_eq!(open["short_of_target"], true, "{summary}");
+    assert!(open["achieved_fraction"].as_f64().unwrap() < 0.95);
+    assert!(
+        us(&summary["latency_us"], "p99") > us(&open["latency_actual_us"], "p99"),
+        "{summary}"
+    );
+    assert!(us(&open["send_lag_us"], "p99") > 0, "{summary}");
+    assert!(
+        run.stderr.contains("of 400 req/s") && run.stderr.contains("could not keep up"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn idle_connections_stay_open_and_silent() {
+    let (port, seen) = serve_counting(listen(), echo);
+    let run = loadgen(&[
+        "--port",
+        &port_arg(port),
+        "--connections",
+        "2",
+        "--idle",
+        "5",
+        "--threads",
+        "2",
+        "--warmup-s",
+        "0",
+        "--duration-s",
+        "0.5",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    assert_eq!(
+        summary["idle"],
+        serde_json::json!({"requested": 5, "open_at_start": 5, "dropped": 0}),
+        "{summary}"
+    );
+    assert_eq!(summary["error_total"], 0, "{summary}");
+    assert!(summary["requests"].as_u64().unwrap() > 0);
+    // The readiness probe, 2 active and 5 idle connections, all open together at some point.
+    assert!(seen.peak.load(Ordering::SeqCst) >= 7);
+    let ended = seen.all_ended();
+    assert_eq!(ended.len(), 8, "{ended:?}");
+    assert_eq!(ended.iter().filter(|&&b| b == 0).count(), 5, "{ended:?}");
+}
+
+#[test]
+fn idle_connections_the_server_closes_are_dropped_and_reopened() {
+    let port = port_arg(serve(listen(), impatient_echo));
+    let run = loadgen(&[
+        "--port",
+        &port,
+        "--connections",
+        "1",
+        "--idle",
+        "3",
+        "--warmup-s",
+        "0",
+        "--duration-s",
+        "1.2",
+        "--progress-interval-ms",
+        "300",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    let dropped = summary["idle"]["dropped"].as_u64().unwrap();
+    // Each idle connection is closed after 300 ms of silence, again after reconnecting.
+    assert!(dropped >= 3, "{summary}");
+    let per_interval: u64 = run
+        .of_type("progress")
+        .map(|p| p["idle_dropped"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_interval, dropped);
+    assert_eq!(summary["error_total"], 0, "drops are not errors: {summary}");
+}
+
+#[test]
+fn a_new_connection_per_request_makes_one_connection_per_request() {
+    let (port, seen) = serve_counting(listen(), echo);
+    let run = loadgen(&[
+        "--port",
+        &port_arg(port),
+        "--connections",
+        "3",
+        "--payload-bytes",
+        "64",
+        "--new-connection-per-request",
+        "--warmup-s",
+        "0.2",
+        "--duration-s",
+        "0.6",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    assert_eq!(summary["connection_mode"], "per_request");
+    assert_eq!(summary["config"]["new_connection_per_request"], true);
+    assert_eq!(summary["error_total"], 0, "{summary}");
+    let requests = summary["requests_total"].as_u64().unwrap();
+    assert!(requests > 10, "{summary}");
+    // One connection per completed request, plus the readiness probe, plus at most one in
+    // flight per active connection when the run ended.
+    let accepted = seen.accepted.lock().unwrap().len() as u64;
+    assert!(
+        (requests + 1..=requests + 1 + 3).contains(&accepted),
+        "{accepted} connections for {requests} requests"
+    );
+    let ended = seen.all_ended();
+    assert!(
+        ended.iter().all(|&b| b <= 64),
+        "one request each: {ended:?}"
+    );
+}
+
+#[test]
+fn a_new_connection_per_request_in_open_loop_over_http() {
+    let (port, seen) = serve_counting(listen(), http);
+    let run = loadgen(&[
+        "--port",
+        &port_arg(port),
+        "--protocol",
+        "http",
+        "--connections",
+        "2",
+        "--rate",
+        "200",
+        "--new-connection-per-request",
+        "--warmup-s",
+        "0",
+        "--duration-s",
+        "1",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    assert_eq!(summary["mode"], "open");
+    assert_eq!(summary["connection_mode"], "per_request");
+    assert_eq!(summary["error_total"], 0, "{summary}");
+    let fraction = summary["open_loop"]["achieved_fraction"].as_f64().unwrap();
+    assert!((0.8..=1.1).contains(&fraction), "{summary}");
+    let requests = summary["requests_total"].as_u64().unwrap();
+    let accepted = seen.accepted.lock().unwrap().len() as u64;
+    assert!(
+        (requests + 1..=requests + 1 + 2).contains(&accepted),
+        "{accepted} connections for {requests} requests"
+    );
+}
+
+#[test]
+fn a_ramp_spreads_the_opening_of_connections() {
+    let (port, seen) = serve_counting(listen(), echo);
+    let started = Instant::now();
+    let run = loadgen(&[
+        "--port",
+        &port_arg(port),
+        "--connections",
+        "4",
+        "--idle",
+        "2",
+        "--ramp",
+        "0.6",
+        "--warmup-s",
+        "0",
+        "--duration-s",
+        "0.3",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    // The last of six connections opens 5/6 into the ramp, then 0.3 s of load.
+    assert!(started.elapsed() >= Duration::from_millis(800));
+    let summary = run.summary();
+    assert_eq!(summary["config"]["ramp_s"], 0.6);
+    assert_eq!(summary["idle"]["open_at_start"], 2);
+    // Six connections after the probe, opened 0.1 s apart.
+    let accepted = seen.accepted.lock().unwrap().clone();
+    assert_eq!(accepted.len(), 7, "{accepted:?}");
+    let spread = accepted[6] - accepted[1];
+    assert!(spread >= Duration::from_millis(400), "{spread:?}");
+}
+
+#[test]
+fn sample_procs_sees_other_processes() {
+    let mut child = Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .expect("spawn sleep");
+    let port = port_arg(serve(listen(), echo));
+    let run = loadgen(&[
+        "--port",
+        &port,
+        "--connections",
+        "2",
+        "--sample-procs",
+        "--warmup-s",
+        "0.2",
+        "--duration-s",
+        "0.5",
+        "--progress-interval-ms",
+        "250",
+    ]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    for p in run.of_type("progress") {
+        let procs = &p["procs"];
+        assert!(procs["processes"].as_u64().unwrap() >= 1, "{p}");
+        assert!(procs["threads"].as_u64().unwrap() >= 1, "{p}");
+        assert!(procs["rss_bytes"].as_u64().unwrap() > 0, "{p}");
+    }
+    let summary = run.summary();
+    let procs = &summary["procs"];
+    assert_eq!(procs["samples"], 2, "{summary}");
+    assert!(procs["processes_peak"].as_u64().unwrap() >= 1);
+    assert!(procs["rss_peak_bytes"].as_u64().unwrap() > 0);
+    assert!(procs["rss_mean_bytes"].as_u64().unwrap() > 0);
+    assert!(procs["voluntary_ctxt_switches_per_s"].as_f64().unwrap() >= 0.0);
+    assert_eq!(summary["config"]["sample_procs"], true);
 }
