@@ -14,7 +14,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up test host-up host-test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-servers bench-findings bench-loadgen clean
+        bench bench-servers bench-findings bench-loadgen record-baselines clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -108,6 +108,10 @@ bench-servers: venv images
 
 bench-findings: venv images
 	$(PY) -m c10klab.bench.findings
+
+# Reference results for the lessons' experiment widgets (content/baselines/), real runs only.
+record-baselines: venv images
+	$(PY) -m c10klab.bench.baselines
 
 # loadgen against wrk on c-epoll, turn and turn about: results/loadgen-vs-wrk.md.
 bench-loadgen: loadgen
