@@ -120,6 +120,7 @@ SUMMARY_KEYS = (
     "qps",
     "requests",
     "requests_total",
+    "starved",
     "duration_s",
     "errors",
     "error_total",
@@ -148,6 +149,13 @@ def judge(
             f"requests/s asked for were answered ({open_loop['achieved_fraction']:.0%}, under "
             f"{min_rate_fraction:.0%}): past its capacity a server's latency only grows with "
             "the queue, so the figures describe the queue, not the server"
+        )
+    starved = summary.get("starved") or 0
+    if starved:
+        return (
+            f"{starved} connection{'s' if starved != 1 else ''} got no reply during the whole "
+            "measured time: the server served fewer clients at once than it was given, and "
+            "their waiting is in no percentile"
         )
     timeouts = summary["errors"].get("timeout", 0)
     if timeouts:

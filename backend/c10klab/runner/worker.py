@@ -47,11 +47,15 @@ class RunFailed(Exception):
 
 @dataclass
 class Repetition:
-    """One pair of containers: the state its sampler and watcher threads share."""
+    """One pair of containers: the state its sampler and watcher threads share. Why the
+    watcher stopped it lives here too: a watcher that outlives its repetition (it sees the
+    server stop at the end) must not fail the next one."""
 
     number: int
     server_stats: measure.ServerStats = field(default_factory=measure.ServerStats)
     done: threading.Event = field(default_factory=threading.Event)
+    stop_reason: str | None = None
+    cancelled: bool = False
 
 
 @dataclass
@@ -61,8 +65,6 @@ class Execution:
     run: Run
     plan: RunPlan
     t0: float = field(default_factory=time.monotonic)
-    stop_reason: str | None = None
-    cancelled: bool = False
     current: Repetition = field(default_factory=lambda: Repetition(1))
 
     def t_s(self) -> float:
@@ -223,8 +225,9 @@ class Runner:
 
         summary, error = self.follow_loadgen(ex, rep, loadgen)
         loadgen_exit = Engine.wait(loadgen, 10)
-        if ex.stop_reason:
-            raise RunFailed(ex.stop_reason, Engine.log_tail(server), cancelled=ex.cancelled)
+        if rep.stop_reason:
+            raise RunFailed(rep.stop_reason, Engine.log_tail(server), cancelled=rep.cancelled)
+        rep.done.set()  # measured: the watcher and sampler stop before the server does
         if error or summary is None or loadgen_exit != 0:
             detail = error or f"the load generator exited with code {loadgen_exit} and no summary"
             raise RunFailed(detail, Engine.log_tail(server) + Engine.log_tail(loadgen, 5))
@@ -309,16 +312,16 @@ class Runner:
         deadline_s = ex.t_s() + ex.plan.deadline_s  # each repetition gets the whole allowance
         while not rep.done.is_set():
             if self.store.cancel_requested(ex.run.id):
-                ex.stop_reason, ex.cancelled = "cancelled by the user", True
+                rep.stop_reason, rep.cancelled = "cancelled by the user", True
             elif ex.t_s() > deadline_s:
-                ex.stop_reason = f"timed out after {ex.plan.deadline_s:.0f} s (the hard limit)"
+                rep.stop_reason = f"timed out after {ex.plan.deadline_s:.0f} s (the hard limit)"
             elif self.stopping.is_set():
-                ex.stop_reason = "the runner was stopped during this run"
+                rep.stop_reason = "the runner was stopped during this run"
             else:
                 running, code = Engine.is_running(server)
                 if not running:
-                    ex.stop_reason = f"the server exited with code {code} during the run"
-            if ex.stop_reason:
+                    rep.stop_reason = f"the server exited with code {code} during the run"
+            if rep.stop_reason:
                 Engine.kill(loadgen)
                 return
             if not Engine.is_running(loadgen)[0]:

@@ -169,3 +169,9 @@ def test_the_strace_table_is_read_and_divided_by_requests() -> None:
     assert profile["rows"][2] | {} == table["rows"][2] | {"per_request": 0.5}
     assert measure.parse_strace(["no table here"]) is None
     assert measure.parse_strace(STRACE_LOG[:-1]) is None  # cut before the total: incomplete
+
+
+def test_judge_rejects_connections_starved_through_the_whole_measurement() -> None:
+    reason = measure.judge(summary(50_000, {}) | {"starved": 9}, 0.01)
+    assert reason is not None and reason.startswith("9 connections got no reply")
+    assert measure.judge(summary(50_000, {}) | {"starved": 0}, 0.01) is None

@@ -470,6 +470,7 @@ pub fn build_summary(totals: &Totals, config: &Config, echo: ConfigEcho) -> Summ
             ConnectionMode::KeepAlive
         },
         requests_total: totals.requests_total,
+        starved: measured.starved,
         open_loop: config
             .rate
             .map(|target| open_loop_summary(target, achieved, measured)),

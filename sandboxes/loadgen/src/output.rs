@@ -80,6 +80,9 @@ pub struct Summary {
     pub connection_mode: ConnectionMode,
     /// Requests completed over warm-up and measure.
     pub requests_total: u64,
+    /// Active connections still waiting at the end on a request (or connect) that started
+    /// before the measure phase: served never while it lasted. Not in any histogram.
+    pub starved: u64,
     pub open_loop: Option<OpenLoop>,
     pub idle: Idle,
     pub procs: Option<ProcSummary>,

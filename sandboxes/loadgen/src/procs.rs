@@ -8,10 +8,12 @@
 //! for I/O, a lock, a sleep) or not (preempted: time slice used up). The lessons contrast
 //! these per I/O model: a thread per connection blocks a lot; an event loop rarely does.
 //!
-//! Relies on: `/proc/[pid]/status` fields `Threads`, `VmRSS` (kB; absent for kernel threads
-//! and zombies), `voluntary_ctxt_switches` and `nonvoluntary_ctxt_switches` (Linux 2.6.23),
-//! each the process's total since it started, summed over its threads (exited threads
-//! included).
+//! Relies on: `/proc/[pid]/status` fields `Threads` and `VmRSS` (kB; absent for kernel
+//! threads and zombies) for the process, and `voluntary_ctxt_switches` and
+//! `nonvoluntary_ctxt_switches` (Linux 2.6.23), which are one *thread's* totals since it
+//! started: `/proc/[pid]/status` shows the main thread's only, so the switches are read from
+//! every thread's `/proc/[pid]/task/[tid]/status` and counted per thread (a thread that has
+//! exited takes its last interval's switches with it).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -101,10 +103,11 @@ impl ProcSampler {
         self.account(&statuses)
     }
 
-    /// Sums `statuses` (pid, status) into a sample, counting each pid's switches since the
-    /// previous call: a pid seen for the first time contributes its whole count, one whose
-    /// counts went down is a new process under a reused pid (whole count too), and pids that
-    /// are gone are forgotten.
+    /// Sums `statuses` (id, status) into a sample, counting each id's switches since the
+    /// previous call: an id seen for the first time contributes its whole count, one whose
+    /// counts went down is a new thread under a reused id (whole count too), and ids that
+    /// are gone are forgotten. An entry with `threads` > 0 is a process (its main thread);
+    /// one with 0 is another thread of a process, carrying only its switches.
     pub fn account(&mut self, statuses: &[(u32, ProcStatus)]) -> Option<ProcSample> {
         let mut sample = ProcSample::default();
         let mut seen = HashMap::with_capacity(statuses.len());
@@ -117,7 +120,7 @@ impl ProcSampler {
                 Some(&before) if before.0 <= now.0 && before.1 <= now.1 => before,
                 _ => (0, 0),
             };
-            sample.processes += 1;
+            sample.processes += u64::from(status.threads > 0);
             sample.threads += status.threads;
             sample.rss_bytes += status.rss_bytes;
             sample.voluntary_ctxt_switches += now.0 - before.0;
@@ -135,22 +138,55 @@ impl Default for ProcSampler {
     }
 }
 
-/// The status of every process under `root` but `skip`. Pids that vanish or cannot be read
-/// meanwhile (they come and go) are left out without a word.
-pub fn read_statuses(root: &Path, skip: u32) -> Vec<(u32, ProcStatus)> {
-    let Ok(entries) = std::fs::read_dir(root) else {
+/// Numeric entries of a directory: the pids of `/proc`, or the tids of `/proc/[pid]/task`.
+fn numbered(dir: &Path) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut statuses: Vec<(u32, ProcStatus)> = entries
+    entries
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| pid != skip)
-        .filter_map(|pid| {
-            let text = std::fs::read_to_string(root.join(pid.to_string()).join("status")).ok()?;
-            Some((pid, parse_status(&text)?))
-        })
-        .collect();
-    statuses.sort_unstable_by_key(|&(pid, _)| pid);
+        .collect()
+}
+
+fn read_status(path: &Path) -> Option<ProcStatus> {
+    parse_status(&std::fs::read_to_string(path).ok()?)
+}
+
+/// Every thread of every process under `root` but `skip`, keyed by thread id: the main
+/// thread's entry carries its process's `threads` and `rss_bytes`, the others only their
+/// own switches (see [`ProcSampler::account`]). A process whose threads cannot be listed
+/// counts as its main thread alone. Ids that vanish or cannot be read meanwhile (they come
+/// and go) are left out without a word.
+pub fn read_statuses(root: &Path, skip: u32) -> Vec<(u32, ProcStatus)> {
+    let mut statuses = Vec::new();
+    for pid in numbered(root).into_iter().filter(|&pid| pid != skip) {
+        let dir = root.join(pid.to_string());
+        let Some(process) = read_status(&dir.join("status")) else {
+            continue;
+        };
+        let tasks = numbered(&dir.join("task"));
+        if tasks.is_empty() {
+            statuses.push((pid, process));
+            continue;
+        }
+        for tid in tasks {
+            let Some(thread) = read_status(&dir.join("task").join(tid.to_string()).join("status"))
+            else {
+                continue;
+            };
+            let main = tid == pid;
+            statuses.push((
+                tid,
+                ProcStatus {
+                    threads: if main { process.threads } else { 0 },
+                    rss_bytes: if main { process.rss_bytes } else { 0 },
+                    ..thread
+                },
+            ));
+        }
+    }
+    statuses.sort_unstable_by_key(|&(id, _)| id);
     statuses
 }
 
@@ -278,6 +314,36 @@ mod tests {
         assert_eq!(reused.nonvoluntary_ctxt_switches, 1);
         // Nobody there.
         assert_eq!(s.account(&[]), None);
+    }
+
+    #[test]
+    fn switches_are_summed_over_every_thread_of_a_process() {
+        let root = std::env::temp_dir().join(format!("loadgen-tasks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let process = "Threads:\t3\nVmRSS:\t100 kB\nvoluntary_ctxt_switches:\t1\n";
+        std::fs::create_dir_all(root.join("20/task")).unwrap();
+        std::fs::write(root.join("20/status"), process).unwrap();
+        for (tid, switches) in [("20", 1), ("21", 700), ("22", 300)] {
+            let dir = root.join("20/task").join(tid);
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = format!(
+                "Threads:\t3\nVmRSS:\t100 kB\nvoluntary_ctxt_switches:\t{switches}\n\
+                 nonvoluntary_ctxt_switches:\t2\n"
+            );
+            std::fs::write(dir.join("status"), text).unwrap();
+        }
+        let sample = ProcSampler::at(&root, 1).sample().unwrap();
+        assert_eq!(
+            sample,
+            ProcSample {
+                processes: 1,
+                threads: 3,
+                rss_bytes: 100 * 1024,
+                voluntary_ctxt_switches: 1001,
+                nonvoluntary_ctxt_switches: 6,
+            }
+        );
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

@@ -129,6 +129,12 @@ pub struct IntervalStats {
     pub connect_failures: u64,
     /// Idle connections (`--idle`) that the server closed or reset, or sent data on.
     pub idle_dropped: u64,
+    /// Set in the schedule's last interval only: active connections whose request (or
+    /// connect) was still waiting when the measure phase ended, having started before it
+    /// began. Their latency is in no histogram, yet no timeout may have fired: a server that
+    /// serves fewer clients at once than it has (c-iterative, a full thread pool) starves
+    /// them, and a run shorter than the timeout would otherwise look clean.
+    pub starved: u64,
     /// Latency of the completed requests, in microseconds: in closed loop from the actual
     /// send, in open loop from the intended send time (corrected for coordinated omission).
     pub latency: Histogram<u64>,
@@ -162,6 +168,7 @@ impl IntervalStats {
             errors: ErrorCounts::default(),
             connect_failures: 0,
             idle_dropped: 0,
+            starved: 0,
             latency: new_histogram(),
             pacing: open_loop.then(|| PacingStats {
                 actual: new_histogram(),
@@ -206,6 +213,7 @@ impl IntervalStats {
         self.errors.merge(&other.errors);
         self.connect_failures += other.connect_failures;
         self.idle_dropped += other.idle_dropped;
+        self.starved += other.starved;
         add_histogram(&mut self.latency, &other.latency);
         match (&mut self.pacing, &other.pacing) {
             (Some(mine), Some(theirs)) => {

@@ -508,6 +508,9 @@ impl Worker {
             return;
         };
         while self.current < schedule.intervals.len() && now >= self.current_end {
+            if self.current + 1 == schedule.intervals.len() {
+                self.stats.starved = self.starved(&schedule);
+            }
             let fresh = IntervalStats::new(self.pacer.is_some());
             let stats = Box::new(std::mem::replace(&mut self.stats, fresh));
             let _ = self.tx.send(Report::Interval {
@@ -521,6 +524,25 @@ impl Worker {
                 .get(self.current)
                 .map_or_else(|| far_future(now), |interval| interval.end);
         }
+    }
+
+    /// Active connections waiting, at the end of the schedule, on a request or connect that
+    /// started before the measure phase did (see [`IntervalStats::starved`]).
+    fn starved(&self, schedule: &Schedule) -> u64 {
+        let Some(measure) = schedule
+            .intervals
+            .iter()
+            .find(|i| i.phase == Phase::Measure)
+        else {
+            return 0;
+        };
+        let waiting = |c: &&Conn| matches!(c.state, State::Busy | State::Connecting);
+        let active = &self.conns[..self.spec.connections];
+        active
+            .iter()
+            .filter(waiting)
+            .filter(|c| c.since < measure.start)
+            .count() as u64
     }
 
     /// True while the load runs (started, schedule not over).

@@ -939,3 +939,43 @@ fn sample_procs_sees_other_processes() {
     assert!(procs["voluntary_ctxt_switches_per_s"].as_f64().unwrap() >= 0.0);
     assert_eq!(summary["config"]["sample_procs"], true);
 }
+
+/// Serves one connection at a time, as an iterative server does: the others wait in the
+/// listen backlog until the one being served closes.
+fn serve_one_at_a_time(listener: TcpListener) -> u16 {
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let _ = stream.set_nodelay(true);
+            echo(stream);
+        }
+    });
+    port
+}
+
+#[test]
+fn connections_a_server_never_serves_are_reported_starved_even_before_any_timeout() {
+    // Three connections to a one-at-a-time server: the first is served, the other two wait
+    // through the whole run, far shorter than the 5 s request timeout.
+    let port = port_arg(serve_one_at_a_time(listen()));
+    let run = loadgen(&[
+        "--port",
+        &port,
+        "--connections",
+        "3",
+        "--warmup-s",
+        "0.3",
+        "--duration-s",
+        "0.5",
+    ]);
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    let summary = run.summary();
+    assert_eq!(summary["starved"], 2, "{summary}");
+    assert_eq!(summary["errors"]["timeout"], 0, "{summary}");
+    assert!(summary["requests"].as_u64().unwrap() > 0, "{summary}");
+
+    // A server that serves everyone starves nobody.
+    let port = port_arg(serve(listen(), echo));
+    let run = loadgen(&["--port", &port, "--connections", "3", "--duration-s", "0.5"]);
+    assert_eq!(run.summary()["starved"], 0);
+}
