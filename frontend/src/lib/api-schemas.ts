@@ -297,6 +297,8 @@ export const sweepPointSchema = z.object({
   cpu_percent: z.number().nullish(),
   rss_bytes: z.number().nullish(),
   threads: z.number().nullish(),
+  voluntary_ctxt_switches_per_s: z.number().nullish(),
+  nonvoluntary_ctxt_switches_per_s: z.number().nullish(),
   idle_dropped: z.number().nullish(),
   calls_per_request: z.number().nullish(),
 });

@@ -27,6 +27,8 @@ export function SeriesTable({ points, vary, memoryPerConnection }: SeriesTablePr
             <th scope="col">p99</th>
             <th scope="col">server CPU</th>
             <th scope="col">resident</th>
+            <th scope="col">threads</th>
+            <th scope="col">context switches/s</th>
             <th scope="col">note</th>
           </tr>
         </thead>
@@ -40,6 +42,12 @@ export function SeriesTable({ points, vary, memoryPerConnection }: SeriesTablePr
               <td>{p.p99_us != null ? formatLatencyUs(p.p99_us) : dash}</td>
               <td>{p.cpu_percent != null ? formatPercent(p.cpu_percent) : dash}</td>
               <td>{p.rss_bytes != null ? formatMiB(p.rss_bytes) : dash}</td>
+              <td>{p.threads != null ? formatInt(p.threads) : dash}</td>
+              <td>
+                {p.voluntary_ctxt_switches_per_s != null
+                  ? `${formatInt(p.voluntary_ctxt_switches_per_s)} + ${formatInt(p.nonvoluntary_ctxt_switches_per_s ?? 0)}`
+                  : dash}
+              </td>
               <td className={p.status === 'done' && p.valid ? undefined : 'run-results__bad'}>
                 {[
                   pointNote(p),
