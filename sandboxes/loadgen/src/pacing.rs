@@ -55,6 +55,7 @@ impl Pacer {
         }
     }
 
+    // ANCHOR: schedule
     /// When run-wide connection `j` is to send its `k`-th request (both counted from 0).
     pub fn intended(&self, j: usize, k: u64) -> Instant {
         let offset = self.offset(j, k);
@@ -75,6 +76,7 @@ impl Pacer {
         let secs = u64::try_from(nanos / NANOS_PER_SECOND).unwrap_or(u64::MAX);
         Duration::new(secs, (nanos % NANOS_PER_SECOND) as u32)
     }
+    // ANCHOR_END: schedule
 }
 
 /// How early to arm the timer before a request is due, learnt from how late it fires.

@@ -184,6 +184,7 @@ impl IntervalStats {
         self.latency.saturating_record(micros(latency));
     }
 
+    // ANCHOR: record-paced
     /// Records one completed open-loop request: due at `intended`, sent at `sent` (the start
     /// of its connect, for a new connection per request), its reply complete at `done`.
     #[inline]
@@ -198,6 +199,7 @@ impl IntervalStats {
                 .saturating_record(micros(sent.saturating_duration_since(intended)));
         }
     }
+    // ANCHOR_END: record-paced
 
     /// Counts one error; connect errors are also counted as connect failures.
     pub fn error(&mut self, kind: ErrorKind) {
