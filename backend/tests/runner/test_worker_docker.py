@@ -238,17 +238,22 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
     store.claim_next()  # the runner that claimed it "crashed"
-    docker.from_env().containers.run(
+    other_course = docker.from_env().containers.run(
         "c10klab/server:c-epoll",
         ["/usr/local/bin/c-epoll"],
         detach=True,
-        labels={LABEL: "true"},
+        labels={LABEL: "another-store"},
         network_mode="none",
     )
-    Runner(settings, store, engine).recover()
-    assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
-    assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
-    assert leftovers(settings) == []
+    try:
+        Runner(settings, store, engine).recover()
+        assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+        assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
+        assert leftovers(settings) == []
+        other_course.reload()  # still there: it belongs to another store
+        assert other_course.status == "running"
+    finally:
+        other_course.remove(force=True)
 
 
 def catalog_ids() -> list[str]:
