@@ -71,12 +71,17 @@ async function checkLesson(summary) {
     assert.equal(await body.getByTestId('experiment-error').count(), 0, 'no experiment block failed to parse');
 
     const diagrams = fences(lesson.markdown, 'mermaid');
-    await waitForCount(body.locator('[data-testid="mermaid-diagram"][data-rendered="true"] svg'), diagrams, 'Mermaid SVGs');
+    // A drawn diagram is its container marked rendered, holding the SVG (which may nest more).
+    await waitForCount(
+      body.locator('[data-testid="mermaid-diagram"][data-rendered="true"]:has(svg)'),
+      diagrams,
+      'drawn Mermaid diagrams',
+    );
     assert.equal(await body.getByTestId('mermaid-error').count(), 0, 'no Mermaid diagram failed');
 
     const sources = fences(lesson.markdown, 'source');
     assert.ok(sources >= 1, 'every lesson shows real code');
-    await waitForCount(body.locator('[data-testid="source-block"] pre code'), sources, 'source blocks with code');
+    await waitForCount(body.locator('[data-testid="source-block"]:has(pre code)'), sources, 'source blocks with code');
     assert.equal(await body.locator('[data-testid="source-block"] [role="alert"]').count(), 0, 'no source failed');
 
     const text = await body.evaluate((el) => el.textContent ?? '');
