@@ -1,6 +1,7 @@
 // End-to-end: a learner opens the course, opens the first lesson, sees its
 // Mermaid diagram drawn and its "Check yourself" answers as click-to-reveal
-// <details> (speaker notes only in instructor mode), then clicks "Run benchmark"
+// <details> (speaker notes only in instructor mode), sees the recorded reference result of
+// its experiment, then clicks "Run live"
 // and watches the run finish, in real Chromium against the real backend
 // (E2E_BASE_URL, default http://localhost:8000).
 //
@@ -164,14 +165,18 @@ async function runBenchmarkFromFirstLesson() {
   await widget.waitFor({ timeout: 15_000 }).catch(() => {
     throw new Error(`the first lesson ("${lessonTitle}") has no experiment widget`);
   });
-  const runButton = widget.getByRole('button', { name: 'Run benchmark' });
+  // The recorded reference result (content/baselines/) is on show before anything runs.
+  await widget.getByTestId('baseline-note').waitFor({ timeout: 15_000 });
+  assert.match((await widget.getByTestId('baseline-note').textContent()) ?? '', /recorded \d{4}-\d{2}-\d{2}/);
+  await widget.getByTestId('run-results').waitFor();
+  const runButton = widget.getByRole('button', { name: 'Run live' });
   try {
     await page.waitForFunction((button) => button && !button.disabled, await runButton.elementHandle(), {
       timeout: 20_000,
     });
   } catch {
     const reason = await widget.getByTestId('run-blocked').textContent().catch(() => null);
-    throw new Error(`"Run benchmark" stayed disabled: ${reason ?? 'no reason shown'}`);
+    throw new Error(`"Run live" stayed disabled: ${reason ?? 'no reason shown'}`);
   }
   await runButton.click();
 
