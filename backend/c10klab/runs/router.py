@@ -4,7 +4,6 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
 from c10klab.deps import SettingsDep, StoreDep
-from c10klab.errors import InvalidRequest
 from c10klab.runs import service
 from c10klab.runs.schemas import CancelOut, RunCreated, RunOut, RunRequest
 from c10klab.sandboxes.service import load_catalog
@@ -45,13 +44,8 @@ def run_events(
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
 ) -> StreamingResponse:
     service.get_run(store, run_id)
-    resume = after or 0
-    if last_event_id:
-        if not last_event_id.isdigit():
-            raise InvalidRequest(f"Last-Event-ID must be an event number (got {last_event_id!r})")
-        resume = max(resume, int(last_event_id))
     return StreamingResponse(
-        service.stream_events(store, run_id, resume),
+        service.stream_events(store, run_id, service.resume_after(last_event_id, after)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -125,6 +125,17 @@ def run_out(store: Store, run: Run) -> RunOut:
     )
 
 
+def resume_after(last_event_id: str | None, after: int | None) -> int:
+    """The event number a stream resumes after: the later of the browser's Last-Event-ID
+    header (sent when EventSource reconnects) and the ?last_event_id query parameter."""
+    resume = after or 0
+    if last_event_id:
+        if not last_event_id.isdigit():
+            raise InvalidRequest(f"Last-Event-ID must be an event number (got {last_event_id!r})")
+        resume = max(resume, int(last_event_id))
+    return resume
+
+
 def sse_frame(seq: int, event: str, data: object) -> str:
     return f"id: {seq}\nevent: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 

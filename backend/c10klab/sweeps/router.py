@@ -4,7 +4,7 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
 from c10klab.deps import SettingsDep, StoreDep
-from c10klab.errors import InvalidRequest
+from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sweeps import service
 from c10klab.sweeps.schemas import SweepCreated, SweepOut, SweepRequest
@@ -39,11 +39,7 @@ def sweep_events(
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
 ) -> StreamingResponse:
     sweep = service.get_sweep(store, sweep_id)
-    resume = after or 0
-    if last_event_id:
-        if not last_event_id.isdigit():
-            raise InvalidRequest(f"Last-Event-ID must be an event number (got {last_event_id!r})")
-        resume = max(resume, int(last_event_id))
+    resume = resume_after(last_event_id, after)
     return StreamingResponse(
         service.stream_points(store, sweep, min(resume, len(sweep.points))),
         media_type="text/event-stream",
