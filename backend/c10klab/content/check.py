@@ -2,8 +2,10 @@
 
 A lesson passes when its front matter parses (as GET /api/lessons parses it), every `experiment`
 block is a run request the API would accept, every `source` block resolves to lines of a real
-sandbox file (as GET /api/sources resolves it), every relative link and image exists, and it has
-at least one experiment and one source block. Exit status 1 and one line per problem otherwise.
+sandbox file (as GET /api/sources resolves it), every relative link and image exists, it has
+at least one experiment and one source block, and every experiment has a reference result recorded
+for its exact text (content/baselines/, by `make record-baselines`). Exit status 1 and one line
+per problem otherwise.
 """
 
 import re
@@ -16,7 +18,13 @@ import yaml
 from pydantic import ValidationError
 
 from c10klab.config import Settings
-from c10klab.content.service import LessonFormatError, get_glossary, parse_lesson
+from c10klab.content.schemas import LessonBaselines
+from c10klab.content.service import (
+    LessonFormatError,
+    baselines_path,
+    get_glossary,
+    parse_lesson,
+)
 from c10klab.errors import DomainError
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
@@ -145,6 +153,41 @@ def check_lesson(path: Path, settings: Settings) -> list[str]:
     for language in checks:
         if not any(b.language == language for b in blocks):
             problems.append(f"{path.name}:1: has no `{language}` block; every lesson needs one")
+    experiments = [b for b in blocks if b.language == "experiment"]
+    problems += [
+        f"{path.name}:{line + offset if line else 1}: {problem}"
+        for line, problem in check_baselines(path.stem, experiments, settings)
+    ]
+    return problems
+
+
+def check_baselines(
+    slug: str, experiments: list[Block], settings: Settings
+) -> list[tuple[int, str]]:
+    """Each experiment block has a recorded reference result for its exact text, and no
+    recording outlives its block. Line 0 for problems that belong to no block."""
+    path = baselines_path(settings.content_dir, slug)
+    record = f"record them: .venv/bin/python -m c10klab.bench.baselines --lesson {slug}"
+    if not path.is_file():
+        return (
+            [(0, f"no reference results ({path.name} is missing); {record}")] if experiments else []
+        )
+    try:
+        recorded = LessonBaselines.model_validate_json(path.read_text())
+    except ValidationError as exc:
+        return [(0, f"{path.name} does not parse ({exc.error_count()} errors); {record}")]
+    texts = {b.block for b in recorded.experiments}
+    problems = [
+        (b.line, f"experiment block has no reference result for its text (edited since?); {record}")
+        for b in experiments
+        if b.body.strip() not in texts
+    ]
+    current = {b.body.strip() for b in experiments}
+    stale = sum(1 for text in texts if text not in current)
+    if stale:
+        problems.append(
+            (0, f"{path.name} holds {stale} result(s) for blocks no longer here; {record}")
+        )
     return problems
 
 

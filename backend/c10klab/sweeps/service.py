@@ -124,9 +124,14 @@ def point_of(stored: dict[str, Any], run: Run | None) -> Point:
     )
 
 
+# The least growth in resident memory that says something about connections: 16 pages.
+MIN_MEMORY_RISE = 64 * 1024
+
+
 def memory_per_connection(points: list[Point], vary: str) -> dict[str, float | None]:
     """Per server: the slope of resident memory against the connection count, between its
-    smallest and largest valid point. What one more connection costs the server."""
+    smallest and largest valid point. What one more connection costs the server; None when
+    there are not two such points or the memory barely moved between them."""
     if vary not in ("connections", "idle_connections"):
         return {}
     slopes: dict[str, float | None] = {}
@@ -140,7 +145,10 @@ def memory_per_connection(points: list[Point], vary: str) -> dict[str, float | N
             slopes[server] = None
             continue
         (low, low_rss), (high, high_rss) = measured[0], measured[-1]
-        slopes[server] = round((high_rss - low_rss) / (high - low), 1)
+        rise = high_rss - low_rss
+        # A fixed pool's resident memory wanders by a few pages whatever the connections;
+        # a slope from that would be noise (even negative), not a cost per connection.
+        slopes[server] = round(rise / (high - low), 1) if rise >= MIN_MEMORY_RISE else None
     return slopes
 
 

@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from c10klab.config import Settings
-from c10klab.content.check import check_course
+from c10klab.content.check import check_course, fenced_blocks
+from c10klab.content.schemas import Baseline, LessonBaselines
 
 GOOD = """---
 title: T
@@ -46,8 +47,23 @@ Linux's readiness API. See [lesson 1](lessons/01-t.md).
 """
 
 
-def write(settings: Settings, text: str, name: str = "01-t.md") -> None:
+def write(settings: Settings, text: str, name: str = "01-t.md", recorded: bool = True) -> None:
+    """Write a lesson and, unless told not to, a reference result for each of its experiments
+    (the checker reads only which block text each belongs to)."""
     (settings.content_dir / "lessons" / name).write_text(text)
+    if recorded:
+        record(settings, name.removesuffix(".md"), text)
+
+
+def record(settings: Settings, slug: str, text: str) -> None:
+    experiments = [
+        Baseline(block=b.body.strip(), kind="run", recorded_at="-", provenance={}, result={})
+        for b in fenced_blocks(text.split("---", 2)[2])
+        if b.language == "experiment"
+    ]
+    path = settings.content_dir / "baselines" / f"{slug}.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(LessonBaselines(lesson=slug, experiments=experiments).model_dump_json())
 
 
 def test_the_real_course_passes() -> None:
@@ -96,6 +112,21 @@ def test_each_problem_is_reported_with_its_place(
     write(course, GOOD.replace(old, new, 1))
     _, problems = check_course(course)
     assert any(problem in p and p.startswith("01-t.md:") for p in problems), problems
+
+
+def test_every_experiment_needs_a_reference_result_for_its_exact_text(course: Settings) -> None:
+    write(course, GOOD, recorded=False)
+    _, problems = check_course(course)
+    assert problems == [
+        "01-t.md:1: no reference results (01-t.json is missing); record them: "
+        ".venv/bin/python -m c10klab.bench.baselines --lesson 01-t"
+    ]
+    record(course, "01-t", GOOD)
+    write(course, GOOD.replace("connections: 10", "connections: 20"), recorded=False)
+    _, problems = check_course(course)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("01-t.md:10: experiment block has no reference result")
+    assert "01-t.json holds 1 result(s) for blocks no longer here" in problems[1]
 
 
 def test_block_problems_carry_the_line_of_the_fence(course: Settings) -> None:

@@ -118,7 +118,13 @@ def test_memory_per_connection_is_the_slope_between_the_extreme_valid_points() -
         point("c-threaded", 5000, 1, valid=False),  # invalid: not a measurement to trust
         point("c-epoll", 10, 1_100_000),
         point("c-epoll", 10, 1_200_000),  # one connection count only: no slope
+        point("c-prethreaded", 2, 1_650_000),
+        point("c-prethreaded", 8, 1_640_000),  # a fixed pool: pages wander, no cost to fit
     ]
     slopes = memory_per_connection(points, "connections")
-    assert slopes == {"c-threaded": round(45_000_000 / 990, 1), "c-epoll": None}
+    assert slopes == {
+        "c-threaded": round(45_000_000 / 990, 1),
+        "c-epoll": None,
+        "c-prethreaded": None,
+    }
     assert memory_per_connection(points, "rate") == {}

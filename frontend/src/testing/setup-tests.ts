@@ -20,7 +20,7 @@ vi.mock('react-chartjs-2', () => {
       'data-datasets': JSON.stringify(props.data.datasets.map((d) => ({ id: d.id, n: d.data.length }))),
       'aria-label': props['aria-label'],
     });
-  return { Line: Stub, Chart: Stub, Scatter: Stub };
+  return { Line: Stub, Bar: Stub, Chart: Stub, Scatter: Stub };
 });
 
 // jsdom has no layout: scrolling (react-router's ScrollRestoration) is a no-op.

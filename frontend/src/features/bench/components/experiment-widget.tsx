@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { useMemo } from 'react';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 import { useHealth } from '@/hooks/use-health';
@@ -17,6 +17,7 @@ import { LatencyLiveChart } from './charts/latency-live-chart';
 import { LatencyPercentileChart } from './charts/latency-percentile-chart';
 import { QpsChart } from './charts/qps-chart';
 import { ServerStatsChart } from './charts/server-stats-chart';
+import { ExperimentControls } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
 import { FailureDetails } from './failure-details';
 import { RunResults } from './run-results';
@@ -43,7 +44,6 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline 
   // Until the learner runs it, the widget shows the recorded reference result.
   const showingRecorded = live.phase === 'idle' && recorded !== null;
   const state = showingRecorded ? recorded : live;
-  const blockedId = useId();
 
   const serverId = request.server;
   const server = servers.data?.find((s) => s.id === serverId);
@@ -78,27 +78,13 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline 
 
       <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
 
-      <div className="experiment__controls">
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() => void start()}
-          disabled={blocked !== null || busy}
-          aria-describedby={blocked ? blockedId : undefined}
-        >
-          {showingRecorded ? 'Run live' : 'Run benchmark'}
-        </button>
-        {isCancellable(state) ? (
-          <button type="button" className="button" onClick={() => void cancel()}>
-            Cancel
-          </button>
-        ) : null}
-        {blocked ? (
-          <p className="experiment__blocked" id={blockedId} data-testid="run-blocked">
-            {blocked}
-          </p>
-        ) : null}
-      </div>
+      <ExperimentControls
+        runLabel={showingRecorded ? 'Run live' : 'Run benchmark'}
+        onRun={() => void start()}
+        onCancel={isCancellable(state) ? () => void cancel() : null}
+        blocked={blocked}
+        busy={busy}
+      />
 
       {state.failure ? <FailureDetails logs={state.failure.logs} /> : null}
       {state.notes.length > 0 ? (

@@ -67,5 +67,7 @@ describe('RunResults', () => {
       },
     });
     expect(screen.getByTestId('run-syscalls')).toHaveTextContent('2.50 per request (100,000 requests): write 1.00 · epoll_wait 0.50');
+    // strace slowed the server: its throughput must not read as a speed figure.
+    expect(screen.getByTestId('traced-note')).toHaveTextContent('not a speed figure');
   });
 });

@@ -75,6 +75,12 @@ export function RunResults({ result }: { result: DoneEvent }) {
           <td>
             <strong>{formatQps(summary.qps)}</strong> req/s ({formatInt(summary.requests)} requests in{' '}
             {summary.duration_s.toFixed(1)} s)
+            {result.syscalls ? (
+              <span data-testid="traced-note">
+                {' '}
+                · under strace, which stops the server at every system call: not a speed figure
+              </span>
+            ) : null}
           </td>
         </tr>
         <tr>

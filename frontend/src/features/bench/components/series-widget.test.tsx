@@ -96,6 +96,37 @@ describe('SeriesWidget', () => {
     expect(rows).toHaveLength(5);
     expect(rows[4]).toHaveTextContent('invalid: 9 requests got no reply in time');
     expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-poll 2 KiB');
+    expect(screen.queryByTestId('traced-note')).not.toBeInTheDocument();
+  });
+
+  it('draws calls per request, not speed, for a series run under strace', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={'servers: [c-poll, c-epoll]\nconnections: 100\nprofile: syscalls\n'} />);
+    await clickRun('Run 2 benchmarks');
+    const es = FakeEventSource.latest();
+    act(() => {
+      es.emit('point', point('c-poll', 100, 13000, { calls_per_request: 2.02 }), 1);
+    });
+    await waitFor(() => {
+      expect(plotted('series-syscalls-chart')).toBe('1');
+    });
+    expect(screen.queryByTestId('series-qps-chart')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('series-p99-chart')).not.toBeInTheDocument();
+    expect(screen.getByTestId('traced-note')).toHaveTextContent('not how fast they are');
+  });
+
+  it('gives an idle connection that costs bytes, not kilobytes, in bytes', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun('Run 4 benchmarks');
+    const es = FakeEventSource.latest();
+    act(() => {
+      es.emit('done', { id: 's1', finished: true, points: [point('c-epoll', 0, 1), point('c-epoll', 16000, 1)],
+        memory_per_connection: { 'c-poll': null, 'c-epoll': 112.1 } }, 1);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-epoll 112 B');
+    });
   });
 
   it('refuses a block with both server and servers', () => {

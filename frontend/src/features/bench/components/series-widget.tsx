@@ -1,5 +1,3 @@
-import { useId } from 'react';
-
 import { ErrorBoundary } from '@/components/error-boundary';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
@@ -9,9 +7,11 @@ import { useSweep } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
 import type { Experiment, SweepRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
+import { chartMetrics, type SeriesMetric } from '../lib/series';
 
 import { BaselineNote } from './baseline-note';
 import { SeriesChart } from './charts/series-chart';
+import { ExperimentControls } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
 import { SeriesTable } from './series-table';
 
@@ -26,6 +26,12 @@ interface SeriesWidgetProps {
 
 const BUSY = new Set(['submitting', 'running']);
 
+const CHARTS: Record<SeriesMetric, { name: string; testId: string }> = {
+  qps: { name: 'The throughput chart', testId: 'series-qps-chart' },
+  p99_us: { name: 'The latency chart', testId: 'series-p99-chart' },
+  calls_per_request: { name: 'The system calls chart', testId: 'series-syscalls-chart' },
+};
+
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
 export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps) {
@@ -37,7 +43,6 @@ export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps)
   const showingRecorded = state.phase === 'idle' && recorded !== undefined;
   const points = showingRecorded ? recorded.points : state.points;
   const table = showingRecorded ? recorded : state.table;
-  const blockedId = useId();
 
   const blocked =
     sweep.servers
@@ -67,27 +72,13 @@ export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps)
 
       <ExperimentParams experiment={experiment} servers={known} />
 
-      <div className="experiment__controls">
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() => void start()}
-          disabled={blocked !== null || busy}
-          aria-describedby={blocked ? blockedId : undefined}
-        >
-          {showingRecorded ? 'Run live' : `Run ${total} benchmark${total > 1 ? 's' : ''}`}
-        </button>
-        {state.phase === 'running' ? (
-          <button type="button" className="button" onClick={() => void cancel()}>
-            Cancel
-          </button>
-        ) : null}
-        {blocked ? (
-          <p className="experiment__blocked" id={blockedId} data-testid="run-blocked">
-            {blocked}
-          </p>
-        ) : null}
-      </div>
+      <ExperimentControls
+        runLabel={showingRecorded ? 'Run live' : `Run ${total} benchmark${total > 1 ? 's' : ''}`}
+        onRun={() => void start()}
+        onCancel={state.phase === 'running' ? () => void cancel() : null}
+        blocked={blocked}
+        busy={busy}
+      />
       {state.error ? (
         <p className="experiment__error" role="alert">
           {state.error}
@@ -97,18 +88,18 @@ export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps)
       {showingRecorded || (state.phase !== 'idle' && state.phase !== 'submitting') ? (
         <>
           <div className="experiment__charts">
-            <ErrorBoundary name="The throughput chart">
-              <SeriesChart sweep={sweep} points={points} metric="qps" testId="series-qps-chart" />
-            </ErrorBoundary>
-            <ErrorBoundary name="The latency chart">
-              <SeriesChart sweep={sweep} points={points} metric="p99_us" testId="series-p99-chart" />
-            </ErrorBoundary>
+            {chartMetrics(sweep).map((metric) => (
+              <ErrorBoundary key={metric} name={CHARTS[metric].name}>
+                <SeriesChart sweep={sweep} points={points} metric={metric} testId={CHARTS[metric].testId} />
+              </ErrorBoundary>
+            ))}
           </div>
           <ErrorBoundary name="The points table">
             <SeriesTable
               points={points}
               vary={sweep.vary}
               memoryPerConnection={table?.memory_per_connection ?? {}}
+              traced={sweep.base.profile === 'syscalls'}
             />
           </ErrorBoundary>
         </>

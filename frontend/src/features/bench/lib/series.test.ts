@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SweepPoint } from '@/lib/api-schemas';
 
 import type { SweepRequest } from './experiment-block';
-import { pointFigure, pointNote, seriesLines, variesValue, wantsLogAxis } from './series';
+import { chartMetrics, pointFigure, pointNote, seriesLines, variesValue, wantsLogAxis } from './series';
 
 const sweep: SweepRequest = {
   servers: ['c-select', 'c-epoll'],
@@ -48,5 +48,16 @@ describe('series', () => {
     expect(wantsLogAxis([1000, 4000])).toBe(false);
     expect(variesValue(sweep)).toBe(true);
     expect(variesValue({ ...sweep, values: [100] })).toBe(false);
+  });
+
+  it('draws only the calls per request of a sweep under strace, whose speed is strace\'s', () => {
+    expect(chartMetrics(sweep)).toEqual(['qps', 'p99_us']);
+    const traced = { ...sweep, base: { profile: 'syscalls' as const } };
+    expect(chartMetrics(traced)).toEqual(['calls_per_request']);
+    const points = [point('c-select', 10, { calls_per_request: 2.02 }), point('c-epoll', 10, { calls_per_request: null })];
+    expect(seriesLines(traced, points, 'calls_per_request')).toEqual([
+      { server: 'c-select', values: [2.02, null] },
+      { server: 'c-epoll', values: [null, null] },
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import type { SweepPoint } from '@/lib/api-schemas';
 
 import type { SweepRequest } from './experiment-block';
 
-export type SeriesMetric = 'qps' | 'p99_us';
+export type SeriesMetric = 'qps' | 'p99_us' | 'calls_per_request';
 
 export interface SeriesLine {
   server: string;
@@ -27,6 +27,12 @@ export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: S
     server,
     values: sweep.values.map((value) => pointFigure(at.get(`${server}@${value}`), metric)),
   }));
+}
+
+/** The charts a series gets. Under strace (the syscall profile) the servers run many times
+ *  slower, so their throughput and latency are no speed figures: only the calls are drawn. */
+export function chartMetrics(sweep: SweepRequest): SeriesMetric[] {
+  return sweep.base.profile === 'syscalls' ? ['calls_per_request'] : ['qps', 'p99_us'];
 }
 
 /** Connections and friends spanning two decades or more read best on a log axis. */

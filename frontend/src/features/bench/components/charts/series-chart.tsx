@@ -15,6 +15,7 @@ const COLOURS = [palette.blue, palette.vermilion, palette.green, palette.orange,
 const METRIC: Record<SeriesMetric, { title: string; axis: string; format: (v: number) => string }> = {
   qps: { title: 'Throughput (QPS)', axis: 'requests / s', format: formatQps },
   p99_us: { title: 'p99 latency', axis: 'p99 latency', format: formatLatencyUs },
+  calls_per_request: { title: 'System calls per request', axis: 'calls / request', format: (v) => v.toFixed(2) },
 };
 
 interface SeriesChartProps {
