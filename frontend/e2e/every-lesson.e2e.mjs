@@ -69,6 +69,14 @@ async function checkLesson(summary) {
     assert.ok(experiments >= 1, 'every lesson has an experiment');
     await waitForCount(body.locator('section.experiment'), experiments, 'experiment widgets');
     assert.equal(await body.getByTestId('experiment-error').count(), 0, 'no experiment block failed to parse');
+    // Every block was recorded (the content checker insists): each shows its reference result
+    // at once, drawn, with "Run live" beside it.
+    await waitForCount(
+      body.locator('section.experiment:has(.run-state:text-is("reference result")):has(canvas)'),
+      experiments,
+      'widgets showing their recorded result',
+    );
+    await waitForCount(body.getByRole('button', { name: 'Run live' }), experiments, 'Run live buttons');
 
     const diagrams = fences(lesson.markdown, 'mermaid');
     // A drawn diagram is its container marked rendered, holding the SVG (which may nest more).
