@@ -7,7 +7,7 @@ import type { Baseline } from '@/lib/api-schemas';
 
 import { useRun } from '../hooks/use-run';
 import { describeBaseline, replayRun } from '../lib/baseline';
-import { timeAxisMax, warmupEnd } from '../lib/chart-data';
+import { timeAxisMax, warmupBands } from '../lib/chart-data';
 import type { Experiment, RunRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { isCancellable } from '../lib/run-state';
@@ -63,7 +63,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline 
     () => timeAxisMax(state.progress, state.stats, planned),
     [state.progress, state.stats, planned],
   );
-  const warmEnd = useMemo(() => warmupEnd(state.progress), [state.progress]);
+  const warmups = useMemo(() => warmupBands(state.progress), [state.progress]);
 
   return (
     <section className="experiment" aria-label={`Experiment: ${experiment.title ?? serverId}`}>
@@ -98,7 +98,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline 
       {showCharts ? (
         <div className="experiment__charts">
           <ErrorBoundary name="The QPS chart">
-            <QpsChart progress={state.progress} xMax={xMax} warmupEnd={warmEnd} />
+            <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} />
           </ErrorBoundary>
           <ErrorBoundary name="The latency chart">
             <LatencyLiveChart progress={state.progress} xMax={xMax} />
@@ -107,7 +107,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline 
             <LatencyPercentileChart progress={state.progress} summary={state.result?.summary ?? null} />
           </ErrorBoundary>
           <ErrorBoundary name="The server stats chart">
-            <ServerStatsChart stats={state.stats} xMax={xMax} warmupEnd={warmEnd} />
+            <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} />
           </ErrorBoundary>
         </div>
       ) : null}

@@ -39,7 +39,11 @@ export function SeriesTable({ points, vary, memoryPerConnection, traced = false 
             <tr key={`${p.server}@${p.value}`} data-status={p.status}>
               <td>{p.server}</td>
               <td>{formatInt(p.value)}</td>
-              <td>{p.qps != null ? formatQps(p.qps) : dash}</td>
+              <td>
+                {p.qps != null ? formatQps(p.qps) : dash}
+                {/* Repeated points carry their spread, (max − min) / median; a single run has none. */}
+                {p.qps != null && p.spread ? <span className="series-table__spread"> spread {formatPercent(p.spread * 100)}</span> : null}
+              </td>
               <td>{p.p50_us != null ? formatLatencyUs(p.p50_us) : dash}</td>
               <td>{p.p99_us != null ? formatLatencyUs(p.p99_us) : dash}</td>
               <td>{p.cpu_percent != null ? formatPercent(p.cpu_percent) : dash}</td>

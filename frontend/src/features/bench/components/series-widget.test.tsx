@@ -95,6 +95,7 @@ describe('SeriesWidget', () => {
     const rows = within(screen.getByTestId('series-table')).getAllByRole('row');
     expect(rows).toHaveLength(5);
     expect(rows[4]).toHaveTextContent('invalid: 9 requests got no reply in time');
+    expect(rows[1]).not.toHaveTextContent('spread'); // one run per point: no spread to show
     expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-poll 2 KiB');
     expect(screen.queryByTestId('traced-note')).not.toBeInTheDocument();
   });
@@ -115,18 +116,19 @@ describe('SeriesWidget', () => {
     expect(screen.getByTestId('traced-note')).toHaveTextContent('not how fast they are');
   });
 
-  it('gives an idle connection that costs bytes, not kilobytes, in bytes', async () => {
+  it('gives bytes per connection in bytes when under a KiB, and a repeated point its spread', async () => {
     api();
     renderWithProviders(<ExperimentBlock code={block} />);
     await clickRun('Run 4 benchmarks');
     const es = FakeEventSource.latest();
     act(() => {
-      es.emit('done', { id: 's1', finished: true, points: [point('c-epoll', 0, 1), point('c-epoll', 16000, 1)],
+      es.emit('done', { id: 's1', finished: true, points: [point('c-epoll', 0, 1), point('c-epoll', 16000, 1, { spread: 0.031 })],
         memory_per_connection: { 'c-poll': null, 'c-epoll': 112.1 } }, 1);
     });
     await waitFor(() => {
       expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-epoll 112 B');
     });
+    expect(within(screen.getByTestId('series-table')).getAllByRole('row')[2]).toHaveTextContent('1 spread 3.1 %');
   });
 
   it('refuses a block with both server and servers', () => {

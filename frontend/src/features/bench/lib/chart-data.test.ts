@@ -7,11 +7,12 @@ import {
   percentileAxisMax,
   percentileLabel,
   percentileToX,
+  plottedCount,
   qpsSeries,
   statsSeries,
   summaryDistribution,
   timeAxisMax,
-  warmupEnd,
+  warmupBands,
 } from './chart-data';
 import type { ProgressPoint } from './run-state';
 
@@ -25,8 +26,19 @@ describe('chart data', () => {
 
   it('splits QPS into warm-up and measured series', () => {
     expect(qpsSeries(points)).toEqual({ warmup: [{ x: 1, y: 10 }], measure: [{ x: 2, y: 20 }, { x: 3, y: 30 }] });
-    expect(warmupEnd(points)).toBe(1);
-    expect(warmupEnd([point(1, 'measure')])).toBeNull();
+    expect(warmupBands(points)).toEqual([{ start: 0, end: 1 }]);
+    expect(warmupBands([point(1, 'measure')])).toEqual([]);
+  });
+
+  it('breaks the lines between repetitions and shades each warm-up with the restart before it', () => {
+    const repeated = [...points, point(5, 'warmup', 40), point(6, 'measure', 50)];
+    expect(qpsSeries(repeated)).toEqual({
+      warmup: [{ x: 1, y: 10 }, { x: 5, y: null }, { x: 5, y: 40 }],
+      measure: [{ x: 2, y: 20 }, { x: 3, y: 30 }, { x: 6, y: null }, { x: 6, y: 50 }],
+    });
+    expect(liveLatencySeries(repeated).p99.map((p) => p.y)).toEqual([0.9, 0.9, null, 0.9]);
+    expect(plottedCount(qpsSeries(repeated).measure)).toBe(3);
+    expect(warmupBands(repeated)).toEqual([{ start: 0, end: 1 }, { start: 3, end: 5 }]);
   });
 
   it('plots live p50/p99 in ms for measured intervals only', () => {

@@ -12,20 +12,44 @@ export interface XY {
   y: number;
 }
 
-export function qpsSeries(progress: ProgressPoint[]): { warmup: XY[]; measure: XY[] } {
-  const warmup: XY[] = [];
-  const measure: XY[] = [];
-  for (const p of progress) (p.phase === 'warmup' ? warmup : measure).push({ x: p.t, y: p.qps });
-  return { warmup, measure };
+/** A time-series point; y is null for a break in the line (between repetitions). */
+export interface TimeXY {
+  x: number;
+  y: number | null;
+}
+
+/**
+ * Splits progress points by phase. A run with repetitions warms up and measures again on a
+ * fresh server each time: the lines break there instead of joining two servers' figures.
+ */
+function byPhase<T>(progress: ProgressPoint[], figure: (p: ProgressPoint) => T) {
+  const phases: Record<ProgressPoint['phase'], { x: number; y: T | null }[]> = { warmup: [], measure: [] };
+  let last: ProgressPoint['phase'] | null = null;
+  for (const p of progress) {
+    const into = phases[p.phase];
+    if (last !== null && last !== p.phase && into.length > 0) into.push({ x: p.t, y: null });
+    into.push({ x: p.t, y: figure(p) });
+    last = p.phase;
+  }
+  return phases;
+}
+
+export function qpsSeries(progress: ProgressPoint[]): { warmup: TimeXY[]; measure: TimeXY[] } {
+  return byPhase(progress, (p) => p.qps);
 }
 
 /** Live p50/p99 (in ms) of the measured intervals. */
-export function liveLatencySeries(progress: ProgressPoint[]): { p50: XY[]; p99: XY[] } {
-  const measured = progress.filter((p) => p.phase === 'measure');
+export function liveLatencySeries(progress: ProgressPoint[]): { p50: TimeXY[]; p99: TimeXY[] } {
+  const { measure } = byPhase(progress, (p) => p);
   return {
-    p50: measured.map((p) => ({ x: p.t, y: p.p50 / 1000 })),
-    p99: measured.map((p) => ({ x: p.t, y: p.p99 / 1000 })),
+    p50: measure.map(({ x, y }) => ({ x, y: y === null ? null : y.p50 / 1000 })),
+    p99: measure.map(({ x, y }) => ({ x, y: y === null ? null : y.p99 / 1000 })),
   };
+}
+
+/** How many drawn points a series has (its breaks are not points). */
+export function plottedCount(...series: TimeXY[][]): number {
+  return series.reduce((n, points) => n + points.filter((p) => p.y !== null).length, 0);
 }
 
 export function statsSeries(stats: StatsPoint[]): { cpu: XY[]; memory: XY[] } {
@@ -35,11 +59,30 @@ export function statsSeries(stats: StatsPoint[]): { cpu: XY[]; memory: XY[] } {
   };
 }
 
-/** End of the warm-up on the shared time axis (null when nothing was warmed up). */
-export function warmupEnd(progress: ProgressPoint[]): number | null {
-  let end: number | null = null;
-  for (const p of progress) if (p.phase === 'warmup') end = Math.max(end ?? 0, p.t);
-  return end;
+/** A stretch of the time axis that was not measured: a warm-up, with the restart before it. */
+export interface WarmupBand {
+  start: number;
+  end: number;
+}
+
+/**
+ * The warm-ups on the shared time axis, one per repetition: the first from 0, each later one
+ * from the previous repetition's last measured interval, to its own last warm-up interval.
+ */
+export function warmupBands(progress: ProgressPoint[]): WarmupBand[] {
+  const bands: WarmupBand[] = [];
+  let start = 0;
+  let open: WarmupBand | null = null;
+  for (const p of progress) {
+    if (p.phase === 'warmup') {
+      if (open) open.end = p.t;
+      else bands.push((open = { start, end: p.t }));
+    } else {
+      open = null;
+      start = p.t;
+    }
+  }
+  return bands;
 }
 
 /**

@@ -6,10 +6,10 @@ import { ChartFrame } from '@/components/chart-frame';
 import { latencyAxis, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
-import { liveLatencySeries, type XY } from '../../lib/chart-data';
+import { liveLatencySeries, plottedCount, type TimeXY } from '../../lib/chart-data';
 import type { ProgressPoint } from '../../lib/run-state';
 
-type Dataset = ChartDataset<'line', XY[]> & { id: string };
+type Dataset = ChartDataset<'line', TimeXY[]> & { id: string };
 
 interface LatencyLiveChartProps {
   progress: ProgressPoint[];
@@ -20,7 +20,7 @@ interface LatencyLiveChartProps {
 export function LatencyLiveChart({ progress, xMax }: LatencyLiveChartProps) {
   const series = useMemo(() => liveLatencySeries(progress), [progress]);
 
-  const data = useMemo<ChartData<'line', XY[]>>(() => {
+  const data = useMemo<ChartData<'line', TimeXY[]>>(() => {
     const datasets: Dataset[] = [
       {
         id: 'p50',
@@ -66,7 +66,7 @@ export function LatencyLiveChart({ progress, xMax }: LatencyLiveChartProps) {
     <ChartFrame
       testId="latency-live-chart"
       title="Latency while measuring (p50, p99)"
-      points={series.p50.length + series.p99.length}
+      points={plottedCount(series.p50, series.p99)}
       emptyMessage="Shown once measuring starts."
     >
       <Line data={data} options={options} datasetIdKey="id" aria-label="Latency p50 and p99 over time" role="img" />

@@ -6,25 +6,25 @@ import { ChartFrame } from '@/components/chart-frame';
 import { gridColor, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatQps } from '@/lib/format';
 
-import { qpsSeries, type XY } from '../../lib/chart-data';
+import { plottedCount, qpsSeries, type TimeXY, type WarmupBand } from '../../lib/chart-data';
 import type { ProgressPoint } from '../../lib/run-state';
 import { warmupBandPlugin } from '../../lib/warmup-band-plugin';
 
-type Dataset = ChartDataset<'line', XY[]> & { id: string };
+type Dataset = ChartDataset<'line', TimeXY[]> & { id: string };
 
 interface QpsChartProps {
   progress: ProgressPoint[];
   xMax: number | undefined;
-  warmupEnd: number | null;
+  warmupBands: WarmupBand[];
 }
 
 const plugins = [warmupBandPlugin];
 
 /** Requests per second over time; warm-up points are a separate, dashed grey dataset. */
-export function QpsChart({ progress, xMax, warmupEnd }: QpsChartProps) {
+export function QpsChart({ progress, xMax, warmupBands }: QpsChartProps) {
   const series = useMemo(() => qpsSeries(progress), [progress]);
 
-  const data = useMemo<ChartData<'line', XY[]>>(() => {
+  const data = useMemo<ChartData<'line', TimeXY[]>>(() => {
     const datasets: Dataset[] = [
       {
         id: 'warm-up',
@@ -67,13 +67,13 @@ export function QpsChart({ progress, xMax, warmupEnd }: QpsChartProps) {
         tooltip: {
           callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatQps(item.parsed.y ?? 0)} req/s` },
         },
-        warmupBand: { end: warmupEnd },
+        warmupBand: { bands: warmupBands },
       },
     }),
-    [xMax, warmupEnd],
+    [xMax, warmupBands],
   );
 
-  const points = series.warmup.length + series.measure.length;
+  const points = plottedCount(series.warmup, series.measure);
   return (
     <ChartFrame testId="qps-chart" title="Throughput (QPS)" points={points} emptyMessage="Waiting for the first interval…">
       <Line

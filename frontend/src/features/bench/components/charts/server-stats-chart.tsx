@@ -5,7 +5,7 @@ import { Line } from 'react-chartjs-2';
 import { ChartFrame } from '@/components/chart-frame';
 import { gridColor, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 
-import { statsSeries, type XY } from '../../lib/chart-data';
+import { statsSeries, type WarmupBand, type XY } from '../../lib/chart-data';
 import type { StatsPoint } from '../../lib/run-state';
 import { warmupBandPlugin } from '../../lib/warmup-band-plugin';
 
@@ -14,13 +14,13 @@ type Dataset = ChartDataset<'line', XY[]> & { id: string };
 interface ServerStatsChartProps {
   stats: StatsPoint[];
   xMax: number | undefined;
-  warmupEnd: number | null;
+  warmupBands: WarmupBand[];
 }
 
 const plugins = [warmupBandPlugin];
 
 /** The server container's CPU % (left axis) and memory in MiB (right axis). */
-export function ServerStatsChart({ stats, xMax, warmupEnd }: ServerStatsChartProps) {
+export function ServerStatsChart({ stats, xMax, warmupBands }: ServerStatsChartProps) {
   const series = useMemo(() => statsSeries(stats), [stats]);
 
   const data = useMemo<ChartData<'line', XY[]>>(() => {
@@ -71,9 +71,9 @@ export function ServerStatsChart({ stats, xMax, warmupEnd }: ServerStatsChartPro
           grid: { drawOnChartArea: false },
         },
       },
-      plugins: { warmupBand: { end: warmupEnd } },
+      plugins: { warmupBand: { bands: warmupBands } },
     }),
-    [xMax, warmupEnd],
+    [xMax, warmupBands],
   );
 
   return (
