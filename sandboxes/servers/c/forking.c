@@ -8,12 +8,13 @@
  * copies the parent's page tables, and every page either process writes is copied
  * later), one process per client in memory and in the scheduler, and the chores of a
  * parent: children that exit stay "zombies" until the parent collects them with
- * waitpid(), and on SIGTERM the parent must stop them too.
+ * waitpid(), and on SIGTERM the parent must stop them too. --parent-mib makes the parent
+ * as big as a real server, to show fork()'s cost growing with it.
  *
  * Minimum kernel: Linux 2.6.28 (accept4); any kernel of the last decade.
  *
  * Usage:     c-forking [--port 9000] [--protocol echo|http] [--backlog 4096]
- *                      [--buffer-bytes 16384]
+ *                      [--buffer-bytes 16384] [--parent-mib 0]
  * Test with: c-forking --port 9000 &  then  nc 127.0.0.1 9000  in two terminals, and
  *            ps --ppid $(pgrep -o c-forking)  to see one child per client.
  *
@@ -28,6 +29,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,8 +37,16 @@
 
 #define MAX_CHILDREN     32768   /* processes: the most we keep track of (the kernel's
                                     default pid_max is 32768 too) */
+#define MAX_PARENT_MIB   512
+
+static struct knob knobs[] = {
+    {.name = "parent-mib", .flag = "--parent-mib", .min = 0, .max = MAX_PARENT_MIB, .value = 0,
+     .help = "MiB of memory the parent writes before it accepts, for every fork() to copy "
+             "the page tables of"},
+};
 
 static struct server_config cfg;
+static char *ballast;                   /* --parent-mib of written memory, kept for life */
 
 /*
  * The children still running (or exited but not yet collected), so that SIGTERM can
@@ -209,14 +219,35 @@ static int stop_children(void)
 }
 /* ANCHOR_END: stop-children */
 
+/*
+ * --parent-mib: make the parent big, as a real server with caches and loaded code is.
+ * Relies on: fork() copying the page-table entries of every private page the parent has
+ * written (the pages themselves are shared until one side writes them), and exit()
+ * tearing the child's copy down again. Both grow with this memory, though the children
+ * never touch it.
+ */
+/* ANCHOR: parent-size */
+static void grow_parent(long mib)
+{
+    if (mib == 0)
+        return;
+    size_t bytes = (size_t)mib << 20;
+    ballast = malloc(bytes);
+    if (ballast == NULL)
+        die_errno("malloc(%ld MiB) for --parent-mib failed", mib);
+    memset(ballast, 1, bytes);          /* written: resident, with a page-table entry each */
+}
+/* ANCHOR_END: parent-size */
+
 int main(int argc, char **argv)
 {
-    config_parse(&cfg, "c-forking", argc, argv, NULL, 0);
+    config_parse(&cfg, "c-forking", argc, argv, knobs, KNOB_COUNT(knobs));
+    grow_parent(knobs[0].value);
     (void)signals_init();                   /* its stop pipe is for event loops: we block */
     reap_children_on_sigchld();
     int listen_fd = listen_on(&cfg, 0);     /* a blocking listening socket */
     stop_shuts_down(listen_fd, -1);
-    config_print(&cfg, NULL, 0);
+    config_print(&cfg, knobs, KNOB_COUNT(knobs));
 
     accept_loop(listen_fd);
 
