@@ -10,7 +10,6 @@ change the block and the page stops showing the old result until this script rec
 """
 
 import argparse
-import json
 import sys
 from datetime import UTC, datetime
 from typing import Any
@@ -23,19 +22,15 @@ from c10klab.content.check import WIDGET_ONLY_KEYS, fenced_blocks, series_reques
 from c10klab.content.schemas import Baseline, LessonBaselines
 from c10klab.content.service import baselines_path, load_lessons
 from c10klab.main import create_app
+from c10klab.runs.service import parse_sse
 
 # The events a widget replays; `queued` and `started` say nothing about the result.
 REPLAYED_EVENTS = {"progress", "server_stats", "repetition", "done"}
 
 
-def sse_events(text: str) -> list[dict[str, Any]]:
-    """The `event:`/`data:` frames of a finished SSE stream."""
-    events = []
-    for frame in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in frame.splitlines() if ": " in line)
-        if "event" in fields and "data" in fields:
-            events.append({"type": fields["event"], "data": json.loads(fields["data"])})
-    return events
+def replayed(stream: str) -> list[dict[str, Any]]:
+    """The events a widget replays, as the widget keeps them: {"type", "data"}."""
+    return [{"type": f["event"], "data": f["data"]} for f in parse_sse(stream)]
 
 
 def now() -> str:
@@ -47,7 +42,7 @@ def record_run(client: TestClient, block: str, spec: dict[str, Any]) -> Baseline
     created = client.post("/api/runs", json=request)
     if created.status_code != 202:
         return f"refused: {created.json()['detail']}"
-    events = sse_events(client.get(f"/api/runs/{created.json()['id']}/events").text)
+    events = replayed(client.get(f"/api/runs/{created.json()['id']}/events").text)
     last: dict[str, Any] = events[-1] if events else {"type": "none", "data": {}}
     if last["type"] != "done":
         return f"the run failed: {last['data'].get('reason')}"
@@ -64,7 +59,7 @@ def record_series(client: TestClient, block: str, spec: dict[str, Any]) -> Basel
     created = client.post("/api/sweeps", json=series_request(spec).model_dump())
     if created.status_code != 202:
         return f"refused: {created.json()['detail']}"
-    events = sse_events(client.get(f"/api/sweeps/{created.json()['id']}/events").text)
+    events = replayed(client.get(f"/api/sweeps/{created.json()['id']}/events").text)
     table = events[-1]["data"] if events and events[-1]["type"] == "done" else None
     if table is None:
         return "the sweep's stream ended without its table"

@@ -3,6 +3,7 @@
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from c10klab.config import Settings
 from c10klab.errors import InvalidRequest, NotFound, QueueFull
@@ -138,6 +139,24 @@ def resume_after(last_event_id: str | None, after: int | None) -> int:
 
 def sse_frame(seq: int, event: str, data: object) -> str:
     return f"id: {seq}\nevent: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def parse_sse(text: str) -> list[dict[str, Any]]:
+    """The frames of a finished stream that sse_frame() wrote, as {"id", "event", "data"};
+    the `retry:` preamble carries no event and is skipped. For clients in Python: the
+    baseline recorder and the tests."""
+    frames = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in fields:
+            frames.append(
+                {
+                    "id": int(fields["id"]),
+                    "event": fields["event"],
+                    "data": json.loads(fields["data"]),
+                }
+            )
+    return frames
 
 
 async def stream_events(store: Store, run_id: str, after_seq: int) -> AsyncIterator[str]:

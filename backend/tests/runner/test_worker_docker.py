@@ -21,9 +21,9 @@ from c10klab.main import create_app
 from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runner.worker import Runner
+from c10klab.runs.service import parse_sse
 from c10klab.sandboxes.service import load_catalog
 from c10klab.store import Store
-from tests.runs.test_router import parse_sse
 
 pytestmark = pytest.mark.docker
 

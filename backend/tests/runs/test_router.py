@@ -3,24 +3,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from c10klab.runs.service import parse_sse
 from c10klab.store import Store
-
-
-def parse_sse(text: str) -> list[dict[str, Any]]:
-    import json
-
-    frames = []
-    for block in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        if "event" in fields:
-            frames.append(
-                {
-                    "id": int(fields["id"]),
-                    "event": fields["event"],
-                    "data": json.loads(fields["data"]),
-                }
-            )
-    return frames
 
 
 def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None:

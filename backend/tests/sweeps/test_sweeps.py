@@ -6,10 +6,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from c10klab.runs.service import parse_sse
 from c10klab.store import Store
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import memory_per_connection
-from tests.runs.test_router import parse_sse
 
 
 def finish(store: Store, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
