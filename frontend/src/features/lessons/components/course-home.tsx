@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useLessons } from '../api/lessons';
 import { useProgress } from '../lib/progress';
@@ -13,9 +13,7 @@ export function CourseHome() {
   const lessons = useLessons();
   const { isRead } = useProgress();
 
-  useEffect(() => {
-    document.title = 'C10K Lab';
-  }, []);
+  usePageTitle(null);
 
   return (
     <div className="home">

@@ -1,11 +1,12 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorMessage, Loading } from '@/components/loading';
+import { Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useGlossary } from '../api/lessons';
 
 import { LessonMarkdown } from './lesson-markdown';
+import { PageLoadFailure } from './page-load-failure';
 
 const NO_BLOCKS = {};
 
@@ -13,21 +14,10 @@ const NO_BLOCKS = {};
 export function GlossaryPage() {
   const glossary = useGlossary();
 
-  useEffect(() => {
-    if (glossary.data) document.title = `${glossary.data.title} · C10K Lab`;
-  }, [glossary.data]);
+  usePageTitle(glossary.data?.title);
 
   if (glossary.isPending) return <Loading label="Loading the glossary…" />;
-  if (glossary.isError) {
-    return (
-      <div className="page">
-        <ErrorMessage title="The glossary could not be loaded." error={glossary.error} />
-        <p>
-          <Link to="/">← Back to all lessons</Link>
-        </p>
-      </div>
-    );
-  }
+  if (glossary.isError) return <PageLoadFailure title="The glossary could not be loaded." error={glossary.error} />;
   const data = glossary.data;
   return (
     <article className="lesson" data-testid="glossary">

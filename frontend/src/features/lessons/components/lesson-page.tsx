@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 
-import { ErrorMessage, Loading } from '@/components/loading';
+import { Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
 import type { LessonLink } from '@/lib/api-schemas';
 
 import { useLesson } from '../api/lessons';
@@ -10,6 +10,7 @@ import { useProgress } from '../lib/progress';
 
 import { InstructorToggle } from './instructor-toggle';
 import { LessonMarkdown, type FencedBlockRenderers } from './lesson-markdown';
+import { PageLoadFailure } from './page-load-failure';
 
 import './lessons.css';
 
@@ -34,21 +35,10 @@ export function LessonPage({ slug, blocks }: LessonPageProps) {
   const { isRead, setRead } = useProgress();
   const instructor = useInstructorMode();
 
-  useEffect(() => {
-    if (lesson.data) document.title = `${lesson.data.title} · C10K Lab`;
-  }, [lesson.data]);
+  usePageTitle(lesson.data?.title);
 
   if (lesson.isPending) return <Loading label="Loading lesson…" />;
-  if (lesson.isError) {
-    return (
-      <div className="page">
-        <ErrorMessage title="This lesson could not be loaded." error={lesson.error} />
-        <p>
-          <Link to="/">← Back to all lessons</Link>
-        </p>
-      </div>
-    );
-  }
+  if (lesson.isError) return <PageLoadFailure title="This lesson could not be loaded." error={lesson.error} />;
 
   const data = lesson.data;
   const read = isRead(data.slug);

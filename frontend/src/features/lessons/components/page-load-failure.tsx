@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+
+import { ErrorMessage } from '@/components/loading';
+
+/** A course page whose content could not be fetched: what failed, and the way back home. */
+export function PageLoadFailure({ title, error }: { title: string; error: unknown }) {
+  return (
+    <div className="page">
+      <ErrorMessage title={title} error={error} />
+      <p>
+        <Link to="/">← Back to all lessons</Link>
+      </p>
+    </div>
+  );
+}
