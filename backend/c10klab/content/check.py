@@ -18,12 +18,12 @@ import yaml
 from pydantic import ValidationError
 
 from c10klab.config import Settings
-from c10klab.content.schemas import LessonBaselines
 from c10klab.content.service import (
     LessonFormatError,
     baselines_path,
     get_glossary,
     parse_lesson,
+    read_baselines,
 )
 from c10klab.errors import DomainError
 from c10klab.runs.schemas import RunRequest
@@ -166,16 +166,14 @@ def check_baselines(
 ) -> list[tuple[int, str]]:
     """Each experiment block has a recorded reference result for its exact text, and no
     recording outlives its block. Line 0 for problems that belong to no block."""
-    path = baselines_path(settings.content_dir, slug)
+    name = baselines_path(settings.content_dir, slug).name
     record = f"record them: .venv/bin/python -m c10klab.bench.baselines --lesson {slug}"
-    if not path.is_file():
-        return (
-            [(0, f"no reference results ({path.name} is missing); {record}")] if experiments else []
-        )
     try:
-        recorded = LessonBaselines.model_validate_json(path.read_text())
+        recorded = read_baselines(settings.content_dir, slug)
     except ValidationError as exc:
-        return [(0, f"{path.name} does not parse ({exc.error_count()} errors); {record}")]
+        return [(0, f"{name} does not parse ({exc.error_count()} errors); {record}")]
+    if recorded is None:
+        return [(0, f"no reference results ({name} is missing); {record}")] if experiments else []
     texts = {b.block for b in recorded.experiments}
     problems = [
         (b.line, f"experiment block has no reference result for its text (edited since?); {record}")
@@ -185,9 +183,7 @@ def check_baselines(
     current = {b.body.strip() for b in experiments}
     stale = sum(1 for text in texts if text not in current)
     if stale:
-        problems.append(
-            (0, f"{path.name} holds {stale} result(s) for blocks no longer here; {record}")
-        )
+        problems.append((0, f"{name} holds {stale} result(s) for blocks no longer here; {record}"))
     return problems
 
 

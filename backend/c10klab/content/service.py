@@ -87,14 +87,19 @@ def baselines_path(content_dir: Path, slug: str) -> Path:
     return content_dir / "baselines" / f"{slug}.json"
 
 
+def read_baselines(content_dir: Path, slug: str) -> LessonBaselines | None:
+    """The lesson's recorded reference results as committed, or None when it has no file."""
+    path = baselines_path(content_dir, slug)
+    if not path.is_file():
+        return None
+    return LessonBaselines.model_validate_json(path.read_text())
+
+
 def get_baselines(content_dir: Path, slug: str) -> LessonBaselines:
     """The lesson's recorded reference results; none yet is an empty list, not an error."""
     if not any(lesson.slug == slug for lesson in load_lessons(content_dir)):
         raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
-    path = baselines_path(content_dir, slug)
-    if not path.is_file():
-        return LessonBaselines(lesson=slug)
-    return LessonBaselines.model_validate_json(path.read_text())
+    return read_baselines(content_dir, slug) or LessonBaselines(lesson=slug)
 
 
 GLOSSARY_TERM = re.compile(r"^### (.+?)\s*$", re.MULTILINE)
