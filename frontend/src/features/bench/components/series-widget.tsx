@@ -7,7 +7,7 @@ import { useSweep } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
 import type { Experiment, SweepRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
-import { chartMetrics, type SeriesMetric } from '../lib/series';
+import { chartMetrics, isTraced, type SeriesMetric } from '../lib/series';
 
 import { BaselineNote } from './baseline-note';
 import { SeriesChart } from './charts/series-chart';
@@ -99,7 +99,7 @@ export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps)
               points={points}
               vary={sweep.vary}
               memoryPerConnection={table?.memory_per_connection ?? {}}
-              traced={sweep.base.profile === 'syscalls'}
+              traced={isTraced(sweep)}
             />
           </ErrorBoundary>
         </>

@@ -29,10 +29,15 @@ export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: S
   }));
 }
 
-/** The charts a series gets. Under strace (the syscall profile) the servers run many times
- *  slower, so their throughput and latency are no speed figures: only the calls are drawn. */
+/** Its servers run under strace (the syscall profile), many times slower than they can. */
+export function isTraced(sweep: SweepRequest): boolean {
+  return sweep.base.profile === 'syscalls';
+}
+
+/** The charts a series gets: a traced one's throughput and latency are no speed figures,
+ *  so only its calls are drawn. */
 export function chartMetrics(sweep: SweepRequest): SeriesMetric[] {
-  return sweep.base.profile === 'syscalls' ? ['calls_per_request'] : ['qps', 'p99_us'];
+  return isTraced(sweep) ? ['calls_per_request'] : ['qps', 'p99_us'];
 }
 
 /** Connections and friends spanning two decades or more read best on a log axis. */
