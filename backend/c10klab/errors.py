@@ -1,10 +1,24 @@
-"""Domain errors, and the one place that maps them (and request validation) to HTTP answers."""
+"""Domain errors, and the one place that maps them (and request validation) to HTTP answers.
 
+Every refusal is a 4xx whose `detail` says what to send instead: 404 for what does not exist,
+415 for a body that is not JSON (http_guards.py), 422 for input that is, but is wrong, 429 for
+a full queue. A 5xx is a bug.
+"""
+
+import math
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+
+# How much of a rejected input a message echoes back: enough to recognise it.
+SHOWN_CHARS = 60
+FINITE = (
+    "send a finite number such as 10 (JSON has no NaN or Infinity, and a number past "
+    "±1.8e308 reads as Infinity)"
+)
 
 
 class DomainError(Exception):
@@ -29,22 +43,77 @@ class QueueFull(DomainError):
     status = 429
 
 
-def _field(loc: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
-    return ".".join(parts) or "request"
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` cut to `limit` characters, marked with … when cut: for echoing input back."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown(value: object) -> str:
+    """repr() of a rejected value, short, and safe for anything: NaN, bytes, a 5,000-digit int."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's int→str digit limit
+        text = "a number with thousands of digits"
+    return shorten(text)
+
+
+def jsonable(value: object) -> Any:
+    """`value` as plain JSON that the strict encoder takes: non-finite floats, bytes and
+    unknown objects become short strings, so an error report about bad input cannot fail."""
+    if value is None or isinstance(value, bool | str):
+        return shorten(value, 200) if isinstance(value, str) else value
+    if isinstance(value, int):
+        return value if abs(value) < 2**63 else shown(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else shown(value)
+    if isinstance(value, Mapping):
+        return {shorten(str(k), 200): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return shown(value)
+
+
+def _field(loc: Iterable[Any]) -> str:
+    loc = list(loc)
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or ("body" if loc[:1] == ["body"] else "request")
+
+
+def _sentence_case(message: str) -> str:
+    """`Input should be …` → `input should be …`, leaving `JSON …` alone."""
+    if len(message) > 1 and message[1].isupper():
+        return message
+    return message[:1].lower() + message[1:]
+
+
+def describe_errors(errors: Iterable[Mapping[str, Any]]) -> str:
+    """One readable sentence per problem, e.g. `connections: must be at most 19000 (got 50000)`.
+    `errors` are pydantic's (ValidationError.errors() or RequestValidationError.errors())."""
+    problems = []
+    for err in errors:
+        kind = err.get("type")
+        loc = list(err.get("loc", ()))
+        got = err.get("input")
+        ctx = err.get("ctx") or {}
+        if kind == "json_invalid":
+            at = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+            reason = shorten(str(ctx.get("error", "")).lower(), 80)
+            problems.append(f"body: not valid JSON{at} ({reason}); send a JSON object")
+            continue
+        if kind == "finite_number":
+            # A nested field (base.duration_s) names itself in ctx; see sweeps.schemas.
+            field = ".".join([_field(loc), *([str(ctx["field"])] if "field" in ctx else [])])
+            problems.append(f"{field}: got {shown(ctx.get('value', got))}; {FINITE}")
+            continue
+        message = _sentence_case(str(err.get("msg", "is invalid")))
+        echoed = kind != "missing" and not isinstance(got, Mapping)
+        suffix = f" (got {shown(got)})" if echoed else ""
+        problems.append(f"{_field(loc)}: {message}{suffix}")
+    return "; ".join(problems)
 
 
 def describe_validation_error(exc: RequestValidationError) -> str:
-    """One readable sentence per problem, e.g. `connections: must be at most 19000 (got 50000)`."""
-    problems = []
-    for err in exc.errors():
-        message = str(err.get("msg", "is invalid"))
-        message = message[0].lower() + message[1:] if message else message
-        got = err.get("input")
-        shown = err.get("type") != "missing" and not isinstance(got, dict)
-        suffix = f" (got {got!r})" if shown else ""
-        problems.append(f"{_field(tuple(err.get('loc', ())))}: {message}{suffix}")
-    return "; ".join(problems)
+    return describe_errors(exc.errors())
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -56,5 +125,5 @@ def install_error_handlers(app: FastAPI) -> None:
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(
             status_code=422,
-            content={"detail": describe_validation_error(exc), "errors": exc.errors()},
+            content={"detail": describe_validation_error(exc), "errors": jsonable(exc.errors())},
         )

@@ -1,11 +1,12 @@
 """Check every lesson the way the course will use it: `python -m c10klab.content.check`.
 
 A lesson passes when its front matter parses (as GET /api/lessons parses it), every `experiment`
-block is a run request the API would accept, every `source` block resolves to lines of a real
-sandbox file (as GET /api/sources resolves it), every relative link and image exists, it has
-at least one experiment and one source block, and every experiment has a reference result recorded
-for its exact text (content/baselines/, by `make record-baselines`). Exit status 1 and one line
-per problem otherwise.
+block is a run request the API would accept, every `source` block names a file GET /api/sources
+serves (sandboxes.service.quotable_sources: the catalog's sources, the shared protocol modules,
+code files with ANCHOR: markers) and resolves to lines of it, every relative link and image
+exists, it has at least one experiment and one source block, and every experiment has a
+reference result recorded for its exact text (content/baselines/, by `make record-baselines`).
+Exit status 1 and one line per problem otherwise.
 """
 
 import re
@@ -28,7 +29,7 @@ from c10klab.content.service import (
 from c10klab.errors import DomainError
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
-from c10klab.sandboxes.service import load_catalog, read_excerpt
+from c10klab.sandboxes.service import load_catalog, quotable_sources, read_excerpt
 from c10klab.sweeps.schemas import SweepRequest
 from c10klab.sweeps.service import plan_points
 
@@ -104,6 +105,12 @@ def check_source(block: Block, settings: Settings) -> None:
         raise ValueError("needs `path` and one of `anchor` or `lines`, nothing else")
     if ("anchor" in spec) == ("lines" in spec):
         raise ValueError("needs exactly one of `anchor` or `lines`")
+    if spec["path"] not in quotable_sources(settings.sandboxes_dir):
+        raise ValueError(
+            f"path: {spec['path']} is not a file GET /api/sources serves (a catalog server's "
+            "source, a shared protocol module, or a code file with an `ANCHOR: name` comment): "
+            "mark the lines to quote with ANCHOR: / ANCHOR_END: comments"
+        )
     read_excerpt(
         settings.sandboxes_dir,
         spec["path"],

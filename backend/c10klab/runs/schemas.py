@@ -7,9 +7,11 @@ RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 
 class RunRequest(BaseModel):
     """What a learner may ask for. Limits that depend on the server or the host's settings are
-    checked in service.validate_request, where the catalog and settings are known."""
+    checked in service.validate_request, where the catalog and settings are known. No number
+    may be NaN or infinite (JSON has neither, but Python's parser reads NaN, Infinity and 1e400):
+    Infinity passes a `ge` bound, and neither could be sent back as JSON."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     server: str = Field(description="a server id from GET /api/servers, e.g. c-epoll")
     connections: int = Field(100, ge=1, description="active connections, one request in flight")

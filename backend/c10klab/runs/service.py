@@ -128,11 +128,23 @@ def run_out(store: Store, run: Run) -> RunOut:
 
 def resume_after(last_event_id: str | None, after: int | None) -> int:
     """The event number a stream resumes after: the later of the browser's Last-Event-ID
-    header (sent when EventSource reconnects) and the ?last_event_id query parameter."""
-    resume = after or 0
+    header (sent when EventSource reconnects) and the ?last_event_id query parameter. Each
+    must be an event number SQLite can compare, 0 to 2**63 - 1 (ASCII digits for the header):
+    anything else is refused here, before the stream starts, rather than ending it half-way."""
+    largest = 2**63 - 1
+    expected = f"must be an event number, 0 to {largest}"
+    resume = 0
+    if after is not None:
+        if not 0 <= after <= largest:
+            got = after if -largest <= after <= largest else "a larger number"
+            raise InvalidRequest(f"last_event_id: {expected} (got {got})")
+        resume = after
     if last_event_id:
-        if not last_event_id.isdigit():
-            raise InvalidRequest(f"Last-Event-ID must be an event number (got {last_event_id!r})")
+        # isdigit() alone takes "²" and "٣", which int() then refuses or reads as a digit.
+        is_number = last_event_id.isascii() and last_event_id.isdigit()
+        if not (is_number and len(last_event_id) <= 64 and int(last_event_id) <= largest):
+            got = last_event_id if len(last_event_id) <= 30 else last_event_id[:29] + "…"
+            raise InvalidRequest(f"Last-Event-ID: {expected} (got {got!r})")
         resume = max(resume, int(last_event_id))
     return resume
 

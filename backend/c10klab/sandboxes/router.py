@@ -1,4 +1,6 @@
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from c10klab.deps import SettingsDep
 from c10klab.sandboxes.schemas import Server, SourceExcerpt
@@ -14,6 +16,14 @@ def list_servers(settings: SettingsDep) -> list[Server]:
 
 @router.get("/sources/{path:path}")
 def get_source(
-    path: str, settings: SettingsDep, anchor: str | None = None, lines: str | None = None
+    path: str,
+    settings: SettingsDep,
+    anchor: Annotated[
+        str | None, Query(description="the lines between ANCHOR: NAME and ANCHOR_END: NAME")
+    ] = None,
+    lines: Annotated[str | None, Query(description="a line range such as 10-40")] = None,
 ) -> SourceExcerpt:
+    """An excerpt of a file lessons quote (the catalog's sources, the servers' shared protocol
+    modules, and code files with ANCHOR: markers; see sandboxes.service), up to 256 KiB.
+    A plain `def` on purpose: FastAPI runs it in a worker thread, off the event loop."""
     return read_excerpt(settings.sandboxes_dir, path, anchor, lines)

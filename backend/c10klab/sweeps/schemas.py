@@ -1,15 +1,36 @@
+import math
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 Varied = Literal["connections", "idle_connections", "rate", "payload_bytes"]
 PointStatus = Literal["queued", "running", "done", "failed", "cancelled", "skipped"]
 
 
-class SweepRequest(BaseModel):
-    """One or more servers, each run once per value of one parameter."""
+def _first_non_finite(value: object, where: str = "") -> tuple[str, float] | None:
+    """Where in a JSON value its first NaN or infinite number is (`knobs.depth`), and it."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (where, value)
+    if isinstance(value, dict):
+        children = [(str(key), child) for key, child in value.items()]
+    elif isinstance(value, list):
+        children = [(str(index), child) for index, child in enumerate(value)]
+    else:
+        return None
+    for key, child in children:
+        found = _first_non_finite(child, f"{where}.{key}" if where else key)
+        if found:
+            return found
+    return None
 
-    model_config = ConfigDict(extra="forbid")
+
+class SweepRequest(BaseModel):
+    """One or more servers, each run once per value of one parameter. As in RunRequest, no
+    number may be NaN or infinite, `base` included: its fields become each point's RunRequest
+    only later, and the request is stored and sent back as JSON."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     servers: list[str] = Field(min_length=1, max_length=12, description="server ids")
     vary: Varied = Field(description="the run parameter that takes each of `values` in turn")
@@ -19,6 +40,19 @@ class SweepRequest(BaseModel):
         description="every other run parameter, as in POST /api/runs (without server and the "
         "varied one)",
     )
+
+    @field_validator("base")
+    @classmethod
+    def _finite_base(cls, base: dict[str, Any]) -> dict[str, Any]:
+        found = _first_non_finite(base)
+        if found:
+            field, value = found
+            raise PydanticCustomError(
+                "finite_number",
+                "{field} must be a finite number",
+                {"field": field, "value": value},
+            )
+        return base
 
 
 class SweepCreated(BaseModel):

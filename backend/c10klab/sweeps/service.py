@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from c10klab.config import Settings
-from c10klab.errors import DomainError, InvalidRequest, NotFound, QueueFull
+from c10klab.errors import DomainError, InvalidRequest, NotFound, QueueFull, describe_errors
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import sse_frame, validate_request
 from c10klab.sandboxes.schemas import Catalog
@@ -37,9 +37,7 @@ def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest
     try:
         return RunRequest(**(request.base | {"server": server, request.vary: varied}))
     except ValidationError as invalid:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'base'}: {e['msg']}" for e in invalid.errors()
-        )
+        problems = describe_errors(invalid.errors())
         raise InvalidRequest(f"base (with {request.vary}={value:g}): {problems}") from invalid
 
 

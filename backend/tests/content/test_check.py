@@ -95,7 +95,11 @@ def test_a_good_lesson_passes(course: Settings) -> None:
             "no point of this sweep can run",
         ),
         (("anchor: event-loop", "anchor: no-such-anchor"), "anchor 'no-such-anchor' is not marked"),
-        (("path: servers/c/epoll.c", "path: ../backend/pyproject.toml"), "only files under"),
+        (("path: servers/c/epoll.c", "path: ../backend/pyproject.toml"), "is not a file GET"),
+        # Real files under sandboxes/ that GET /api/sources does not serve.
+        (("path: servers/c/epoll.c", "path: servers/c/Makefile"), "is not a file GET"),
+        (("path: servers/c/epoll.c", "path: servers/rust/Cargo.toml"), "is not a file GET"),
+        (("path: servers/c/epoll.c", "path: tests/test_catalog.py"), "is not a file GET"),
         (("anchor: event-loop", "lines: 1-999999"), "the file has lines"),
         (("Hook.\n", "See [next](02-missing.md).\n"), "link to missing `02-missing.md`"),
         (("Hook.\n", "Hook.\n\n<details>\n"), "unbalanced <details>"),
@@ -148,6 +152,32 @@ def test_block_problems_carry_the_line_of_the_fence(course: Settings) -> None:
 def test_series_experiments_pass(course: Settings, series: str) -> None:
     write(course, GOOD.replace("server: c-epoll\nconnections: 10", series))
     assert check_course(course) == (1, [])
+
+
+QUOTED = "path: servers/c/epoll.c\nanchor: event-loop"
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "path: servers/c/protocol.c\nlines: 1-3",  # a shared module
+        "path: servers/rust/src/protocol.rs\nanchor: echo",
+        "path: loadgen/src/pacing.rs\nanchor: schedule",  # anchored, in no catalog entry
+    ],
+)
+def test_a_source_block_may_quote_any_file_the_api_serves(course: Settings, quote: str) -> None:
+    write(course, GOOD.replace(QUOTED, quote))
+    assert check_course(course) == (1, [])
+
+
+def test_a_source_block_outside_the_list_says_how_to_get_in(course: Settings) -> None:
+    write(course, GOOD.replace(QUOTED, "path: servers/c/Makefile\nlines: 1-2"))
+    _, problems = check_course(course)
+    assert problems == [
+        "01-t.md:15: source block: path: servers/c/Makefile is not a file GET /api/sources "
+        "serves (a catalog server's source, a shared protocol module, or a code file with an "
+        "`ANCHOR: name` comment): mark the lines to quote with ANCHOR: / ANCHOR_END: comments"
+    ]
 
 
 def test_the_glossary_is_checked_too(course: Settings) -> None:

@@ -1,10 +1,38 @@
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
-from c10klab.runs.service import parse_sse
+from c10klab.config import Settings
+from c10klab.errors import InvalidRequest, describe_validation_error, jsonable
+from c10klab.http_guards import install_request_guards
+from c10klab.main import create_app
+from c10klab.runs.service import parse_sse, resume_after
 from c10klab.store import Store
+
+JSON = {"content-type": "application/json"}
+# What Python's JSON parser reads although JSON has none of them (1e400 reads as inf).
+NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"]
+LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
+
+
+@pytest.fixture
+def guarded(settings: Settings) -> Iterator[TestClient]:
+    """The app with the request guards main.py installs."""
+    app = create_app(settings)
+    install_request_guards(app)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def finished_run(client: TestClient, store: Store) -> str:
+    run_id: str = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
+    store.claim_next()
+    store.finish(run_id, "done", "done", {"summary": {}}, result={"summary": {}})
+    return run_id
 
 
 def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None:
@@ -122,3 +150,177 @@ def test_the_queue_has_a_limit(client: TestClient, settings: Any) -> None:
         assert client.post("/api/runs", json={"server": "c-epoll"}).status_code == 202
     full = client.post("/api/runs", json={"server": "c-epoll"})
     assert full.status_code == 429 and "try again" in full.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "duration_s",
+        "warmup_s",
+        "rate",
+        "ramp_s",
+        "connections",
+        "payload_bytes",
+        "idle_connections",
+        "repetitions",
+    ],
+)
+@pytest.mark.parametrize("number", NON_FINITE)
+def test_a_non_finite_number_is_422_naming_the_field(
+    client: TestClient, field: str, number: str
+) -> None:
+    body = f'{{"server": "c-epoll", "{field}": {number}}}'
+    answer = client.post("/api/runs", content=body, headers=JSON)
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert detail.startswith(f"{field}: got ") and "send a finite number such as 10" in detail
+    assert client.get("/api/runs").json() == []
+
+
+def test_a_non_finite_knob_is_422(client: TestClient) -> None:
+    body = '{"server": "c-epoll", "knobs": {"buffer_bytes": NaN}}'
+    answer = client.post("/api/runs", content=body, headers=JSON)
+    assert answer.status_code == 422 and "knobs.buffer_bytes" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("text/plain", b'{"server": "c-epoll"}'),
+        ("text/plain; charset=utf-8", b"\xff\xfe not UTF-8"),
+        ("application/x-www-form-urlencoded", b"server=c-epoll"),
+        ("multipart/form-data; boundary=x", b"--x\r\n\r\nc-epoll\r\n--x--"),
+        ("application/xml", b"<run/>"),
+        ("", b'{"server": "c-epoll"}'),
+        (None, b'{"server": "c-epoll"}'),
+    ],
+)
+def test_a_body_that_is_not_json_is_415(
+    guarded: TestClient, content_type: str | None, body: bytes
+) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    answer = guarded.post("/api/runs", content=body, headers=headers)
+    assert answer.status_code == 415, answer.text
+    assert answer.json()["detail"].startswith(
+        "send the body as JSON (Content-Type: application/json)"
+    )
+    assert guarded.get("/api/runs").json() == []
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "APPLICATION/JSON"])
+def test_json_with_parameters_or_in_capitals_is_json(
+    guarded: TestClient, content_type: str
+) -> None:
+    answer = guarded.post(
+        "/api/runs", content=b'{"server": "c-epoll"}', headers={"content-type": content_type}
+    )
+    assert answer.status_code == 202, answer.text
+
+
+def test_the_guard_leaves_bodiless_calls_and_streams_alone(
+    guarded: TestClient, store: Store
+) -> None:
+    run_id = finished_run(guarded, store)
+    headers = {"content-type": "text/plain"}
+    assert guarded.delete(f"/api/runs/{run_id}", headers=headers).status_code == 200
+    assert guarded.get(f"/api/runs/{run_id}/events", headers=headers).status_code == 200
+    # No body and no Content-Type: FastAPI's own answer, naming the missing body.
+    empty = guarded.post("/api/runs")
+    assert empty.status_code == 422 and "body: field required" in empty.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b'{"server":', "body: not valid JSON at character 10 (expecting value)"),
+        (b'{"server": "c-epoll",}', "body: not valid JSON at character 21"),
+        (b"\xff\xfe", "body: not valid JSON at character 0"),
+        (b"[1, 2]", "body: input should be a valid dictionary"),
+        (b"null", "body: "),
+        (b'"c-epoll"', "body: input should be a valid dictionary"),
+    ],
+)
+def test_malformed_json_is_422_with_a_message(
+    guarded: TestClient, body: bytes, message: str
+) -> None:
+    answer = guarded.post("/api/runs", content=body, headers=JSON)
+    assert answer.status_code == 422, answer.text
+    assert message in answer.json()["detail"]
+
+
+def test_without_the_guard_a_non_json_body_is_still_a_4xx(client: TestClient) -> None:
+    # The 422 handler reports raw bytes (once a 500: bytes are not JSON) in a readable form.
+    answer = client.post("/api/runs", content=b"\xff\xfe", headers={"content-type": "text/plain"})
+    assert answer.status_code == 422 and "(got b'\\xff\\xfe')" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "rejected",
+    [float("nan"), float("inf"), b"\xff\x00", 10**5000, "x" * 100_000, object(), {1: [3.0]}],
+    ids=["nan", "inf", "bytes", "5000-digit int", "long string", "object", "nested"],
+)
+def test_the_422_handler_cannot_fail_on_what_it_reports(rejected: object) -> None:
+    errors = [
+        {"type": "value_error", "loc": ("body", "rate"), "msg": "Bad", "input": rejected,
+         "ctx": {"error": ValueError("no"), "limit": rejected}},
+        {"type": "finite_number", "loc": ("body", "duration_s"), "msg": "x", "input": rejected},
+        {"type": "json_invalid", "loc": ("body", 3), "msg": "JSON decode error", "input": {},
+         "ctx": {"error": "Expecting value"}},
+    ]  # fmt: skip
+    detail = describe_validation_error(RequestValidationError(errors))
+    assert len(detail) < 600
+    assert detail.startswith("rate: bad") and "duration_s: got " in detail
+    assert "body: not valid JSON at character 3 (expecting value)" in detail
+    json.dumps(jsonable(errors), allow_nan=False)  # what JSONResponse does: must not raise
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "x",
+        "-1",
+        "1.5",
+        "1e3",
+        "0x10",
+        "\u0661\u0662",  # Arabic-Indic digits: str.isdigit() says yes
+        "9" * 5000,  # past int()'s digit limit: was a 500
+        str(LARGEST_EVENT + 1),
+        str(2**64),  # was a 200 and a stream cut off by SQLite's integer overflow
+    ],
+)
+def test_a_bad_last_event_id_header_is_422(client: TestClient, store: Store, header: str) -> None:
+    run_id = finished_run(client, store)
+    answer = client.get(f"/api/runs/{run_id}/events", headers={"Last-Event-ID": header.encode()})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith(
+        f"Last-Event-ID: must be an event number, 0 to {LARGEST_EVENT} (got "
+    )
+    assert len(answer.json()["detail"]) < 200
+
+
+@pytest.mark.parametrize("query", ["-1", str(LARGEST_EVENT + 1), str(2**64), "9" * 5000, "x"])
+def test_a_bad_last_event_id_query_is_422(client: TestClient, store: Store, query: str) -> None:
+    run_id = finished_run(client, store)
+    answer = client.get(f"/api/runs/{run_id}/events", params={"last_event_id": query})
+    assert answer.status_code == 422, answer.text
+    assert "last_event_id" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "header", ["²", "\u0661\u0662", "\u0663", " 1", "1 ", "+1", "9" * 5000, str(2**63)]
+)
+def test_resume_after_refuses_what_is_not_an_event_number(header: str) -> None:
+    # "²" is how Starlette decodes the latin-1 byte 0xb2 of a real header: str.isdigit() said
+    # yes and int() said no, a 500.
+    with pytest.raises(InvalidRequest, match=r"^Last-Event-ID: must be an event number"):
+        resume_after(header, None)
+
+
+def test_resume_after_takes_the_later_of_header_and_query() -> None:
+    assert resume_after(None, None) == 0
+    assert resume_after("", 3) == 3
+    assert resume_after("7", 3) == 7
+    assert resume_after(str(LARGEST_EVENT), None) == LARGEST_EVENT
+    assert resume_after(None, LARGEST_EVENT) == LARGEST_EVENT
+    with pytest.raises(InvalidRequest, match=r"\(got a larger number\)$"):
+        resume_after(None, 10**5000)

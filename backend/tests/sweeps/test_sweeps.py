@@ -1,11 +1,16 @@
 """Sweeps through the real API on a real SQLite store; runs are finished by hand in the store
 (the runner's part is tested with real containers in tests/runner and by make bench-findings)."""
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from c10klab.config import Settings
+from c10klab.http_guards import install_request_guards
+from c10klab.main import create_app
 from c10klab.runs.service import parse_sse
 from c10klab.store import Store
 from c10klab.sweeps.schemas import Point
@@ -91,7 +96,7 @@ def test_cancelling_a_sweep_cancels_its_queued_runs(client: TestClient) -> None:
         (sweep_body(vary="threads"), "vary: input should be 'connections'"),
         (sweep_body(values=[10.5]), "values: connections takes whole numbers (got 10.5)"),
         (sweep_body(base={"connections": 5}), "base.connections: set by the sweep itself"),
-        (sweep_body(base={"turbo": True}), "turbo: Extra inputs are not permitted"),
+        (sweep_body(base={"turbo": True}), "turbo: extra inputs are not permitted"),
         (sweep_body(servers=["c-select"], values=[5000]), "no point of this sweep can run"),
         (sweep_body(values=list(range(10, 500, 10))), "at most 40 per sweep"),
         (sweep_body(values=[]), "values: list should have at least 1 item"),
@@ -103,6 +108,104 @@ def test_bad_sweeps_get_422_with_an_actionable_message(
     answer = client.post("/api/sweeps", json=body)
     assert answer.status_code == 422, answer.text
     assert message in answer.json()["detail"]
+
+
+JSON = {"content-type": "application/json"}
+LARGEST_EVENT = 2**63 - 1
+
+
+def raw_sweep(values: str = "[10]", base: str = "{}") -> str:
+    """A sweep body as text, for numbers json.dumps would not write (NaN, Infinity, 1e400)."""
+    return f'{{"servers": ["c-epoll"], "vary": "connections", "values": {values}, "base": {base}}}'
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (raw_sweep(values="[NaN]"), "values.0: got nan; send a finite number such as 10"),
+        (raw_sweep(values="[10, Infinity]"), "values.1: got inf; send a finite number"),
+        (raw_sweep(values="[1e400]"), "values.0: got inf"),
+        (raw_sweep(values="[-Infinity]"), "values.0: got -inf"),
+        (raw_sweep(base='{"duration_s": NaN}'), "base.duration_s: got nan; send a finite"),
+        (raw_sweep(base='{"rate": 1e400}'), "base.rate: got inf"),
+        (raw_sweep(base='{"ramp_s": -Infinity}'), "base.ramp_s: got -inf"),
+        (raw_sweep(base='{"knobs": {"buffer_bytes": NaN}}'), "base.knobs.buffer_bytes: got nan"),
+        (raw_sweep(base='{"title": [1, [2, NaN]]}'), "base.title.1.1: got nan"),
+    ],
+)
+def test_a_non_finite_number_is_refused_by_the_request_model(
+    client: TestClient, body: str, message: str
+) -> None:
+    answer = client.post("/api/sweeps", content=body, headers=JSON)
+    assert answer.status_code == 422, answer.text
+    assert message in answer.json()["detail"]
+    json.dumps(answer.json()["errors"], allow_nan=False)
+    assert client.get("/api/runs").json() == []
+
+
+def test_a_base_field_of_the_wrong_type_names_the_field_and_value(client: TestClient) -> None:
+    answer = client.post("/api/sweeps", json=sweep_body(base={"duration_s": "long"}))
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == (
+        "base (with connections=10): duration_s: input should be a valid number, "
+        "unable to parse string as a number (got 'long')"
+    )
+
+
+@pytest.fixture
+def guarded(settings: Settings) -> Iterator[TestClient]:
+    """The app with the request guards main.py installs."""
+    app = create_app(settings)
+    install_request_guards(app)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize(
+    ("content_type", "status"),
+    [("text/plain", 415), ("application/x-www-form-urlencoded", 415), ("application/json", 202)],
+)
+def test_a_sweep_body_must_be_sent_as_json(
+    guarded: TestClient, content_type: str, status: int
+) -> None:
+    body = json.dumps(sweep_body())
+    answer = guarded.post("/api/sweeps", content=body, headers={"content-type": content_type})
+    assert answer.status_code == status, answer.text
+    if status == 415:
+        assert "send the body as JSON (Content-Type: application/json)" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "params"),
+    [
+        ({"Last-Event-ID": "x"}, {}),
+        ({"Last-Event-ID": "\u0661".encode()}, {}),  # Arabic-Indic 1
+        ({"Last-Event-ID": "9" * 5000}, {}),
+        ({"Last-Event-ID": str(2**64)}, {}),
+        ({}, {"last_event_id": str(LARGEST_EVENT + 1)}),
+        ({}, {"last_event_id": "9" * 5000}),
+    ],
+    ids=["letter", "arabic-digit", "5000-digits", "2^64", "query-2^63", "query-huge"],
+)
+def test_a_bad_last_event_id_is_422_before_the_stream_starts(
+    client: TestClient, headers: dict[str, Any], params: dict[str, str]
+) -> None:
+    sweep_id = client.post("/api/sweeps", json=sweep_body()).json()["id"]
+    answer = client.get(f"/api/sweeps/{sweep_id}/events", headers=headers, params=params)
+    assert answer.status_code == 422, answer.text
+    # The header and a query too large for the router's int are resume_after()'s words; a query
+    # of thousands of digits is refused by FastAPI's own int parsing.
+    assert answer.json()["detail"].lower().replace("-", "_").startswith("last_event_id: ")
+    assert len(answer.json()["detail"]) < 200
+
+
+def test_the_largest_last_event_id_resumes_after_everything(client: TestClient) -> None:
+    sweep_id = client.post("/api/sweeps", json=sweep_body()).json()["id"]
+    client.delete(f"/api/sweeps/{sweep_id}")
+    answer = client.get(
+        f"/api/sweeps/{sweep_id}/events", headers={"Last-Event-ID": str(LARGEST_EVENT)}
+    )
+    assert [f["event"] for f in parse_sse(answer.text)] == ["done"]
 
 
 def point(server: str, value: float, rss: int | None, valid: bool = True) -> Point:

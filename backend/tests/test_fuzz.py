@@ -1,0 +1,225 @@
+"""The API under generated input: no request, however malformed, gets a 5xx.
+
+schemathesis reads the app's own /openapi.json and drives the ASGI app in-process (no server,
+no runner, no Docker), against a store of the test's own: for each operation, schema-valid and
+schema-breaking paths, queries, headers and bodies, and the media-type probes. A 5xx fails the
+test; so does a 2xx whose body does not match its documented schema, or a 4xx without a
+`detail` sentence. The 422 bodies are not checked against the schema: FastAPI documents its
+default `{"detail": [errors]}` where this API answers `{"detail": "sentence", "errors": [...]}`.
+
+The schema is loaded when the module is collected, from an app with a store in a temporary
+directory of the module's own (schemathesis' fixture-based loader does not run under pytest 9).
+
+Generated JSON never holds NaN or Infinity and rarely a 5,000-digit string, and the guards
+answer a non-JSON body before validation sees it; so hypothesis tests below aim straight at
+what once gave 500s: non-finite numbers anywhere in a run or sweep, any Content-Type and bytes,
+and any line range, anchor or path of GET /api/sources.
+
+The two SSE streams are left out of the generic run: a stream of a queued run never ends.
+Their one input besides the id, the resume point, is fuzzed below through resume_after() and
+on a sweep's stream that has finished, and has explicit cases in tests/runs and tests/sweeps.
+"""
+
+import json
+import math
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error, response_schema_conformance
+
+from c10klab.config import Settings
+from c10klab.errors import InvalidRequest
+from c10klab.http_guards import install_request_guards
+from c10klab.main import create_app
+from c10klab.runs.schemas import RunRequest
+from c10klab.runs.service import resume_after
+from c10klab.sandboxes.service import quotable_sources
+
+EXAMPLES_PER_OPERATION = 100
+LARGEST_EVENT = 2**63 - 1
+# What a header value can hold: printable latin-1 (httpx refuses control characters).
+HEADER_TEXT = st.text(
+    st.characters(min_codepoint=0x20, max_codepoint=0xFF, exclude_characters="\x7f"),
+    max_size=40,
+)
+
+
+STORE_DIR = tempfile.TemporaryDirectory(prefix="c10k-fuzz-")  # removed at exit
+
+
+def fuzzed_app() -> Any:
+    app = create_app(Settings(db_path=Path(STORE_DIR.name) / "store.sqlite3"))
+    install_request_guards(app)
+    return app
+
+
+fuzzed = schemathesis.openapi.from_asgi("/openapi.json", fuzzed_app()).exclude(
+    path_regex=r"/events$"
+)
+fuzzed.config.generation.update(max_examples=EXAMPLES_PER_OPERATION)
+
+
+def conforms_or_explains(
+    ctx: Any, response: schemathesis.Response, case: schemathesis.Case[Any]
+) -> None:
+    """A 2xx matches its documented schema; a JSON 4xx says in `detail` what was wrong. (A GET
+    of an /api path no route has, which the method probes send, is the frontend mount's plain
+    404.)"""
+    if response.status_code < 300:
+        response_schema_conformance(ctx, response, case)
+    elif response.status_code < 500 and "json" in response.headers.get("content-type", [""])[0]:
+        detail = json.loads(response.content).get("detail")
+        assert isinstance(detail, str) and detail, f"{response.status_code} without a sentence"
+
+
+@fuzzed.parametrize()
+@settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+def test_no_input_gets_a_5xx(case: schemathesis.Case[Any]) -> None:
+    case.call_and_validate(checks=[not_a_server_error, conforms_or_explains])
+
+
+JSON = {"content-type": "application/json"}
+# Numbers as Python's JSON parser reads them, special ones often: NaN, Infinity (and 1e400,
+# see as_json), the edges of SQLite's integers, any float or int.
+NUMBERS = (
+    st.sampled_from([math.nan, math.inf, -math.inf, 2**63, -(2**63) - 1, 0, -1])
+    | st.floats()
+    | st.integers()
+)
+# Any JSON value, with those numbers.
+VALUES = st.recursive(
+    st.none() | st.booleans() | NUMBERS | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+RUN_FIELDS = sorted(set(RunRequest.model_fields) - {"server"})
+# No example database: nothing is written to the work tree (.hypothesis/), and each run draws
+# afresh.
+SETTINGS = settings(
+    max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
+
+
+@pytest.fixture
+def guarded(settings: Settings) -> Iterator[TestClient]:
+    """The app with the request guards main.py installs."""
+    app = create_app(settings)
+    install_request_guards(app)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def as_json(body: dict[str, Any], overflow: bool) -> str:
+    """`body` as Python writes JSON (NaN, Infinity); `overflow` spells Infinity as 1e400."""
+    text = json.dumps(body)
+    return text.replace("Infinity", "1e400") if overflow else text
+
+
+@given(
+    fields=st.dictionaries(st.sampled_from(RUN_FIELDS), VALUES, max_size=4), overflow=st.booleans()
+)
+@SETTINGS
+def test_any_run_request_is_queued_or_refused_with_a_4xx(
+    client: TestClient, fields: dict[str, Any], overflow: bool
+) -> None:
+    body = as_json({"server": "c-epoll"} | fields, overflow)
+    answer = client.post("/api/runs", content=body, headers=JSON)
+    assert answer.status_code in (202, 422, 429), answer.text
+    if answer.status_code == 202:  # what was stored reads back as JSON
+        assert client.get(f"/api/runs/{answer.json()['id']}").status_code == 200
+
+
+@given(
+    vary=st.sampled_from(["connections", "idle_connections", "rate", "payload_bytes"]),
+    values=st.lists(NUMBERS, min_size=1, max_size=3),
+    base=st.dictionaries(st.sampled_from([*RUN_FIELDS, "title"]), VALUES, max_size=4),
+    overflow=st.booleans(),
+)
+@SETTINGS
+def test_any_sweep_is_queued_or_refused_with_a_4xx(
+    client: TestClient, vary: str, values: list[float], base: dict[str, Any], overflow: bool
+) -> None:
+    body = as_json({"servers": ["c-epoll"], "vary": vary, "values": values, "base": base}, overflow)
+    answer = client.post("/api/sweeps", content=body, headers=JSON)
+    assert answer.status_code in (202, 422, 429), answer.text
+    if answer.status_code == 202:
+        assert client.get(f"/api/sweeps/{answer.json()['id']}").status_code == 200
+
+
+@pytest.mark.parametrize("app", ["guarded", "client"])
+@given(
+    content_type=st.none()
+    | st.sampled_from(["text/plain", "application/json", "application/x-www-form-urlencoded"])
+    | HEADER_TEXT,
+    body=st.binary(max_size=40) | st.just(b'{"server": "c-epoll"}'),
+)
+@SETTINGS
+def test_any_body_and_content_type_get_an_answer_not_a_5xx(
+    request: pytest.FixtureRequest, app: str, content_type: str | None, body: bytes
+) -> None:
+    """With the guards (415) and without them (422 from a handler that can report raw bytes)."""
+    client: TestClient = request.getfixturevalue(app)
+    headers = {} if content_type is None else {"content-type": content_type.encode("latin-1")}
+    answer = client.post("/api/runs", content=body, headers=headers)
+    assert answer.status_code in (202, 400, 415, 422, 429), answer.text
+
+
+QUOTED = sorted(quotable_sources(Settings().sandboxes_dir))
+
+
+@given(
+    path=st.sampled_from(QUOTED) | st.text(max_size=30),
+    lines=st.none() | st.from_regex(r"\A[0-9]{1,5000}-[0-9]{1,5000}\Z") | st.text(max_size=12),
+    anchor=st.none() | st.text(max_size=30),
+)
+@SETTINGS
+def test_any_source_request_gets_an_excerpt_or_a_4xx(
+    client: TestClient, path: str, lines: str | None, anchor: str | None
+) -> None:
+    params = {k: v for k, v in {"lines": lines, "anchor": anchor}.items() if v is not None}
+    answer = client.get(f"/api/sources/{quote(path, safe='/')}", params=params)
+    assert answer.status_code in (200, 404, 422), answer.text
+
+
+@given(header=HEADER_TEXT | st.integers(min_value=-1, max_value=2**70).map(str))
+@settings(max_examples=300, database=None)
+def test_resume_after_answers_any_header_with_a_number_or_a_422(header: str) -> None:
+    try:
+        resume = resume_after(header, None)
+    except InvalidRequest as refused:
+        assert refused.message.startswith("Last-Event-ID: must be an event number")
+        assert len(refused.message) < 200
+    else:
+        assert 0 <= resume <= LARGEST_EVENT and (header == "" or resume == int(header))
+
+
+@pytest.fixture
+def finished_sweep(client: TestClient) -> str:
+    body = {"servers": ["c-epoll"], "vary": "connections", "values": [10, 20]}
+    sweep_id: str = client.post("/api/sweeps", json=body).json()["id"]
+    client.delete(f"/api/sweeps/{sweep_id}")
+    return sweep_id
+
+
+@given(header=HEADER_TEXT, query=st.none() | HEADER_TEXT)
+@SETTINGS
+def test_a_finished_streams_resume_headers_get_200_or_422(
+    client: TestClient, finished_sweep: str, header: str, query: str | None
+) -> None:
+    params = {} if query is None else {"last_event_id": query}
+    answer = client.get(
+        f"/api/sweeps/{finished_sweep}/events",
+        headers={"Last-Event-ID": header.encode("latin-1")},
+        params=params,
+    )
+    assert answer.status_code in (200, 422), answer.text
