@@ -14,7 +14,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up test host-up host-test deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-servers bench-findings bench-loadgen record-baselines clean
+        bench bench-servers bench-findings bench-loadgen bench-frontend record-baselines clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -117,6 +117,11 @@ record-baselines: venv images
 bench-loadgen: loadgen
 	$(MAKE) -s -C $(C_SERVERS)
 	python3 sandboxes/loadgen/bench/vs_wrk.py
+
+# JavaScript a browser downloads when it opens each lesson (gzip, br, raw): results/frontend.md.
+# The API alone serves the built frontend; no runner or Docker is needed for page loads.
+bench-frontend: frontend venv
+	node frontend/bench/first-load.mjs
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target $(RUST_SERVERS)/target \

@@ -1,13 +1,30 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath, URL } from 'node:url';
+import { constants as zlib } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 // The FastAPI backend serves /api (and, in production, this build at /).
 const backend = process.env.C10KLAB_BACKEND ?? 'http://localhost:8000';
 
+/**
+ * A .gz and a .br beside every compressible file of dist/, at the highest levels: compressed
+ * once here, the backend (backend/c10klab/web.py) sends whichever the browser accepts and never
+ * compresses per request. A file that does not shrink gets no sibling and is sent as it is.
+ */
+const precompress = compression({
+  include: /\.(js|mjs|css|html|svg|json|map|txt|xml)$/,
+  algorithms: [
+    defineAlgorithm('gzip', { level: zlib.Z_BEST_COMPRESSION }),
+    defineAlgorithm('brotliCompress', {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+    }),
+  ],
+});
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -23,9 +40,10 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: 'charts', test: /node_modules[\\/](chart\.js|react-chartjs-2|@kurkle)[\\/]/ },
+            // YAML (the source and experiment blocks' parser) stays out: the glossary shares this chunk.
             {
               name: 'markdown',
-              test: /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unified|vfile[^\\/]*|unist-[^\\/]+|highlight\.js|yaml)[\\/]/,
+              test: /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unified|vfile[^\\/]*|unist-[^\\/]+|highlight\.js)[\\/]/,
             },
           ],
         },

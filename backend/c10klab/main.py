@@ -2,11 +2,8 @@
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, HTMLResponse
-from fastapi.staticfiles import StaticFiles
 
 from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
@@ -16,25 +13,7 @@ from c10klab.runs.router import router as runs_router
 from c10klab.sandboxes.router import router as sandboxes_router
 from c10klab.store import Store
 from c10klab.sweeps.router import router as sweeps_router
-
-FRONTEND_MISSING = """<!doctype html><title>C10K Lab</title>
-<p>The frontend is not built. Run <code>make up</code> (or <code>make frontend</code>).</p>"""
-
-
-def mount_frontend(app: FastAPI, dist: Path) -> None:
-    """Serve the built single-page app; any non-API path gets index.html so deep links work."""
-    if (dist / "assets").is_dir():
-        app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
-
-    @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    def spa(path: str) -> FileResponse | HTMLResponse:
-        if path.startswith("api/"):
-            return HTMLResponse("Not Found", status_code=404)
-        file = (dist / path).resolve()
-        if path and file.is_file() and file.is_relative_to(dist.resolve()):
-            return FileResponse(file)
-        index = dist / "index.html"
-        return FileResponse(index) if index.is_file() else HTMLResponse(FRONTEND_MISSING)
+from c10klab.web import mount_frontend
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { scrollThroughPage } from './scroll.mjs';
+
 const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '');
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
@@ -64,6 +66,8 @@ async function checkLesson(summary) {
     await page.goto(`${BASE_URL}/#/lessons/${summary.slug}`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('heading', { level: 1, name: lesson.title }).waitFor({ timeout: RENDER_TIMEOUT_MS });
     const body = page.getByTestId('lesson');
+    // Diagrams and widgets load as they come into view: a reader would scroll through.
+    await scrollThroughPage(page);
 
     const experiments = fences(lesson.markdown, 'experiment');
     assert.ok(experiments >= 1, 'every lesson has an experiment');

@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { scrollThroughPage } from './scroll.mjs';
+
 const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '');
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
@@ -101,7 +103,8 @@ async function checkLessonPage() {
   const lesson = page.getByTestId('lesson');
   await lesson.locator('header.lesson__header').screenshot({ path: join(ARTIFACTS, 'lesson-header.png') });
 
-  // The ```mermaid block is drawn as an SVG diagram, not shown as code.
+  // The ```mermaid block is drawn as an SVG diagram, not shown as code, once it is in view.
+  await lesson.getByTestId('mermaid-diagram').first().scrollIntoViewIfNeeded();
   const diagram = lesson.locator('[data-testid="mermaid-diagram"][data-rendered="true"]').first();
   await diagram.locator('svg').first().waitFor({ timeout: 30_000 });
   const box = await diagram.locator('svg').first().boundingBox();
@@ -139,6 +142,7 @@ async function checkLessonPage() {
   await notes.locator('summary').click();
   await page.waitForFunction((el) => el.open, await notes.elementHandle(), { timeout: 5_000 });
   assert.match((await notes.textContent()) ?? '', /Speaker notes/);
+  await scrollThroughPage(page); // every diagram and widget drawn for the full-page picture
   await page.screenshot({ path: join(ARTIFACTS, 'lesson-page.png'), fullPage: true });
   await toggle.uncheck();
   await notes.waitFor({ state: 'detached', timeout: 5_000 });
@@ -160,7 +164,8 @@ test('run a benchmark from the first lesson', { timeout: RUN_TIMEOUT_MS + 60_000
 async function runBenchmarkFromFirstLesson() {
   const { lessonTitle } = await openFirstLesson();
 
-  // Its first experiment widget.
+  // Its first experiment widget, which mounts when it comes into view.
+  await page.getByTestId('not-yet-loaded').first().scrollIntoViewIfNeeded();
   const widget = page.locator('section.experiment').first();
   await widget.waitFor({ timeout: 15_000 }).catch(() => {
     throw new Error(`the first lesson ("${lessonTitle}") has no experiment widget`);
@@ -200,6 +205,7 @@ async function runBenchmarkFromFirstLesson() {
   await widget.getByTestId('run-results').waitFor();
 
   // Screenshots for a human to look at.
+  await scrollThroughPage(page);
   await widget.scrollIntoViewIfNeeded();
   await widget.screenshot({ path: join(ARTIFACTS, 'run-benchmark.png') });
   await page.screenshot({ path: join(ARTIFACTS, 'run-benchmark-page.png'), fullPage: true });

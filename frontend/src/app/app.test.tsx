@@ -43,7 +43,8 @@ describe('App', () => {
     window.location.hash = '#/lessons/01-c10k-problem';
     render(<App />);
     expect(await screen.findByRole('heading', { level: 1, name: 'The C10K problem' })).toBeInTheDocument();
-    const widget = screen.getByRole('region', { name: /Experiment/ });
+    // The bench feature is its own chunk, loaded when the widget's place comes near the viewport.
+    const widget = await screen.findByRole('region', { name: /Experiment/ });
     expect(within(widget).getByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
     expect(within(widget).getByTestId('run-state')).toHaveTextContent('not run yet');
     expect(await screen.findByText('servers/c/epoll.c')).toBeInTheDocument();

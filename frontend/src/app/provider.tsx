@@ -2,7 +2,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 
 import { ErrorBoundary } from '@/components/error-boundary';
-import '@/lib/chart';
 
 import { createQueryClient } from './query-client';
 

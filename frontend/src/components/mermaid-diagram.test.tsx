@@ -1,6 +1,7 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 
 import { resetMermaidForTests } from '@/lib/mermaid';
+import { FakeIntersectionObserver } from '@/testing/fake-intersection-observer';
 
 import { MermaidDiagram } from './mermaid-diagram';
 
@@ -58,5 +59,25 @@ describe('MermaidDiagram', () => {
     mermaid.render.mockRejectedValueOnce({ str: 'bad', message: 'Lexical error on line 1' });
     render(<MermaidDiagram code="graph" />);
     expect(await screen.findByTestId('mermaid-error')).toHaveTextContent('Lexical error on line 1');
+  });
+
+  it('loads Mermaid only when the diagram comes near the viewport', async () => {
+    FakeIntersectionObserver.reset();
+    vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
+    render(<MermaidDiagram code={source} />);
+
+    const figure = screen.getByTestId('mermaid-diagram');
+    // Let any promise that would have started rendering settle: none must have.
+    await act(() => Promise.resolve());
+    expect(mermaid.initialize).not.toHaveBeenCalled();
+    expect(figure).toHaveAttribute('data-rendered', 'false');
+
+    act(() => {
+      FakeIntersectionObserver.bringNear(figure);
+    });
+    await waitFor(() => {
+      expect(figure).toHaveAttribute('data-rendered', 'true');
+    });
+    expect(mermaid.render).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 
 import { ErrorBoundary } from '@/components/error-boundary';
+import { useNearViewport } from '@/hooks/use-near-viewport';
 import { mermaidErrorMessage, renderMermaid } from '@/lib/mermaid';
 
 import './mermaid-diagram.css';
@@ -12,8 +13,11 @@ type DiagramState =
 
 function MermaidSvg({ source }: { source: string }) {
   const [state, setState] = useState<DiagramState>({ status: 'rendering' });
+  // Mermaid is ~200 kB gzipped: a lesson fetches it only when a diagram is about to be seen.
+  const [ref, near] = useNearViewport<HTMLElement>();
 
   useEffect(() => {
+    if (!near) return;
     let current = true;
     renderMermaid(source).then(
       (svg) => {
@@ -26,7 +30,7 @@ function MermaidSvg({ source }: { source: string }) {
     return () => {
       current = false;
     };
-  }, [source]);
+  }, [source, near]);
 
   if (state.status === 'failed') {
     return (
@@ -43,6 +47,7 @@ function MermaidSvg({ source }: { source: string }) {
   const rendered = state.status === 'rendered';
   return (
     <figure
+      ref={ref}
       className="mermaid-diagram"
       data-testid="mermaid-diagram"
       data-rendered={rendered ? 'true' : 'false'}
@@ -61,9 +66,9 @@ function MermaidSvg({ source }: { source: string }) {
 }
 
 /**
- * A ```mermaid block drawn as a diagram. Mermaid is loaded on first use; a
- * diagram that does not parse shows its error and source, and anything worse
- * stays inside this diagram's own error boundary.
+ * A ```mermaid block drawn as a diagram, when it comes near the viewport (Mermaid itself
+ * is loaded for the first one). A diagram that does not parse shows its error and source,
+ * and anything worse stays inside this diagram's own error boundary.
  */
 export function MermaidDiagram({ code }: { code: string }) {
   return (
