@@ -28,6 +28,19 @@ export function createAppRouter() {
           path: 'glossary',
           lazy: async () => ({ Component: (await import('./routes/glossary')).GlossaryRoute }),
         },
+        // Classroom mode: an instructor's login and classes, a student's join form.
+        {
+          path: 'login',
+          lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }),
+        },
+        {
+          path: 'join',
+          lazy: async () => ({ Component: (await import('./routes/join')).JoinRoute }),
+        },
+        {
+          path: 'classes',
+          lazy: async () => ({ Component: (await import('./routes/classes')).ClassesRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

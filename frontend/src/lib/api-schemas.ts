@@ -92,6 +92,8 @@ export const runCreatedSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   status: runStatusSchema,
   position: z.number().int().nullish(),
+  /** Estimated seconds until the run starts (backends before the classroom mode sent none). */
+  wait_s: z.number().nonnegative().nullish(),
 });
 export type RunCreated = z.infer<typeof runCreatedSchema>;
 
@@ -166,7 +168,11 @@ const syscallsSchema = z.object({
 export type Syscalls = z.infer<typeof syscallsSchema>;
 
 // SSE event payloads (data: <json>) keyed by the SSE `event:` name.
-export const queuedEventSchema = z.object({ position: z.number().int() });
+export const queuedEventSchema = z.object({
+  position: z.number().int(),
+  /** Estimated seconds until the run starts; recordings made before it was sent have none. */
+  wait_s: z.number().nonnegative().nullish(),
+});
 export const startedEventSchema = z.object({
   server: z.string(),
   // CPU pinning is informative only; accept whatever form the runner reports.

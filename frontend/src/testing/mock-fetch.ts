@@ -28,7 +28,9 @@ export function mockFetch(routes: Record<string, unknown>) {
     else if (route !== undefined) answer = { body: route };
     const status = answer?.status ?? (answer ? 200 : 404);
     const payload = answer ? answer.body : { detail: 'Not Found' };
-    return new Response(JSON.stringify(payload), {
+    // 204 No Content (a logout) has no body at all: a Response refuses one.
+    const noBody = status === 204 || status === 205 || status === 304;
+    return new Response(noBody ? null : JSON.stringify(payload), {
       status,
       headers: { 'Content-Type': 'application/json' },
     });

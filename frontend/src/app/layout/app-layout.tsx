@@ -1,6 +1,7 @@
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 
 import { HealthBanner } from '@/components/health-banner';
+import { AccountNav } from '@/features/people';
 
 export function AppLayout() {
   return (
@@ -24,6 +25,7 @@ export function AppLayout() {
           <span className="site-header__tagline">Linux server I/O models, measured</span>
           <nav className="site-header__nav" aria-label="Course">
             <Link to="/glossary">Glossary</Link>
+            <AccountNav />
           </nav>
         </div>
       </header>

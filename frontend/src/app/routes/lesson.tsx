@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { Loading } from '@/components/loading';
 import { WhenNearViewport } from '@/components/when-near-viewport';
 import { LessonPage, type FencedBlockRenderers } from '@/features/lessons';
+import { useRunGate } from '@/features/people';
 import { SourceBlock } from '@/features/sources';
 
 // The bench feature (YAML parser, Chart.js, run state) is a third of a lesson's JavaScript and
@@ -13,11 +14,14 @@ const ExperimentBlock = lazy(async () => ({ default: (await import('@/features/b
 /** Roughly a widget's height with its reference result drawn, so the page hardly moves when it comes. */
 const WIDGET_HEIGHT = '60rem';
 
+// In a class, only someone who joined (or the instructor) may run: the people feature says
+// whether this browser may, and the bench feature shows its link in place of Run.
 function LazyExperimentBlock({ code, lessonSlug }: { code: string; lessonSlug: string }) {
+  const gate = useRunGate();
   return (
     <WhenNearViewport label="Benchmark widget…" minHeight={WIDGET_HEIGHT}>
       <Suspense fallback={<Loading label="Loading the benchmark widget…" />}>
-        <ExperimentBlock code={code} lessonSlug={lessonSlug} />
+        <ExperimentBlock code={code} lessonSlug={lessonSlug} gate={gate} />
       </Suspense>
     </WhenNearViewport>
   );

@@ -125,7 +125,7 @@ describe('ExperimentBlock', () => {
       knobs: { trigger: 'et' },
     });
     await waitFor(() => {
-      expect(state()).toHaveTextContent('queued #1');
+      expect(state()).toHaveTextContent('1st in the queue');
     });
     const es = FakeEventSource.latest();
     expect(es.url).toBe('/api/runs/r1/events');
@@ -261,6 +261,68 @@ describe('ExperimentBlock', () => {
       expect(state()).toHaveTextContent('failed: connections: too many');
     });
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it('says the place in the queue and the estimated wait, from POST’s answer and then the queued events', async () => {
+    api({ 'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 3, wait_s: 40 }) });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('3rd in the queue, about 40 s');
+    });
+    act(() => {
+      FakeEventSource.latest().emit('queued', { position: 2, wait_s: 21 }, 1);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('2nd in the queue, about 21 s');
+    });
+  });
+
+  it('shows the server’s sentence when the queue is full (429)', async () => {
+    const sentence =
+      'you already have 2 runs waiting and may have at most 2: try again in about 30 s, when enough of them have started to make room for 1 more, or cancel one';
+    api({ 'POST /api/runs': reply(429, { detail: sentence }) });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    await waitFor(() => {
+      expect(state()).toHaveTextContent(`failed: ${sentence}`);
+    });
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeEnabled();
+  });
+
+  it('shows a link to join instead of Run when this browser may not run, and still the recorded result', async () => {
+    const { calls } = api({
+      'GET /api/lessons/01-c10k-problem/baselines': {
+        lesson: '01-c10k-problem',
+        experiments: [
+          {
+            block,
+            kind: 'run',
+            recorded_at: '2026-11-22T08:00:00+00:00',
+            provenance: {},
+            result: { events: [{ type: 'progress', data: progress(1, 'measure') }, { type: 'done', data: doneData }] },
+          },
+        ],
+      },
+    });
+    const gate = { label: 'Join your class to run benchmarks', to: '/join' };
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" gate={gate} />);
+    expect(await screen.findByTestId('baseline-note')).toBeInTheDocument();
+    expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
+    const link = within(screen.getByTestId('run-gate')).getByRole('link', { name: 'Join your class to run benchmarks' });
+    expect(link).toHaveAttribute('href', '/join');
+    expect(screen.queryByRole('button', { name: /Run/ })).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('gates a series experiment the same way', async () => {
+    api();
+    const series = 'servers: [c-poll, c-epoll]\nvary: connections\nvalues: [10, 100]\nduration_s: 3\n';
+    renderWithProviders(<ExperimentBlock code={series} gate={{ label: 'Join your class to run benchmarks', to: '/join' }} />);
+    expect(await screen.findByTestId('series-experiment')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Join your class to run benchmarks' })).toHaveAttribute('href', '/join');
+    expect(screen.queryByRole('button', { name: /Run/ })).not.toBeInTheDocument();
   });
 
   it('cancels a queued run with DELETE', async () => {

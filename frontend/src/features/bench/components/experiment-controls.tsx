@@ -1,4 +1,16 @@
 import { useId } from 'react';
+import { Link } from 'react-router';
+
+/**
+ * Why this browser may not start runs at all, said where the Run button would be, as a link
+ * to the page that fixes it (e.g. "Join your class to run benchmarks" → /join). The app
+ * decides it; the bench feature only shows it.
+ */
+export interface RunGate {
+  label: string;
+  /** A route path, e.g. `/join`. */
+  to: string;
+}
 
 interface ExperimentControlsProps {
   runLabel: string;
@@ -8,12 +20,23 @@ interface ExperimentControlsProps {
   /** Why the Run button is disabled, said next to it; null when it may run. */
   blocked: string | null;
   busy: boolean;
+  /** When set, replaces Run and Cancel: this browser may not run benchmarks yet. */
+  gate?: RunGate | null | undefined;
 }
 
 /** Run / Cancel for both widgets. A blocked button keeps its reason beside it, linked by
  *  aria-describedby, so no one is left guessing why nothing happens. */
-export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy }: ExperimentControlsProps) {
+export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, gate }: ExperimentControlsProps) {
   const blockedId = useId();
+  if (gate) {
+    return (
+      <div className="experiment__controls">
+        <p className="experiment__blocked" data-testid="run-gate">
+          <Link to={gate.to}>{gate.label}</Link>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="experiment__controls">
       <button

@@ -17,7 +17,7 @@ import { LatencyLiveChart } from './charts/latency-live-chart';
 import { LatencyPercentileChart } from './charts/latency-percentile-chart';
 import { QpsChart } from './charts/qps-chart';
 import { ServerStatsChart } from './charts/server-stats-chart';
-import { ExperimentControls } from './experiment-controls';
+import { ExperimentControls, type RunGate } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
 import { FailureDetails } from './failure-details';
 import { RunResults } from './run-results';
@@ -31,12 +31,14 @@ interface ExperimentWidgetProps {
   experimentKey: string;
   /** The recorded reference result, shown until a live run starts. */
   baseline?: Baseline | undefined;
+  /** Set when this browser may not run benchmarks: shown instead of Run. */
+  gate?: RunGate | null | undefined;
 }
 
 const BUSY = new Set(['submitting', 'queued', 'starting', 'warmup', 'measure']);
 
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
-export function ExperimentWidget({ experiment, request, experimentKey, baseline }: ExperimentWidgetProps) {
+export function ExperimentWidget({ experiment, request, experimentKey, baseline, gate }: ExperimentWidgetProps) {
   const health = useHealth();
   const servers = useServers();
   const { state: live, start, cancel } = useRun(experimentKey, request);
@@ -84,6 +86,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline 
         onCancel={isCancellable(state) ? () => void cancel() : null}
         blocked={blocked}
         busy={busy}
+        gate={gate}
       />
 
       {state.failure ? <FailureDetails logs={state.failure.logs} /> : null}

@@ -11,7 +11,7 @@ import { chartMetrics, isTraced, type SeriesMetric } from '../lib/series';
 
 import { BaselineNote } from './baseline-note';
 import { SeriesChart } from './charts/series-chart';
-import { ExperimentControls } from './experiment-controls';
+import { ExperimentControls, type RunGate } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
 import { SeriesTable } from './series-table';
 
@@ -22,6 +22,8 @@ interface SeriesWidgetProps {
   sweep: SweepRequest;
   /** The recorded reference result, shown until a live run starts. */
   baseline?: Baseline | undefined;
+  /** Set when this browser may not run benchmarks: shown instead of Run. */
+  gate?: RunGate | null | undefined;
 }
 
 const BUSY = new Set(['submitting', 'running']);
@@ -34,7 +36,7 @@ const CHARTS: Record<SeriesMetric, { name: string; testId: string }> = {
 
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
-export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps) {
+export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidgetProps) {
   const health = useHealth();
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep);
@@ -78,6 +80,7 @@ export function SeriesWidget({ experiment, sweep, baseline }: SeriesWidgetProps)
         onCancel={state.phase === 'running' ? () => void cancel() : null}
         blocked={blocked}
         busy={busy}
+        gate={gate}
       />
       {state.error ? (
         <p className="experiment__error" role="alert">

@@ -140,6 +140,7 @@ export function useRun(experimentKey: string, request: RunRequest): UseRun {
         runId: created.id,
         status: created.status,
         position: created.position ?? null,
+        waitS: created.wait_s ?? null,
       });
       subscribe(created.id);
     } catch (error) {

@@ -1,7 +1,16 @@
 import { parseRunEventFrame, type RunEventFrame } from '@/lib/api-schemas';
 import { doneData, progress } from '@/testing/fixtures';
 
-import { initialRunState, isCancellable, runReducer, runStateLabel, type RunAction, type RunState } from './run-state';
+import {
+  describeWait,
+  initialRunState,
+  isCancellable,
+  ordinal,
+  runReducer,
+  runStateLabel,
+  type RunAction,
+  type RunState,
+} from './run-state';
 
 function frame(type: string, seq: number, data: unknown): RunEventFrame {
   const parsed = parseRunEventFrame(type, String(seq), JSON.stringify(data));
@@ -23,11 +32,11 @@ describe('runReducer', () => {
     expect(runStateLabel(state)).toBe('submitting…');
 
     state = run([created], state);
-    expect(runStateLabel(state)).toBe('queued #2');
+    expect(runStateLabel(state)).toBe('2nd in the queue');
     expect(isCancellable(state)).toBe(true);
 
     state = run([event('queued', 1, { position: 2 }), event('queued', 2, { position: 1 })], state);
-    expect(runStateLabel(state)).toBe('queued #1');
+    expect(runStateLabel(state)).toBe('1st in the queue');
 
     state = run([event('started', 3, { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' })], state);
     expect(runStateLabel(state)).toBe('starting');
@@ -84,6 +93,32 @@ describe('runReducer', () => {
     const after = run([event('progress', 2, progress(9, 'measure')), event('failed', 3, { reason: 'late' })], done);
     expect(runStateLabel(after)).toBe('done');
     expect(after.progress).toHaveLength(0);
+  });
+
+  it('says the place in the queue and the server’s estimate of the wait', () => {
+    // POST's answer first, then the queued events as the queue moves.
+    let state = run([{ ...created, position: 3, waitS: 41.6 }]);
+    expect(runStateLabel(state)).toBe('3rd in the queue, about 42 s');
+    state = run([event('queued', 1, { position: 3, wait_s: 40 })], state);
+    expect(runStateLabel(state)).toBe('3rd in the queue, about 40 s');
+    state = run([event('queued', 2, { position: 2, wait_s: 200 })], state);
+    expect(runStateLabel(state)).toBe('2nd in the queue, about 3 min');
+    state = run([event('queued', 3, { position: 1, wait_s: 0 })], state);
+    expect(runStateLabel(state)).toBe('1st in the queue');
+    state = run([event('started', 4, { server: 'c-epoll' })], state);
+    expect(state.waitS).toBeNull();
+    // A recording made before the server sent estimates: the place alone.
+    expect(runStateLabel(run([created, event('queued', 1, { position: 4 })]))).toBe('4th in the queue');
+  });
+
+  it('writes ordinals and waits the way people say them', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual([
+      '1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th',
+    ]);
+    expect(describeWait(0.4)).toBeNull();
+    expect(describeWait(7)).toBe('about 7 s');
+    expect(describeWait(89)).toBe('about 89 s');
+    expect(describeWait(150)).toBe('about 3 min');
   });
 
   it('does not go back to queued once started', () => {

@@ -46,7 +46,10 @@ export interface StatsPoint {
 export interface RunState {
   runId: string | null;
   phase: RunPhase;
+  /** Place in the queue while queued, 1 = next to start. */
   position: number | null;
+  /** The server's estimate of the seconds until the run starts, while queued. */
+  waitS: number | null;
   /** Highest SSE sequence number applied (0 = none yet). */
   lastSeq: number;
   server: string | null;
@@ -63,6 +66,7 @@ export const initialRunState: RunState = {
   runId: null,
   phase: 'idle',
   position: null,
+  waitS: null,
   lastSeq: 0,
   server: null,
   progress: [],
@@ -75,7 +79,7 @@ export const initialRunState: RunState = {
 
 export type RunAction =
   | { type: 'submit' }
-  | { type: 'created'; runId: string; status: RunStatus; position: number | null }
+  | { type: 'created'; runId: string; status: RunStatus; position: number | null; waitS?: number | null }
   | { type: 'submit-failed'; reason: string }
   | { type: 'attach'; run: Run }
   | { type: 'event'; frame: RunEventFrame }
@@ -141,9 +145,9 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
   switch (frame.type) {
     case 'queued':
       if (state.phase !== 'queued' && state.phase !== 'submitting') return next;
-      return { ...next, phase: 'queued', position: frame.data.position };
+      return { ...next, phase: 'queued', position: frame.data.position, waitS: frame.data.wait_s ?? null };
     case 'started':
-      return { ...next, phase: 'starting', position: null, server: frame.data.server };
+      return { ...next, phase: 'starting', position: null, waitS: null, server: frame.data.server };
     case 'progress': {
       const d = frame.data;
       const point: ProgressPoint = {
@@ -161,6 +165,7 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
         ...next,
         phase: d.phase === 'warmup' ? 'warmup' : 'measure',
         position: null,
+        waitS: null,
         progress: [...state.progress, point],
       };
     }
@@ -172,12 +177,13 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
       };
     }
     case 'done':
-      return { ...next, phase: 'done', position: null, result: frame.data, connection: 'closed' };
+      return { ...next, phase: 'done', position: null, waitS: null, result: frame.data, connection: 'closed' };
     case 'failed':
       return {
         ...next,
         phase: 'failed',
         position: null,
+        waitS: null,
         failure: { reason: frame.data.reason, logs: frame.data.logs },
         connection: 'closed',
       };
@@ -194,6 +200,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         runId: action.runId,
         phase: phaseForStatus(action.status),
         position: action.position,
+        waitS: action.waitS ?? null,
         connection: 'connecting',
       };
     case 'submit-failed':
@@ -228,6 +235,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
           ...state,
           phase: 'done',
           position: null,
+          waitS: null,
           result: result.success ? result.data : null,
           connection: 'closed',
         };
@@ -237,21 +245,43 @@ export function runReducer(state: RunState, action: RunAction): RunState {
           ...state,
           phase: 'failed',
           position: null,
+          waitS: null,
           failure: { reason: describeRunError(action.run.error), logs: logsOf(action.run.error) },
           connection: 'closed',
         };
       }
       if (phase === 'cancelled') {
-        return { ...state, phase: 'cancelled', position: null, connection: 'closed' };
+        return { ...state, phase: 'cancelled', position: null, waitS: null, connection: 'closed' };
       }
       return state;
     }
     case 'cancelled':
       if (isTerminal(state.phase)) return state;
-      return { ...state, phase: 'cancelled', position: null, connection: 'closed' };
+      return { ...state, phase: 'cancelled', position: null, waitS: null, connection: 'closed' };
     case 'note':
       return addNote(state, action.message);
   }
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const lastTwo = n % 100;
+  const suffix = lastTwo >= 11 && lastTwo <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** The server's estimate of a queued run's wait, said the way a person would: it is an
+ *  estimate, sent again whenever the queue moves, so the label does not tick between. */
+export function describeWait(seconds: number): string | null {
+  if (seconds < 1) return null; // next to start: the position says enough
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  return `about ${Math.round(seconds / 60)} min`;
+}
+
+function queuedLabel(position: number | null, waitS: number | null): string {
+  if (position === null) return 'queued';
+  const wait = waitS === null ? null : describeWait(waitS);
+  return `${ordinal(position)} in the queue${wait ? `, ${wait}` : ''}`;
 }
 
 /** The text of the visible state label (`data-testid="run-state"`). */
@@ -262,7 +292,7 @@ export function runStateLabel(state: RunState): string {
     case 'submitting':
       return 'submitting…';
     case 'queued':
-      return state.position !== null ? `queued #${state.position}` : 'queued';
+      return queuedLabel(state.position, state.waitS);
     case 'starting':
       return 'starting';
     case 'warmup':

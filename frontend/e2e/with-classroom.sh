@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Run the classroom end-to-end test against the real course in classroom mode: a throwaway
+# store with one instructor (Grace), the API and the runner on a spare port, then
+# e2e/classroom.e2e.mjs once /api/health says ready; stop both at the end.
+#
+# Usage: frontend/e2e/with-classroom.sh [PORT]     (make test-e2e; the frontend must be built)
+set -euo pipefail
+port=${1:-8766}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/c10klab-e2e-classroom.XXXXXX)
+log=$work/course.log
+store=$work/store.sqlite3
+password=e2e-password-123
+
+printf '%s\n' "$password" | C10K_DB_PATH=$store "$root/.venv/bin/python" -m c10klab instructor add Grace
+
+C10K_MODE=classroom C10K_PORT=$port C10K_DB_PATH=$store "$root/.venv/bin/python" -m c10klab up >"$log" 2>&1 &
+course=$!
+stop() {
+    kill "$course" 2>/dev/null || true
+    wait "$course" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap stop EXIT
+
+ready=""
+for _ in $(seq 120); do
+    if ! kill -0 "$course" 2>/dev/null; then
+        echo "the course exited early:" >&2; cat "$log" >&2; exit 1
+    fi
+    ready=$(curl -sf "http://127.0.0.1:$port/api/health" 2>/dev/null | grep -o '"ready":true' || true)
+    [ -n "$ready" ] && break
+    sleep 0.5
+done
+if [ -z "$ready" ]; then
+    echo "the course did not become ready on port $port:" >&2
+    curl -s "http://127.0.0.1:$port/api/health" >&2 || true
+    tail -n 30 "$log" >&2
+    exit 1
+fi
+
+cd "$root/frontend"
+if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_INSTRUCTOR=Grace E2E_PASSWORD=$password \
+        npm run --silent e2e:classroom; then
+    echo "--- course log ---" >&2; tail -n 40 "$log" >&2
+    exit 1
+fi

@@ -1,0 +1,5 @@
+import { ClassesPage } from '@/features/people';
+
+export function ClassesRoute() {
+  return <ClassesPage />;
+}

@@ -1,0 +1,5 @@
+import { JoinPage } from '@/features/people';
+
+export function JoinRoute() {
+  return <JoinPage />;
+}

@@ -1,0 +1,5 @@
+import { LoginPage } from '@/features/people';
+
+export function LoginRoute() {
+  return <LoginPage />;
+}

@@ -1,0 +1,52 @@
+import { Link, useNavigate } from 'react-router';
+
+import { useMe } from '../hooks/use-me';
+import { useLogout } from '../hooks/use-session';
+
+import './people.css';
+
+/**
+ * The header's part about who you are, in classroom mode: your name (and a student's class)
+ * with Log out, or the ways in when nobody is logged in. Nothing in solo mode, and nothing
+ * while `me` is unknown.
+ */
+export function AccountNav() {
+  const me = useMe();
+  const logoutMutation = useLogout();
+  const navigate = useNavigate();
+  if (me.data?.mode !== 'classroom') return null;
+
+  const person = me.data.person;
+  if (!person) {
+    return (
+      <span className="account-nav" data-testid="account-nav">
+        <Link to="/join">Join a class</Link>
+        <Link to="/login">Instructor login</Link>
+      </span>
+    );
+  }
+  const logOut = () => {
+    logoutMutation.mutate(undefined, { onSuccess: () => void navigate('/') });
+  };
+  return (
+    <span className="account-nav" data-testid="account-nav">
+      <span className="account-nav__who" data-testid="account-name">
+        {person.name}
+        {person.kind === 'instructor' ? (
+          <span className="account-nav__role"> (instructor)</span>
+        ) : me.data.class ? (
+          <span className="account-nav__role"> · {me.data.class.name}</span>
+        ) : null}
+      </span>
+      {person.kind === 'instructor' ? <Link to="/classes">Your classes</Link> : null}
+      <button type="button" className="button button--small" onClick={logOut} disabled={logoutMutation.isPending}>
+        Log out
+      </button>
+      {logoutMutation.isError ? (
+        <span className="account-nav__error" role="alert">
+          {logoutMutation.error.message}
+        </span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,88 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { aClass, instructorMe, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
+import { renderWithProviders } from '@/testing/render';
+
+import { ClassesPage } from './classes-page';
+
+describe('ClassesPage', () => {
+  it('shows each class with its join code large, its join link and its students', async () => {
+    mockFetch({
+      'GET /api/auth/me': instructorMe,
+      'GET /api/classes': [aClass(), aClass({ id: 'c-0', name: 'Old one', join_code: 'AAAA-BBBB', ended_at: '2026-11-01T10:00:00Z', students: 1 })],
+    });
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    const cards = await screen.findAllByTestId('class-card');
+    expect(cards).toHaveLength(2);
+    const [open, ended] = cards as [HTMLElement, HTMLElement];
+    expect(within(open).getByRole('heading', { name: 'Systems, Tuesday' })).toBeInTheDocument();
+    expect(within(open).getByTestId('join-code')).toHaveTextContent('K7QX-M4TP');
+    expect(within(open).getByTestId('join-link')).toHaveAttribute('href', `${window.location.origin}/#/join?code=K7QX-M4TP`);
+    expect(within(open).getByTestId('class-students')).toHaveTextContent('3 students');
+    // An ended class's code admits nobody: not shown.
+    expect(within(ended).queryByTestId('join-code')).not.toBeInTheDocument();
+    expect(within(ended).getByText(/Ended 2026-11-01/)).toBeInTheDocument();
+    expect(within(ended).getByTestId('class-students')).toHaveTextContent('1 student');
+  });
+
+  it('creates a class and shows it first', async () => {
+    const classes: unknown[] = [];
+    const { calls } = mockFetch({
+      'GET /api/auth/me': instructorMe,
+      'GET /api/classes': () => ({ body: classes }),
+      'POST /api/classes': () => {
+        classes.unshift(aClass({ id: 'c-2', name: 'Networks', join_code: 'QQQQ-2345', students: 0 }));
+        return { status: 201, body: classes[0] };
+      },
+    });
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    expect(await screen.findByTestId('no-classes')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('New class'), 'Networks');
+    await userEvent.click(screen.getByRole('button', { name: 'Create class' }));
+    const card = await screen.findByTestId('class-card');
+    expect(within(card).getByTestId('join-code')).toHaveTextContent('QQQQ-2345');
+    expect(within(card).getByTestId('class-students')).toHaveTextContent('0 students');
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Networks' });
+    expect(screen.getByLabelText('New class')).toHaveValue('');
+  });
+
+  it('shows the server’s sentence when a class cannot be created', async () => {
+    mockFetch({
+      'GET /api/auth/me': instructorMe,
+      'GET /api/classes': [],
+      'POST /api/classes': reply(422, { detail: 'name: string should have at most 40 characters' }),
+    });
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    await userEvent.type(await screen.findByLabelText('New class'), 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Create class' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('name: string should have at most 40 characters');
+  });
+
+  it('tells a student, and nobody, that the classes are the instructor’s', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': studentMe });
+    const { unmount } = renderWithProviders(<ClassesPage />, { route: '/classes' });
+    expect(await screen.findByTestId('classes-not-instructor')).toHaveTextContent(
+      'Only an instructor sees the classes here; you are Ada, a student in Systems, Tuesday.',
+    );
+    expect(calls.some((c) => c.path === '/api/classes')).toBe(false);
+    unmount();
+
+    mockFetch({ 'GET /api/auth/me': nobodyMe });
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    const note = await screen.findByTestId('classes-not-instructor');
+    expect(note).toHaveTextContent('nobody is logged in');
+    expect(within(note).getByRole('link', { name: 'Instructor login' })).toHaveAttribute('href', '/login');
+    expect(within(note).getByRole('link', { name: 'Join a class' })).toHaveAttribute('href', '/join');
+  });
+
+  it('explains that solo mode has no classes', async () => {
+    mockFetch({ 'GET /api/auth/me': soloMe });
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    expect(await screen.findByTestId('solo-mode')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(screen.queryByTestId('class-list')).not.toBeInTheDocument();
+    });
+  });
+});

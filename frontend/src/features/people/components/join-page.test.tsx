@@ -1,0 +1,64 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router';
+
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
+import { renderWithProviders } from '@/testing/render';
+
+import { ME_QUERY_KEY } from '../hooks/use-me';
+
+import { JoinPage } from './join-page';
+
+function renderJoin(route = '/join') {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/join" element={<JoinPage />} />
+      <Route path="/" element={<p>course home</p>} />
+    </Routes>,
+    { route },
+  );
+}
+
+describe('JoinPage', () => {
+  it('pre-fills the code from ?code= and joins with it, then goes to the course', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': studentMe });
+    const { client } = renderJoin('/join?code=k7qx-m4tp');
+    const code = await screen.findByLabelText('Join code');
+    expect(code).toHaveValue('K7QX-M4TP');
+    await userEvent.type(screen.getByLabelText('Your name'), 'Ada');
+    await userEvent.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByText('course home')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'K7QX-M4TP', name: 'Ada' });
+    expect(client.getQueryData(ME_QUERY_KEY)).toEqual(studentMe);
+  });
+
+  it.each([
+    [404, "no class has the join code 'NOPE': check it with your instructor (letters and digits, e.g. K7QX-M4TP)"],
+    [410, "the class 'Systems, Tuesday' has ended; its code no longer admits anyone"],
+    [422, "name: someone in 'Systems, Tuesday' already joined as 'Ada'; add an initial or pick another name"],
+  ])('shows the server’s sentence for a %i', async (status, detail) => {
+    mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': reply(status, { detail }) });
+    renderJoin();
+    await userEvent.type(await screen.findByLabelText('Join code'), 'nope');
+    await userEvent.type(screen.getByLabelText('Your name'), 'Ada');
+    await userEvent.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(detail);
+    expect(screen.queryByText('course home')).not.toBeInTheDocument();
+  });
+
+  it('says who you are when you have joined already', async () => {
+    mockFetch({ 'GET /api/auth/me': studentMe });
+    renderJoin();
+    expect(await screen.findByTestId('already-joined')).toHaveTextContent('You are in Systems, Tuesday as Ada.');
+  });
+
+  it('explains that solo mode has no classes', async () => {
+    mockFetch({ 'GET /api/auth/me': soloMe });
+    renderJoin();
+    expect(await screen.findByTestId('solo-mode')).toHaveTextContent('solo mode');
+    await waitFor(() => {
+      expect(screen.queryByRole('button', { name: 'Join' })).not.toBeInTheDocument();
+    });
+  });
+});

@@ -1,0 +1,51 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router';
+
+import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
+import { grace, instructorMe, nobodyMe } from '@/testing/people-fixtures';
+import { renderWithProviders } from '@/testing/render';
+
+import { ME_QUERY_KEY } from '../hooks/use-me';
+
+import { LoginPage } from './login-page';
+
+function renderLogin() {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/classes" element={<p>the classes</p>} />
+    </Routes>,
+    { route: '/login' },
+  );
+}
+
+async function logIn(name: string, password: string) {
+  await userEvent.type(await screen.findByLabelText('Name'), name);
+  await userEvent.type(screen.getByLabelText('Password'), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+}
+
+describe('LoginPage', () => {
+  it('logs the instructor in and goes to their classes', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/auth/login': grace });
+    const { client } = renderLogin();
+    await logIn('Grace', 'e2e-password-123');
+    expect(await screen.findByText('the classes')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Grace', password: 'e2e-password-123' });
+    expect(client.getQueryData(ME_QUERY_KEY)).toEqual(instructorMe);
+  });
+
+  it('shows the server’s sentence for a wrong password, and for too many tries', async () => {
+    let answer = reply(401, { detail: 'wrong name or password' });
+    mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/auth/login': (request: MockRequest) => answer(request) });
+    renderLogin();
+    await logIn('Grace', 'nope');
+    expect(await screen.findByRole('alert')).toHaveTextContent('wrong name or password');
+
+    answer = reply(429, { detail: 'too many failed logins for this account (5 in the last 15 minutes): try again in 600 s' });
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText(/try again in 600 s/)).toBeInTheDocument();
+    expect(screen.queryByText('the classes')).not.toBeInTheDocument();
+  });
+});

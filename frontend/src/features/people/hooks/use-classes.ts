@@ -1,0 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { createClass, listClasses } from '../api/people';
+import type { Class } from '../lib/people-schemas';
+
+export const CLASSES_QUERY_KEY = ['classes'] as const;
+/** The list is on the projector while students join: their count follows this often. */
+export const CLASSES_REFRESH_MS = 10_000;
+
+/** GET /api/classes, for an instructor only (`enabled`): anyone else would get a 403. */
+export function useClasses(enabled: boolean) {
+  return useQuery({
+    queryKey: CLASSES_QUERY_KEY,
+    queryFn: ({ signal }) => listClasses(signal),
+    enabled,
+    refetchInterval: CLASSES_REFRESH_MS,
+  });
+}
+
+export function useCreateClass() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => createClass(name),
+    onSuccess: (created) => {
+      client.setQueryData<Class[]>(CLASSES_QUERY_KEY, (classes) => [
+        created,
+        ...(classes ?? []).filter((c) => c.id !== created.id),
+      ]);
+      void client.invalidateQueries({ queryKey: CLASSES_QUERY_KEY });
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import type { Me } from './people-schemas';
+
+/** What the Run widgets show instead of Run when this browser may not run benchmarks. */
+export interface RunGate {
+  label: string;
+  to: string;
+}
+
+export const JOIN_TO_RUN: RunGate = { label: 'Join your class to run benchmarks', to: '/join' };
+
+/**
+ * In a class every run belongs to someone, so nobody may run before joining (or logging in);
+ * solo mode has one implicit person who always may. Null means "may run" — also while `me` is
+ * unknown (still loading, or the backend is down): the server has the last word anyway, and
+ * the health banner speaks for a backend that is away.
+ */
+export function runGateFor(me: Me | undefined): RunGate | null {
+  if (me?.mode === 'classroom' && me.person === null) return JOIN_TO_RUN;
+  return null;
+}
