@@ -1,15 +1,23 @@
-"""`python -m c10klab up` runs the course: the API and the runner as two supervised processes.
-`python -m c10klab api` and `python -m c10klab runner` run one of them (docker-compose does)."""
+"""The course's command line.
+
+python -m c10klab up                      the API and the runner, supervised (`make up`)
+python -m c10klab api | runner            one of them (docker-compose runs each apart)
+python -m c10klab instructor add NAME     an instructor account; the password is asked
+                                          for, or read from the first line of stdin
+python -m c10klab instructor list
+"""
 
 import argparse
-import signal
-import subprocess
+import getpass
 import sys
-import time
 
 import uvicorn
 
 from c10klab.config import get_settings
+from c10klab.errors import DomainError
+
+# Open event streams would keep a stopping API waiting forever: give them this long.
+GRACEFUL_SHUTDOWN_S = 3
 
 
 def run_api() -> None:
@@ -20,6 +28,9 @@ def run_api() -> None:
         host=settings.host,
         port=settings.port,
         log_level="info",
+        proxy_headers=True,
+        forwarded_allow_ips=settings.trusted_proxies,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
     )
 
 
@@ -29,43 +40,52 @@ def run_runner() -> None:
     main()
 
 
-def run_both() -> int:
-    """Start both children; when either ends, or on Ctrl-C / SIGTERM, stop the other."""
-    settings = get_settings()  # validate once here, so a bad setting fails before anything starts
-    children = {
-        name: subprocess.Popen([sys.executable, "-m", "c10klab", name])
-        for name in ("runner", "api")
-    }
-    print(f"C10K Lab: http://localhost:{settings.port}  (Ctrl-C stops it)", flush=True)
+def read_password() -> str:
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\n")
+    first = getpass.getpass("Password (at least 8 characters): ")
+    if getpass.getpass("Again: ") != first:
+        raise SystemExit("the two passwords differ; nothing was changed")
+    return first
 
-    def forward(signum: int, _frame: object) -> None:
-        for child in children.values():
-            if child.poll() is None:
-                child.send_signal(signum)
 
-    signal.signal(signal.SIGINT, forward)
-    signal.signal(signal.SIGTERM, forward)
-    while all(child.poll() is None for child in children.values()):
-        time.sleep(0.5)
-    for name, child in children.items():
-        if child.poll() is None:
-            child.terminate()
-        code = child.wait(timeout=30)
-        if code not in (0, -signal.SIGTERM, -signal.SIGINT):
-            print(f"C10K Lab: the {name} process exited with code {code}", file=sys.stderr)
-    return max((abs(c.returncode or 0) for c in children.values()), default=0)
+def instructor(args: argparse.Namespace) -> None:
+    from c10klab.people.service import add_instructor
+    from c10klab.people.store import PeopleStore
+
+    people = PeopleStore(get_settings().db_path)
+    if args.action == "list":
+        for person in people.instructors():
+            print(person.name)
+        return
+    if not args.name:
+        raise SystemExit("usage: python -m c10klab instructor add NAME")
+    try:
+        person = add_instructor(people, args.name, read_password())
+    except DomainError as refused:
+        raise SystemExit(f"error: {refused.message}") from refused
+    print(f"instructor {person.name!r} added; log in at /#/login")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m c10klab")
-    parser.add_argument("command", choices=["up", "api", "runner"])
-    command = parser.parse_args().command
-    if command == "api":
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name in ("up", "api", "runner"):
+        commands.add_parser(name)
+    people = commands.add_parser("instructor", help="instructor accounts")
+    people.add_argument("action", choices=["add", "list"])
+    people.add_argument("name", nargs="?")
+    args = parser.parse_args()
+    if args.command == "api":
         run_api()
-    elif command == "runner":
+    elif args.command == "runner":
         run_runner()
+    elif args.command == "instructor":
+        instructor(args)
     else:
-        sys.exit(run_both())
+        from c10klab.supervisor import supervise
+
+        sys.exit(supervise())
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="C10K_")
 
     env: Literal["development", "production"] = "development"
+    # solo: one implicit person, no login (`make up`). classroom: instructors log in, students
+    # join a class by its code, and every run belongs to someone (the compose stack).
+    mode: Literal["solo", "classroom"] = "solo"
     repo_root: Path = REPO_ROOT
     db_path: Path = REPO_ROOT / "var" / "c10klab.sqlite3"
     host: str = "127.0.0.1"
@@ -41,9 +44,32 @@ class Settings(BaseSettings):
     max_payload_bytes: int = Field(1_048_576, ge=1, le=16_777_216)
     max_duration_s: float = Field(60, gt=0, le=600)
     max_warmup_s: float = Field(30, ge=0, le=120)
-    max_queued_runs: int = Field(50, ge=1, le=1000)
+    max_queued_runs: int = Field(200, ge=1, le=1000)
     max_repetitions: int = Field(5, ge=1, le=20)
     max_sweep_points: int = Field(40, ge=1, le=200)
+
+    # People and fair admission (classroom mode). A person may have this many runs waiting
+    # (a sweep's points count one each) and queue this many a minute; beyond, 429 with
+    # Retry-After. The site-wide cap is max_queued_runs.
+    max_queued_per_person: int = Field(40, ge=1, le=1000)
+    max_runs_per_minute: int = Field(60, ge=1, le=10_000)
+    session_hours: float = Field(12, gt=0, le=24 * 30)
+    # Failed logins allowed within login_window_s, per account and per client address.
+    login_attempts_per_account: int = Field(5, ge=1, le=1000)
+    login_attempts_per_address: int = Field(30, ge=1, le=10_000)
+    login_window_s: float = Field(900, gt=0, le=86_400)
+    # Origins besides the request's own Host that may send mutating requests (for a reverse
+    # proxy that rewrites Host), e.g. ["https://lab.example.org"].
+    allowed_origins: list[str] = []
+    # Addresses whose X-Forwarded-For/-Proto uvicorn trusts (the reverse proxy's).
+    trusted_proxies: str = "127.0.0.1"
+    # Secure session cookies over https always; "always" also for http behind a TLS proxy
+    # that does not send X-Forwarded-Proto.
+    cookie_secure: Literal["auto", "always"] = "auto"
+
+    # The name a runner claims runs under (default: the host's name); a runner that restarts
+    # under the same name fails the runs it held before it died.
+    runner_id: str = Field("", max_length=100)
 
     # Container limits (see runner/plan.py).
     nofile_limit: int = Field(20_000, ge=1024, le=1_048_576)

@@ -2,9 +2,11 @@
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Cookie, Depends, Request
 
 from c10klab.config import Settings
+from c10klab.people.service import COOKIE, person_for_cookie
+from c10klab.people.store import SOLO, PeopleStore, Person
 from c10klab.store import Store
 
 
@@ -18,5 +20,24 @@ def get_store(request: Request) -> Store:
     return store
 
 
+def get_people(request: Request) -> PeopleStore:
+    people: PeopleStore = request.app.state.people
+    return people
+
+
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
+PeopleDep = Annotated[PeopleStore, Depends(get_people)]
+SessionCookie = Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)]
+
+
+def current_person(
+    settings: SettingsDep, people: PeopleDep, session: SessionCookie = None
+) -> Person:
+    """Who is asking: solo mode's one person, or the owner of a valid session (else 401)."""
+    if settings.mode == "solo":
+        return SOLO
+    return person_for_cookie(people, settings, session)
+
+
+PersonDep = Annotated[Person, Depends(current_person)]

@@ -29,6 +29,7 @@ class DomainError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        self.headers: dict[str, str] = {}
 
 
 class NotFound(DomainError):
@@ -39,8 +40,33 @@ class InvalidRequest(DomainError):
     status = 422
 
 
-class QueueFull(DomainError):
+class Unauthenticated(DomainError):
+    """No valid session: log in (an instructor) or join the class (a student)."""
+
+    status = 401
+
+
+class Forbidden(DomainError):
+    status = 403
+
+
+class Gone(DomainError):
+    status = 410
+
+
+class TooManyRequests(DomainError):
+    """Past a limit for now; `Retry-After` says when trying again makes sense."""
+
     status = 429
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+        self.headers["Retry-After"] = str(retry_after_s)
+
+
+class QueueFull(TooManyRequests):
+    """The site's or a person's queue limit."""
 
 
 def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -119,7 +145,9 @@ def describe_validation_error(exc: RequestValidationError) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, content={"detail": exc.message})
+        return JSONResponse(
+            status_code=exc.status, content={"detail": exc.message}, headers=exc.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -1,5 +1,8 @@
 """The API application: /api routers, OpenAPI at /docs, and the built frontend at /."""
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -7,13 +10,35 @@ from fastapi import APIRouter, FastAPI
 
 from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
+from c10klab.cross_site import CrossSiteGuard
 from c10klab.errors import install_error_handlers
 from c10klab.health.router import router as health_router
+from c10klab.http_guards import install_request_guards
+from c10klab.people.router import router as people_router
+from c10klab.people.store import PeopleStore
 from c10klab.runs.router import router as runs_router
 from c10klab.sandboxes.router import router as sandboxes_router
 from c10klab.store import Store
 from c10klab.sweeps.router import router as sweeps_router
 from c10klab.web import mount_frontend
+
+log = logging.getLogger("c10klab.api")
+
+# How often the API looks for runs whose runner stopped renewing its lease.
+LEASE_CHECK_S = 2.0
+
+
+async def expire_leases_forever(store: Store) -> None:
+    """End the runs of a runner that died: a run whose lease ran out is failed with the
+    reason, which also ends its event stream. The API does it, not the runner, because the
+    runner may not come back."""
+    while True:
+        try:
+            for run_id in await asyncio.to_thread(store.expire_leases):
+                log.warning("run %s failed: its runner's lease ran out", run_id)
+        except Exception:  # a locked or missing store must not end the loop
+            log.exception("checking runner leases failed")
+        await asyncio.sleep(LEASE_CHECK_S)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -23,12 +48,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.store = Store(settings.db_path)
+        app.state.people = PeopleStore(settings.db_path)
+        leases = asyncio.create_task(expire_leases_forever(app.state.store))
         yield
+        leases.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await leases
 
     app = FastAPI(title="C10K Lab", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
+    install_request_guards(app)
+    app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
     api = APIRouter(prefix="/api")
-    for router in (health_router, content_router, sandboxes_router, runs_router, sweeps_router):
+    routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
+    for router in (*routers, sweeps_router):
         api.include_router(router)
     app.include_router(api)
     mount_frontend(app, settings.frontend_dist)

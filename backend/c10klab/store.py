@@ -1,21 +1,31 @@
-"""The SQLite store that the API and the runner share: runs, their events, sweeps (series of
-runs) and the runner's status.
+"""The runs domain's tables: runs, their events, sweeps (series of runs), the queue's clock and
+the runner's heartbeat.
 
-Both processes open the same file (WAL mode, so readers never block the writer). The runs table
-is also the queue: the runner claims the oldest queued run inside a write transaction, so a run is
-never started twice and a queued run survives a restart of either process.
+The runs table is also the queue, and admission happens inside the write that queues: one
+transaction counts what the person and the site already have waiting, refuses or inserts. No
+burst of requests can get past a limit between a check and an insert.
+
+Fair share is start-time fair queueing. Every queued run carries a virtual start tag: the later
+of the queue's virtual clock and the finish tag of its owner's latest run still waiting or
+running; its finish tag is that plus the seconds it is expected to take. The runner claims the
+instructor's runs first, then the smallest start tag, ties in the order they came. So a sweep's
+points get successive tags and interleave with other people's single runs instead of holding
+the runner for minutes, and a person with nothing waiting starts at the clock: joining late
+costs nothing, and waiting idle earns nothing. Positions follow that order exactly, and every
+run whose position changes is told so by a new `queued` event with its estimated wait.
 """
 
 import json
+import math
 import sqlite3
-import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+from c10klab.db import Database, now_iso, unix_now
+from c10klab.errors import InvalidRequest, QueueFull
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -30,7 +40,6 @@ CREATE TABLE IF NOT EXISTS runs (
     started_at TEXT,
     finished_at TEXT
 );
-CREATE INDEX IF NOT EXISTS runs_by_status ON runs (status, created_at);
 CREATE TABLE IF NOT EXISTS events (
     run_id TEXT NOT NULL REFERENCES runs (id),
     seq INTEGER NOT NULL,
@@ -50,13 +59,51 @@ CREATE TABLE IF NOT EXISTS runner_status (
     updated_at REAL NOT NULL,
     data TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS queue_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    vclock REAL NOT NULL,
+    next_seq INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO queue_state (id, vclock, next_seq) VALUES (1, 0, 1);
+"""
+
+# Columns that came with people, fair share and leases; a file from before gets them on open.
+ADDED_COLUMNS = {
+    "runs": [
+        ("owner_id", "TEXT NOT NULL DEFAULT 'solo'"),
+        ("class_id", "TEXT"),
+        ("priority", "INTEGER NOT NULL DEFAULT 0"),
+        ("vstart", "REAL NOT NULL DEFAULT 0"),
+        ("vfinish", "REAL NOT NULL DEFAULT 0"),
+        ("expected_s", "REAL NOT NULL DEFAULT 0"),
+        ("queue_seq", "INTEGER NOT NULL DEFAULT 0"),
+        ("announced_position", "INTEGER"),
+        ("created_unix", "REAL"),
+        ("started_unix", "REAL"),
+        ("claimed_by", "TEXT"),
+        ("lease_until", "REAL"),
+    ],
+    "sweeps": [("owner_id", "TEXT NOT NULL DEFAULT 'solo'"), ("class_id", "TEXT")],
+}
+
+INDEXES = """
+CREATE INDEX IF NOT EXISTS runs_queue ON runs (status, priority, vstart, queue_seq);
+CREATE INDEX IF NOT EXISTS runs_by_owner ON runs (owner_id, created_unix);
+CREATE INDEX IF NOT EXISTS runs_by_class ON runs (class_id, created_at);
 """
 
 TERMINAL_EVENTS = frozenset({"done", "failed"})
+# The queue's order: the instructor's runs first, then by virtual start tag, then arrival.
+QUEUE_ORDER = "priority DESC, vstart, queue_seq"
+# Seconds a run takes beyond its load: two containers started, readiness and one reply
+# verified, the server stopped, both removed (about 3 s on the course's reference machine).
+RUN_OVERHEAD_S = 3.0
 
 
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def expected_seconds(request: dict[str, Any]) -> float:
+    """How long the runner is expected to be busy with a run."""
+    load = sum(float(request.get(key, 0)) for key in ("ramp_s", "warmup_s", "duration_s"))
+    return (load + RUN_OVERHEAD_S) * int(request.get("repetitions", 1))
 
 
 @dataclass(frozen=True)
@@ -71,6 +118,8 @@ class Run:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    owner_id: str = "solo"
+    class_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +129,8 @@ class Sweep:
     # [{"server", "value", "run_id" (None if skipped), "skipped" (why, or None)}], in order
     points: list[dict[str, Any]]
     created_at: str
+    owner_id: str = "solo"
+    class_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +139,47 @@ class Event:
     seq: int
     type: str
     data: dict[str, Any]
+
+
+class Place(NamedTuple):
+    """Where a queued run stands: 1 = next to start, and the estimated seconds until then."""
+
+    position: int
+    wait_s: float
+
+
+@dataclass(frozen=True)
+class Admission:
+    """Who is queueing, and the limits the request must fit in. They are checked in the
+    same transaction that queues it. None: no such limit."""
+
+    owner_id: str = "solo"
+    class_id: str | None = None
+    priority: int = 0  # 1: an instructor's runs, claimed before anyone else's
+    queued_per_person: int | None = None
+    runs_per_minute: int | None = None
+    queued_site: int = 1000
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose runs and sweeps a listing covers: everyone's, or one owner's and those of the
+    given classes."""
+
+    everyone: bool = False
+    owner_id: str | None = None
+    class_ids: tuple[str, ...] = ()
+
+    def where(self) -> tuple[str, list[Any]]:
+        if self.everyone:
+            return "1", []
+        marks = ", ".join("?" for _ in self.class_ids)
+        classes = f" OR class_id IN ({marks})" if self.class_ids else ""
+        return f"(owner_id = ?{classes})", [self.owner_id, *self.class_ids]
+
+
+# A planned sweep point: (server, value, run request or None, why skipped).
+PlannedPoint = tuple[str, float, dict[str, Any] | None, str]
 
 
 def _run(row: sqlite3.Row) -> Run:
@@ -102,38 +194,30 @@ def _run(row: sqlite3.Row) -> Run:
         created_at=row["created_at"],
         started_at=row["started_at"],
         finished_at=row["finished_at"],
+        owner_id=row["owner_id"],
+        class_id=row["class_id"],
     )
 
 
-class Store:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
+def _sweep(row: sqlite3.Row) -> Sweep:
+    return Sweep(
+        row["id"],
+        json.loads(row["request"]),
+        json.loads(row["points"]),
+        row["created_at"],
+        row["owner_id"],
+        row["class_id"],
+    )
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        # One short-lived connection per operation: safe across threads and processes.
-        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        try:
-            yield db
-        finally:
-            db.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction taken up front, so concurrent writers queue instead of failing."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+def _retry_after(seconds: float) -> int:
+    return max(1, math.ceil(seconds))
+
+
+class Store(Database):
+    SCHEMA = SCHEMA
+    ADDED_COLUMNS = ADDED_COLUMNS
+    INDEXES = INDEXES
 
     @staticmethod
     def _append(db: sqlite3.Connection, run_id: str, type_: str, data: dict[str, Any]) -> Event:
@@ -146,104 +230,273 @@ class Store:
         )
         return Event(run_id, seq, type_, data)
 
+    # --- the queue ------------------------------------------------------------------------
+
     @staticmethod
-    def _queue_position(db: sqlite3.Connection, created_at: str, run_id: str) -> int:
-        ahead = db.execute(
-            "SELECT COUNT(*) FROM runs WHERE status = 'queued' AND (created_at, id) < (?, ?)",
-            (created_at, run_id),
+    def _queue(db: sqlite3.Connection) -> list[sqlite3.Row]:
+        return db.execute(
+            "SELECT id, owner_id, expected_s, announced_position, created_unix FROM runs "
+            f"WHERE status = 'queued' ORDER BY {QUEUE_ORDER}"
+        ).fetchall()
+
+    @staticmethod
+    def _waits(db: sqlite3.Connection, queue: list[sqlite3.Row]) -> list[float]:
+        """Seconds until each queued run (in queue order) is expected to start: what the
+        running run has left, then everything ahead of it."""
+        now = unix_now()
+        running = db.execute(
+            "SELECT expected_s, started_unix FROM runs WHERE status = 'running'"
+        ).fetchall()
+        ahead = sum(max(1.0, r["expected_s"] - (now - (r["started_unix"] or now))) for r in running)
+        waits = []
+        for row in queue:
+            waits.append(ahead)
+            ahead += row["expected_s"]
+        return waits
+
+    def _announce_positions(self, db: sqlite3.Connection) -> None:
+        """A `queued` event for every waiting run whose position changed (or was never said)."""
+        queue = self._queue(db)
+        for position, (row, wait) in enumerate(
+            zip(queue, self._waits(db, queue), strict=True), start=1
+        ):
+            if row["announced_position"] == position:
+                continue
+            db.execute("UPDATE runs SET announced_position = ? WHERE id = ?", (position, row["id"]))
+            self._append(db, row["id"], "queued", {"position": position, "wait_s": round(wait)})
+
+    def _admit(self, db: sqlite3.Connection, admission: Admission, costs: list[float]) -> None:
+        """Refuse, with when to try again, what would take the site or the person past a
+        limit. Runs in the write transaction that then queues the runs."""
+        wanted = len(costs)
+        queue = self._queue(db)
+        plural = "s" if wanted != 1 else ""
+        site = admission.queued_site
+        if wanted > site:
+            raise InvalidRequest(
+                f"this asks for {wanted} runs; the course queues at most {site} at a time"
+            )
+        if len(queue) + wanted > site:
+            must_start = len(queue) + wanted - site
+            wait = self._waits(db, queue)[must_start - 1]
+            raise QueueFull(
+                f"the course's queue is full: {len(queue)} runs are waiting (at most {site}). "
+                f"Try again in about {_retry_after(wait)} s.",
+                _retry_after(wait),
+            )
+        limit = admission.queued_per_person
+        if limit is not None:
+            if wanted > limit:
+                raise InvalidRequest(
+                    f"this asks for {wanted} runs; one person may have at most {limit} waiting "
+                    "(use fewer values or servers)"
+                )
+            mine = [i for i, row in enumerate(queue) if row["owner_id"] == admission.owner_id]
+            if len(mine) + wanted > limit:
+                wait = self._waits(db, queue)[mine[len(mine) + wanted - limit - 1]]
+                raise QueueFull(
+                    f"you already have {len(mine)} run{'s' if len(mine) != 1 else ''} waiting "
+                    f"and may have at most {limit}: try again in about {_retry_after(wait)} s, "
+                    f"when enough of them have started to make room for {wanted} more, or "
+                    "cancel one",
+                    _retry_after(wait),
+                )
+        per_minute = admission.runs_per_minute
+        if per_minute is not None:
+            if wanted > per_minute:
+                raise InvalidRequest(
+                    f"this asks for {wanted} runs; one person may start at most {per_minute} "
+                    "a minute (use fewer values or servers)"
+                )
+            now = unix_now()
+            recent = [
+                row[0]
+                for row in db.execute(
+                    "SELECT created_unix FROM runs WHERE owner_id = ? AND created_unix > ? "
+                    "ORDER BY created_unix",
+                    (admission.owner_id, now - 60),
+                )
+            ]
+            if len(recent) + wanted > per_minute:
+                wait = recent[len(recent) + wanted - per_minute - 1] + 60 - now
+                raise QueueFull(
+                    f"you asked for {len(recent)} runs in the last minute and may ask for at "
+                    f"most {per_minute} a minute: try again in about {_retry_after(wait)} s "
+                    f"for {wanted} more run{plural}",
+                    _retry_after(wait),
+                )
+
+    def _insert_runs(
+        self,
+        db: sqlite3.Connection,
+        admission: Admission,
+        runs: list[tuple[str, str, dict[str, Any]]],
+    ) -> None:
+        """Queue (id, server, request) runs in this order, each tagged after the last."""
+        clock, seq = db.execute("SELECT vclock, next_seq FROM queue_state WHERE id = 1").fetchone()
+        latest = db.execute(
+            "SELECT MAX(vfinish) FROM runs WHERE owner_id = ? AND status IN ('queued','running')",
+            (admission.owner_id,),
         ).fetchone()[0]
-        return int(ahead) + 1
+        tag = max(clock, latest or 0.0)
+        created, created_unix = now_iso(), unix_now()
+        for run_id, server, request in runs:
+            cost = expected_seconds(request)
+            db.execute(
+                "INSERT INTO runs (id, server, status, request, created_at, created_unix, "
+                "owner_id, class_id, priority, vstart, vfinish, expected_s, queue_seq) "
+                "VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    server,
+                    json.dumps(request),
+                    created,
+                    created_unix,
+                    admission.owner_id,
+                    admission.class_id,
+                    admission.priority,
+                    tag,
+                    tag + cost,
+                    cost,
+                    seq,
+                ),
+            )
+            tag, seq = tag + cost, seq + 1
+        db.execute("UPDATE queue_state SET next_seq = ? WHERE id = 1", (seq,))
 
     # --- runs -------------------------------------------------------------------------------
 
     def count_queued(self) -> int:
-        with self._connect() as db:
+        with self.connect() as db:
             row = db.execute("SELECT COUNT(*) FROM runs WHERE status = 'queued'").fetchone()
         return int(row[0])
 
-    def create_run(self, server: str, request: dict[str, Any]) -> tuple[Run, int]:
-        """Queue a run and write its first `queued` event; returns the run and its position."""
+    def create_run(
+        self, server: str, request: dict[str, Any], admission: Admission = Admission()
+    ) -> tuple[Run, Place]:
+        """Admit and queue a run; returns it and where it stands in the queue."""
         run_id = uuid.uuid4().hex
-        created = now_iso()
-        with self._write() as db:
-            db.execute(
-                "INSERT INTO runs (id, server, status, request, created_at) "
-                "VALUES (?, ?, 'queued', ?, ?)",
-                (run_id, server, json.dumps(request), created),
-            )
-            position = self._queue_position(db, created, run_id)
-            self._append(db, run_id, "queued", {"position": position})
+        with self.write() as db:
+            self._admit(db, admission, [expected_seconds(request)])
+            self._insert_runs(db, admission, [(run_id, server, request)])
+            self._announce_positions(db)
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return _run(row), position
+            place = self._place(db, run_id)
+        assert place is not None  # queued in this very transaction
+        return _run(row), place
 
     def get_run(self, run_id: str) -> Run | None:
-        with self._connect() as db:
+        with self.connect() as db:
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         return _run(row) if row else None
 
-    def position(self, run: Run) -> int | None:
+    def _place(self, db: sqlite3.Connection, run_id: str) -> Place | None:
+        queue = self._queue(db)
+        index = next((i for i, row in enumerate(queue) if row["id"] == run_id), None)
+        if index is None:  # not queued (any more)
+            return None
+        return Place(index + 1, round(self._waits(db, queue)[index]))
+
+    def queue_place(self, run: Run) -> Place | None:
+        """Where a queued run stands now; None once it has started or ended."""
         if run.status != "queued":
             return None
-        with self._connect() as db:
-            return self._queue_position(db, run.created_at, run.id)
+        with self.connect() as db:
+            return self._place(db, run.id)
 
-    def list_runs(self, limit: int = 50) -> list[Run]:
-        with self._connect() as db:
+    def list_runs(self, scope: Scope, limit: int = 50) -> list[Run]:
+        where, params = scope.where()
+        with self.connect() as db:
             rows = db.execute(
-                "SELECT * FROM runs ORDER BY created_at DESC, id DESC LIMIT ?", (limit,)
+                f"SELECT * FROM runs WHERE {where} ORDER BY created_at DESC, queue_seq DESC "
+                "LIMIT ?",
+                (*params, limit),
             ).fetchall()
         return [_run(r) for r in rows]
 
-    def claim_next(self) -> Run | None:
-        """Take the oldest queued run for the runner, and tell the runs behind it they moved up."""
-        with self._write() as db:
+    def claim_next(self, runner_id: str = "local", lease_s: float = 3600) -> Run | None:
+        """Take the first run in fair-share order for a runner, holding it for `lease_s`
+        seconds unless renewed, and tell the runs behind it that they moved up."""
+        with self.write() as db:
             row = db.execute(
-                "SELECT * FROM runs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1"
+                f"SELECT * FROM runs WHERE status = 'queued' ORDER BY {QUEUE_ORDER} LIMIT 1"
             ).fetchone()
             if row is None:
                 return None
+            now = unix_now()
             db.execute(
-                "UPDATE runs SET status = 'running', started_at = ? WHERE id = ?",
-                (now_iso(), row["id"]),
+                "UPDATE runs SET status = 'running', started_at = ?, started_unix = ?, "
+                "claimed_by = ?, lease_until = ? WHERE id = ?",
+                (now_iso(), now, runner_id, now + lease_s, row["id"]),
             )
-            waiting = db.execute(
-                "SELECT id FROM runs WHERE status = 'queued' ORDER BY created_at, id"
-            ).fetchall()
-            for position, other in enumerate(waiting, start=1):
-                self._append(db, other["id"], "queued", {"position": position})
+            db.execute(
+                "UPDATE queue_state SET vclock = MAX(vclock, ?) WHERE id = 1", (row["vstart"],)
+            )
+            self._announce_positions(db)
             claimed = db.execute("SELECT * FROM runs WHERE id = ?", (row["id"],)).fetchone()
         return _run(claimed)
+
+    def renew_lease(self, run_id: str, runner_id: str, lease_s: float) -> bool:
+        """Extend a runner's hold on its run; False if the run is no longer its to run."""
+        with self.write() as db:
+            cursor = db.execute(
+                "UPDATE runs SET lease_until = ? "
+                "WHERE id = ? AND status = 'running' AND claimed_by = ?",
+                (unix_now() + lease_s, run_id, runner_id),
+            )
+        return cursor.rowcount == 1
 
     def request_cancel(self, run_id: str) -> str | None:
         """Cancel a queued run at once, or ask the runner to stop a running one.
 
         Returns the run's status afterwards, or None if there is no such run.
         """
-        with self._write() as db:
+        with self.write() as db:
             row = db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
                 return None
             status = str(row["status"])
             if status == "queued":
-                db.execute(
-                    "UPDATE runs SET status = 'cancelled', error = ?, finished_at = ? WHERE id = ?",
-                    ("cancelled before it started", now_iso(), run_id),
-                )
-                self._append(
-                    db,
-                    run_id,
-                    "failed",
-                    {"reason": "cancelled before it started", "cancelled": True, "logs": []},
-                )
+                reason = "cancelled before it started"
+                self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
+                self._announce_positions(db)
                 return "cancelled"
             if status == "running":
                 db.execute("UPDATE runs SET cancel_requested = 1 WHERE id = ?", (run_id,))
             return status
 
     def cancel_requested(self, run_id: str) -> bool:
-        with self._connect() as db:
+        with self.connect() as db:
             row = db.execute("SELECT cancel_requested FROM runs WHERE id = ?", (run_id,)).fetchone()
         return bool(row and row[0])
+
+    def _end(
+        self,
+        db: sqlite3.Connection,
+        run_id: str,
+        status: str,
+        event_type: str,
+        data: dict[str, Any],
+        result: dict[str, Any] | None = None,
+        error: str | None = None,
+    ) -> Event | None:
+        """End a run that has not ended yet: its status, result and last event together."""
+        cursor = db.execute(
+            "UPDATE runs SET status = ?, result = ?, error = ?, finished_at = ?, "
+            "lease_until = NULL WHERE id = ? AND status IN ('queued', 'running')",
+            (
+                status,
+                json.dumps(result) if result is not None else None,
+                error if error is not None else data.get("reason"),
+                now_iso(),
+                run_id,
+            ),
+        )
+        if cursor.rowcount == 0:
+            return None
+        if event_type == "failed":
+            data = {"logs": []} | data  # a failure always says what the server last logged
+        return self._append(db, run_id, event_type, data)
 
     def finish(
         self,
@@ -253,41 +506,53 @@ class Store:
         data: dict[str, Any],
         result: dict[str, Any] | None = None,
         error: str | None = None,
-    ) -> Event:
-        """End a run: its status and result, and its last event, in one transaction."""
-        with self._write() as db:
-            db.execute(
-                "UPDATE runs SET status = ?, result = ?, error = ?, finished_at = ? WHERE id = ?",
-                (
-                    status,
-                    json.dumps(result) if result is not None else None,
-                    error,
-                    now_iso(),
-                    run_id,
-                ),
-            )
-            return self._append(db, run_id, event_type, data)
+    ) -> Event | None:
+        """End a run: its status and result, and its last event, in one transaction. A run
+        that has already ended (its lease ran out and it was failed meanwhile) stays as it
+        is, and None is returned."""
+        with self.write() as db:
+            return self._end(db, run_id, status, event_type, data, result, error)
 
-    def fail_interrupted(self, reason: str) -> list[str]:
-        """Mark every run left `running` by a stopped runner as failed; returns their ids."""
-        with self._write() as db:
-            ids = [r["id"] for r in db.execute("SELECT id FROM runs WHERE status = 'running'")]
+    def fail_interrupted(self, reason: str, runner_id: str | None = None) -> list[str]:
+        """Fail every run left `running` (by one runner, or by any): returns their ids."""
+        with self.write() as db:
+            query = "SELECT id FROM runs WHERE status = 'running'"
+            params: tuple[Any, ...] = ()
+            if runner_id is not None:
+                query, params = query + " AND claimed_by = ?", (runner_id,)
+            ids = [r["id"] for r in db.execute(query, params)]
             for run_id in ids:
-                db.execute(
-                    "UPDATE runs SET status = 'failed', error = ?, finished_at = ? WHERE id = ?",
-                    (reason, now_iso(), run_id),
-                )
-                self._append(db, run_id, "failed", {"reason": reason, "logs": []})
+                self._end(db, run_id, "failed", "failed", {"reason": reason})
         return ids
+
+    def expire_leases(self) -> list[str]:
+        """Fail every running run whose runner stopped renewing its lease; returns their ids.
+        The runner, when it comes back, removes the run's containers."""
+        now = unix_now()
+        with self.write() as db:
+            rows = db.execute(
+                "SELECT id, claimed_by, lease_until FROM runs "
+                "WHERE status = 'running' AND lease_until < ?",
+                (now,),
+            ).fetchall()
+            for row in rows:
+                lost = datetime.fromtimestamp(row["lease_until"], UTC).strftime("%H:%M:%S")
+                reason = (
+                    f"the runner ({row['claimed_by']}) stopped during this run: it last "
+                    f"answered before {lost} UTC. Its containers are removed when it comes "
+                    "back; run it again."
+                )
+                self._end(db, row["id"], "failed", "failed", {"reason": reason, "lost": True})
+        return [row["id"] for row in rows]
 
     # --- events -----------------------------------------------------------------------------
 
     def append_event(self, run_id: str, type_: str, data: dict[str, Any]) -> Event:
-        with self._write() as db:
+        with self.write() as db:
             return self._append(db, run_id, type_, data)
 
     def events_after(self, run_id: str, after_seq: int = 0) -> list[Event]:
-        with self._connect() as db:
+        with self.connect() as db:
             rows = db.execute(
                 "SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq",
                 (run_id, after_seq),
@@ -297,56 +562,60 @@ class Store:
     # --- sweeps -------------------------------------------------------------------------------
 
     def create_sweep(
-        self, request: dict[str, Any], points: list[tuple[str, float, dict[str, Any] | None, str]]
+        self,
+        request: dict[str, Any],
+        points: Sequence[PlannedPoint],
+        admission: Admission = Admission(),
     ) -> Sweep:
-        """Queue a sweep's runs and record it, all in one transaction: either every point is
-        queued, or none. `points` are (server, value, run request or None, why skipped)."""
+        """Admit and queue a sweep's runs and record it, all in one transaction: either every
+        point is queued, or none."""
         sweep_id = uuid.uuid4().hex
-        created = now_iso()
         stored: list[dict[str, Any]] = []
-        # The queue runs equal creation times in id order: sorted ids keep the points in order.
-        ids = iter(sorted(uuid.uuid4().hex for _ in points))
-        with self._write() as db:
-            for server, value, run_request, skipped in points:
-                run_id = None
-                if run_request is not None:
-                    run_id = next(ids)
-                    db.execute(
-                        "INSERT INTO runs (id, server, status, request, created_at) "
-                        "VALUES (?, ?, 'queued', ?, ?)",
-                        (run_id, server, json.dumps(run_request), created),
-                    )
-                    position = self._queue_position(db, created, run_id)
-                    self._append(db, run_id, "queued", {"position": position})
-                why = None if run_id else skipped
-                stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
+        runs: list[tuple[str, str, dict[str, Any]]] = []
+        for server, value, run_request, skipped in points:
+            run_id = None
+            if run_request is not None:
+                run_id = uuid.uuid4().hex
+                runs.append((run_id, server, run_request))
+            why = None if run_id else skipped
+            stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
+        created = now_iso()
+        with self.write() as db:
+            self._admit(db, admission, [expected_seconds(r) for _, _, r in runs])
+            self._insert_runs(db, admission, runs)
             db.execute(
-                "INSERT INTO sweeps (id, request, points, created_at) VALUES (?, ?, ?, ?)",
-                (sweep_id, json.dumps(request), json.dumps(stored), created),
+                "INSERT INTO sweeps (id, request, points, created_at, owner_id, class_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    sweep_id,
+                    json.dumps(request),
+                    json.dumps(stored),
+                    created,
+                    admission.owner_id,
+                    admission.class_id,
+                ),
             )
-        return Sweep(sweep_id, request, stored, created)
+            self._announce_positions(db)
+        return Sweep(sweep_id, request, stored, created, admission.owner_id, admission.class_id)
 
     def get_sweep(self, sweep_id: str) -> Sweep | None:
-        with self._connect() as db:
+        with self.connect() as db:
             row = db.execute("SELECT * FROM sweeps WHERE id = ?", (sweep_id,)).fetchone()
-        if row is None:
-            return None
-        request, points = json.loads(row["request"]), json.loads(row["points"])
-        return Sweep(row["id"], request, points, row["created_at"])
+        return _sweep(row) if row else None
 
     # --- runner status ------------------------------------------------------------------------
 
     def put_runner_status(self, data: dict[str, Any]) -> None:
-        with self._write() as db:
+        with self.write() as db:
             db.execute(
                 "INSERT INTO runner_status (id, updated_at, data) VALUES (1, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, "
                 "data = excluded.data",
-                (time.time(), json.dumps(data)),
+                (unix_now(), json.dumps(data)),
             )
 
     def runner_status(self) -> tuple[float, dict[str, Any]] | None:
         """The runner's last heartbeat: (unix time, what it reported), or None if never."""
-        with self._connect() as db:
+        with self.connect() as db:
             row = db.execute("SELECT updated_at, data FROM runner_status WHERE id = 1").fetchone()
         return (float(row[0]), json.loads(row[1])) if row else None

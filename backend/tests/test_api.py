@@ -45,3 +45,15 @@ def test_the_frontend_is_served_for_any_non_api_path(client: TestClient) -> None
     assert page.status_code == 200 and "<" in page.text
     assert client.get("/api/nope").status_code == 404
     assert client.get("/docs").status_code == 200
+
+
+def test_health_says_how_long_a_silent_runner_has_been_gone(
+    client: TestClient, store: Store
+) -> None:
+    store.put_runner_status({"docker": {"reachable": True, "version": "20.10", "error": None}})
+    with store.write() as db:
+        db.execute("UPDATE runner_status SET updated_at = updated_at - 40")
+    health = client.get("/api/health").json()
+    assert health["runner"] is False and health["ready"] is False
+    assert 39 <= health["heartbeat_age_s"] <= 45
+    assert "last heard of 40 s ago" in health["reason"]

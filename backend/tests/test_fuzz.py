@@ -7,6 +7,9 @@ test; so does a 2xx whose body does not match its documented schema, or a 4xx wi
 `detail` sentence. The 422 bodies are not checked against the schema: FastAPI documents its
 default `{"detail": [errors]}` where this API answers `{"detail": "sentence", "errors": [...]}`.
 
+The same again in classroom mode, each case sent with a student's session cookie and without
+one: the login, join and class endpoints, and every ownership check on the way.
+
 The schema is loaded when the module is collected, from an app with a store in a temporary
 directory of the module's own (schemathesis' fixture-based loader does not run under pytest 9).
 
@@ -23,7 +26,6 @@ on a sweep's stream that has finished, and has explicit cases in tests/runs and 
 import json
 import math
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -37,8 +39,9 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from c10klab.config import Settings
 from c10klab.errors import InvalidRequest
-from c10klab.http_guards import install_request_guards
 from c10klab.main import create_app
+from c10klab.people.service import COOKIE, add_instructor, create_class, issue_session, join
+from c10klab.people.store import PeopleStore
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import quotable_sources
@@ -56,9 +59,7 @@ STORE_DIR = tempfile.TemporaryDirectory(prefix="c10k-fuzz-")  # removed at exit
 
 
 def fuzzed_app() -> Any:
-    app = create_app(Settings(db_path=Path(STORE_DIR.name) / "store.sqlite3"))
-    install_request_guards(app)
-    return app
+    return create_app(Settings(db_path=Path(STORE_DIR.name) / "store.sqlite3"))
 
 
 fuzzed = schemathesis.openapi.from_asgi("/openapi.json", fuzzed_app()).exclude(
@@ -86,6 +87,32 @@ def test_no_input_gets_a_5xx(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate(checks=[not_a_server_error, conforms_or_explains])
 
 
+def classroom_with_a_student() -> tuple[Any, dict[str, str]]:
+    """A classroom-mode app with an instructor, a class and a student already in it, and the
+    student's session cookie: the people endpoints and ownership checks under fuzzing."""
+    settings = Settings(mode="classroom", db_path=Path(STORE_DIR.name) / "classroom.sqlite3")
+    people = PeopleStore(settings.db_path)
+    grace = add_instructor(people, "Grace", "fuzzing-password")
+    student, _ = join(people, create_class(people, grace, "Fuzz").join_code, "Ada")
+    return create_app(settings), {COOKIE: issue_session(people, settings, student)}
+
+
+CLASSROOM_APP, STUDENT_COOKIE = classroom_with_a_student()
+classroom_fuzzed = schemathesis.openapi.from_asgi("/openapi.json", CLASSROOM_APP).exclude(
+    path_regex=r"/events$"
+)
+classroom_fuzzed.config.generation.update(max_examples=EXAMPLES_PER_OPERATION // 2)
+
+
+@classroom_fuzzed.parametrize()
+@settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+def test_no_input_gets_a_5xx_in_a_class_signed_in_or_not(case: schemathesis.Case[Any]) -> None:
+    case.call_and_validate(
+        checks=[not_a_server_error, conforms_or_explains], cookies=STUDENT_COOKIE
+    )
+    case.call_and_validate(checks=[not_a_server_error, conforms_or_explains])
+
+
 JSON = {"content-type": "application/json"}
 # Numbers as Python's JSON parser reads them, special ones often: NaN, Infinity (and 1e400,
 # see as_json), the edges of SQLite's integers, any float or int.
@@ -108,15 +135,6 @@ RUN_FIELDS = sorted(set(RunRequest.model_fields) - {"server"})
 SETTINGS = settings(
     max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )
-
-
-@pytest.fixture
-def guarded(settings: Settings) -> Iterator[TestClient]:
-    """The app with the request guards main.py installs."""
-    app = create_app(settings)
-    install_request_guards(app)
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def as_json(body: dict[str, Any], overflow: bool) -> str:
@@ -156,7 +174,6 @@ def test_any_sweep_is_queued_or_refused_with_a_4xx(
         assert client.get(f"/api/sweeps/{answer.json()['id']}").status_code == 200
 
 
-@pytest.mark.parametrize("app", ["guarded", "client"])
 @given(
     content_type=st.none()
     | st.sampled_from(["text/plain", "application/json", "application/x-www-form-urlencoded"])
@@ -165,10 +182,8 @@ def test_any_sweep_is_queued_or_refused_with_a_4xx(
 )
 @SETTINGS
 def test_any_body_and_content_type_get_an_answer_not_a_5xx(
-    request: pytest.FixtureRequest, app: str, content_type: str | None, body: bytes
+    client: TestClient, content_type: str | None, body: bytes
 ) -> None:
-    """With the guards (415) and without them (422 from a handler that can report raw bytes)."""
-    client: TestClient = request.getfixturevalue(app)
     headers = {} if content_type is None else {"content-type": content_type.encode("latin-1")}
     answer = client.post("/api/runs", content=body, headers=headers)
     assert answer.status_code in (202, 400, 415, 422, 429), answer.text

@@ -1,19 +1,31 @@
+import sqlite3
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
-from c10klab.store import Store
+import pytest
+
+from c10klab.errors import InvalidRequest, QueueFull
+from c10klab.store import Admission, PlannedPoint, Scope, Store
 
 
 def test_queue_positions_move_up_when_the_runner_claims(store: Store) -> None:
-    first, pos1 = store.create_run("c-epoll", {"n": 1})
-    second, pos2 = store.create_run("c-epoll", {"n": 2})
-    third, pos3 = store.create_run("c-epoll", {"n": 3})
-    assert (pos1, pos2, pos3) == (1, 2, 3)
+    first, place1 = store.create_run("c-epoll", {"n": 1})
+    second, place2 = store.create_run("c-epoll", {"n": 2})
+    third, place3 = store.create_run("c-epoll", {"n": 3})
+    assert [p.position for p in (place1, place2, place3)] == [1, 2, 3]
+    # Each run is expected to take RUN_OVERHEAD_S (no load asked for): the third waits two.
+    assert [p.wait_s for p in (place1, place2, place3)] == [0, 3, 6]
 
     claimed = store.claim_next()
     assert claimed is not None and claimed.id == first.id and claimed.status == "running"
-    assert store.position(store.get_run(second.id)) == 1  # type: ignore[arg-type]
-    # The runs that moved up were told so by a new queued event.
-    assert [e.data for e in store.events_after(third.id)] == [{"position": 3}, {"position": 2}]
+    assert store.queue_place(store.get_run(second.id)).position == 1  # type: ignore[arg-type,union-attr]
+    # The runs that moved up were told so by a new queued event, with their new wait.
+    assert [e.data for e in store.events_after(third.id)] == [
+        {"position": 3, "wait_s": 6},
+        {"position": 2, "wait_s": 6},
+    ]
 
 
 def test_a_run_is_claimed_once(store: Store) -> None:
@@ -69,3 +81,144 @@ def test_runner_status_round_trips(store: Store) -> None:
     store.put_runner_status({"docker": {"reachable": True}})
     status = store.runner_status()
     assert status is not None and status[1] == {"docker": {"reachable": True}}
+
+
+def claim_all(store: Store) -> list[str]:
+    order = []
+    while (run := store.claim_next()) is not None:
+        order.append(run.request["name"])
+    return order
+
+
+def test_fair_share_interleaves_a_sweep_with_other_peoples_runs(store: Store) -> None:
+    """Three people and a sweep: the sweep's points take turns with the others' runs, and the
+    instructor's run, queued last, goes first."""
+    ana, ben, cai = (Admission(owner_id=who) for who in ("ana", "ben", "cai"))
+    sweep = [("c-epoll", float(i), {"name": f"ana{i}"}, "") for i in range(1, 5)]
+    store.create_sweep({"vary": "connections"}, sweep, ana)
+    store.create_run("c-epoll", {"name": "ben1"}, ben)
+    store.create_run("c-epoll", {"name": "cai1"}, cai)
+    store.create_run("c-epoll", {"name": "cai2"}, cai)
+    store.create_run("c-epoll", {"name": "teacher"}, Admission(owner_id="tea", priority=1))
+
+    assert claim_all(store) == ["teacher", "ana1", "ben1", "cai1", "ana2", "cai2", "ana3", "ana4"]
+
+
+def test_a_person_joining_late_waits_behind_the_clock_not_behind_everyone(store: Store) -> None:
+    ana, ben = Admission(owner_id="ana"), Admission(owner_id="ben")
+    for i in range(1, 4):
+        store.create_run("c-epoll", {"name": f"ana{i}"}, ana)
+    store.claim_next()  # ana1 runs: the clock moves to its tag
+    store.create_run("c-epoll", {"name": "ben1"}, ben)
+    assert claim_all(store) == ["ben1", "ana2", "ana3"]
+
+
+def test_positions_are_exact_under_concurrent_submissions(store: Store) -> None:
+    """One person's 50 concurrent runs queue one behind the other: 50 different answers.
+    With several people a newcomer may go ahead of earlier runs (fair share), so answers
+    given at different moments can repeat a number; at any one moment positions are 1..N."""
+    ana = Admission(owner_id="ana")
+    with ThreadPoolExecutor(max_workers=25) as pool:
+        places = list(pool.map(lambda _: store.create_run("c-epoll", {}, ana)[1], range(50)))
+    assert sorted(p.position for p in places) == list(range(1, 51))
+    with ThreadPoolExecutor(max_workers=25) as pool:
+        list(pool.map(lambda i: store.create_run("c-epoll", {}, Admission(f"p{i}")), range(30)))
+    queued = [r for r in store.list_runs(Scope(everyone=True), 100) if r.status == "queued"]
+    now = sorted(store.queue_place(r).position for r in queued)  # type: ignore[union-attr]
+    assert now == list(range(1, 81))
+
+
+def test_one_hundred_concurrent_submissions_never_pass_a_limit(store: Store) -> None:
+    """Runs and sweeps from five people at once, against per-person and site limits: every
+    answer is a queued run or a refusal with Retry-After, and no limit is ever passed."""
+    per_person, site = 12, 40
+    people = [
+        Admission(owner_id=f"p{i}", queued_per_person=per_person, queued_site=site)
+        for i in range(5)
+    ]
+    sweep: list[PlannedPoint] = [("c-epoll", float(v), {}, "") for v in range(3)]
+
+    def submit(i: int) -> str:
+        admission = people[i % 5]
+        try:
+            if i % 4 == 0:
+                store.create_sweep({"vary": "connections"}, sweep, admission)
+            else:
+                store.create_run("c-epoll", {}, admission)
+        except QueueFull as full:
+            assert full.retry_after_s >= 1 and full.headers["Retry-After"]
+            return "refused"
+        return "queued"
+
+    with ThreadPoolExecutor(max_workers=100) as pool:
+        answers = list(pool.map(submit, range(100)))
+    queued = [r for r in store.list_runs(Scope(everyone=True), 500) if r.status == "queued"]
+    assert len(queued) <= site and "refused" in answers
+    for person in people:
+        assert sum(r.owner_id == person.owner_id for r in queued) <= per_person
+
+
+def test_limits_refuse_with_when_to_try_again(store: Store) -> None:
+    ana = Admission(owner_id="ana", queued_per_person=2, runs_per_minute=3, queued_site=10)
+    for _ in range(2):
+        store.create_run("c-epoll", {}, ana)
+    store.claim_next()  # busy for RUN_OVERHEAD_S: the next of ana's starts in 3 s
+    store.create_run("c-epoll", {}, ana)
+    with pytest.raises(QueueFull, match="you already have 2 runs waiting") as full:
+        store.create_run("c-epoll", {}, ana)
+    assert full.value.retry_after_s == 3
+    store.claim_next()
+    with pytest.raises(QueueFull, match="3 runs in the last minute") as fast:
+        store.create_run("c-epoll", {}, ana)
+    assert 55 <= fast.value.retry_after_s <= 60
+    with pytest.raises(InvalidRequest, match="at most 2 waiting"):
+        store.create_sweep({}, [("c-epoll", 1.0, {}, "")] * 3, replace(ana, runs_per_minute=None))
+    site = Admission(owner_id="ben", queued_site=1)
+    with pytest.raises(QueueFull, match="the course's queue is full"):
+        store.create_run("c-epoll", {}, site)
+
+
+def test_a_run_whose_lease_ran_out_fails_and_its_runner_cannot_overwrite_it(
+    store: Store,
+) -> None:
+    run, _ = store.create_run("c-epoll", {})
+    store.claim_next(runner_id="r1", lease_s=0.05)
+    assert store.renew_lease(run.id, "r1", 0.05)
+    assert not store.renew_lease(run.id, "r2", 60)  # not r2's run
+    time.sleep(0.1)
+    assert store.expire_leases() == [run.id]
+    last = store.events_after(run.id)[-1]
+    assert last.type == "failed" and "runner (r1) stopped" in last.data["reason"]
+    # The runner, back from the dead, finds its run ended and leaves it so.
+    assert store.finish(run.id, "done", "done", {"summary": {}}) is None
+    assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+    assert not store.renew_lease(run.id, "r1", 60)
+
+
+OLD_SCHEMA = """
+CREATE TABLE runs (id TEXT PRIMARY KEY, server TEXT NOT NULL, status TEXT NOT NULL,
+    request TEXT NOT NULL, result TEXT, error TEXT, cancel_requested INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT);
+CREATE INDEX runs_by_status ON runs (status, created_at);
+CREATE TABLE events (run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+    data TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, seq));
+CREATE TABLE sweeps (id TEXT PRIMARY KEY, request TEXT NOT NULL, points TEXT NOT NULL,
+    created_at TEXT NOT NULL);
+INSERT INTO runs VALUES ('old', 'c-epoll', 'done', '{}', '{"qps": 7}', NULL, 0,
+    '2026-11-01T10:00:00.000+00:00', NULL, NULL);
+INSERT INTO runs VALUES ('waiting', 'c-epoll', 'queued', '{}', NULL, NULL, 0,
+    '2026-11-01T10:00:01.000+00:00', NULL, NULL);
+INSERT INTO sweeps VALUES ('s', '{}', '[]', '2026-11-01T10:00:00.000+00:00');
+"""
+
+
+def test_a_store_from_the_previous_version_upgrades_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SCHEMA)
+    store = Store(path)
+    old = store.get_run("old")
+    assert old is not None and old.result == {"qps": 7} and old.owner_id == "solo"
+    assert store.get_sweep("s").owner_id == "solo"  # type: ignore[union-attr]
+    claimed = store.claim_next()
+    assert claimed is not None and claimed.id == "waiting"

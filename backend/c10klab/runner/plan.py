@@ -142,7 +142,38 @@ def seccomp_option(settings: Settings, traced: bool = False) -> str:
     return "seccomp=" + json.dumps(profile, separators=(",", ":"))
 
 
+# The server's shell ends it at the deadline: SIGTERM to PID 1 (every server, and the strace
+# wrapper, stops on it), then SIGKILL to everything else of the container's user (`kill -1`
+# spares PID 1 and the caller: a forking server's children). The load generator lives in the
+# server's pid namespace, so it ends with it.
+SELF_DEADLINE_AFTER_S = 15
+SELF_DESTRUCT = "kill -TERM 1; sleep 3; kill -KILL -1 2>/dev/null; true"
+NS_PER_S = 1_000_000_000
+
+
+def self_deadline(seconds: float) -> dict[str, Any]:
+    """A container that ends by itself `seconds` after it started, with no runner needed:
+    Docker runs a health check's first probe one `interval` after the start, so a check
+    whose probe stops the container is a deadline the engine keeps, even if the runner that
+    started it was killed. Until then it costs nothing (no probe runs)."""
+    return {
+        "healthcheck": {
+            "test": ["CMD", "/bin/sh", "-c", SELF_DESTRUCT],
+            "interval": int(seconds * NS_PER_S),
+            "timeout": 10 * NS_PER_S,
+            "retries": 1,
+        }
+    }
+
+
 def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Settings) -> RunPlan:
+    deadline = (
+        WAIT_READY_S
+        + float(request.get("ramp_s", 0))
+        + float(request["warmup_s"])
+        + float(request["duration_s"])
+        + DEADLINE_SLACK_S
+    )
     memory = f"{settings.server_memory_mb}m"
     hardening = _locked_down(run_id, "server", settings)
     tracing = request.get("profile") == "syscalls"
@@ -163,6 +194,9 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
             "pids_limit": server.limits.pids,
             # Only loopback: the load generator joins this namespace, nothing else is reachable.
             "network_mode": "none",
+            # Later than the runner's own deadline, whose stop says why: this one is for
+            # when no runner is left to stop it.
+            **self_deadline(deadline + SELF_DEADLINE_AFTER_S),
         },
     )
     loadgen_memory = f"{settings.loadgen_memory_mb}m"
@@ -177,10 +211,4 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
             "pids_limit": 64,
         },
     )
-    deadline = (
-        WAIT_READY_S
-        + float(request.get("ramp_s", 0))
-        + float(request["warmup_s"])
-        + float(request["duration_s"])
-    )
-    return RunPlan(server_spec, loadgen_spec, deadline + DEADLINE_SLACK_S)
+    return RunPlan(server_spec, loadgen_spec, deadline)

@@ -5,6 +5,7 @@ clean up — writing every step to the store as an event."""
 import logging
 import platform
 import signal
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,8 +24,12 @@ from c10klab.store import Run, Store
 
 log = logging.getLogger("c10klab.runner")
 
-HEARTBEAT_S = 5.0
+HEARTBEAT_S = 3.0
 IDLE_POLL_S = 0.3
+# A claimed run is the runner's for LEASE_S unless renewed (every LEASE_RENEW_S): a runner
+# that dies loses it that long after, and the API fails the run (main.expire_leases_forever).
+LEASE_S = 15.0
+LEASE_RENEW_S = 2.0
 WATCH_S = 0.25
 SIGTERM_GRACE_S = 2  # the servers' contract: exit within 2 s of SIGTERM
 
@@ -79,19 +84,35 @@ class Runner:
     def __init__(self, settings: Settings, store: Store, engine: Engine) -> None:
         self.settings, self.store, self.engine = settings, store, engine
         self.store_label = store_label(settings)
+        self.runner_id = settings.runner_id or socket.gethostname()
         self.stopping = threading.Event()
+        self.current_run: str | None = None  # whose lease to renew
 
     # --- the loop ------------------------------------------------------------------------------
 
     def recover(self) -> None:
-        """After a crash or restart: fail what was running and remove whatever it left."""
+        """After a crash or restart: fail the runs this runner held and remove every container
+        its store's runs left, before claiming anything."""
         for run_id in self.store.fail_interrupted(
-            "interrupted: the runner stopped while this run was in progress; run it again"
+            "interrupted: the runner stopped while this run was in progress; run it again",
+            runner_id=self.runner_id,
         ):
             log.warning("marked interrupted run %s as failed", run_id)
         removed = self.engine.reap(self.store_label)
         if removed:
             log.info("removed %d leftover containers", removed)
+
+    def renew_leases_forever(self) -> None:
+        """Keep the current run ours. Apart from the heartbeat, whose Docker calls may be
+        slow: a lease must not run out because the engine took a while to answer."""
+        while not self.stopping.is_set():
+            run_id = self.current_run
+            try:
+                if run_id and not self.store.renew_lease(run_id, self.runner_id, LEASE_S):
+                    log.warning("run %s is no longer ours (it ended, or its lease ran out)", run_id)
+            except Exception:
+                log.exception("renewing the lease of run %s failed", run_id)
+            self.stopping.wait(LEASE_RENEW_S)
 
     def heartbeat(self) -> None:
         catalog = load_catalog(self.settings.sandboxes_dir)
@@ -111,17 +132,22 @@ class Runner:
     def serve(self) -> None:
         self.recover()
         threading.Thread(target=self.heartbeat_forever, daemon=True, name="heartbeat").start()
+        threading.Thread(target=self.renew_leases_forever, daemon=True, name="leases").start()
         log.info(
             "runner ready: server CPUs %s, loadgen CPUs %s",
             self.settings.server_cpus,
             self.settings.loadgen_cpus,
         )
         while not self.stopping.is_set():
-            run = self.store.claim_next()
+            run = self.store.claim_next(self.runner_id, LEASE_S)
             if run is None:
                 self.stopping.wait(IDLE_POLL_S)
                 continue
-            self.execute(run)
+            self.current_run = run.id
+            try:
+                self.execute(run)
+            finally:
+                self.current_run = None
 
     # --- one run -------------------------------------------------------------------------------
 

@@ -1,37 +1,63 @@
+"""The runs domain: queueing benchmark runs and streaming their events. Every call acts for
+the person asking (deps.current_person): a student sees and cancels only their own runs."""
+
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
-from c10klab.deps import SettingsDep, StoreDep
+from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.people.access import admission_for, require_visible, scope_for
+from c10klab.people.store import PeopleStore, Person
 from c10klab.runs import service
 from c10klab.runs.schemas import CancelOut, RunCreated, RunOut, RunRequest
 from c10klab.sandboxes.service import load_catalog
+from c10klab.store import Run, Store
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
 
+def visible_run(store: Store, people: PeopleStore, person: Person, run_id: str) -> Run:
+    """The run, if it exists (404) and the person may see it (403)."""
+    run = service.get_run(store, run_id)
+    require_visible(people, person, run.owner_id, run.class_id, "run")
+    return run
+
+
 @router.post("", status_code=202)
-def create_run(request: RunRequest, settings: SettingsDep, store: StoreDep) -> RunCreated:
-    run, position = service.create_run(
-        request, load_catalog(settings.sandboxes_dir), settings, store
+def create_run(
+    request: RunRequest, person: PersonDep, settings: SettingsDep, store: StoreDep
+) -> RunCreated:
+    run, place = service.create_run(
+        request,
+        load_catalog(settings.sandboxes_dir),
+        settings,
+        store,
+        admission_for(person, settings),
     )
-    return RunCreated(id=run.id, status="queued", position=position)
+    return RunCreated(id=run.id, status="queued", position=place.position, wait_s=place.wait_s)
 
 
 @router.get("")
-def list_runs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[RunOut]:
-    return [service.run_out(store, run) for run in store.list_runs(limit)]
+def list_runs(
+    person: PersonDep,
+    store: StoreDep,
+    people: PeopleDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> list[RunOut]:
+    """The newest runs the person may see: their own, and an instructor's classes'."""
+    runs = store.list_runs(scope_for(people, person), limit)
+    return [service.run_out(store, run) for run in runs]
 
 
 @router.get("/{run_id}")
-def get_run(run_id: str, store: StoreDep) -> RunOut:
-    return service.run_out(store, service.get_run(store, run_id))
+def get_run(run_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> RunOut:
+    return service.run_out(store, visible_run(store, people, person, run_id))
 
 
 @router.delete("/{run_id}")
-def cancel_run(run_id: str, store: StoreDep) -> CancelOut:
-    run = service.get_run(store, run_id)
+def cancel_run(run_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> CancelOut:
+    run = visible_run(store, people, person, run_id)
     status = store.request_cancel(run.id) or run.status
     return CancelOut(id=run.id, status=status)
 
@@ -39,11 +65,13 @@ def cancel_run(run_id: str, store: StoreDep) -> CancelOut:
 @router.get("/{run_id}/events")
 def run_events(
     run_id: str,
+    person: PersonDep,
     store: StoreDep,
+    people: PeopleDep,
     last_event_id: Annotated[str | None, Header()] = None,
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
 ) -> StreamingResponse:
-    service.get_run(store, run_id)
+    visible_run(store, people, person, run_id)
     return StreamingResponse(
         service.stream_events(store, run_id, service.resume_after(last_event_id, after)),
         media_type="text/event-stream",

@@ -49,7 +49,8 @@ class RunRequest(BaseModel):
 class RunCreated(BaseModel):
     id: str
     status: RunStatus
-    position: int
+    position: int = Field(description="place in the queue, 1 = next to start")
+    wait_s: float = Field(description="estimated seconds until it starts")
 
 
 class RunOut(BaseModel):
@@ -60,7 +61,9 @@ class RunOut(BaseModel):
     created_at: str
     started_at: str | None
     finished_at: str | None
-    position: int | None
+    position: int | None = Field(description="place in the queue while queued, 1 = next")
+    wait_s: float | None = Field(description="estimated seconds until it starts, while queued")
+    owner_id: str = Field(description="who queued it ('solo' in solo mode)")
     result: dict[str, Any] | None
     error: str | None
 

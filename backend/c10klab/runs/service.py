@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from c10klab.config import Settings
-from c10klab.errors import InvalidRequest, NotFound, QueueFull
+from c10klab.errors import InvalidRequest, NotFound
 from c10klab.runs.schemas import RunOut, RunRequest
 from c10klab.sandboxes.schemas import Catalog, Knob
-from c10klab.store import TERMINAL_EVENTS, Run, Store
+from c10klab.store import TERMINAL_EVENTS, Admission, Place, Run, Store
 
 POLL_INTERVAL_S = 0.2
 KEEPALIVE_S = 15.0
@@ -94,14 +94,17 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
 
 
 def create_run(
-    request: RunRequest, catalog: Catalog, settings: Settings, store: Store
-) -> tuple[Run, int]:
+    request: RunRequest,
+    catalog: Catalog,
+    settings: Settings,
+    store: Store,
+    admission: Admission | None = None,
+) -> tuple[Run, Place]:
+    """Validate and queue a run; admission (the person's and the site's limits) happens in
+    the store's transaction that queues it."""
     validate_request(request, catalog, settings)
-    if store.count_queued() >= settings.max_queued_runs:
-        raise QueueFull(
-            f"the queue already holds {settings.max_queued_runs} runs; try again in a minute"
-        )
-    return store.create_run(request.server, request.model_dump())
+    admission = admission or Admission(queued_site=settings.max_queued_runs)
+    return store.create_run(request.server, request.model_dump(), admission)
 
 
 def get_run(store: Store, run_id: str) -> Run:
@@ -112,6 +115,7 @@ def get_run(store: Store, run_id: str) -> Run:
 
 
 def run_out(store: Store, run: Run) -> RunOut:
+    place = store.queue_place(run)
     return RunOut(
         id=run.id,
         server=run.server,
@@ -120,7 +124,9 @@ def run_out(store: Store, run: Run) -> RunOut:
         created_at=run.created_at,
         started_at=run.started_at,
         finished_at=run.finished_at,
-        position=store.position(run),
+        position=place.position if place else None,
+        wait_s=place.wait_s if place else None,
+        owner_id=run.owner_id,
         result=run.result,
         error=run.error,
     )
@@ -171,12 +177,22 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
     return frames
 
 
+def _has_ended(store: Store, run_id: str) -> bool:
+    run = store.get_run(run_id)
+    return run is None or run.status in ("done", "failed", "cancelled")
+
+
 async def stream_events(store: Store, run_id: str, after_seq: int) -> AsyncIterator[str]:
-    """Every event of the run after `after_seq`, as SSE frames, until `done` or `failed`."""
+    """Every event of the run after `after_seq`, as SSE frames, until `done` or `failed`.
+    A client resuming after the last event of a run that has ended gets an empty stream."""
     yield "retry: 1000\n\n"
     idle = 0.0
+    first = True
     while True:
         events = await asyncio.to_thread(store.events_after, run_id, after_seq)
+        if first and not events and await asyncio.to_thread(_has_ended, store, run_id):
+            return  # its last event, written with its end, is behind the resume point
+        first = False
         for event in events:
             yield sse_frame(event.seq, event.type, event.data)
             after_seq = event.seq

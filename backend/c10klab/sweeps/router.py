@@ -1,32 +1,53 @@
+"""Sweeps: a run per (server, value) queued as one request. Like runs, every call acts for the
+person asking: a student sees and cancels only their own sweeps."""
+
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
-from c10klab.deps import SettingsDep, StoreDep
+from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.people.access import admission_for, require_visible
+from c10klab.people.store import PeopleStore, Person
 from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import load_catalog
+from c10klab.store import Store, Sweep
 from c10klab.sweeps import service
 from c10klab.sweeps.schemas import SweepCreated, SweepOut, SweepRequest
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 
 
+def visible_sweep(store: Store, people: PeopleStore, person: Person, sweep_id: str) -> Sweep:
+    """The sweep, if it exists (404) and the person may see it (403)."""
+    sweep = service.get_sweep(store, sweep_id)
+    require_visible(people, person, sweep.owner_id, sweep.class_id, "sweep")
+    return sweep
+
+
 @router.post("", status_code=202)
-def create_sweep(request: SweepRequest, settings: SettingsDep, store: StoreDep) -> SweepCreated:
-    sweep = service.create_sweep(request, load_catalog(settings.sandboxes_dir), settings, store)
+def create_sweep(
+    request: SweepRequest, person: PersonDep, settings: SettingsDep, store: StoreDep
+) -> SweepCreated:
+    sweep = service.create_sweep(
+        request,
+        load_catalog(settings.sandboxes_dir),
+        settings,
+        store,
+        admission_for(person, settings),
+    )
     skipped = sum(1 for p in sweep.points if p["run_id"] is None)
     return SweepCreated(id=sweep.id, points=len(sweep.points), skipped=skipped)
 
 
 @router.get("/{sweep_id}")
-def get_sweep(sweep_id: str, store: StoreDep) -> SweepOut:
-    return service.sweep_out(store, service.get_sweep(store, sweep_id))
+def get_sweep(sweep_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> SweepOut:
+    return service.sweep_out(store, visible_sweep(store, people, person, sweep_id))
 
 
 @router.delete("/{sweep_id}")
-def cancel_sweep(sweep_id: str, store: StoreDep) -> SweepOut:
-    sweep = service.get_sweep(store, sweep_id)
+def cancel_sweep(sweep_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> SweepOut:
+    sweep = visible_sweep(store, people, person, sweep_id)
     service.cancel_sweep(store, sweep)
     return service.sweep_out(store, sweep)
 
@@ -34,11 +55,13 @@ def cancel_sweep(sweep_id: str, store: StoreDep) -> SweepOut:
 @router.get("/{sweep_id}/events")
 def sweep_events(
     sweep_id: str,
+    person: PersonDep,
     store: StoreDep,
+    people: PeopleDep,
     last_event_id: Annotated[str | None, Header()] = None,
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
 ) -> StreamingResponse:
-    sweep = service.get_sweep(store, sweep_id)
+    sweep = visible_sweep(store, people, person, sweep_id)
     resume = resume_after(last_event_id, after)
     return StreamingResponse(
         service.stream_points(store, sweep, min(resume, len(sweep.points))),

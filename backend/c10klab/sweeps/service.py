@@ -12,19 +12,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from c10klab.config import Settings
-from c10klab.errors import DomainError, InvalidRequest, NotFound, QueueFull, describe_errors
+from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import sse_frame, validate_request
 from c10klab.sandboxes.schemas import Catalog
-from c10klab.store import Run, Store, Sweep
+from c10klab.store import Admission, PlannedPoint, Run, Store, Sweep
 from c10klab.sweeps.schemas import Point, SweepOut, SweepRequest
 
 POLL_INTERVAL_S = 0.3
 KEEPALIVE_S = 15.0
 WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
 FINISHED = {"done", "failed", "cancelled", "skipped"}
-
-PlannedPoint = tuple[str, float, dict[str, Any] | None, str]
 
 
 def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest:
@@ -70,17 +68,17 @@ def plan_points(request: SweepRequest, catalog: Catalog, settings: Settings) -> 
 
 
 def create_sweep(
-    request: SweepRequest, catalog: Catalog, settings: Settings, store: Store
+    request: SweepRequest,
+    catalog: Catalog,
+    settings: Settings,
+    store: Store,
+    admission: Admission | None = None,
 ) -> Sweep:
+    """Plan and queue a sweep; admission (every point against the person's and the site's
+    limits) happens in the store's transaction that queues them."""
     points = plan_points(request, catalog, settings)
-    runs = sum(1 for _, _, run, _ in points if run is not None)
-    room = settings.max_queued_runs - store.count_queued()
-    if runs > room:
-        raise QueueFull(
-            f"this sweep needs {runs} runs but the queue has room for {max(room, 0)}; "
-            "try fewer values or servers, or again later"
-        )
-    return store.create_sweep(request.model_dump(), points)
+    admission = admission or Admission(queued_site=settings.max_queued_runs)
+    return store.create_sweep(request.model_dump(), points, admission)
 
 
 def get_sweep(store: Store, sweep_id: str) -> Sweep:
@@ -150,10 +148,12 @@ def memory_per_connection(points: list[Point], vary: str) -> dict[str, float | N
     return slopes
 
 
+def read_point(store: Store, stored: dict[str, Any]) -> Point:
+    return point_of(stored, store.get_run(stored["run_id"]) if stored["run_id"] else None)
+
+
 def sweep_out(store: Store, sweep: Sweep) -> SweepOut:
-    points = [
-        point_of(p, store.get_run(p["run_id"]) if p["run_id"] else None) for p in sweep.points
-    ]
+    points = [read_point(store, p) for p in sweep.points]
     return SweepOut(
         id=sweep.id,
         request=sweep.request,
@@ -180,8 +180,7 @@ async def stream_points(store: Store, sweep: Sweep, after_seq: int) -> AsyncIter
     seq, idle = after_seq, 0.0
     while seq < len(sweep.points):
         stored = sweep.points[seq]
-        run = store.get_run(stored["run_id"]) if stored["run_id"] else None
-        point = await asyncio.to_thread(point_of, stored, run)
+        point = await asyncio.to_thread(read_point, store, stored)
         if point.status in FINISHED:
             seq += 1
             idle = 0.0

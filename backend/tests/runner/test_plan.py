@@ -1,7 +1,7 @@
 import json
 
 from c10klab.config import Settings
-from c10klab.runner.plan import SERVER_PORT, plan_run, store_label
+from c10klab.runner.plan import SELF_DEADLINE_AFTER_S, SERVER_PORT, plan_run, store_label
 from c10klab.sandboxes.schemas import Knob, Limits, Server
 
 SERVER = Server(
@@ -83,6 +83,14 @@ def test_every_container_is_locked_down_pinned_and_labelled() -> None:
 def test_the_deadline_covers_readiness_warmup_and_duration() -> None:
     plan = plan_run("abc123", SERVER, REQUEST, Settings())
     assert 6 < plan.deadline_s <= 6 + 10 + 30
+
+
+def test_the_server_container_keeps_a_deadline_of_its_own_after_the_runners() -> None:
+    plan = plan_run("abc123", SERVER, REQUEST, Settings())
+    check = plan.server.kwargs["healthcheck"]
+    assert check["interval"] == (plan.deadline_s + SELF_DEADLINE_AFTER_S) * 1_000_000_000
+    assert check["test"][:3] == ["CMD", "/bin/sh", "-c"] and "kill -TERM 1" in check["test"][3]
+    assert "healthcheck" not in plan.loadgen.kwargs  # it lives in the server's pid namespace
 
 
 def test_only_io_uring_servers_get_the_io_uring_seccomp_profile() -> None:

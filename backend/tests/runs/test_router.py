@@ -1,15 +1,11 @@
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
-from c10klab.config import Settings
 from c10klab.errors import InvalidRequest, describe_validation_error, jsonable
-from c10klab.http_guards import install_request_guards
-from c10klab.main import create_app
 from c10klab.runs.service import parse_sse, resume_after
 from c10klab.store import Store
 
@@ -17,15 +13,6 @@ JSON = {"content-type": "application/json"}
 # What Python's JSON parser reads although JSON has none of them (1e400 reads as inf).
 NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"]
 LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
-
-
-@pytest.fixture
-def guarded(settings: Settings) -> Iterator[TestClient]:
-    """The app with the request guards main.py installs."""
-    app = create_app(settings)
-    install_request_guards(app)
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def finished_run(client: TestClient, store: Store) -> str:
@@ -149,7 +136,8 @@ def test_the_queue_has_a_limit(client: TestClient, settings: Any) -> None:
     for _ in range(2):
         assert client.post("/api/runs", json={"server": "c-epoll"}).status_code == 202
     full = client.post("/api/runs", json={"server": "c-epoll"})
-    assert full.status_code == 429 and "try again" in full.json()["detail"]
+    assert full.status_code == 429 and "queue is full" in full.json()["detail"]
+    assert full.headers["Retry-After"] == "1"  # no run is running: the first starts at once
 
 
 @pytest.mark.parametrize(
@@ -196,36 +184,34 @@ def test_a_non_finite_knob_is_422(client: TestClient) -> None:
     ],
 )
 def test_a_body_that_is_not_json_is_415(
-    guarded: TestClient, content_type: str | None, body: bytes
+    client: TestClient, content_type: str | None, body: bytes
 ) -> None:
     headers = {} if content_type is None else {"content-type": content_type}
-    answer = guarded.post("/api/runs", content=body, headers=headers)
+    answer = client.post("/api/runs", content=body, headers=headers)
     assert answer.status_code == 415, answer.text
     assert answer.json()["detail"].startswith(
         "send the body as JSON (Content-Type: application/json)"
     )
-    assert guarded.get("/api/runs").json() == []
+    assert client.get("/api/runs").json() == []
 
 
 @pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "APPLICATION/JSON"])
-def test_json_with_parameters_or_in_capitals_is_json(
-    guarded: TestClient, content_type: str
-) -> None:
-    answer = guarded.post(
+def test_json_with_parameters_or_in_capitals_is_json(client: TestClient, content_type: str) -> None:
+    answer = client.post(
         "/api/runs", content=b'{"server": "c-epoll"}', headers={"content-type": content_type}
     )
     assert answer.status_code == 202, answer.text
 
 
 def test_the_guard_leaves_bodiless_calls_and_streams_alone(
-    guarded: TestClient, store: Store
+    client: TestClient, store: Store
 ) -> None:
-    run_id = finished_run(guarded, store)
+    run_id = finished_run(client, store)
     headers = {"content-type": "text/plain"}
-    assert guarded.delete(f"/api/runs/{run_id}", headers=headers).status_code == 200
-    assert guarded.get(f"/api/runs/{run_id}/events", headers=headers).status_code == 200
+    assert client.delete(f"/api/runs/{run_id}", headers=headers).status_code == 200
+    assert client.get(f"/api/runs/{run_id}/events", headers=headers).status_code == 200
     # No body and no Content-Type: FastAPI's own answer, naming the missing body.
-    empty = guarded.post("/api/runs")
+    empty = client.post("/api/runs")
     assert empty.status_code == 422 and "body: field required" in empty.json()["detail"]
 
 
@@ -241,17 +227,11 @@ def test_the_guard_leaves_bodiless_calls_and_streams_alone(
     ],
 )
 def test_malformed_json_is_422_with_a_message(
-    guarded: TestClient, body: bytes, message: str
+    client: TestClient, body: bytes, message: str
 ) -> None:
-    answer = guarded.post("/api/runs", content=body, headers=JSON)
+    answer = client.post("/api/runs", content=body, headers=JSON)
     assert answer.status_code == 422, answer.text
     assert message in answer.json()["detail"]
-
-
-def test_without_the_guard_a_non_json_body_is_still_a_4xx(client: TestClient) -> None:
-    # The 422 handler reports raw bytes (once a 500: bytes are not JSON) in a readable form.
-    answer = client.post("/api/runs", content=b"\xff\xfe", headers={"content-type": "text/plain"})
-    assert answer.status_code == 422 and "(got b'\\xff\\xfe')" in answer.json()["detail"]
 
 
 @pytest.mark.parametrize(
@@ -324,3 +304,24 @@ def test_resume_after_takes_the_later_of_header_and_query() -> None:
     assert resume_after(None, LARGEST_EVENT) == LARGEST_EVENT
     with pytest.raises(InvalidRequest, match=r"\(got a larger number\)$"):
         resume_after(None, 10**5000)
+
+
+def test_a_run_whose_runner_vanished_fails_and_its_stream_ends(
+    client: TestClient, store: Store
+) -> None:
+    run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
+    store.claim_next("ghost", lease_s=0.5)  # a runner that takes the run, then dies
+    frames = parse_sse(client.get(f"/api/runs/{run_id}/events").text)  # ends by itself
+    assert [f["event"] for f in frames] == ["queued", "failed"]
+    assert "runner (ghost) stopped during this run" in frames[-1]["data"]["reason"]
+    assert client.get(f"/api/runs/{run_id}").json()["status"] == "failed"
+
+
+def test_resuming_after_the_end_of_a_finished_run_ends_at_once(
+    client: TestClient, store: Store
+) -> None:
+    run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
+    assert client.delete(f"/api/runs/{run_id}").json()["status"] == "cancelled"
+    for after in ("2", "99"):  # at and past its last event (2: `failed`)
+        resumed = client.get(f"/api/runs/{run_id}/events", headers={"Last-Event-ID": after})
+        assert resumed.status_code == 200 and parse_sse(resumed.text) == []

@@ -2,15 +2,11 @@
 (the runner's part is tested with real containers in tests/runner and by make bench-findings)."""
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from c10klab.config import Settings
-from c10klab.http_guards import install_request_guards
-from c10klab.main import create_app
 from c10klab.runs.service import parse_sse
 from c10klab.store import Store
 from c10klab.sweeps.schemas import Point
@@ -152,24 +148,15 @@ def test_a_base_field_of_the_wrong_type_names_the_field_and_value(client: TestCl
     )
 
 
-@pytest.fixture
-def guarded(settings: Settings) -> Iterator[TestClient]:
-    """The app with the request guards main.py installs."""
-    app = create_app(settings)
-    install_request_guards(app)
-    with TestClient(app) as test_client:
-        yield test_client
-
-
 @pytest.mark.parametrize(
     ("content_type", "status"),
     [("text/plain", 415), ("application/x-www-form-urlencoded", 415), ("application/json", 202)],
 )
 def test_a_sweep_body_must_be_sent_as_json(
-    guarded: TestClient, content_type: str, status: int
+    client: TestClient, content_type: str, status: int
 ) -> None:
     body = json.dumps(sweep_body())
-    answer = guarded.post("/api/sweeps", content=body, headers={"content-type": content_type})
+    answer = client.post("/api/sweeps", content=body, headers={"content-type": content_type})
     assert answer.status_code == status, answer.text
     if status == 415:
         assert "send the body as JSON (Content-Type: application/json)" in answer.json()["detail"]

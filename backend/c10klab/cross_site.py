@@ -1,0 +1,56 @@
+"""Cross-site requests cannot change anything.
+
+The session cookie is SameSite=Strict, so another site's page cannot make the browser send it;
+this guard is the second wall, and the only one in solo mode, where there is no cookie at all
+(a page on any site could otherwise queue runs on a learner's `localhost:8000`). A mutating
+request (anything but GET, HEAD, OPTIONS) is refused with 403 when the browser says it comes
+from another site: `Sec-Fetch-Site` other than same-origin or none, or an `Origin` that is not
+this server's own (its Host) nor one of `C10K_ALLOWED_ORIGINS`. Requests without either header
+are not from a browser page (curl, the tests, scripts) and carry no ambient credentials to
+abuse, so they pass.
+"""
+
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SAME_ORIGIN_FETCHES = frozenset({"same-origin", "none"})
+
+
+def refusal(scope: Scope, allowed_origins: Iterable[str]) -> str | None:
+    """Why this request must be refused as cross-site, or None."""
+    if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+        return None
+    headers = Headers(scope=scope)
+    fetch_site = headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site not in SAME_ORIGIN_FETCHES:
+        return f"a request from another site ({fetch_site}) cannot change anything here"
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    host = headers.get("host")
+    if origin in allowed_origins or (host and urlsplit(origin).netloc == host):
+        return None
+    return (
+        f"a request from {origin} cannot change anything here; if that is this course's own "
+        "address behind a proxy, add it to C10K_ALLOWED_ORIGINS"
+    )
+
+
+class CrossSiteGuard:
+    """Pure ASGI middleware (it never wraps a response, so event streams pass untouched)."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed_origins = frozenset(allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        why = refusal(scope, self.allowed_origins)
+        if why is None:
+            await self.app(scope, receive, send)
+            return
+        await JSONResponse({"detail": why}, status_code=403)(scope, receive, send)

@@ -1,0 +1,1 @@
+"""People: instructors and students, classes, sessions, and who may see what."""

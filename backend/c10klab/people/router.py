@@ -1,0 +1,127 @@
+"""Logging in, joining a class, and the instructor's classes."""
+
+from fastapi import APIRouter, Request, Response
+
+from c10klab.config import Settings
+from c10klab.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep
+from c10klab.errors import NotFound, Unauthenticated
+from c10klab.people import service
+from c10klab.people.access import require_instructor
+from c10klab.people.schemas import (
+    ClassBrief,
+    ClassCreate,
+    ClassOut,
+    JoinRequest,
+    LoginRequest,
+    Me,
+    PersonOut,
+)
+from c10klab.people.store import Class, PeopleStore, Person
+
+router = APIRouter(tags=["people"])
+
+
+def _require_classroom(settings: Settings) -> None:
+    if settings.mode != "classroom":
+        raise NotFound(
+            "this course runs in solo mode: there are no logins or classes "
+            "(start it with C10K_MODE=classroom to host a class)"
+        )
+
+
+def _set_session(response: Response, request: Request, settings: Settings, value: str) -> None:
+    response.set_cookie(
+        service.COOKIE,
+        value,
+        max_age=int(settings.session_hours * 3600),
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https" or settings.cookie_secure == "always",
+        path="/",
+    )
+
+
+def _class_out(people: PeopleStore, klass: Class) -> ClassOut:
+    return ClassOut(
+        id=klass.id,
+        name=klass.name,
+        join_code=service.show_code(klass.join_code),
+        created_at=klass.created_at,
+        ended_at=klass.ended_at,
+        students=people.count_students(klass.id),
+    )
+
+
+def _person_out(person: Person) -> PersonOut:
+    return PersonOut(id=person.id, kind=person.kind, name=person.name)
+
+
+@router.post("/auth/login")
+def login(
+    body: LoginRequest,
+    request: Request,
+    response: Response,
+    settings: SettingsDep,
+    people: PeopleDep,
+) -> PersonOut:
+    _require_classroom(settings)
+    address = request.client.host if request.client else "unknown"
+    person = service.login(people, settings, body.name, body.password, address)
+    _set_session(response, request, settings, service.issue_session(people, settings, person))
+    return _person_out(person)
+
+
+@router.post("/auth/logout", status_code=204)
+def logout(
+    response: Response, settings: SettingsDep, people: PeopleDep, session: SessionCookie = None
+) -> None:
+    service.end_session(people, settings, session)
+    response.delete_cookie(service.COOKIE, path="/")
+
+
+@router.get("/auth/me")
+def me(settings: SettingsDep, people: PeopleDep, session: SessionCookie = None) -> Me:
+    """Never 401: a browser asks this first, to know whether to offer login or joining."""
+    if settings.mode == "solo":
+        return Me(mode="solo", person=PersonOut(id="solo", kind="solo", name="you"))
+    try:
+        person = service.person_for_cookie(people, settings, session)
+    except Unauthenticated:
+        return Me(mode="classroom", person=None)
+    klass = people.get_class(person.class_id) if person.class_id else None
+    brief = ClassBrief(id=klass.id, name=klass.name) if klass else None
+    return Me(mode="classroom", person=_person_out(person), class_=brief)
+
+
+@router.post("/classes/join")
+def join_class(
+    body: JoinRequest,
+    request: Request,
+    response: Response,
+    settings: SettingsDep,
+    people: PeopleDep,
+) -> Me:
+    _require_classroom(settings)
+    student, klass = service.join(people, body.code, body.name)
+    _set_session(response, request, settings, service.issue_session(people, settings, student))
+    return Me(
+        mode="classroom",
+        person=_person_out(student),
+        class_=ClassBrief(id=klass.id, name=klass.name),
+    )
+
+
+@router.post("/classes", status_code=201)
+def create_class(
+    body: ClassCreate, person: PersonDep, settings: SettingsDep, people: PeopleDep
+) -> ClassOut:
+    _require_classroom(settings)
+    require_instructor(person)
+    return _class_out(people, service.create_class(people, person, body.name))
+
+
+@router.get("/classes")
+def list_classes(person: PersonDep, settings: SettingsDep, people: PeopleDep) -> list[ClassOut]:
+    _require_classroom(settings)
+    require_instructor(person)
+    return [_class_out(people, k) for k in people.classes_of(person.id)]

@@ -1,0 +1,180 @@
+"""Instructors log in with a password; students join a class with its code and a name.
+
+Passwords are hashed with argon2 (pwdlib). A session is a random token kept in the store (only
+its SHA-256), so it can be revoked: logging out, removing a student, ending a class. The cookie
+carries the token signed with the site's secret (itsdangerous), so a forged or tampered cookie is
+refused before the store is asked, and an old one expires by its own timestamp too.
+"""
+
+import contextlib
+import hashlib
+import secrets
+from functools import lru_cache
+
+from itsdangerous import BadSignature, TimestampSigner
+from pwdlib import PasswordHash
+
+from c10klab.config import Settings
+from c10klab.db import unix_now
+from c10klab.errors import Gone, InvalidRequest, NotFound, TooManyRequests, Unauthenticated
+from c10klab.people.store import Class, NameTaken, PeopleStore, Person
+
+COOKIE = "c10k_session"
+# Join codes: unambiguous letters and digits (no 0/O, 1/I/L), shown as XXXX-XXXX.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+PASSWORDS = PasswordHash.recommended()
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    """Verified against when the name is unknown, so a wrong name takes as long as a wrong
+    password and the timing tells nobody which instructors exist."""
+    return PASSWORDS.hash(secrets.token_urlsafe(16))
+
+
+def hash_password(password: str) -> str:
+    return PASSWORDS.hash(password)
+
+
+def add_instructor(people: PeopleStore, name: str, password: str) -> Person:
+    if len(password) < 8:
+        raise InvalidRequest("the password needs at least 8 characters")
+    try:
+        return people.add_person("instructor", name.strip(), password_hash=hash_password(password))
+    except NameTaken as taken:
+        raise InvalidRequest(f"an instructor named {name.strip()!r} already exists") from taken
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+def _signer(people: PeopleStore) -> TimestampSigner:
+    return TimestampSigner(people.signing_secret(), salt="c10klab.session")
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_session(people: PeopleStore, settings: Settings, person: Person) -> str:
+    """A new session for `person`; returns the cookie's value."""
+    token = secrets.token_urlsafe(32)
+    people.add_session(_token_hash(token), person.id, settings.session_hours * 3600)
+    return _signer(people).sign(token).decode()
+
+
+def _token(people: PeopleStore, settings: Settings, cookie: str) -> str:
+    try:
+        raw = _signer(people).unsign(cookie, max_age=round(settings.session_hours * 3600))
+    except BadSignature as bad:  # includes SignatureExpired
+        raise Unauthenticated(
+            "your session is not valid (expired or altered): log in again, or join your "
+            "class again with its code"
+        ) from bad
+    return raw.decode()
+
+
+def person_for_cookie(people: PeopleStore, settings: Settings, cookie: str | None) -> Person:
+    if not cookie:
+        raise Unauthenticated(
+            "this course runs as a class: join it with the code your instructor shows "
+            "(or log in, if you are the instructor)"
+        )
+    found = people.session_person(_token_hash(_token(people, settings, cookie)))
+    if found is None:
+        raise Unauthenticated(
+            "your session has ended (logged out, expired, or removed from the class): "
+            "log in or join again"
+        )
+    person, class_ended_at = found
+    if class_ended_at is not None:
+        raise Unauthenticated(f"your class ended at {class_ended_at[:16].replace('T', ' ')} UTC")
+    return person
+
+
+def end_session(people: PeopleStore, settings: Settings, cookie: str | None) -> None:
+    if not cookie:
+        return
+    with contextlib.suppress(Unauthenticated):  # nothing valid to end
+        people.drop_session(_token_hash(_token(people, settings, cookie)))
+
+
+# --- logging in and joining -------------------------------------------------------------------
+
+
+def _check_login_rate(people: PeopleStore, settings: Settings, keys: dict[str, int]) -> None:
+    window = settings.login_window_s
+    attempts = people.failed_logins(list(keys), window)
+    for key, limit in keys.items():
+        times = attempts[key]
+        if len(times) >= limit:
+            retry = max(1, int(times[len(times) - limit] + window - unix_now()) + 1)
+            who = "this account" if key.startswith("account:") else "your address"
+            raise TooManyRequests(
+                f"too many failed logins for {who} ({len(times)} in the last "
+                f"{window / 60:.0f} minutes): try again in {retry} s",
+                retry,
+            )
+
+
+def login(
+    people: PeopleStore, settings: Settings, name: str, password: str, address: str
+) -> Person:
+    """The instructor whose name and password these are; rate-limited per account and per
+    client address, counting failures only."""
+    account_key = f"account:{' '.join(name.split()).casefold()}"
+    address_key = f"address:{address}"
+    _check_login_rate(
+        people,
+        settings,
+        {
+            account_key: settings.login_attempts_per_account,
+            address_key: settings.login_attempts_per_address,
+        },
+    )
+    found = people.instructor_login(name)
+    stored_hash = found[1] if found else _dummy_hash()
+    if not PASSWORDS.verify(password, stored_hash) or found is None:
+        people.record_failed_login([account_key, address_key], settings.login_window_s)
+        raise Unauthenticated("wrong name or password")
+    people.forget_failed_logins(account_key)
+    return found[0]
+
+
+def normalize_code(code: str) -> str:
+    """What a student typed, as stored: capitals, no spaces or dashes."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def show_code(code: str) -> str:
+    return f"{code[:4]}-{code[4:]}"
+
+
+def join(people: PeopleStore, code: str, name: str) -> tuple[Person, Class]:
+    klass = people.class_by_code(normalize_code(code))
+    if klass is None:
+        raise NotFound(
+            f"no class has the join code {code.strip()!r}: check it with your instructor "
+            "(letters and digits, e.g. K7QX-M4TP)"
+        )
+    if klass.ended_at is not None:
+        raise Gone(f"the class {klass.name!r} has ended; its code no longer admits anyone")
+    try:
+        student = people.add_person("student", name, class_id=klass.id)
+    except NameTaken as taken:
+        raise InvalidRequest(
+            f"name: someone in {klass.name!r} already joined as {name!r}; add an initial or "
+            "pick another name"
+        ) from taken
+    return student, klass
+
+
+def create_class(people: PeopleStore, instructor: Person, name: str) -> Class:
+    for _ in range(10):  # 31^8 codes: a clash is rare, and another draw settles it
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        klass = people.add_class(name, instructor.id, code)
+        if klass is not None:
+            return klass
+    raise RuntimeError("could not draw an unused join code in ten tries")

@@ -1,0 +1,183 @@
+"""Logging in, joining a class, sessions and cross-site requests, on the real store."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from c10klab.config import Settings
+from c10klab.people.service import COOKIE
+from c10klab.people.store import PeopleStore
+from tests.people.conftest import PASSWORD, Browser, join, log_in, make_class
+
+
+def test_an_instructor_logs_in_with_a_session_cookie_the_page_cannot_read(
+    browser: Browser,
+) -> None:
+    client = browser()
+    assert client.get("/api/auth/me").json() == {"mode": "classroom", "person": None, "class": None}
+    answer = client.post("/api/auth/login", json={"name": " grace ", "password": PASSWORD})
+    assert answer.status_code == 200 and answer.json()["kind"] == "instructor"
+    cookie = answer.headers["set-cookie"]
+    assert f"{COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert "Secure" not in cookie  # plain http here; https (or C10K_COOKIE_SECURE) adds it
+    me = client.get("/api/auth/me").json()
+    assert me["person"]["name"] == "Grace" and me["class"] is None
+
+    assert client.post("/api/auth/logout").status_code == 204
+    assert client.get("/api/auth/me").json()["person"] is None
+
+
+def test_the_cookie_is_secure_over_https(browser: Browser) -> None:
+    client = browser()
+    client.base_url = client.base_url.copy_with(scheme="https")
+    answer = client.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
+    assert "Secure" in answer.headers["set-cookie"]
+
+
+def test_wrong_passwords_are_limited_per_account_and_per_address(
+    browser: Browser, classroom: Settings
+) -> None:
+    client = browser()
+    for _ in range(classroom.login_attempts_per_account):
+        wrong = client.post("/api/auth/login", json={"name": "Grace", "password": "nope"})
+        assert wrong.status_code == 401 and wrong.json()["detail"] == "wrong name or password"
+    limited = client.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
+    assert limited.status_code == 429 and "this account" in limited.json()["detail"]
+    assert int(limited.headers["Retry-After"]) > 0
+    # Another account from the same address still may, until the address's own limit.
+    assert client.post("/api/auth/login", json={"name": "Linus", "password": PASSWORD}).is_success
+    classroom.login_attempts_per_address = 7
+    for _ in range(2):
+        client.post("/api/auth/login", json={"name": "nobody", "password": "x"})
+    by_address = client.post("/api/auth/login", json={"name": "Linus", "password": PASSWORD})
+    assert by_address.status_code == 429 and "your address" in by_address.json()["detail"]
+
+
+def test_a_student_joins_by_code_and_sees_their_class(browser: Browser) -> None:
+    code = make_class(log_in(browser(), "Grace"), "Networks, Monday")
+    assert len(code) == 9 and code[4] == "-"
+    student = browser()
+    me = student.post(
+        "/api/classes/join", json={"code": code.lower().replace("-", " "), "name": "Ada"}
+    )
+    assert me.status_code == 200
+    assert (
+        me.json()["person"]["kind"] == "student"
+        and me.json()["class"]["name"] == "Networks, Monday"
+    )
+    assert student.get("/api/auth/me").json()["person"]["name"] == "Ada"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"code": "ZZZZ-ZZZZ", "name": "Ada"}, 404, "no class has the join code 'ZZZZ-ZZZZ'"),
+        ({"code": "{code}", "name": "   "}, 422, "name: string should have at least 1 character"),
+        ({"code": "{code}", "name": "A" * 41}, 422, "name: string should have at most 40"),
+        ({"code": "{code}", "name": "bo\tb"}, 422, "name: value error, a name cannot contain tabs"),
+        ({"code": "{code}", "name": "ANA"}, 422, "already joined as 'ANA'"),
+        ({"code": "", "name": "Ada"}, 422, "code:"),
+    ],
+)
+def test_joining_with_a_wrong_code_or_name_is_refused_with_a_reason(
+    browser: Browser, body: dict[str, str], status: int, message: str
+) -> None:
+    code = make_class(log_in(browser(), "Grace"))
+    join(browser(), code, "Ana")
+    answer = browser().post(
+        "/api/classes/join", json={k: v.format(code=code) for k, v in body.items()}
+    )
+    assert answer.status_code == status, answer.text
+    assert message in answer.json()["detail"]
+
+
+def test_an_ended_class_admits_nobody_and_ends_its_students_sessions(
+    browser: Browser, people: PeopleStore
+) -> None:
+    code = make_class(log_in(browser(), "Grace"))
+    student = join(browser(), code, "Ada")
+    with people.write() as db:
+        db.execute("UPDATE classes SET ended_at = '2026-11-24T10:00:00.000+00:00'")
+    late = browser().post("/api/classes/join", json={"code": code, "name": "Bea"})
+    assert late.status_code == 410 and "has ended" in late.json()["detail"]
+    refused = student.get("/api/runs")
+    assert refused.status_code == 401 and "class ended" in refused.json()["detail"]
+
+
+def test_forged_tampered_and_expired_sessions_get_401(
+    browser: Browser, people: PeopleStore
+) -> None:
+    client = log_in(browser(), "Grace")
+    real = client.cookies[COOKIE]
+    for forged in ("made-up", real[:-2] + ("AA" if not real.endswith("AA") else "BB")):
+        client.cookies.set(COOKIE, forged)
+        answer = client.get("/api/runs")
+        assert answer.status_code == 401 and "not valid" in answer.json()["detail"]
+    client.cookies.set(COOKIE, real)
+    assert client.get("/api/runs").status_code == 200
+    with people.write() as db:
+        db.execute("UPDATE sessions SET expires_unix = 0")
+    expired = client.get("/api/runs")
+    assert expired.status_code == 401 and "session has ended" in expired.json()["detail"]
+    assert browser().get("/api/runs").status_code == 401  # no cookie at all
+
+
+def test_only_instructors_make_classes(browser: Browser) -> None:
+    code = make_class(log_in(browser(), "Grace"))
+    student = join(browser(), code, "Ada")
+    refused = student.post("/api/classes", json={"name": "mine"})
+    assert refused.status_code == 403 and "only an instructor" in refused.json()["detail"]
+    assert browser().post("/api/classes", json={"name": "x"}).status_code == 401
+    assert student.get("/api/classes").status_code == 403
+    names = [c["name"] for c in log_in(browser(), "Grace").get("/api/classes").json()]
+    assert names == ["Systems, Tuesday"]
+    assert log_in(browser(), "Linus").get("/api/classes").json() == []
+
+
+def test_cross_site_requests_cannot_change_anything(browser: Browser) -> None:
+    client = log_in(browser(), "Grace")
+    evil = {"Origin": "https://evil.example"}
+    refused = client.post("/api/classes", json={"name": "x"}, headers=evil)
+    assert refused.status_code == 403 and "https://evil.example" in refused.json()["detail"]
+    sneaky = client.post(
+        "/api/classes", json={"name": "x"}, headers={"Sec-Fetch-Site": "cross-site"}
+    )
+    assert sneaky.status_code == 403
+    own = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
+    assert client.post("/api/classes", json={"name": "x"}, headers=own).status_code == 201
+    assert client.get("/api/classes", headers=evil).status_code == 200  # reading is not changing
+
+
+def test_solo_mode_has_no_logins_and_refuses_cross_site_runs(client: TestClient) -> None:
+    assert client.get("/api/auth/me").json()["person"]["kind"] == "solo"
+    assert client.post("/api/auth/login", json={"name": "a", "password": "b"}).status_code == 404
+    evil = client.post("/api/runs", json={"server": "c-epoll"}, headers={"Origin": "http://x.io"})
+    assert evil.status_code == 403
+
+
+def test_instructors_are_added_on_the_command_line(tmp_path: Path) -> None:
+    env = {"C10K_DB_PATH": str(tmp_path / "s.sqlite3"), "PATH": "/usr/bin:/bin"}
+    add = [sys.executable, "-m", "c10klab", "instructor", "add", "Barbara"]
+    done = subprocess.run(
+        add, input="long enough secret\n", env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    again = subprocess.run(
+        add, input="long enough secret\n", env=env, capture_output=True, text=True
+    )
+    assert again.returncode != 0 and "already exists" in again.stderr
+    short = [sys.executable, "-m", "c10klab", "instructor", "add", "Ken"]
+    weak = subprocess.run(short, input="short\n", env=env, capture_output=True, text=True)
+    assert weak.returncode != 0 and "at least 8 characters" in weak.stderr
+    listed = subprocess.run(
+        [sys.executable, "-m", "c10klab", "instructor", "list"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert listed.stdout.split() == ["Barbara"]
+    stored = PeopleStore(tmp_path / "s.sqlite3").instructor_login("barbara")
+    assert stored is not None and stored[1].startswith("$argon2id$")
