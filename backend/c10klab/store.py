@@ -417,11 +417,13 @@ class Store(Database):
     def claim_next(self, runner_id: str = "local", lease_s: float = 3600) -> Run | None:
         """Take the first run in fair-share order for a runner, holding it for `lease_s`
         seconds unless renewed, and tell the runs behind it that they moved up."""
+        first = f"SELECT * FROM runs WHERE status = 'queued' ORDER BY {QUEUE_ORDER} LIMIT 1"
+        with self.connect() as db:  # an idle runner asks often: no write lock for nothing
+            if db.execute(first).fetchone() is None:
+                return None
         with self.write() as db:
-            row = db.execute(
-                f"SELECT * FROM runs WHERE status = 'queued' ORDER BY {QUEUE_ORDER} LIMIT 1"
-            ).fetchone()
-            if row is None:
+            row = db.execute(first).fetchone()
+            if row is None:  # another runner took it meanwhile
                 return None
             now = unix_now()
             db.execute(
@@ -529,12 +531,15 @@ class Store(Database):
         """Fail every running run whose runner stopped renewing its lease; returns their ids.
         The runner, when it comes back, removes the run's containers."""
         now = unix_now()
+        expired = (
+            "SELECT id, claimed_by, lease_until FROM runs "
+            "WHERE status = 'running' AND lease_until < ?"
+        )
+        with self.connect() as db:  # most checks find none: no write lock for those
+            if db.execute(expired, (now,)).fetchone() is None:
+                return []
         with self.write() as db:
-            rows = db.execute(
-                "SELECT id, claimed_by, lease_until FROM runs "
-                "WHERE status = 'running' AND lease_until < ?",
-                (now,),
-            ).fetchall()
+            rows = db.execute(expired, (now,)).fetchall()
             for row in rows:
                 lost = datetime.fromtimestamp(row["lease_until"], UTC).strftime("%H:%M:%S")
                 reason = (
