@@ -308,7 +308,7 @@ describe('ExperimentBlock', () => {
     });
     const gate = { label: 'Join your class to run benchmarks', to: '/join' };
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" gate={gate} />);
-    expect(await screen.findByTestId('baseline-note')).toBeInTheDocument();
+    expect(await screen.findByTestId('baseline-note')).not.toHaveTextContent('Run live');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
     const link = within(screen.getByTestId('run-gate')).getByRole('link', { name: 'Join your class to run benchmarks' });
     expect(link).toHaveAttribute('href', '/join');

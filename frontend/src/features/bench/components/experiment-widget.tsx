@@ -76,7 +76,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline,
         </div>
         {showingRecorded ? <p className="run-state">reference result</p> : <RunStateLabel state={state} />}
       </header>
-      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} /> : null}
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
 
       <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
 

@@ -70,7 +70,7 @@ export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidget
               : state.phase}
         </p>
       </header>
-      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} /> : null}
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
 
       <ExperimentParams experiment={experiment} servers={known} />
 
