@@ -1,6 +1,6 @@
 """Pure pieces of a run's bookkeeping: reading the load generator's JSON lines, turning Docker
-stats into CPU/memory figures, judging whether a result is valid, combining repetitions, and
-reading strace's syscall table."""
+stats into CPU/memory figures, judging whether a result is valid and whether it was disturbed
+while it was measured, combining repetitions, and reading strace's syscall table."""
 
 import json
 import re
@@ -8,6 +8,8 @@ import statistics
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from c10klab.config import parse_cpus
 
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[str]:
@@ -176,15 +178,244 @@ def judge(
     return None
 
 
+# --- Stability: was the run disturbed while it was measured? -------------------------------------
+#
+# "Invalid" says the figures describe something other than a working server (errors, timeouts,
+# a missed rate). "Unstable" says they describe this server *disturbed*: something else ran on
+# its CPUs, or its throughput moved during the measurement. Two checks, both over the measure
+# phase of one repetition:
+# - interference: the CPU time the host's /proc/stat shows as busy on the CPUs a container is
+#   pinned to, minus the time that container itself used (Docker's cumulative total_usage), is
+#   time other processes took from it; steal is time the hypervisor gave to other machines.
+#   /proc/stat is host-wide even inside a container, so this works when the runner runs in one.
+# - drift: measured intervals whose QPS left the run's median interval QPS, which is how a
+#   disturbance looks from outside, whatever its cause.
+
+PROC_STAT_COLUMNS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+TASK_COLUMNS = ("user", "nice", "system")
+IRQ_COLUMNS = ("irq", "softirq")
+# Which /proc/stat columns count as busy depends on where the kernel charges interrupt time.
+# Most of the benchmark's own loopback traffic is softirq work, done on the sending container's
+# CPU in its context (on a quiet c-epoll echo run here: 31-38 % of each CPU).
+# - Without CONFIG_IRQ_TIME_ACCOUNTING (the course's reference host, kernel 6.18) that time is
+#   in the running task's runtime, so in the container's usage, while /proc/stat counts those
+#   ticks as irq/softirq. Measured on a quiet run: user+nice+system 0.62 of CPU 0, irq+softirq
+#   0.37, the server container 0.96. Busy must then include irq and softirq (0.99 - 0.96: 3 %
+#   others); without them busy would fall a third of a CPU short of the container's own, and
+#   as much interference would go unseen.
+# - With it (most distribution kernels; not measured here, the reference host lacks it: this
+#   is the kernel's irqtime accounting as documented), interrupt time is taken out of every
+#   task's runtime, so the containers' usage lacks it, and counting it as busy would call the
+#   benchmark's own packets "other processes" and flag every quiet run: busy is
+#   user+nice+system.
+# When the kernel's configuration cannot be read (a runner in a container on a host without
+# /proc/config.gz), user+nice+system it is: that can miss a disturbance as large as the run's
+# softirq share, but never flags a quiet run for its own traffic.
+
+
+def irq_time_accounted(kernel_config: str | None, cmdline: str) -> bool | None:
+    """Whether the kernel keeps interrupt time out of tasks' runtime (CONFIG_IRQ_TIME_ACCOUNTING,
+    unless `tsc=noirqtime` switched it off at boot), or None when its configuration is unknown.
+    (x86 also switches it off by itself on an unstable TSC; that is not visible here.)"""
+    if "tsc=noirqtime" in cmdline.split():
+        return False
+    if kernel_config is None:
+        return None
+    return "CONFIG_IRQ_TIME_ACCOUNTING=y" in kernel_config.splitlines()
+
+
+def busy_columns(irq_accounted: bool | None) -> tuple[str, ...]:
+    """The /proc/stat columns whose time the containers' usage also counts (see above)."""
+    return TASK_COLUMNS + IRQ_COLUMNS if irq_accounted is False else TASK_COLUMNS
+
+
+def parse_proc_stat(text: str, cpus: set[int] | None = None) -> dict[int, dict[str, int]]:
+    """The per-CPU rows of /proc/stat (`cpu0 user nice system idle iowait irq softirq steal
+    …`, in USER_HZ ticks since boot), of `cpus` only when given."""
+    rows: dict[int, dict[str, int]] = {}
+    for line in text.splitlines():
+        name, *values = line.split()
+        if not (name.startswith("cpu") and name[3:].isdigit()):
+            continue
+        cpu = int(name[3:])
+        if cpus is None or cpu in cpus:
+            rows[cpu] = dict(zip(PROC_STAT_COLUMNS, map(int, values), strict=False))
+    return rows
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """One container's cumulative CPU time (Docker's `total_usage`) and /proc/stat's rows for
+    the CPUs it is pinned to, read together when the Docker sample arrived (`t_s`, the run's
+    clock)."""
+
+    t_s: float
+    usage_ns: int
+    cpus: dict[int, dict[str, int]]
+
+
+def cpu_sample(
+    stats: dict[str, Any], t_s: float, proc_stat: dict[int, dict[str, int]]
+) -> CpuSample | None:
+    try:
+        usage = int(stats["cpu_stats"]["cpu_usage"]["total_usage"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return CpuSample(t_s, usage, proc_stat)
+
+
+def cpu_use(
+    samples: list[CpuSample],
+    cpuset: str,
+    window: tuple[float, float],
+    user_hz: float,
+    columns: tuple[str, ...] = TASK_COLUMNS,
+) -> dict[str, Any]:
+    """How the CPUs `cpuset` were used between the first and the last Docker sample inside
+    `window` (the measure phase), as fractions of their capacity over that time: busy (the
+    /proc/stat `columns`, see busy_columns), the container's own use, irq+softirq, others
+    (busy beyond the container's own), steal, and interference = others + steal.
+
+    Docker's samples come about once a second, so the window is the part of the measure phase
+    between two samples; it is given (`from_s`, `to_s`) so a reader sees what was compared."""
+    cpus = parse_cpus(cpuset)
+    start, end = window
+    inside = [s for s in samples if start <= s.t_s <= end and cpus <= s.cpus.keys()]
+    figures: dict[str, Any] = {"cpus": cpuset, "samples": len(inside)}
+    if len(inside) < 2 or inside[-1].t_s <= inside[0].t_s:
+        return figures | {
+            "judged": False,
+            "note": "fewer than two Docker stats samples (about one a second) fell inside the "
+            "measured time",
+        }
+    first, last = inside[0], inside[-1]
+    seconds = last.t_s - first.t_s
+    capacity = seconds * len(cpus)
+
+    def share(columns: tuple[str, ...]) -> float:
+        ticks = sum(last.cpus[c][k] - first.cpus[c][k] for c in cpus for k in columns)
+        return ticks / user_hz / capacity
+
+    busy, steal = share(columns), share(("steal",))
+    container = (last.usage_ns - first.usage_ns) / 1e9 / capacity
+    others = max(busy - container, 0.0)
+    return figures | {
+        "judged": True,
+        "from_s": round(first.t_s, 3),
+        "to_s": round(last.t_s, 3),
+        "seconds": round(seconds, 3),
+        "busy_columns": "+".join(columns),
+        "busy": round(busy, 4),
+        "container": round(container, 4),
+        "irq": round(share(IRQ_COLUMNS), 4),
+        "others": round(others, 4),
+        "steal": round(steal, 4),
+        "interference": round(others + steal, 4),
+    }
+
+
+# Drift needs a median worth the name, and intervals long enough to mean something: loadgen's
+# last interval is shorter when the duration is not a whole number of intervals.
+MIN_DRIFT_INTERVALS = 3
+MIN_INTERVAL_S = 0.5
+
+
+def drift(intervals: list[dict[str, Any]], max_drift: float, open_loop: bool) -> dict[str, Any]:
+    """The measured intervals (`t_s`, `qps`, and `interval_s` when known) whose QPS departs
+    from the median interval QPS by more than `max_drift`, each as (t_s, qps, departure).
+
+    An open loop's QPS is the schedule's while the server keeps up, so there a departure means
+    the server fell behind (or caught up) in that interval; a disturbance it absorbed shows in
+    the latency alone, which is what the interference check is for."""
+    usable = [i for i in intervals if (i.get("interval_s") or 1.0) >= MIN_INTERVAL_S]
+    figures: dict[str, Any] = {
+        "limit": max_drift,
+        "open_loop": open_loop,
+        "intervals": len(usable),
+    }
+    if len(usable) < MIN_DRIFT_INTERVALS:
+        return figures | {
+            "judged": False,
+            "note": f"{len(usable)} measured interval{'s' if len(usable) != 1 else ''}: at "
+            f"least {MIN_DRIFT_INTERVALS} are needed to tell drift from noise",
+            "drifted": [],
+        }
+    median = statistics.median(float(i["qps"]) for i in usable)
+    if median <= 0:
+        return figures | {"judged": False, "note": "no interval had requests", "drifted": []}
+    drifted = [
+        {"t_s": i["t_s"], "qps": i["qps"], "departure": round(i["qps"] / median - 1, 4)}
+        for i in usable
+        if abs(i["qps"] / median - 1) > max_drift
+    ]
+    return figures | {"judged": True, "median_qps": round(median, 1), "drifted": drifted}
+
+
+ROLES = {
+    "server": "the figures are lower than this server can do",
+    "loadgen": "it may have sent fewer requests than the server could answer, so the figures "
+    "may be lower than this server can do",
+}
+ROLE_NAMES = {"server": "the server", "loadgen": "the load generator"}
+
+
+def _cpu_words(cpuset: str) -> str:
+    return f"CPU {cpuset}" if cpuset.isdigit() else f"CPUs {cpuset}"
+
+
+def judge_stability(interference: dict[str, Any], drift: dict[str, Any]) -> str | None:
+    """Why a repetition's figures are not this server's undisturbed ones, or None. The first
+    cause found is given: the server's CPUs, the load generator's, then drift."""
+    limit = interference["limit"]
+    for role in ("server", "loadgen"):
+        use = interference[role]
+        if not use["judged"] or use["interference"] <= limit:
+            continue
+        whose = f"{ROLE_NAMES[role]}'s {_cpu_words(use['cpus'])}"
+        if use["steal"] >= 0.005:
+            taken = (
+                f"other processes and the hypervisor (steal) took {use['interference']:.0%} "
+                f"of {whose} while it was measured ({use['others']:.0%} + "
+                f"{use['steal']:.0%} steal; limit {limit:.0%})"
+            )
+        else:
+            taken = (
+                f"other processes used {use['others']:.0%} of {whose} while it was measured "
+                f"(limit {limit:.0%})"
+            )
+        return f"{taken}: {ROLES[role]}"
+    if drift["judged"] and drift["drifted"]:
+        moved = drift["drifted"]
+        shown = ", ".join(f"{d['qps']:,.0f} at {d['t_s']:.1f} s" for d in moved[:3])
+        more = f" and {len(moved) - 3} more" if len(moved) > 3 else ""
+        cause = (
+            "the server fell behind the load generator's schedule there (or caught up)"
+            if drift["open_loop"]
+            else "something disturbed the run while it was measured"
+        )
+        return (
+            f"the throughput left the run's median of {drift['median_qps']:,.0f} requests/s "
+            f"by more than {drift['limit']:.0%} in {len(moved)} of its {drift['intervals']} "
+            f"measured intervals ({shown}{more}): {cause}, so the figures are not steady"
+        )
+    return None
+
+
 def _spread(values: list[float]) -> float:
     """(max - min) / median: how far repetitions of one measurement disagree."""
     median = statistics.median(values)
     return (max(values) - min(values)) / median if median else 0.0
 
 
+def _of_repetition(outcome: dict[str, Any], key: str) -> dict[str, Any] | None:
+    figures = outcome.get(key)
+    return figures | {"repetition": outcome["repetition"]} if figures is not None else None
+
+
 def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, Any]:
     """One result from R repetitions: the median repetition's figures, every repetition's,
-    the median and spread of QPS and p99, a noisy flag, and valid only if all are valid."""
+    the median and spread of QPS and p99, a noisy flag, valid only if all are valid, and
+    stable only if all are stable (with the first unstable one's figures, else the median's)."""
     ranked = sorted(outcomes, key=lambda o: o["summary"]["qps"] or 0.0)
     middle = ranked[(len(ranked) - 1) // 2]
     qps = [float(o["summary"]["qps"] or 0.0) for o in outcomes]
@@ -196,12 +427,23 @@ def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, An
         reason = first["invalid_reason"]
         if len(outcomes) > 1:
             reason = f"repetition {first['repetition']} of {len(outcomes)}: {reason}"
+    unstable = [o for o in outcomes if not o.get("stable", True)]
+    disturbed = unstable[0] if unstable else middle
+    unstable_reason = disturbed.get("unstable_reason") if unstable else None
+    if unstable_reason and len(outcomes) > 1:
+        unstable_reason = (
+            f"repetition {disturbed['repetition']} of {len(outcomes)}: {unstable_reason}"
+        )
     spread = _spread(qps)
     result: dict[str, Any] = {
         "summary": middle["summary"],
         "server": middle["server"],
         "valid": not invalid,
         "invalid_reason": reason,
+        "stable": not unstable,
+        "unstable_reason": unstable_reason,
+        "interference": _of_repetition(disturbed, "interference"),
+        "drift": _of_repetition(disturbed, "drift"),
         "repetitions": outcomes,
         "aggregate": {
             "count": len(outcomes),

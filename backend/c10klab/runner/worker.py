@@ -2,7 +2,9 @@
 start the server, wait until it is ready, verify a correct reply, warm up, measure, stop,
 clean up — writing every step to the store as an event."""
 
+import gzip
 import logging
+import os
 import platform
 import signal
 import socket
@@ -10,12 +12,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from docker.models.containers import Container
 
-from c10klab.config import Settings, get_settings
+from c10klab.config import Settings, get_settings, parse_cpus
 from c10klab.runner import measure
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.plan import LOADGEN_IMAGE, RunPlan, plan_run, store_label
@@ -32,6 +35,8 @@ LEASE_S = 15.0
 LEASE_RENEW_S = 2.0
 WATCH_S = 0.25
 SIGTERM_GRACE_S = 2  # the servers' contract: exit within 2 s of SIGTERM
+PROC_STAT = Path("/proc/stat")  # host-wide, also inside a container (the compose stack)
+USER_HZ = os.sysconf("SC_CLK_TCK")  # /proc/stat's unit
 
 
 def cpu_model() -> str:
@@ -58,6 +63,12 @@ class Repetition:
 
     number: int
     server_stats: measure.ServerStats = field(default_factory=measure.ServerStats)
+    # For the stability checks: each container's CPU time with /proc/stat beside it, the
+    # measure phase on the run's clock (its phase line to its summary) and its intervals.
+    server_cpu: list[measure.CpuSample] = field(default_factory=list)
+    loadgen_cpu: list[measure.CpuSample] = field(default_factory=list)
+    measure_to_s: float | None = None
+    intervals: list[dict[str, Any]] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     stop_reason: str | None = None
     cancelled: bool = False
@@ -247,6 +258,7 @@ class Runner:
                 else f"the server exited with code {code} before it was ready"
             )
             raise RunFailed(reason, Engine.log_tail(server)) from exc
+        threading.Thread(target=self.sample_loadgen, args=(ex, rep, loadgen), daemon=True).start()
         threading.Thread(target=self.watch, args=(ex, rep, server, loadgen), daemon=True).start()
 
         summary, error = self.follow_loadgen(ex, rep, loadgen)
@@ -277,10 +289,34 @@ class Runner:
             "server": server_summary,
             "valid": invalid is None,
             "invalid_reason": invalid,
+            **self.stability(ex, rep),
         }
         if ex.run.request.get("profile") == "syscalls":
             outcome["syscalls"] = self.syscall_table(server, summary)
         return outcome, summary
+
+    def stability(self, ex: Execution, rep: Repetition) -> dict[str, Any]:
+        """Whether anything disturbed the repetition while it was measured (measure.py)."""
+        window = (rep.server_stats.measure_from_s or 0.0, rep.measure_to_s or ex.t_s())
+        interference = {
+            "limit": self.settings.max_interference,
+            "measure_phase": {"from_s": round(window[0], 3), "to_s": round(window[1], 3)},
+            "server": measure.cpu_use(
+                list(rep.server_cpu), self.settings.server_cpus, window, USER_HZ, busy_columns()
+            ),
+            "loadgen": measure.cpu_use(
+                list(rep.loadgen_cpu), self.settings.loadgen_cpus, window, USER_HZ, busy_columns()
+            ),
+        }
+        open_loop = float(ex.run.request.get("rate", 0)) > 0
+        drift = measure.drift(rep.intervals, self.settings.max_drift, open_loop)
+        reason = measure.judge_stability(interference, drift)
+        return {
+            "stable": reason is None,
+            "unstable_reason": reason,
+            "interference": interference,
+            "drift": drift,
+        }
 
     @staticmethod
     def syscall_table(server: Container, summary: dict[str, Any]) -> dict[str, Any]:
@@ -312,8 +348,12 @@ class Runner:
                 event = measure.progress_event(line, ex.t_s())
                 if ex.repetitions > 1:
                     event["repetition"] = rep.number
+                if line["phase"] == "measure":
+                    interval = {"t_s": event["t_s"], "qps": line["qps"]}
+                    rep.intervals.append(interval | {"interval_s": line.get("interval_s")})
                 self.store.append_event(ex.run.id, "progress", event)
             elif kind == "summary":
+                rep.measure_to_s = ex.t_s()
                 summary = line
             elif kind == "error":
                 error = f"load generator: {line.get('kind')}: {line.get('message')}"
@@ -321,16 +361,34 @@ class Runner:
 
     def sample_server(self, ex: Execution, rep: Repetition, server: Container) -> None:
         """Docker's stats stream gives one sample a second until the container stops."""
+        cpus = parse_cpus(self.settings.server_cpus)
         try:
             for stats in Engine.stats(server):
                 if rep.done.is_set():
                     return
-                sample = measure.server_sample(stats, ex.t_s())
+                t_s = ex.t_s()
+                cpu = measure.cpu_sample(stats, t_s, read_proc_stat(cpus))
+                if cpu is not None:
+                    rep.server_cpu.append(cpu)
+                sample = measure.server_sample(stats, t_s)
                 if sample is not None:
                     rep.server_stats.samples.append(sample)
                     self.store.append_event(ex.run.id, "server_stats", sample)
         except Exception:
             # The stream ends with an error when the container is removed; that is its end.
+            return
+
+    def sample_loadgen(self, ex: Execution, rep: Repetition, loadgen: Container) -> None:
+        """The load generator's CPU time, for the stability check only (no events)."""
+        cpus = parse_cpus(self.settings.loadgen_cpus)
+        try:
+            for stats in Engine.stats(loadgen):
+                if rep.done.is_set():
+                    return
+                cpu = measure.cpu_sample(stats, ex.t_s(), read_proc_stat(cpus))
+                if cpu is not None:
+                    rep.loadgen_cpu.append(cpu)
+        except Exception:  # as in sample_server: the stream ends when the container goes
             return
 
     def watch(self, ex: Execution, rep: Repetition, server: Container, loadgen: Container) -> None:
@@ -375,6 +433,39 @@ class Runner:
             "started_at": started_at,
             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+
+
+def read_proc_stat(cpus: set[int]) -> dict[int, dict[str, int]]:
+    """/proc/stat's rows for `cpus` now: read as a Docker sample arrives, so both describe the
+    same moment (within the milliseconds the sample took to reach the runner)."""
+    try:
+        return measure.parse_proc_stat(PROC_STAT.read_text(), cpus)
+    except OSError:
+        return {}
+
+
+@cache
+def busy_columns() -> tuple[str, ...]:
+    """The /proc/stat columns that count as busy on this kernel (see measure.busy_columns)."""
+    config: str | None = None
+    for path in (Path("/proc/config.gz"), Path("/boot") / f"config-{platform.release()}"):
+        try:
+            raw = path.read_bytes()
+            config = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode(
+                errors="replace"
+            )
+            break
+        except OSError:
+            continue
+    try:
+        cmdline = Path("/proc/cmdline").read_text()
+    except OSError:
+        cmdline = ""
+    accounted = measure.irq_time_accounted(config, cmdline)
+    log.info(
+        "irq time accounting: %s; busy CPU time is %s", accounted, measure.busy_columns(accounted)
+    )
+    return measure.busy_columns(accounted)
 
 
 def main() -> None:

@@ -70,6 +70,10 @@ class Point(BaseModel):
     status: PointStatus
     reason: str | None = Field(description="why it was skipped, failed or is invalid")
     valid: bool | None = None
+    stable: bool | None = Field(
+        None, description="false when something disturbed the run while it was measured"
+    )
+    unstable_reason: str | None = None
     qps: float | None = None
     spread: float | None = Field(None, description="(max - min) / median QPS of repetitions")
     noisy: bool | None = None

@@ -104,6 +104,8 @@ def point_of(stored: dict[str, Any], run: Run | None) -> Point:
         status="done",
         reason=result.get("invalid_reason"),
         valid=bool(result.get("valid")),
+        stable=result.get("stable"),
+        unstable_reason=result.get("unstable_reason"),
         qps=summary["qps"],
         spread=(aggregate.get("qps") or {}).get("spread"),
         noisy=aggregate.get("noisy"),

@@ -116,13 +116,17 @@ def test_progress_events_pass_open_loop_digests_and_the_process_profile_through(
     assert "latency_actual_us" not in closed and "idle_dropped" not in closed
 
 
-def outcome(repetition: int, qps: float, p99: int, valid: bool = True) -> dict:  # type: ignore[type-arg]
+def outcome(repetition: int, qps: float, p99: int, valid: bool = True, stable: bool = True) -> dict:  # type: ignore[type-arg]
     return {
         "repetition": repetition,
         "summary": {"qps": qps, "latency_us": {"p99": p99}},
         "server": {"cpu_percent_mean": 90.0},
         "valid": valid,
         "invalid_reason": None if valid else "too many errors",
+        "stable": stable,
+        "unstable_reason": None if stable else "other processes used 38% of the server's CPU 0",
+        "interference": {"limit": 0.1, "marker": repetition},
+        "drift": {"limit": 0.25, "marker": repetition},
     }
 
 
@@ -143,6 +147,29 @@ def test_one_invalid_repetition_makes_the_result_invalid_and_says_which() -> Non
     combined = measure.combine([outcome(1, 100.0, 9), outcome(2, 99.0, 9, valid=False)], 0.1)
     assert not combined["valid"]
     assert combined["invalid_reason"] == "repetition 2 of 2: too many errors"
+    assert combined["stable"] and combined["unstable_reason"] is None  # invalid is not unstable
+
+
+def test_one_unstable_repetition_makes_the_result_unstable_with_its_figures() -> None:
+    steady = measure.combine([outcome(1, 100.0, 9), outcome(2, 99.0, 9), outcome(3, 98.0, 9)], 0.1)
+    assert steady["stable"] and steady["unstable_reason"] is None
+    assert steady["interference"] == {"limit": 0.1, "marker": 2, "repetition": 2}  # the median's
+    combined = measure.combine(
+        [outcome(1, 100.0, 9), outcome(2, 60.0, 9, stable=False), outcome(3, 98.0, 9)], 0.1
+    )
+    assert not combined["stable"] and combined["valid"]
+    assert combined["unstable_reason"] == (
+        "repetition 2 of 3: other processes used 38% of the server's CPU 0"
+    )
+    assert combined["interference"]["repetition"] == combined["drift"]["repetition"] == 2
+    single = measure.combine([outcome(1, 60.0, 9, stable=False)], 0.1)
+    assert single["unstable_reason"] == "other processes used 38% of the server's CPU 0"
+    # Results recorded before the stability checks have no figures and count as stable.
+    old = {k: v for k, v in outcome(1, 100.0, 9).items() if k not in ("stable", "interference")}
+    assert (
+        measure.combine([old], 0.1)["stable"]
+        and measure.combine([old], 0.1)["interference"] is None
+    )
 
 
 STRACE_LOG = """c-epoll: listening on 0.0.0.0:9000 protocol=echo trigger=lt
@@ -175,3 +202,138 @@ def test_judge_rejects_connections_starved_through_the_whole_measurement() -> No
     reason = measure.judge(summary(50_000, {}) | {"starved": 9}, 0.01)
     assert reason is not None and reason.startswith("9 connections got no reply")
     assert measure.judge(summary(50_000, {}) | {"starved": 0}, 0.01) is None
+
+
+PROC_STAT = """cpu  300 0 150 900 5 0 40 2 0 0
+cpu0 200 0 100 400 2 0 30 1 0 0
+cpu1 100 0 50 500 3 0 10 1 0 0
+intr 783630 0 0 0
+ctxt 123
+"""
+
+
+def test_proc_stat_rows_are_read_per_cpu() -> None:
+    rows = measure.parse_proc_stat(PROC_STAT)
+    assert set(rows) == {0, 1}  # the `cpu` total row is not a CPU
+    assert rows[0] == {"user": 200, "nice": 0, "system": 100, "idle": 400, "iowait": 2,
+                       "irq": 0, "softirq": 30, "steal": 1}  # fmt: skip
+    assert set(measure.parse_proc_stat(PROC_STAT, {1})) == {1}
+
+
+def cpu_row(user: int, system: int = 0, softirq: int = 0, steal: int = 0) -> dict[str, int]:
+    return {"user": user, "nice": 0, "system": system, "idle": 0, "iowait": 0, "irq": 0,
+            "softirq": softirq, "steal": steal}  # fmt: skip
+
+
+def sample(t_s: float, usage_s: float, **row: int) -> measure.CpuSample:
+    return measure.CpuSample(t_s, int(usage_s * 1e9), {0: cpu_row(**row)})
+
+
+def test_interference_is_busy_time_beyond_the_containers_own_over_samples_inside_the_window() -> (
+    None
+):
+    samples = [
+        sample(0.5, 0.0, user=0),  # before the measure phase: left out
+        sample(1.2, 0.1, user=10),
+        sample(2.2, 0.6, user=80, steal=1),  # ticks of 10 ms: 0.7 s busy in this second
+        sample(3.2, 1.1, user=150, steal=2),
+        sample(4.5, 9.9, user=999),  # after the summary: left out
+    ]
+    use = measure.cpu_use(samples, "0", (1.0, 4.0), 100)
+    assert use["judged"] and use["samples"] == 3
+    assert (use["from_s"], use["to_s"], use["seconds"]) == (1.2, 3.2, 2.0)
+    assert use["busy"] == 0.7 and use["container"] == 0.5
+    assert use["others"] == 0.2 and use["steal"] == 0.01 and use["interference"] == 0.21
+    assert use["busy_columns"] == "user+nice+system"
+
+
+def test_busy_time_never_counts_below_the_containers_own_and_needs_two_samples() -> None:
+    samples = [sample(1.0, 0.0, user=0), sample(2.0, 0.9, user=50, softirq=40)]
+    quiet = measure.cpu_use(samples, "0", (0.0, 3.0), 100)
+    assert quiet["others"] == 0.0 and quiet["irq"] == 0.4
+    # On a kernel that charges softirq to the task it interrupted, busy includes it.
+    with_irq = measure.cpu_use(samples, "0", (0.0, 3.0), 100, measure.busy_columns(False))
+    assert with_irq["busy"] == 0.9 and with_irq["others"] == 0.0
+    one = measure.cpu_use(samples, "0", (1.5, 3.0), 100)
+    assert not one["judged"] and one["samples"] == 1 and "fewer than two" in one["note"]
+
+
+def test_capacity_is_every_cpu_of_the_set() -> None:
+    rows = {0: cpu_row(0), 2: cpu_row(0)}
+    later = {0: cpu_row(100), 2: cpu_row(60)}  # 1.6 s busy of 2 CPUs over 1 s
+    samples = [measure.CpuSample(0.0, 0, rows), measure.CpuSample(1.0, int(1.2e9), later)]
+    use = measure.cpu_use(samples, "0,2", (0.0, 1.0), 100)
+    assert use["busy"] == 0.8 and use["container"] == 0.6 and use["interference"] == 0.2
+
+
+def test_irq_time_accounting_is_read_from_the_kernel_config() -> None:
+    assert measure.irq_time_accounted("CONFIG_IRQ_TIME_ACCOUNTING=y\n", "quiet") is True
+    off = "# CONFIG_IRQ_TIME_ACCOUNTING is not set\n"
+    assert measure.irq_time_accounted(off, "quiet") is False
+    assert measure.irq_time_accounted("CONFIG_IRQ_TIME_ACCOUNTING=y", "tsc=noirqtime") is False
+    assert measure.irq_time_accounted(None, "quiet") is None
+    assert measure.busy_columns(False) == ("user", "nice", "system", "irq", "softirq")
+    assert measure.busy_columns(True) == measure.busy_columns(None) == ("user", "nice", "system")
+
+
+def intervals(*qps: float) -> list[dict]:  # type: ignore[type-arg]
+    return [{"t_s": 2.0 + i, "qps": q, "interval_s": 1.0} for i, q in enumerate(qps)]
+
+
+def test_drift_lists_every_interval_far_from_the_median() -> None:
+    figures = measure.drift(intervals(105_000, 104_000, 37_000, 106_000, 150_000), 0.25, False)
+    assert figures["judged"] and figures["median_qps"] == 105_000.0
+    assert figures["drifted"] == [
+        {"t_s": 4.0, "qps": 37_000, "departure": -0.6476},
+        {"t_s": 6.0, "qps": 150_000, "departure": 0.4286},
+    ]
+    steady = measure.drift(intervals(100, 110, 90, 100), 0.25, False)
+    assert steady["judged"] and steady["drifted"] == []
+
+
+def test_drift_needs_three_full_intervals_and_some_requests() -> None:
+    two = measure.drift(intervals(100, 10), 0.25, False)
+    assert not two["judged"] and "at least 3" in two["note"]
+    # A last interval cut short (duration 2.2 s) does not count towards the three.
+    short = [*intervals(100, 100), {"t_s": 4.2, "qps": 10, "interval_s": 0.2}]
+    assert not measure.drift(short, 0.25, False)["judged"]
+    assert not measure.drift(intervals(0, 0, 5), 0.25, False)["judged"]
+
+
+def interference(server: float, loadgen: float, steal: float = 0.0) -> dict:  # type: ignore[type-arg]
+    def use(cpus: str, others: float) -> dict:  # type: ignore[type-arg]
+        return {"cpus": cpus, "judged": True, "others": others, "steal": steal,
+                "interference": others + steal}  # fmt: skip
+
+    return {"limit": 0.1, "server": use("0", server), "loadgen": use("1", loadgen)}
+
+
+def test_stability_names_the_disturbed_cpus_with_the_figures() -> None:
+    steady = measure.drift(intervals(100, 100, 100), 0.25, False)
+    assert measure.judge_stability(interference(0.03, 0.05), steady) is None
+    reason = measure.judge_stability(interference(0.38, 0.0), steady)
+    assert reason == (
+        "other processes used 38% of the server's CPU 0 while it was measured (limit 10%): "
+        "the figures are lower than this server can do"
+    )
+    loadgen = measure.judge_stability(interference(0.0, 0.2), steady) or ""
+    assert loadgen.startswith("other processes used 20% of the load generator's CPU 1")
+    stolen = measure.judge_stability(interference(0.05, 0.0, steal=0.08), steady) or ""
+    assert "took 13% of the server's CPU 0" in stolen and "5% + 8% steal" in stolen
+
+
+def test_drift_makes_a_run_unstable_and_an_open_loop_says_it_fell_behind() -> None:
+    quiet = interference(0.0, 0.0)
+    moved = measure.drift(intervals(105_000, 104_000, 37_000, 106_000, 105_500), 0.25, False)
+    reason = measure.judge_stability(quiet, moved) or ""
+    assert reason.startswith(
+        "the throughput left the run's median of 105,000 requests/s by more than 25% in 1 of "
+        "its 5 measured intervals (37,000 at 4.0 s)"
+    )
+    assert "something disturbed the run" in reason
+    open_loop = measure.drift(intervals(20_000, 20_000, 9_000), 0.25, True)
+    assert "fell behind the load generator's schedule" in (
+        measure.judge_stability(quiet, open_loop) or ""
+    )
+    unjudged = quiet | {"server": {"cpus": "0", "judged": False, "note": "…"}}
+    assert measure.judge_stability(unjudged, measure.drift(intervals(1, 1), 0.25, False)) is None

@@ -167,6 +167,49 @@ const syscallsSchema = z.object({
 });
 export type Syscalls = z.infer<typeof syscallsSchema>;
 
+/**
+ * How the CPUs of the server (or the load generator) were used while a run was measured, as
+ * fractions of their capacity: `others` is busy time beyond the container's own, `interference`
+ * others plus the hypervisor's steal. `judged: false` (with a `note`) when too few Docker samples
+ * fell inside the measured time.
+ */
+const cpuUseSchema = z.object({
+  cpus: z.string(),
+  judged: z.boolean(),
+  note: z.string().nullish(),
+  from_s: z.number().nullish(),
+  to_s: z.number().nullish(),
+  seconds: z.number().nullish(),
+  busy: z.number().nullish(),
+  container: z.number().nullish(),
+  irq: z.number().nullish(),
+  others: z.number().nullish(),
+  steal: z.number().nullish(),
+  interference: z.number().nullish(),
+});
+export type CpuUse = z.infer<typeof cpuUseSchema>;
+
+const interferenceSchema = z.object({
+  limit: z.number(),
+  server: cpuUseSchema,
+  loadgen: cpuUseSchema,
+  repetition: z.number().int().nullish(),
+});
+export type Interference = z.infer<typeof interferenceSchema>;
+
+/** Measured intervals whose QPS left the run's median interval QPS by more than `limit`. */
+const driftSchema = z.object({
+  limit: z.number(),
+  judged: z.boolean(),
+  note: z.string().nullish(),
+  intervals: z.number().int(),
+  open_loop: z.boolean().nullish(),
+  median_qps: z.number().nullish(),
+  drifted: z.array(z.object({ t_s: z.number(), qps: z.number(), departure: z.number() })).default([]),
+  repetition: z.number().int().nullish(),
+});
+export type Drift = z.infer<typeof driftSchema>;
+
 // SSE event payloads (data: <json>) keyed by the SSE `event:` name.
 export const queuedEventSchema = z.object({
   position: z.number().int(),
@@ -208,6 +251,11 @@ export const doneEventSchema = z.object({
   provenance: z.record(z.string(), z.unknown()).nullish(),
   valid: z.boolean(),
   invalid_reason: z.string().nullish(),
+  // Results recorded before the stability checks have none of these.
+  stable: z.boolean().nullish(),
+  unstable_reason: z.string().nullish(),
+  interference: interferenceSchema.nullish(),
+  drift: driftSchema.nullish(),
   aggregate: aggregateSchema.nullish(),
   syscalls: syscallsSchema.nullish(),
 });
@@ -294,6 +342,8 @@ export const sweepPointSchema = z.object({
   status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled', 'skipped']),
   reason: z.string().nullish(),
   valid: z.boolean().nullish(),
+  stable: z.boolean().nullish(),
+  unstable_reason: z.string().nullish(),
   qps: z.number().nullish(),
   spread: z.number().nullish(),
   noisy: z.boolean().nullish(),

@@ -69,6 +69,15 @@ export const doneData = {
   provenance: { kernel: '6.1.0', loadgen_version: '0.1.0' },
   valid: true,
   invalid_reason: null,
+  stable: true,
+  unstable_reason: null,
+  interference: {
+    limit: 0.1,
+    measure_phase: { from_s: 1.3, to_s: 6.3 },
+    server: { cpus: '0', judged: true, samples: 5, from_s: 1.9, to_s: 5.9, seconds: 4, busy: 0.99, container: 0.97, irq: 0.36, others: 0.02, steal: 0, interference: 0.02 },
+    loadgen: { cpus: '1', judged: true, samples: 5, from_s: 1.9, to_s: 5.9, seconds: 4, busy: 0.98, container: 0.95, irq: 0.37, others: 0.03, steal: 0, interference: 0.03 },
+  },
+  drift: { limit: 0.3, open_loop: false, judged: true, intervals: 5, median_qps: 120000, drifted: [] },
 };
 
 export const lessons = [

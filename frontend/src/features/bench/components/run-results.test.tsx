@@ -55,6 +55,38 @@ describe('RunResults', () => {
     expect(row).toHaveTextContent('p99 12 µs late');
   });
 
+  it('says a quiet run is stable, with the CPU share others took and the drift check', () => {
+    renderResult({});
+    const row = screen.getByTestId('run-stability');
+    expect(row).toHaveTextContent(/^stable/);
+    expect(row).toHaveClass('run-results__ok');
+    expect(screen.getByTestId('run-stability-figures')).toHaveTextContent(
+      "others took 2 % of the server's CPU 0 and 3 % of the load generator's CPU 1 (limit 10 %) · QPS within 30 % of its median (120,000 req/s) in all 5 intervals",
+    );
+  });
+
+  it('shows "unstable" with its reason beside a valid verdict, as invalid is shown', () => {
+    const reason =
+      "other processes used 38% of the server's CPU 0 while it was measured (limit 10%): the figures are lower than this server can do";
+    renderResult({
+      stable: false,
+      unstable_reason: reason,
+      interference: { ...doneData.interference, server: { ...doneData.interference.server, others: 0.38, interference: 0.38 } },
+      drift: { ...doneData.drift, drifted: [{ t_s: 4.3, qps: 37000, departure: -0.69 }] },
+    });
+    expect(screen.getByTestId('run-validity')).toHaveTextContent('valid');
+    const row = screen.getByTestId('run-stability');
+    expect(row).toHaveTextContent(`unstable: ${reason}`);
+    expect(row).toHaveClass('run-results__bad');
+    expect(screen.getByTestId('run-stability-figures')).toHaveTextContent("38 % of the server's CPU 0");
+    expect(screen.getByTestId('run-stability-figures')).toHaveTextContent('in 1 of 5 intervals: 37,000 at 4.3 s');
+  });
+
+  it('has no stability row for a result recorded before the runner checked it', () => {
+    renderResult({ stable: undefined, unstable_reason: undefined, interference: undefined, drift: undefined });
+    expect(screen.queryByTestId('run-stability')).not.toBeInTheDocument();
+  });
+
   it('lists the syscall profile per request', () => {
     renderResult({
       syscalls: {

@@ -1,6 +1,8 @@
 import type { Aggregate, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
+import { stabilityFigures } from '../lib/stability';
+
 const SYSCALL_ROWS = 8;
 
 /** Repetitions: the median and how far they disagreed; a spread over the threshold is noisy. */
@@ -50,6 +52,27 @@ function SyscallsRow({ syscalls }: { syscalls: Syscalls }) {
           .slice(0, SYSCALL_ROWS)
           .map((row) => `${row.syscall} ${row.per_request.toFixed(2)}`)
           .join(' · ')}
+      </td>
+    </tr>
+  );
+}
+
+/** Whether anything disturbed the run while it was measured, and the figures that say so.
+ *  Results recorded before the runner checked this have no row. */
+function StabilityRow({ result }: { result: DoneEvent }) {
+  if (result.stable == null) return null;
+  const figures = stabilityFigures(result.interference, result.drift);
+  return (
+    <tr>
+      <th scope="row">Stability</th>
+      <td data-testid="run-stability" className={result.stable ? 'run-results__ok' : 'run-results__bad'}>
+        {result.stable ? 'stable' : `unstable: ${result.unstable_reason ?? 'no reason given'}`}
+        {figures ? (
+          <span className="run-results__figures" data-testid="run-stability-figures">
+            {' '}
+            ({figures})
+          </span>
+        ) : null}
       </td>
     </tr>
   );
@@ -131,6 +154,7 @@ export function RunResults({ result }: { result: DoneEvent }) {
             {result.valid ? 'valid' : `invalid: ${result.invalid_reason ?? 'no reason given'}`}
           </td>
         </tr>
+        <StabilityRow result={result} />
       </tbody>
     </table>
   );

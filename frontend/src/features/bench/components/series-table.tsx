@@ -54,7 +54,7 @@ export function SeriesTable({ points, vary, memoryPerConnection, traced = false 
                   ? `${formatInt(p.voluntary_ctxt_switches_per_s)} + ${formatInt(p.nonvoluntary_ctxt_switches_per_s ?? 0)}`
                   : dash}
               </td>
-              <td className={p.status === 'done' && p.valid ? undefined : 'run-results__bad'}>
+              <td className={p.status === 'done' && p.valid && p.stable !== false ? undefined : 'run-results__bad'}>
                 {[
                   pointNote(p),
                   p.idle_dropped ? `${formatInt(p.idle_dropped)} idle connections dropped` : '',

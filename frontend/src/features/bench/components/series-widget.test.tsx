@@ -79,7 +79,7 @@ describe('SeriesWidget', () => {
     const last = [
       point('c-poll', 0, 120000),
       point('c-epoll', 0, 125000),
-      point('c-poll', 16000, 30000),
+      point('c-poll', 16000, 30000, { stable: false, unstable_reason: "other processes used 38% of the server's CPU 0" }),
       point('c-epoll', 16000, 0, { valid: false, qps: 0, reason: '9 requests got no reply in time' }),
     ];
     act(() => {
@@ -91,9 +91,12 @@ describe('SeriesWidget', () => {
       expect(screen.getByTestId('series-state')).toHaveTextContent('done');
     });
     expect(es.closed).toBe(true);
-    expect(plotted('series-qps-chart')).toBe('3'); // the invalid point is not drawn
+    // The invalid point is not drawn; the unstable one is, marked, and the table says why.
+    expect(plotted('series-qps-chart')).toBe('3');
     const rows = within(screen.getByTestId('series-table')).getAllByRole('row');
     expect(rows).toHaveLength(5);
+    expect(rows[3]).toHaveTextContent("unstable: other processes used 38% of the server's CPU 0");
+    expect(within(rows[3]!).getByText(/unstable/)).toHaveClass('run-results__bad');
     expect(rows[4]).toHaveTextContent('invalid: 9 requests got no reply in time');
     expect(rows[1]).not.toHaveTextContent('spread'); // one run per point: no spread to show
     expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-poll 2 KiB');

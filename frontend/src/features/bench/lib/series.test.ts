@@ -25,12 +25,12 @@ describe('series', () => {
       point('c-epoll', 2000, { qps: 90, valid: false, reason: 'errors' }),
     ];
     expect(seriesLines(sweep, points, 'qps')).toEqual([
-      { server: 'c-select', values: [120, null] },
-      { server: 'c-epoll', values: [130, null] },
+      { server: 'c-select', values: [120, null], unstable: [false, false] },
+      { server: 'c-epoll', values: [130, null], unstable: [false, false] },
     ]);
     expect(seriesLines(sweep, points.slice(0, 1), 'p99_us')).toEqual([
-      { server: 'c-select', values: [50, null] },
-      { server: 'c-epoll', values: [null, null] },
+      { server: 'c-select', values: [50, null], unstable: [false, false] },
+      { server: 'c-epoll', values: [null, null], unstable: [false, false] },
     ]);
   });
 
@@ -40,6 +40,19 @@ describe('series', () => {
     expect(pointNote(point('a', 1, { noisy: true }))).toBe('noisy');
     expect(pointNote(point('a', 1, { status: 'running' }))).toBe('running');
     expect(pointFigure(point('a', 1, { status: 'running' }), 'qps')).toBeNull();
+  });
+
+  it('keeps a disturbed point\'s figure, marks it unstable and says why', () => {
+    const why = "other processes used 38% of the server's CPU 0 while it was measured (limit 10%)";
+    const disturbed = point('c-epoll', 2000, { qps: 40, stable: false, unstable_reason: why });
+    expect(seriesLines(sweep, [point('c-epoll', 10, { stable: true }), disturbed], 'qps')[1]).toEqual({
+      server: 'c-epoll',
+      values: [100, 40],
+      unstable: [false, true],
+    });
+    expect(pointNote(disturbed)).toBe(`unstable: ${why}`);
+    expect(pointNote({ ...disturbed, valid: false, reason: 'errors', noisy: true })).toBe(`invalid: errors; unstable: ${why}`);
+    expect(pointNote({ ...disturbed, noisy: true })).toBe(`unstable: ${why}; noisy`);
   });
 
   it('uses a log axis for values spanning two decades, and bars when nothing varies', () => {
@@ -56,8 +69,8 @@ describe('series', () => {
     expect(chartMetrics(traced)).toEqual(['calls_per_request']);
     const points = [point('c-select', 10, { calls_per_request: 2.02 }), point('c-epoll', 10, { calls_per_request: null })];
     expect(seriesLines(traced, points, 'calls_per_request')).toEqual([
-      { server: 'c-select', values: [2.02, null] },
-      { server: 'c-epoll', values: [null, null] },
+      { server: 'c-select', values: [2.02, null], unstable: [false, false] },
+      { server: 'c-epoll', values: [null, null], unstable: [false, false] },
     ]);
   });
 });

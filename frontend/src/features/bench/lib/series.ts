@@ -12,6 +12,8 @@ export interface SeriesLine {
   server: string;
   /** One entry per value of the sweep, in order; null where there is no valid figure. */
   values: (number | null)[];
+  /** Per value: the run was disturbed while it was measured (its figure is likely too low). */
+  unstable: boolean[];
 }
 
 /** The figure a point contributes: only a finished, valid run has one. */
@@ -21,11 +23,17 @@ export function pointFigure(point: SweepPoint | undefined, metric: SeriesMetric)
   return figure ?? null;
 }
 
+/** Something disturbed the point's run while it was measured: its figure is drawn, marked. */
+export function isUnstable(point: SweepPoint | undefined): boolean {
+  return point?.status === 'done' && point.stable === false;
+}
+
 export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: SeriesMetric): SeriesLine[] {
   const at = new Map(points.map((p) => [`${p.server}@${p.value}`, p]));
   return sweep.servers.map((server) => ({
     server,
     values: sweep.values.map((value) => pointFigure(at.get(`${server}@${value}`), metric)),
+    unstable: sweep.values.map((value) => isUnstable(at.get(`${server}@${value}`))),
   }));
 }
 
@@ -61,7 +69,13 @@ export function pointNote(point: SweepPoint): string {
     case 'cancelled':
       return `${point.status}${point.reason ? `: ${point.reason}` : ''}`;
     case 'done':
-      return point.valid ? (point.noisy ? 'noisy' : '') : `invalid: ${point.reason ?? ''}`;
+      return [
+        point.valid ? '' : `invalid: ${point.reason ?? ''}`,
+        point.stable === false ? `unstable: ${point.unstable_reason ?? ''}` : '',
+        point.valid && point.noisy ? 'noisy' : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
     default:
       return point.status;
   }

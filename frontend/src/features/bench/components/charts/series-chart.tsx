@@ -4,7 +4,7 @@ import { Bar, Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
 import type { SweepPoint } from '@/lib/api-schemas';
-import { gridColor, palette } from '@/lib/chart';
+import { ChartJS, gridColor, palette } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
 import type { SweepRequest } from '../../lib/experiment-block';
@@ -24,6 +24,10 @@ interface SeriesChartProps {
   metric: SeriesMetric;
   testId: string;
 }
+
+/** A disturbed run's figure is drawn hollow (and a triangle on a line), and its tooltip says so. */
+const UNSTABLE_NOTE = ' (unstable: disturbed while measured)';
+const HOLLOW = 'rgba(255, 255, 255, 0)';
 
 /** One series per server: a line over the varied value, or one bar each when nothing varies. */
 export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps) {
@@ -45,7 +49,9 @@ export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps)
         data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
         borderColor: COLOURS[i % COLOURS.length],
         backgroundColor: COLOURS[i % COLOURS.length],
-        pointRadius: 4,
+        pointStyle: line.unstable.map((u) => (u ? 'triangle' : 'circle')),
+        pointBackgroundColor: line.unstable.map((u) => (u ? HOLLOW : COLOURS[i % COLOURS.length])),
+        pointRadius: line.unstable.map((u) => (u ? 6 : 4)),
         borderWidth: 2.5,
         spanGaps: false,
       })),
@@ -65,12 +71,29 @@ export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps)
         y: yAxis,
       },
       plugins: {
-        tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}` } },
+        // The legend draws each server's first point; keep it a filled circle even when that
+        // point is an unstable (hollow triangle) one.
+        legend: {
+          labels: {
+            generateLabels: (chart) =>
+              ChartJS.defaults.plugins.legend.labels
+                .generateLabels(chart)
+                .map((label) => ({ ...label, pointStyle: 'circle', fillStyle: label.strokeStyle })),
+          },
+        },
+        tooltip: {
+          callbacks: {
+            label: (item) =>
+              `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${
+                lines[item.datasetIndex]?.unstable[item.dataIndex] ? UNSTABLE_NOTE : ''
+              }`,
+          },
+        },
       },
     }),
     // yAxis and format follow from metric.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [sweep.values, sweep.vary, metric],
+    [sweep.values, sweep.vary, metric, lines],
   );
 
   const barData = useMemo<ChartData<'bar', (number | null)[], string>>(
@@ -80,16 +103,29 @@ export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps)
         {
           label: title,
           data: lines.map((line) => line.values[0] ?? null),
-          backgroundColor: lines.map((_, i) => COLOURS[i % COLOURS.length]),
+          backgroundColor: lines.map((line, i) => (line.unstable[0] ? HOLLOW : COLOURS[i % COLOURS.length])),
+          borderColor: lines.map((_, i) => COLOURS[i % COLOURS.length]),
+          borderWidth: 2,
         },
       ],
     }),
     [lines, title],
   );
   const barOptions = useMemo<ChartOptions<'bar'>>(
-    () => ({ animation: false, scales: { y: yAxis }, plugins: { legend: { display: false } } }),
+    () => ({
+      animation: false,
+      scales: { y: yAxis },
+      plugins: {
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            label: (item) => `${format(item.parsed.y ?? 0)}${lines[item.dataIndex]?.unstable[0] ? UNSTABLE_NOTE : ''}`,
+          },
+        },
+      },
+    }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [metric],
+    [metric, lines],
   );
 
   return (
