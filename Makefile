@@ -18,7 +18,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up compose-up test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-hosting bench-servers bench-findings bench-loadgen bench-frontend record-baselines clean
+        bench bench-hosting bench-servers bench-findings bench-loadgen bench-frontend record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -128,6 +128,11 @@ bench-findings: venv images
 # Reference results for the lessons' experiment widgets (content/baselines/), real runs only.
 record-baselines: venv images
 	$(PY) -m c10klab.bench.baselines
+
+# The lessons' Mermaid diagrams drawn once, by the frontend's Mermaid in Chromium, to
+# content/diagrams/ (served with each lesson, so browsers load no Mermaid). Run after editing one.
+diagrams: frontend-deps
+	cd frontend && npm run --silent diagrams
 
 # loadgen against wrk on c-epoll, turn and turn about: results/loadgen-vs-wrk.md.
 bench-loadgen: loadgen

@@ -4,8 +4,9 @@ A lesson passes when its front matter parses (as GET /api/lessons parses it), ev
 block is a run request the API would accept, every `source` block names a file GET /api/sources
 serves (sandboxes.service.quotable_sources: the catalog's sources, the shared protocol modules,
 code files with ANCHOR: markers) and resolves to lines of it, every relative link and image
-exists, it has at least one experiment and one source block, and every experiment has a
-reference result recorded for its exact text (content/baselines/, by `make record-baselines`).
+exists, it has at least one experiment and one source block, every experiment has a
+reference result recorded for its exact text (content/baselines/, by `make record-baselines`),
+and every `mermaid` block a drawing of its exact text (content/diagrams/, by `make diagrams`).
 Exit status 1 and one line per problem otherwise.
 """
 
@@ -19,9 +20,12 @@ import yaml
 from pydantic import ValidationError
 
 from c10klab.config import Settings
+from c10klab.content.service import FENCE as FENCE
 from c10klab.content.service import (
     LessonFormatError,
     baselines_path,
+    diagram_key,
+    diagrams_dir,
     get_glossary,
     parse_lesson,
     read_baselines,
@@ -33,7 +37,6 @@ from c10klab.sandboxes.service import load_catalog, quotable_sources, read_excer
 from c10klab.sweeps.schemas import SweepRequest
 from c10klab.sweeps.service import plan_points
 
-FENCE = re.compile(r"^```([A-Za-z0-9_-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 # What the experiment widget reads besides the run request itself.
 WIDGET_ONLY_KEYS = {"title"}
@@ -164,6 +167,7 @@ def check_lesson(path: Path, settings: Settings) -> list[str]:
     problems += [
         f"{path.name}:{line + offset if line else 1}: {problem}"
         for line, problem in check_baselines(path.stem, experiments, settings)
+        + check_diagrams(path.stem, blocks, settings)
     ]
     return problems
 
@@ -194,6 +198,33 @@ def check_baselines(
     return problems
 
 
+def check_diagrams(page: str, blocks: list[Block], settings: Settings) -> list[tuple[int, str]]:
+    """Each mermaid block has its drawing for its exact text (content/diagrams/<page>/), and no
+    drawing outlives its block. Line 0 for problems that belong to no block."""
+    folder = diagrams_dir(settings.content_dir, page)
+    drawn = {path.stem for path in folder.glob("*.svg")}
+    mermaid = [b for b in blocks if b.language == "mermaid"]
+    problems = [
+        (
+            b.line,
+            f"mermaid block has no pre-rendered SVG for its text (content/diagrams/{page}/"
+            f"{diagram_key(b.body)}.svg; edited since?); draw it: make diagrams",
+        )
+        for b in mermaid
+        if diagram_key(b.body) not in drawn
+    ]
+    stale = drawn - {diagram_key(b.body) for b in mermaid}
+    if stale:
+        problems.append(
+            (
+                0,
+                f"content/diagrams/{page}/ holds {len(stale)} SVG(s) for mermaid blocks no longer "
+                "here; remove them: make diagrams",
+            )
+        )
+    return problems
+
+
 def check_glossary(settings: Settings) -> list[str]:
     """The glossary parses, names each term once, and its links resolve."""
     path = settings.content_dir / "glossary.md"
@@ -202,6 +233,11 @@ def check_glossary(settings: Settings) -> list[str]:
     except (LessonFormatError, DomainError) as exc:
         return [f"glossary.md:1: {exc}"]
     problems = [f"glossary.md:1: {p}" for p in check_links(glossary.markdown, path)]
+    offset = path.read_text().count("\n") - glossary.markdown.count("\n")
+    problems += [
+        f"glossary.md:{line + offset if line else 1}: {problem}"
+        for line, problem in check_diagrams("glossary", fenced_blocks(glossary.markdown), settings)
+    ]
     seen: set[str] = set()
     for term in glossary.terms:
         if term.lower() in seen:
@@ -216,6 +252,13 @@ def check_course(settings: Settings) -> tuple[int, list[str]]:
     lessons = sorted((settings.content_dir / "lessons").glob("*.md"))
     problems = [p for path in lessons for p in check_lesson(path, settings)]
     problems += check_glossary(settings)
+    pages = {path.stem for path in lessons} | {"glossary"}
+    problems += [
+        f"content/diagrams/{folder.name}/: drawings for a page that does not exist; "
+        "remove them: make diagrams"
+        for folder in sorted((settings.content_dir / "diagrams").glob("*"))
+        if folder.is_dir() and folder.name not in pages
+    ]
     numbers = [path.name[:2] for path in lessons]
     problems += [
         f"two lessons are numbered {n}" for n in sorted(set(numbers)) if numbers.count(n) > 1

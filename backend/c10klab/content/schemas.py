@@ -28,9 +28,19 @@ class LessonLink(BaseModel):
     title: str
 
 
+class Diagram(BaseModel):
+    """A ```mermaid block drawn once by `make diagrams` (content/diagrams/), so browsers need no
+    Mermaid for it: `source` is the block's text, trimmed; `svg` the drawing of exactly that."""
+
+    source: str
+    svg: str
+
+
 class Lesson(LessonSummary):
     prerequisites: list[str]
     markdown: str
+    # Blocks without a drawing (a lesson being edited) are missing; the browser draws those.
+    diagrams: list[Diagram] = []
     prev: LessonLink | None
     next: LessonLink | None
 
@@ -67,3 +77,4 @@ class Glossary(GlossaryFrontMatter):
 
     markdown: str
     terms: list[str]
+    diagrams: list[Diagram] = []

@@ -1,5 +1,7 @@
-"""Reading lessons: front matter validated, body passed on as Markdown for the browser to render."""
+"""Reading lessons: front matter validated, body passed on as Markdown for the browser to render,
+with the SVG of each ```mermaid block that `make diagrams` drew."""
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -8,6 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from c10klab.content.schemas import (
+    Diagram,
     FrontMatter,
     Glossary,
     GlossaryFrontMatter,
@@ -20,6 +23,8 @@ from c10klab.errors import NotFound
 
 SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
+# A fenced block: its language, then its text (frontend/scripts/render-diagrams.mjs reads the same).
+FENCE = re.compile(r"^```([A-Za-z0-9_-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 class LessonFormatError(ValueError):
@@ -78,9 +83,35 @@ def get_lesson(content_dir: Path, slug: str) -> Lesson:
         **_summary(lesson).model_dump(),
         prerequisites=lesson.meta.prerequisites,
         markdown=lesson.markdown,
+        diagrams=read_diagrams(content_dir, lesson.slug, lesson.markdown),
         prev=link(index - 1),
         next=link(index + 1),
     )
+
+
+def diagram_key(text: str) -> str:
+    """A ```mermaid block's name in content/diagrams: the first 12 hex digits of the SHA-256
+    of its text, trimmed (frontend/scripts/render-diagrams.mjs names the files it draws so)."""
+    return hashlib.sha256(text.strip().encode()).hexdigest()[:12]
+
+
+def diagrams_dir(content_dir: Path, page: str) -> Path:
+    """Where the drawn diagrams of one page live: a lesson's slug, or `glossary`."""
+    return content_dir / "diagrams" / page
+
+
+def read_diagrams(content_dir: Path, page: str, markdown: str) -> list[Diagram]:
+    """The committed SVG of each ```mermaid block of the page that has one for its exact text.
+    Only files inside content/diagrams are read: the name is built from a hash, and a link
+    that leads elsewhere is ignored."""
+    root = (content_dir / "diagrams").resolve()
+    sources = [m.group(2).strip() for m in FENCE.finditer(markdown) if m.group(1) == "mermaid"]
+    diagrams = []
+    for source in dict.fromkeys(sources):
+        path = (diagrams_dir(content_dir, page) / f"{diagram_key(source)}.svg").resolve()
+        if path.is_relative_to(root) and path.is_file():
+            diagrams.append(Diagram(source=source, svg=path.read_text()))
+    return diagrams
 
 
 def baselines_path(content_dir: Path, slug: str) -> Path:
@@ -118,4 +149,5 @@ def get_glossary(content_dir: Path) -> Glossary:
         raise LessonFormatError(f"glossary.md: bad front matter: {exc}") from exc
     markdown = match.group(2).lstrip("\n")
     terms = GLOSSARY_TERM.findall(markdown)
-    return Glossary(**meta.model_dump(), markdown=markdown, terms=terms)
+    diagrams = read_diagrams(content_dir, "glossary", markdown)
+    return Glossary(**meta.model_dump(), markdown=markdown, terms=terms, diagrams=diagrams)

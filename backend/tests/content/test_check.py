@@ -5,6 +5,7 @@ import pytest
 from c10klab.config import Settings
 from c10klab.content.check import check_course, fenced_blocks
 from c10klab.content.schemas import Baseline, LessonBaselines
+from c10klab.content.service import diagram_key
 
 GOOD = """---
 title: T
@@ -190,3 +191,58 @@ def test_the_glossary_is_checked_too(course: Settings) -> None:
     glossary.unlink()
     _, problems = check_course(course)
     assert problems == ["glossary.md:1: the course has no glossary (content/glossary.md)"]
+
+
+FLOW = "flowchart LR\n  A[accept] --> B[read]"
+DIAGRAM = f"```mermaid\n{FLOW}\n```\n"
+
+
+def draw(settings: Settings, page: str, *sources: str) -> None:
+    """What `make diagrams` leaves: one SVG per block text, named by its hash."""
+    folder = settings.content_dir / "diagrams" / page
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        (folder / f"{diagram_key(source)}.svg").write_text("<svg/>")
+
+
+def test_every_mermaid_block_needs_its_drawing_for_its_exact_text(course: Settings) -> None:
+    write(course, GOOD.replace("Hook.\n", "Hook.\n\n" + DIAGRAM))
+    _, problems = check_course(course)
+    assert problems == [
+        "01-t.md:10: mermaid block has no pre-rendered SVG for its text (content/diagrams/01-t/"
+        f"{diagram_key(FLOW)}.svg; edited since?); "
+        "draw it: make diagrams"
+    ]
+    draw(course, "01-t", FLOW + "\n")  # the same text: surrounding whitespace does not count
+    assert check_course(course) == (1, [])
+    # Edited: the old drawing is stale and the new text has none.
+    write(course, GOOD.replace("Hook.\n", "Hook.\n\n" + DIAGRAM.replace("read", "recv")))
+    _, problems = check_course(course)
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("01-t.md:10: mermaid block has no pre-rendered SVG")
+    assert problems[1] == (
+        "01-t.md:1: content/diagrams/01-t/ holds 1 SVG(s) for mermaid blocks no longer here; "
+        "remove them: make diagrams"
+    )
+
+
+def test_drawings_of_a_page_that_is_gone_are_reported(course: Settings) -> None:
+    write(course, GOOD)
+    draw(course, "02-gone", "flowchart LR\n  A --> B")
+    _, problems = check_course(course)
+    assert problems == [
+        "content/diagrams/02-gone/: drawings for a page that does not exist; "
+        "remove them: make diagrams"
+    ]
+
+
+def test_the_glossary_mermaid_blocks_need_drawings_too(course: Settings) -> None:
+    write(course, GOOD)
+    (course.content_dir / "glossary.md").write_text(GLOSSARY + "\n" + DIAGRAM)
+    _, problems = check_course(course)
+    assert len(problems) == 1 and problems[0].startswith(
+        "glossary.md:10: mermaid block has no pre-rendered SVG for its text (content/diagrams/"
+        "glossary/"
+    ), problems
+    draw(course, "glossary", FLOW)
+    assert check_course(course) == (1, [])

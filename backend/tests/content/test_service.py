@@ -97,3 +97,55 @@ def test_the_glossary_lists_its_terms(tmp_path: Path) -> None:
     )
     glossary = get_glossary(tmp_path)
     assert glossary.terms == ["Accept", "Aio"] and glossary.markdown.startswith("## A")
+
+
+DRAWN = "flowchart LR\n  A --> B"
+UNDRAWN = "flowchart LR\n  C --> D"
+
+
+def test_a_lesson_carries_the_drawing_of_each_mermaid_block_that_has_one(tmp_path: Path) -> None:
+    from c10klab.content.service import diagram_key
+
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "01-a.md").write_text(
+        "---\ntitle: A\nsummary: S\nminutes: 5\norder: 1\n---\n"
+        f"```mermaid\n{DRAWN}\n```\n\n```mermaid\n{UNDRAWN}\n```\n\n```mermaid\n{DRAWN}\n```\n"
+    )
+    assert get_lesson(tmp_path, "01-a").diagrams == []
+    folder = tmp_path / "diagrams" / "01-a"
+    folder.mkdir(parents=True)
+    (folder / f"{diagram_key(DRAWN)}.svg").write_text('<svg id="a"/>\n')
+    # Once per text, keyed by the trimmed text; the undrawn block is left to the browser.
+    [diagram] = get_lesson(tmp_path, "01-a").diagrams
+    assert (diagram.source, diagram.svg) == (DRAWN, '<svg id="a"/>\n')
+
+
+def test_only_files_inside_content_diagrams_are_read(tmp_path: Path) -> None:
+    from c10klab.content.service import diagram_key, read_diagrams
+
+    secret = tmp_path / "secret.svg"
+    secret.write_text("<svg>not for the browser</svg>")
+    folder = tmp_path / "content" / "diagrams" / "01-a"
+    folder.mkdir(parents=True)
+    (folder / f"{diagram_key(DRAWN)}.svg").symlink_to(secret)
+    markdown = f"```mermaid\n{DRAWN}\n```\n"
+    assert read_diagrams(tmp_path / "content", "01-a", markdown) == []
+    # The same link inside content/diagrams is followed.
+    secret.rename(folder / "elsewhere.svg")
+    (folder / f"{diagram_key(DRAWN)}.svg").unlink()
+    (folder / f"{diagram_key(DRAWN)}.svg").symlink_to(folder / "elsewhere.svg")
+    assert [d.svg for d in read_diagrams(tmp_path / "content", "01-a", markdown)] == [
+        "<svg>not for the browser</svg>"
+    ]
+
+
+def test_the_real_course_serves_every_diagram_drawn() -> None:
+    from c10klab.config import Settings
+    from c10klab.content.service import FENCE
+
+    content = Settings().content_dir
+    for summary in list_lessons(content):
+        lesson = get_lesson(content, summary.slug)
+        blocks = {m[2].strip() for m in FENCE.finditer(lesson.markdown) if m[1] == "mermaid"}
+        assert {d.source for d in lesson.diagrams} == blocks, summary.slug
+        assert all(d.svg.startswith('<svg id="c10k-diagram-') for d in lesson.diagrams)

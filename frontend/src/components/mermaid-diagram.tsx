@@ -1,8 +1,12 @@
-import { useEffect, useState } from 'react';
+import type { Root } from 'hast';
+import { useEffect, useMemo, useState } from 'react';
+import Markdown, { type Options } from 'react-markdown';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 import { useNearViewport } from '@/hooks/use-near-viewport';
-import { mermaidErrorMessage, renderMermaid } from '@/lib/mermaid';
+import { drawnDiagramSchema, mermaidErrorMessage, renderMermaid } from '@/lib/mermaid';
 
 import './mermaid-diagram.css';
 
@@ -65,16 +69,40 @@ function MermaidSvg({ source }: { source: string }) {
   );
 }
 
+/** rehype plugin: the tree becomes the given SVG, as raw HTML for rehype-raw to parse. */
+function drawnSvg(svg: string) {
+  return (): Root => ({ type: 'root', children: [{ type: 'raw', value: svg }] });
+}
+
 /**
- * A ```mermaid block drawn as a diagram, when it comes near the viewport (Mermaid itself
- * is loaded for the first one). A diagram that does not parse shows its error and source,
- * and anything worse stays inside this diagram's own error boundary.
+ * A diagram drawn by `make diagrams`, put in the page without Mermaid. It passes through the
+ * lessons' own HTML pipeline (rehype-raw, then rehype-sanitize with the diagrams' schema, then
+ * React elements): its SVG comes from our committed files, and still cannot bring a script in.
  */
-export function MermaidDiagram({ code }: { code: string }) {
+function DrawnSvg({ svg }: { svg: string }) {
+  const drawing = useMemo(() => {
+    const plugins: Options['rehypePlugins'] = [[drawnSvg, svg], rehypeRaw, [rehypeSanitize, drawnDiagramSchema]];
+    return <Markdown rehypePlugins={plugins}>{''}</Markdown>;
+  }, [svg]);
+  return (
+    <figure className="mermaid-diagram" data-testid="mermaid-diagram" data-rendered="true" data-prerendered="true">
+      <div className="mermaid-diagram__svg">{drawing}</div>
+    </figure>
+  );
+}
+
+/**
+ * A ```mermaid block as a diagram: the drawing `make diagrams` committed for its exact text
+ * (`svg`) when there is one, shown at once with no Mermaid at all; otherwise (a lesson being
+ * edited) drawn by Mermaid in the browser when it comes near the viewport (Mermaid itself is
+ * loaded for the first one). A diagram that does not parse shows its error and source, and
+ * anything worse stays inside this diagram's own error boundary.
+ */
+export function MermaidDiagram({ code, svg }: { code: string; svg?: string | undefined }) {
   return (
     <ErrorBoundary name="This diagram">
       {/* key: a changed source starts over from "rendering". */}
-      <MermaidSvg key={code} source={code} />
+      {svg ? <DrawnSvg svg={svg} /> : <MermaidSvg key={code} source={code} />}
     </ErrorBoundary>
   );
 }

@@ -35,8 +35,14 @@ export const lessonListSchema = z.array(lessonSummarySchema);
 const lessonLinkSchema = z.object({ slug: z.string().min(1), title: z.string() }).nullable();
 export type LessonLink = z.infer<typeof lessonLinkSchema>;
 
+/** A ```mermaid block drawn by `make diagrams`: the block's text (trimmed) and its SVG. */
+const diagramSchema = z.object({ source: z.string(), svg: z.string() });
+export type Diagram = z.infer<typeof diagramSchema>;
+
 export const lessonSchema = lessonSummarySchema.extend({
   markdown: z.string(),
+  // Blocks with no drawing (a lesson being edited) are drawn in the browser.
+  diagrams: z.array(diagramSchema).optional().transform((v) => v ?? []),
   prev: lessonLinkSchema.optional().transform((v) => v ?? null),
   next: lessonLinkSchema.optional().transform((v) => v ?? null),
 });

@@ -1,4 +1,4 @@
-import { loadMermaid, mermaidErrorMessage, renderMermaid, resetMermaidForTests } from './mermaid';
+import { drawnDiagramSchema, loadMermaid, mermaidErrorMessage, renderMermaid, resetMermaidForTests } from './mermaid';
 
 const mermaid = vi.hoisted(() => ({
   initialize: vi.fn(),
@@ -46,5 +46,18 @@ describe('mermaid loader', () => {
     expect(mermaidErrorMessage('plain')).toBe('plain');
     expect(mermaidErrorMessage({ message: 'from an object', hash: {} })).toBe('from an object');
     expect(mermaidErrorMessage(42)).toBe('Unknown error');
+  });
+});
+
+describe('drawn diagram schema', () => {
+  it('lets no script, link, embedded resource or event handler into a diagram', () => {
+    const tags = drawnDiagramSchema.tagNames ?? [];
+    for (const tag of ['script', 'a', 'image', 'img', 'use', 'iframe', 'object', 'embed', 'animate', 'set']) {
+      expect(tags).not.toContain(tag);
+    }
+    const attributes = (drawnDiagramSchema.attributes?.['*'] ?? []).map((a) => (typeof a === 'string' ? a : a[0]));
+    expect(attributes.filter((a) => /^on|href|src|action/i.test(a))).toEqual([]);
+    // Ids stay as drawn: the diagram's own CSS and markers refer to them.
+    expect(drawnDiagramSchema.clobber).toEqual([]);
   });
 });

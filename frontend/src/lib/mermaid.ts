@@ -4,6 +4,7 @@
  * ```mermaid block, and never lands in the main bundle.
  */
 import type { Mermaid, MermaidConfig } from 'mermaid';
+import type { Options as SanitizeSchema } from 'rehype-sanitize';
 
 /**
  * The site's palette (src/app/styles/global.css). Mermaid derives its colours with
@@ -82,3 +83,34 @@ export function mermaidErrorMessage(error: unknown): string {
   }
   return 'Unknown error';
 }
+
+/**
+ * What a drawn diagram may contain when it is put in the page: what Mermaid draws flowcharts,
+ * sequence and state diagrams with (SVG shapes, markers, its own `<style>`, HTML labels in
+ * `<foreignObject>`), for rehype-sanitize, the sanitiser lessons' raw HTML goes through.
+ * No scripts, event handlers, links or `href`s; ids are kept as they are (no `user-content-`
+ * prefix), since the diagram's own CSS and markers refer to them. `make diagrams` writes
+ * content/diagrams/ (our own files), and a test checks every one passes through unchanged:
+ * a diagram kind using more fails that test, and is added here.
+ */
+export const drawnDiagramSchema: SanitizeSchema = {
+  tagNames: [
+    ...['svg', 'g', 'defs', 'style', 'title', 'desc', 'marker', 'symbol', 'filter', 'feDropShadow'],
+    ...['linearGradient', 'stop', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon'],
+    ...['text', 'tspan', 'foreignObject', 'div', 'span', 'p', 'br', 'b', 'strong', 'i', 'em', 'code'],
+  ],
+  attributes: {
+    '*': [
+      ...['id', 'className', 'style', 'xmlns', 'role', 'ariaRoleDescription', 'ariaLabelledBy'],
+      ...['ariaDescribedBy', 'name', 'data*', 'transform', 'viewBox', 'width', 'height', 'x', 'y'],
+      ...['x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'dx', 'dy', 'd', 'points', 'offset'],
+      ...['fill', 'fillOpacity', 'fillRule', 'clipRule', 'stroke', 'strokeWidth', 'strokeDashArray'],
+      ...['strokeOpacity', 'strokeLineCap', 'strokeLineJoin', 'opacity', 'markerStart', 'markerEnd'],
+      ...['markerWidth', 'markerHeight', 'markerUnits', 'refX', 'refY', 'orient', 'gradientUnits'],
+      ...['stopColor', 'stopOpacity', 'floodColor', 'floodOpacity', 'stdDeviation', 'textAnchor'],
+      ...['dominantBaseline', 'alignmentBaseline'],
+    ],
+  },
+  clobber: [],
+  strip: ['script'],
+};

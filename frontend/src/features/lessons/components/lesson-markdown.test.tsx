@@ -148,6 +148,30 @@ describe('LessonMarkdown mermaid blocks', () => {
     expect(screen.getByText('After.')).toBeInTheDocument();
   });
 
+  it('shows the committed drawing of a block with its exact text, and draws the others with Mermaid', async () => {
+    const drawn = 'flowchart LR\n  A[accept] --> B[read]';
+    const diagrams = [{ source: drawn, svg: '<svg id="c10k-diagram-aaaaaaaaaaaa"><text>committed</text></svg>' }];
+    render(
+      <MemoryRouter>
+        <LessonMarkdown
+          markdown={`\`\`\`mermaid\n${drawn}\n\`\`\`\n\n\`\`\`mermaid\n${drawn.replace('read', 'recv')}\n\`\`\`\n`}
+          blocks={blocks}
+          diagrams={diagrams}
+        />
+      </MemoryRouter>,
+    );
+    const [committed, edited] = screen.getAllByTestId('mermaid-diagram');
+    expect(committed).toHaveAttribute('data-prerendered', 'true');
+    expect(committed?.querySelector('svg')).toHaveAttribute('id', 'c10k-diagram-aaaaaaaaaaaa');
+    // The edited block has no drawing of its own text: Mermaid draws it, and only it.
+    expect(edited).not.toHaveAttribute('data-prerendered');
+    await waitFor(() => {
+      expect(edited).toHaveAttribute('data-rendered', 'true');
+    });
+    expect(mermaid.render).toHaveBeenCalledTimes(1);
+    expect(mermaid.render).toHaveBeenCalledWith(expect.any(String), `${drawn.replace('read', 'recv')}\n`);
+  });
+
   it('lets a lesson-specific renderer override the built-in one', () => {
     render(
       <MemoryRouter>

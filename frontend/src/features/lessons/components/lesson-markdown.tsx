@@ -8,6 +8,7 @@ import remarkGfm from 'remark-gfm';
 
 import { CodeBlock } from '@/components/code-block';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
+import type { Diagram } from '@/lib/api-schemas';
 
 import { codeLanguage, hastText, isExternal, lessonHref, slugify } from '../lib/markdown';
 import { lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
@@ -29,9 +30,17 @@ const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
 // Raw HTML in lessons (<details> answers, speaker notes) is parsed, then sanitised.
 const rehypePlugins: Options['rehypePlugins'] = [rehypeRaw, [rehypeSanitize, lessonSanitizeSchema]];
 
+/** The lesson's drawn diagrams (`make diagrams`), by the trimmed text of their block. */
+const DiagramsContext = createContext<ReadonlyMap<string, string>>(new Map());
+
+/** A ```mermaid block: its committed drawing when there is one for its exact text. */
+function LessonDiagram({ code }: { code: string }) {
+  return <MermaidDiagram code={code} svg={use(DiagramsContext).get(code.trim())} />;
+}
+
 /** Fenced blocks every lesson understands; `blocks` may add more (or override these). */
 const builtinBlocks: FencedBlockRenderers = {
-  mermaid: MermaidDiagram,
+  mermaid: LessonDiagram,
 };
 
 /** Whether speaker notes are shown; a context, so toggling it re-renders only the notes. */
@@ -115,9 +124,13 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
   };
 }
 
+const NO_DIAGRAMS: readonly Diagram[] = [];
+
 interface LessonMarkdownProps {
   markdown: string;
   blocks: FencedBlockRenderers;
+  /** Drawings of its ```mermaid blocks, shown instead of loading Mermaid; the rest are drawn here. */
+  diagrams?: readonly Diagram[];
   /** Render `<details class="speaker-notes">` (instructor mode); hidden otherwise. */
   showSpeakerNotes?: boolean;
 }
@@ -126,9 +139,15 @@ interface LessonMarkdownProps {
  * Lesson Markdown (GFM plus sanitised raw HTML) with highlighted code, Mermaid
  * diagrams, and the special blocks rendered as widgets.
  */
-export function LessonMarkdown({ markdown, blocks, showSpeakerNotes = false }: LessonMarkdownProps) {
+export function LessonMarkdown({
+  markdown,
+  blocks,
+  diagrams = NO_DIAGRAMS,
+  showSpeakerNotes = false,
+}: LessonMarkdownProps) {
   // Stable component identities: new ones would remount every widget on each render.
   const components = useMemo(() => makeComponents(blocks), [blocks]);
+  const drawings = useMemo(() => new Map(diagrams.map((d) => [d.source, d.svg])), [diagrams]);
   // The same element while the text is the same: the page re-rendering (progress, instructor
   // mode) neither re-parses the lesson nor re-renders it, except the speaker notes via context.
   const content = useMemo(
@@ -141,7 +160,9 @@ export function LessonMarkdown({ markdown, blocks, showSpeakerNotes = false }: L
   );
   return (
     <div className="prose">
-      <SpeakerNotesContext value={showSpeakerNotes}>{content}</SpeakerNotesContext>
+      <DiagramsContext value={drawings}>
+        <SpeakerNotesContext value={showSpeakerNotes}>{content}</SpeakerNotesContext>
+      </DiagramsContext>
     </div>
   );
 }

@@ -82,6 +82,25 @@ describe('LessonPage', () => {
     expect(screen.getByRole('link', { name: 'the Kegel page' })).toHaveAttribute('target', '_blank');
   });
 
+  it('shows the diagrams the lesson comes with as drawn, with no Mermaid', async () => {
+    const diagram = 'flowchart LR\n  A --> B';
+    mockFetch({
+      'GET /api/lessons/01-c10k-problem': {
+        ...lessons[0],
+        markdown: `Intro.\n\n\`\`\`mermaid\n${diagram}\n\`\`\`\n`,
+        diagrams: [{ source: diagram, svg: '<svg id="c10k-diagram-bbbbbbbbbbbb"><text>A to B</text></svg>' }],
+        prev: null,
+        next: null,
+      },
+    });
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
+
+    const figure = await screen.findByTestId('mermaid-diagram');
+    expect(figure).toHaveAttribute('data-prerendered', 'true');
+    expect(figure).toHaveAttribute('data-rendered', 'true');
+    expect(figure.querySelector('svg#c10k-diagram-bbbbbbbbbbbb')).toHaveTextContent('A to B');
+  });
+
   it('links to the next lesson and records "read" in localStorage', async () => {
     serveLesson();
     renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);

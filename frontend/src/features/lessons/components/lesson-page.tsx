@@ -59,7 +59,12 @@ export function LessonPage({ slug, blocks }: LessonPageProps) {
         {data.summary ? <p className="lesson__summary">{data.summary}</p> : null}
       </header>
 
-      <LessonMarkdown markdown={data.markdown} blocks={blocks} showSpeakerNotes={instructor.enabled} />
+      <LessonMarkdown
+        markdown={data.markdown}
+        blocks={blocks}
+        diagrams={data.diagrams}
+        showSpeakerNotes={instructor.enabled}
+      />
 
       <footer className="lesson__footer">
         <label className="lesson__read">
