@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
 
 from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
@@ -59,6 +60,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_request_guards(app)
     app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
+    # JSON answers (a lesson with its drawn diagrams is ~50 kB) go gzipped to browsers that
+    # take it; event streams and the frontend's pre-compressed files pass untouched.
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     api = APIRouter(prefix="/api")
     routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
     for router in (*routers, sweeps_router):

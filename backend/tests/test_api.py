@@ -57,3 +57,10 @@ def test_health_says_how_long_a_silent_runner_has_been_gone(
     assert health["runner"] is False and health["ready"] is False
     assert 39 <= health["heartbeat_age_s"] <= 45
     assert "last heard of 40 s ago" in health["reason"]
+
+
+def test_json_answers_are_gzipped_for_browsers_that_take_it(client: TestClient) -> None:
+    lesson = client.get("/api/lessons/09-zero-copy", headers={"Accept-Encoding": "gzip"})
+    assert lesson.headers["content-encoding"] == "gzip" and lesson.json()["diagrams"]
+    plain = client.get("/api/lessons/09-zero-copy", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers

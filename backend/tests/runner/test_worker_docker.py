@@ -237,7 +237,10 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
     engine: Engine, settings: Settings, store: Store
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
-    store.claim_next()  # the runner that claimed it "crashed"
+    runner = Runner(settings, store, engine)
+    store.claim_next(runner.runner_id)  # this runner claimed it, then "crashed"
+    elsewhere, _ = store.create_run("c-epoll", QUICK_RUN)
+    store.claim_next("another-host")  # another runner's run is not this one's to fail
     other_course = docker.from_env().containers.run(
         "c10klab/server:c-epoll",
         ["/usr/local/bin/c-epoll"],
@@ -246,8 +249,9 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
         network_mode="none",
     )
     try:
-        Runner(settings, store, engine).recover()
+        runner.recover()
         assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+        assert store.get_run(elsewhere.id).status == "running"  # type: ignore[union-attr]
         assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
         assert leftovers(settings) == []
         other_course.reload()  # still there: it belongs to another store
