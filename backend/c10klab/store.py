@@ -19,7 +19,7 @@ import json
 import math
 import sqlite3
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -265,66 +265,77 @@ class Store(Database):
             db.execute("UPDATE runs SET announced_position = ? WHERE id = ?", (position, row["id"]))
             self._append(db, row["id"], "queued", {"position": position, "wait_s": round(wait)})
 
+    @staticmethod
+    def _check_limit(
+        limit: int,
+        room_after: list[float],
+        wanted: int,
+        never: str,
+        full: Callable[[int, int], str],
+    ) -> None:
+        """One limit. `room_after` has, for each run counted against it now, the seconds until
+        it stops counting (it starts, or leaves the last minute), soonest first."""
+        if wanted > limit:
+            raise InvalidRequest(f"this asks for {wanted} runs; {never}")
+        over = len(room_after) + wanted - limit
+        if over > 0:
+            retry = _retry_after(room_after[over - 1])
+            raise QueueFull(full(len(room_after), retry), retry)
+
     def _admit(self, db: sqlite3.Connection, admission: Admission, costs: list[float]) -> None:
         """Refuse, with when to try again, what would take the site or the person past a
         limit. Runs in the write transaction that then queues the runs."""
         wanted = len(costs)
         queue = self._queue(db)
-        plural = "s" if wanted != 1 else ""
+        waits = self._waits(db, queue)
         site = admission.queued_site
-        if wanted > site:
-            raise InvalidRequest(
-                f"this asks for {wanted} runs; the course queues at most {site} at a time"
-            )
-        if len(queue) + wanted > site:
-            must_start = len(queue) + wanted - site
-            wait = self._waits(db, queue)[must_start - 1]
-            raise QueueFull(
-                f"the course's queue is full: {len(queue)} runs are waiting (at most {site}). "
-                f"Try again in about {_retry_after(wait)} s.",
-                _retry_after(wait),
-            )
+        self._check_limit(
+            site,
+            waits,
+            wanted,
+            f"the course queues at most {site} at a time",
+            lambda n, retry: (
+                f"the course's queue is full: {n} runs are waiting (at most "
+                f"{site}). Try again in about {retry} s."
+            ),
+        )
         limit = admission.queued_per_person
         if limit is not None:
-            if wanted > limit:
-                raise InvalidRequest(
-                    f"this asks for {wanted} runs; one person may have at most {limit} waiting "
-                    "(use fewer values or servers)"
-                )
-            mine = [i for i, row in enumerate(queue) if row["owner_id"] == admission.owner_id]
-            if len(mine) + wanted > limit:
-                wait = self._waits(db, queue)[mine[len(mine) + wanted - limit - 1]]
-                raise QueueFull(
-                    f"you already have {len(mine)} run{'s' if len(mine) != 1 else ''} waiting "
-                    f"and may have at most {limit}: try again in about {_retry_after(wait)} s, "
-                    f"when enough of them have started to make room for {wanted} more, or "
-                    "cancel one",
-                    _retry_after(wait),
-                )
+            mine = [
+                w
+                for w, row in zip(waits, queue, strict=True)
+                if row["owner_id"] == admission.owner_id
+            ]
+            self._check_limit(
+                limit,
+                mine,
+                wanted,
+                f"one person may have at most {limit} waiting (use fewer values or servers)",
+                lambda n, retry: (
+                    f"you already have {n} run{'s' if n != 1 else ''} waiting and "
+                    f"may have at most {limit}: try again in about {retry} s, when enough of them "
+                    f"have started to make room for {wanted} more, or cancel one"
+                ),
+            )
         per_minute = admission.runs_per_minute
         if per_minute is not None:
-            if wanted > per_minute:
-                raise InvalidRequest(
-                    f"this asks for {wanted} runs; one person may start at most {per_minute} "
-                    "a minute (use fewer values or servers)"
-                )
             now = unix_now()
-            recent = [
-                row[0]
-                for row in db.execute(
-                    "SELECT created_unix FROM runs WHERE owner_id = ? AND created_unix > ? "
-                    "ORDER BY created_unix",
-                    (admission.owner_id, now - 60),
-                )
-            ]
-            if len(recent) + wanted > per_minute:
-                wait = recent[len(recent) + wanted - per_minute - 1] + 60 - now
-                raise QueueFull(
-                    f"you asked for {len(recent)} runs in the last minute and may ask for at "
-                    f"most {per_minute} a minute: try again in about {_retry_after(wait)} s "
-                    f"for {wanted} more run{plural}",
-                    _retry_after(wait),
-                )
+            recent = db.execute(
+                "SELECT created_unix FROM runs WHERE owner_id = ? AND created_unix > ? "
+                "ORDER BY created_unix",
+                (admission.owner_id, now - 60),
+            )
+            self._check_limit(
+                per_minute,
+                [created + 60 - now for (created,) in recent],
+                wanted,
+                f"one person may start at most {per_minute} a minute (use fewer values or servers)",
+                lambda n, retry: (
+                    f"you asked for {n} runs in the last minute and may ask for at "
+                    f"most {per_minute} a minute: try again in about {retry} s for {wanted} more "
+                    f"run{'s' if wanted != 1 else ''}"
+                ),
+            )
 
     def _insert_runs(
         self,
