@@ -109,7 +109,7 @@ test-compose: venv frontend images
 # The end-to-end test drives real Chromium against the real backend and runner.
 test-e2e: frontend images
 	frontend/e2e/with-backend.sh $(E2E_PORT)
-	frontend/e2e/with-classroom.sh $(E2E_PORT)
+	frontend/e2e/with-backend.sh $(E2E_PORT) classroom
 
 # --- benchmarks (not tests: this machine is shared and noisy; results go to results/) ---------
 

@@ -5,47 +5,29 @@
 // and watches it queue (place and estimated wait) and finish; a browser with no session sees
 // the note sending it to the join form instead of the Run button.
 //
-// Needs an instructor account: e2e/with-classroom.sh makes one and starts the course.
+// Needs an instructor account: `e2e/with-backend.sh PORT classroom` makes one and starts the course.
 //
-//   frontend/e2e/with-classroom.sh 8771
+//   frontend/e2e/with-backend.sh 8771 classroom
 //   E2E_BASE_URL=http://127.0.0.1:8771 E2E_INSTRUCTOR=Grace E2E_PASSWORD=… npm run e2e:classroom
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
+import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 180_000);
 const INSTRUCTOR = process.env.E2E_INSTRUCTOR ?? 'Grace';
 const PASSWORD = process.env.E2E_PASSWORD ?? 'e2e-password-123';
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const LESSON_URL = `${BASE_URL}/#/lessons/01-c10k-problem`;
 const CLASS_NAME = 'Systems programming, e2e';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser;
 /** Every open page, by name, with the console errors it logged. */
 const pages = new Map();
 
 before(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -6,26 +6,17 @@
 //
 //   npm run e2e   (with a backend on E2E_BASE_URL, default http://localhost:8000)
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
+import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const RENDER_TIMEOUT_MS = 30_000;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-
 let browser;
 
 before(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -11,38 +11,20 @@
 //   npm run e2e                       # backend already running on :8000
 //   E2E_BASE_URL=http://127.0.0.1:9000 CHROMIUM_PATH=/usr/bin/chromium npm run e2e
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
+import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
 
-const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser;
 let page;
 const consoleErrors = [];
 
 before(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
   page = await context.newPage();
   page.on('console', (message) => {

@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# Run the browser end-to-end test against the real course: start the API and the runner on a
-# spare port with a throwaway store, wait until /api/health says ready, run the test, stop both.
+# Run the browser end-to-end tests against the real course: start the API and the runner on a
+# spare port with a throwaway store, wait until /api/health says ready, run the tests, stop both.
 #
-# Usage: frontend/e2e/with-backend.sh [PORT]     (make test-e2e)
+#   solo       (default) the learner's course: e2e/run-benchmark and e2e/every-lesson
+#   classroom  C10K_MODE=classroom with one instructor made first (Grace): e2e/classroom
+#
+# Usage: frontend/e2e/with-backend.sh [PORT] [solo|classroom]     (make test-e2e)
 set -euo pipefail
 port=${1:-8765}
+mode=${2:-solo}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/c10klab-e2e.XXXXXX)
 log=$work/course.log
+store=$work/store.sqlite3
+password=e2e-password-123
 
-C10K_PORT=$port C10K_DB_PATH=$work/store.sqlite3 "$root/.venv/bin/python" -m c10klab up >"$log" 2>&1 &
+case $mode in
+    solo) suite=e2e ;;
+    classroom)
+        suite=e2e:classroom
+        printf '%s\n' "$password" | C10K_DB_PATH=$store "$root/.venv/bin/python" -m c10klab \
+            instructor add Grace ;;
+    *) echo "usage: $0 [PORT] [solo|classroom]" >&2; exit 2 ;;
+esac
+
+C10K_MODE=$mode C10K_PORT=$port C10K_DB_PATH=$store "$root/.venv/bin/python" -m c10klab up >"$log" 2>&1 &
 course=$!
 stop() {
     kill "$course" 2>/dev/null || true
@@ -35,7 +50,8 @@ if [ -z "$ready" ]; then
 fi
 
 cd "$root/frontend"
-if ! E2E_BASE_URL="http://127.0.0.1:$port" npm run --silent e2e; then
+if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_INSTRUCTOR=Grace E2E_PASSWORD=$password \
+        npm run --silent "$suite"; then
     echo "--- course log ---" >&2; tail -n 40 "$log" >&2
     exit 1
 fi
