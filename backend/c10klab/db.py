@@ -49,21 +49,8 @@ class Database:
         self._add_missing_columns()
         with self.connect() as db:
             db.executescript(self.INDEXES)
-        self._give_to_folder_owner()
-
-    def _give_to_folder_owner(self) -> None:
-        """The store's files belong to whoever owns its folder. The runner runs as root (it
-        holds the Docker socket) and the API as an unprivileged user who owns the folder; a
-        store file the root runner happened to create first would be read-only for the API.
-        (SQLite itself gives the -wal and -shm files it makes as root to the file's owner.)"""
-        if os.geteuid() != 0:
-            return
-        folder = self.path.parent.stat()
-        if folder.st_uid == 0 or folder.st_mode & stat.S_ISVTX:  # root's, or shared like /tmp
-            return
-        for path in self.path.parent.glob(self.path.name + "*"):
-            if path.stat().st_uid == 0:
-                os.chown(path, folder.st_uid, folder.st_gid)
+        if os.geteuid() == 0:  # the runner (or the supervisor): see share_with_folder_owner
+            share_with_folder_owner(self.path)
 
     def _add_missing_columns(self) -> None:
         with self.write() as db:
@@ -93,3 +80,26 @@ class Database:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+
+
+def share_with_folder_owner(db_path: Path) -> None:
+    """Let the owner of the store's folder write every file of the store, whoever made it.
+
+    The runner runs as root (it holds the Docker socket), the API as the unprivileged user who
+    owns the folder, and SQLite deletes its -wal and -shm files when the last connection
+    closes and makes them again with the next. SQLite hands a file it makes as root to the
+    database file's owner, but only just after creating it: an API connection opening it in
+    between finds a file it may not write ("attempt to write a readonly database", seen once
+    in 200 requests of `make bench-hosting`). So the folder is set-group-ID (new files take
+    its group) and the database file group-writable (SQLite gives its -wal and -shm the
+    database file's mode): from the moment it exists, a file root makes is the API's to write.
+    Root's folders and shared ones (sticky, like /tmp) are left alone."""
+    folder = db_path.parent
+    info = folder.stat()
+    if info.st_uid == 0 or info.st_mode & stat.S_ISVTX:
+        return
+    if not info.st_mode & stat.S_ISGID:
+        os.chmod(folder, stat.S_IMODE(info.st_mode) | stat.S_ISGID)
+    for path in folder.glob(db_path.name + "*"):
+        os.chown(path, info.st_uid, info.st_gid)
+        os.chmod(path, stat.S_IMODE(path.stat().st_mode) | stat.S_IRGRP | stat.S_IWGRP)

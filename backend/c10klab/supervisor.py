@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from c10klab.config import Settings, get_settings, parse_cpus
+from c10klab.db import share_with_folder_owner
 from c10klab.people.store import PeopleStore
 from c10klab.store import Store
 
@@ -94,14 +95,18 @@ def ensure_api_account(name: str = API_USER) -> Account:
 
 def hand_store_to(account: Account, db_path: Path) -> None:
     """The store's folder and files belong to the API's account: it writes runs and events,
-    and SQLite makes its -wal and -shm files there. The runner, as root, can write them all
-    the same (and SQLite gives the files it creates to the database file's owner)."""
+    and SQLite makes its -wal and -shm files there (db.share_with_folder_owner says how the
+    root runner's files stay writable for it). The folder must be the store's own: a shared
+    one such as /tmp cannot be handed over."""
     folder = db_path.parent
     folder.mkdir(parents=True, exist_ok=True)
-    # A shared folder such as /tmp (sticky, anyone may create files) stays as it is.
-    shared = folder.stat().st_mode & stat.S_ISVTX
-    for path in [*([] if shared else [folder]), *folder.glob(db_path.name + "*")]:
-        os.chown(path, account.uid, account.gid)
+    if folder.stat().st_mode & stat.S_ISVTX:
+        raise SystemExit(
+            f"C10K Lab: the store {db_path} sits in the shared folder {folder}; give it a "
+            f"folder of its own (e.g. C10K_DB_PATH={folder}/c10klab/store.sqlite3)"
+        )
+    os.chown(folder, account.uid, account.gid)
+    share_with_folder_owner(db_path)
 
 
 def check_readable_by(account: Account, settings: Settings) -> None:

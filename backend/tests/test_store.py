@@ -1,3 +1,4 @@
+import math
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from c10klab.errors import InvalidRequest, QueueFull
-from c10klab.store import Admission, PlannedPoint, Scope, Store
+from c10klab.store import RUN_OVERHEAD_S, Admission, PlannedPoint, Scope, Store
 
 
 def test_queue_positions_move_up_when_the_runner_claims(store: Store) -> None:
@@ -16,15 +17,16 @@ def test_queue_positions_move_up_when_the_runner_claims(store: Store) -> None:
     third, place3 = store.create_run("c-epoll", {"n": 3})
     assert [p.position for p in (place1, place2, place3)] == [1, 2, 3]
     # Each run is expected to take RUN_OVERHEAD_S (no load asked for): the third waits two.
-    assert [p.wait_s for p in (place1, place2, place3)] == [0, 3, 6]
+    step = RUN_OVERHEAD_S
+    assert [p.wait_s for p in (place1, place2, place3)] == [0, step, 2 * step]
 
     claimed = store.claim_next()
     assert claimed is not None and claimed.id == first.id and claimed.status == "running"
     assert store.queue_place(store.get_run(second.id)).position == 1  # type: ignore[arg-type,union-attr]
     # The runs that moved up were told so by a new queued event, with their new wait.
     assert [e.data for e in store.events_after(third.id)] == [
-        {"position": 3, "wait_s": 6},
-        {"position": 2, "wait_s": 6},
+        {"position": 3, "wait_s": 2 * step},
+        {"position": 2, "wait_s": 2 * step},
     ]
 
 
@@ -162,11 +164,11 @@ def test_limits_refuse_with_when_to_try_again(store: Store) -> None:
     ana = Admission(owner_id="ana", queued_per_person=2, runs_per_minute=3, queued_site=10)
     for _ in range(2):
         store.create_run("c-epoll", {}, ana)
-    store.claim_next()  # busy for RUN_OVERHEAD_S: the next of ana's starts in 3 s
+    store.claim_next()  # busy for RUN_OVERHEAD_S: the next of ana's starts then
     store.create_run("c-epoll", {}, ana)
     with pytest.raises(QueueFull, match="you already have 2 runs waiting") as full:
         store.create_run("c-epoll", {}, ana)
-    assert full.value.retry_after_s == 3
+    assert full.value.retry_after_s == math.ceil(RUN_OVERHEAD_S)
     store.claim_next()
     with pytest.raises(QueueFull, match="3 runs in the last minute") as fast:
         store.create_run("c-epoll", {}, ana)
@@ -222,3 +224,17 @@ def test_a_store_from_the_previous_version_upgrades_in_place(tmp_path: Path) -> 
     assert store.get_sweep("s").owner_id == "solo"  # type: ignore[union-attr]
     claimed = store.claim_next()
     assert claimed is not None and claimed.id == "waiting"
+
+
+def test_waits_follow_how_long_runs_really_took(store: Store) -> None:
+    """Two finished runs took half the time expected of them: the waits announced halve."""
+    request = {"duration_s": 20 - RUN_OVERHEAD_S}  # expected: 20 s
+    for _ in range(2):
+        run, _ = store.create_run("c-epoll", request)
+        store.claim_next()
+        store.finish(run.id, "done", "done", {"summary": {}})
+        with store.write() as db:
+            db.execute("UPDATE runs SET finished_unix = started_unix + 10 WHERE id = ?", (run.id,))
+    _, first = store.create_run("c-epoll", request)
+    _, second = store.create_run("c-epoll", request)
+    assert (first.wait_s, second.wait_s) == (0, 10)
