@@ -92,6 +92,7 @@ INDEXES = """
 CREATE INDEX IF NOT EXISTS runs_queue ON runs (status, priority, vstart, queue_seq);
 CREATE INDEX IF NOT EXISTS runs_by_owner ON runs (owner_id, created_unix);
 CREATE INDEX IF NOT EXISTS runs_by_class ON runs (class_id, created_at);
+CREATE INDEX IF NOT EXISTS runs_finished ON runs (status, finished_unix);
 """
 
 TERMINAL_EVENTS = frozenset({"done", "failed"})
