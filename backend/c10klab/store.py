@@ -504,6 +504,20 @@ class Store(Database):
                 db.execute("UPDATE runs SET cancel_requested = 1 WHERE id = ?", (run_id,))
             return status
 
+    def cancel_queued_of_class(self, class_id: str, reason: str) -> list[str]:
+        """Cancel every run of the class still waiting to start; returns their ids."""
+        with self.write() as db:
+            ids = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM runs WHERE class_id = ? AND status = 'queued'", (class_id,)
+                )
+            ]
+            for run_id in ids:
+                self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
+            self._announce_positions(db)
+        return ids
+
     def cancel_requested(self, run_id: str) -> bool:
         with self.connect() as db:
             row = db.execute("SELECT cancel_requested FROM runs WHERE id = ?", (run_id,)).fetchone()

@@ -3,7 +3,7 @@
 from fastapi import APIRouter, Request, Response
 
 from c10klab.config import Settings
-from c10klab.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep
+from c10klab.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, StoreDep
 from c10klab.errors import NotFound, Unauthenticated
 from c10klab.people import service
 from c10klab.people.access import require_instructor
@@ -118,6 +118,23 @@ def create_class(
     _require_classroom(settings)
     require_instructor(person)
     return _class_out(people, service.create_class(people, person, body.name))
+
+
+@router.post("/classes/{class_id}/end")
+def end_class(
+    class_id: str, person: PersonDep, settings: SettingsDep, people: PeopleDep, store: StoreDep
+) -> ClassOut:
+    """End a class: its code admits nobody, its students' sessions end, and their runs still
+    waiting are cancelled; what ran stays, for the instructor to read."""
+    _require_classroom(settings)
+    require_instructor(person)
+    klass = people.get_class(class_id)
+    if klass is None or klass.instructor_id != person.id:
+        raise NotFound(f"you teach no class {class_id!r}; GET /api/classes lists yours")
+    ended = people.end_class(class_id)
+    assert ended is not None  # it was just read, and classes are never deleted
+    store.cancel_queued_of_class(class_id, f"the class {klass.name!r} ended before it started")
+    return _class_out(people, ended)
 
 
 @router.get("/classes")

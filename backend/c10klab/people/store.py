@@ -161,6 +161,16 @@ class PeopleStore(Database):
             return None
         return Class(class_id, name, join_code, instructor_id, created, None)
 
+    def end_class(self, class_id: str) -> Class | None:
+        """End a class (once: ending it again keeps the first time); None if there is none."""
+        with self.write() as db:
+            db.execute(
+                "UPDATE classes SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                (now_iso(), class_id),
+            )
+            row = db.execute("SELECT * FROM classes WHERE id = ?", (class_id,)).fetchone()
+        return _class(row) if row else None
+
     def class_by_code(self, join_code: str) -> Class | None:
         with self.connect() as db:
             row = db.execute("SELECT * FROM classes WHERE join_code = ?", (join_code,)).fetchone()

@@ -181,3 +181,25 @@ def test_instructors_are_added_on_the_command_line(tmp_path: Path) -> None:
     assert listed.stdout.split() == ["Barbara"]
     stored = PeopleStore(tmp_path / "s.sqlite3").instructor_login("barbara")
     assert stored is not None and stored[1].startswith("$argon2id$")
+
+
+def test_ending_a_class_closes_its_code_and_sessions_and_cancels_what_waits(
+    browser: Browser,
+) -> None:
+    grace = log_in(browser(), "Grace")
+    klass = grace.post("/api/classes", json={"name": "Ends today"}).json()
+    ada = join(browser(), klass["join_code"], "Ada")
+    waiting = ada.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
+
+    assert log_in(browser(), "Linus").post(f"/api/classes/{klass['id']}/end").status_code == 404
+    assert ada.post(f"/api/classes/{klass['id']}/end").status_code == 403
+    ended = grace.post(f"/api/classes/{klass['id']}/end")
+    assert ended.status_code == 200 and ended.json()["ended_at"] is not None
+    again = grace.post(f"/api/classes/{klass['id']}/end").json()
+    assert again["ended_at"] == ended.json()["ended_at"]  # ending twice keeps the first time
+
+    assert ada.get("/api/runs").status_code == 401  # her session ended with the class
+    late = browser().post("/api/classes/join", json={"code": klass["join_code"], "name": "Bea"})
+    assert late.status_code == 410
+    run = grace.get(f"/api/runs/{waiting}").json()  # still readable by the instructor
+    assert run["status"] == "cancelled" and "ended before it started" in run["error"]

@@ -40,3 +40,8 @@ export function listClasses(signal?: AbortSignal) {
 export function createClass(name: string) {
   return apiRequest('/classes', classSchema, { method: 'POST', body: { name } });
 }
+
+/** Ends a class: its code admits nobody, its students' sessions end, their waiting runs are cancelled. */
+export function endClass(id: string) {
+  return apiRequest(`/classes/${encodeURIComponent(id)}/end`, classSchema, { method: 'POST' });
+}

@@ -1,5 +1,8 @@
+import { useEndClass } from '../hooks/use-classes';
 import { joinLink } from '../lib/join-code';
 import type { Class } from '../lib/people-schemas';
+
+import { FormError } from './form-error';
 
 function day(iso: string): string {
   return iso.slice(0, 10);
@@ -32,6 +35,24 @@ export function ClassCard({ klass }: { klass: Class }) {
         </>
       )}
       <p className="class-card__meta">Created {day(klass.created_at)}</p>
+      {ended ? null : <EndClassButton klass={klass} />}
     </article>
+  );
+}
+
+/** Ends the class after asking: there is no undoing it (the code stops working for good). */
+function EndClassButton({ klass }: { klass: Class }) {
+  const end = useEndClass();
+  const confirmAndEnd = () => {
+    const question = `End “${klass.name}”? Its code stops admitting anyone, its students are signed out and their waiting runs are cancelled. What ran stays readable here.`;
+    if (window.confirm(question)) end.mutate(klass.id);
+  };
+  return (
+    <div className="class-card__end">
+      <button type="button" className="button" onClick={confirmAndEnd} disabled={end.isPending}>
+        {end.isPending ? 'Ending…' : 'End class'}
+      </button>
+      <FormError error={end.error} />
+    </div>
   );
 }

@@ -27,6 +27,26 @@ describe('ClassesPage', () => {
     expect(within(ended).getByTestId('class-students')).toHaveTextContent('1 student');
   });
 
+  it('ends a class after asking, and then hides its code', async () => {
+    const { calls } = mockFetch({
+      'GET /api/auth/me': instructorMe,
+      'GET /api/classes': [aClass()],
+      'POST /api/classes/c-1/end': aClass({ ended_at: '2026-11-25T10:00:00Z' }),
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    const card = await screen.findByTestId('class-card');
+    await userEvent.click(within(card).getByRole('button', { name: 'End class' }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false); // declined: nothing sent
+    await userEvent.click(within(card).getByRole('button', { name: 'End class' }));
+    await waitFor(() => {
+      expect(within(screen.getByTestId('class-card')).getByText(/Ended 2026-11-25/)).toBeInTheDocument();
+    });
+    expect(within(screen.getByTestId('class-card')).queryByTestId('join-code')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/classes/c-1/end']);
+  });
+
   it('creates a class and shows it first', async () => {
     const classes: unknown[] = [];
     const { calls } = mockFetch({

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { createClass, listClasses } from '../api/people';
+import { createClass, endClass, listClasses } from '../api/people';
 import type { Class } from '../lib/people-schemas';
 
 export const CLASSES_QUERY_KEY = ['classes'] as const;
@@ -14,6 +14,18 @@ export function useClasses(enabled: boolean) {
     queryFn: ({ signal }) => listClasses(signal),
     enabled,
     refetchInterval: CLASSES_REFRESH_MS,
+  });
+}
+
+export function useEndClass() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => endClass(id),
+    onSuccess: (ended) => {
+      client.setQueryData<Class[]>(CLASSES_QUERY_KEY, (classes) =>
+        (classes ?? []).map((c) => (c.id === ended.id ? ended : c)),
+      );
+    },
   });
 }
 
