@@ -10,6 +10,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -21,6 +22,7 @@ from docker.models.containers import Container
 from c10klab.config import Settings, get_settings, parse_cpus
 from c10klab.runner import measure
 from c10klab.runner.docker_engine import Engine, EngineError
+from c10klab.runner.measure import CpuSample
 from c10klab.runner.plan import LOADGEN_IMAGE, RunPlan, plan_run, store_label
 from c10klab.sandboxes.service import load_catalog
 from c10klab.store import Run, Store
@@ -360,35 +362,46 @@ class Runner:
         return summary, error
 
     def sample_server(self, ex: Execution, rep: Repetition, server: Container) -> None:
-        """Docker's stats stream gives one sample a second until the container stops."""
-        cpus = parse_cpus(self.settings.server_cpus)
-        try:
-            for stats in Engine.stats(server):
-                if rep.done.is_set():
-                    return
-                t_s = ex.t_s()
-                cpu = measure.cpu_sample(stats, t_s, read_proc_stat(cpus))
-                if cpu is not None:
-                    rep.server_cpu.append(cpu)
-                sample = measure.server_sample(stats, t_s)
-                if sample is not None:
-                    rep.server_stats.samples.append(sample)
-                    self.store.append_event(ex.run.id, "server_stats", sample)
-        except Exception:
-            # The stream ends with an error when the container is removed; that is its end.
-            return
+        """The server's CPU, memory and pids: `server_stats` events, and its CPU time for the
+        stability check."""
+
+        def record(stats: dict[str, Any], t_s: float) -> None:
+            sample = measure.server_sample(stats, t_s)
+            if sample is not None:
+                rep.server_stats.samples.append(sample)
+                self.store.append_event(ex.run.id, "server_stats", sample)
+
+        self.sample_cpu(ex, rep, server, self.settings.server_cpus, rep.server_cpu, record)
 
     def sample_loadgen(self, ex: Execution, rep: Repetition, loadgen: Container) -> None:
         """The load generator's CPU time, for the stability check only (no events)."""
-        cpus = parse_cpus(self.settings.loadgen_cpus)
+        self.sample_cpu(ex, rep, loadgen, self.settings.loadgen_cpus, rep.loadgen_cpu)
+
+    @staticmethod
+    def sample_cpu(
+        ex: Execution,
+        rep: Repetition,
+        container: Container,
+        cpus: str,
+        into: list[CpuSample],
+        each: Callable[[dict[str, Any], float], None] | None = None,
+    ) -> None:
+        """Follow Docker's stats stream (one sample a second) until the repetition is measured
+        or the container stops: each sample's CPU time, with /proc/stat read beside it, goes
+        `into` the list; `each` sees every sample too."""
+        pinned = parse_cpus(cpus)
         try:
-            for stats in Engine.stats(loadgen):
+            for stats in Engine.stats(container):
                 if rep.done.is_set():
                     return
-                cpu = measure.cpu_sample(stats, ex.t_s(), read_proc_stat(cpus))
+                t_s = ex.t_s()
+                cpu = measure.cpu_sample(stats, t_s, read_proc_stat(pinned))
                 if cpu is not None:
-                    rep.loadgen_cpu.append(cpu)
-        except Exception:  # as in sample_server: the stream ends when the container goes
+                    into.append(cpu)
+                if each is not None:
+                    each(stats, t_s)
+        except Exception:
+            # The stream ends with an error when the container is removed; that is its end.
             return
 
     def watch(self, ex: Execution, rep: Repetition, server: Container, loadgen: Container) -> None:
