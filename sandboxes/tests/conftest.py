@@ -402,15 +402,26 @@ class Server:
                 pytest.fail(
                     f"{self.binary.name} exited with {self.proc.returncode}:\n{self.stderr()}"
                 )
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1.0).close()
+            # Ready means listening AND done starting: every server prints its start-up line
+            # last (after forking its workers, or starting its threads), so tests that count
+            # processes or read the log see the finished server, not one half-way up.
+            if self._started() and self._accepts():
                 return True
-            except OSError:
-                time.sleep(0.05)
+            time.sleep(0.05)
         self.kill_leftovers()
         pytest.fail(
             f"{self.binary.name} did not listen within {READY_TIMEOUT_S} s:\n{self.stderr()}"
         )
+
+    def _started(self) -> bool:
+        return f"listening on 0.0.0.0:{self.port} " in self.stderr()
+
+    def _accepts(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1.0).close()
+            return True
+        except OSError:
+            return False
 
     def stderr(self) -> str:
         return self.log_path.read_text(errors="replace")
