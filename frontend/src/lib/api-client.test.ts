@@ -35,6 +35,14 @@ describe('apiRequest', () => {
     await expect(apiRequest('/thing', schema)).rejects.toThrow(/unexpected shape/);
   });
 
+  it('sends PUT with a JSON body, and takes a 204 for an answer where nothing is expected', async () => {
+    const { calls } = mockFetch({ 'PUT /api/thing': { id: 'b' }, 'DELETE /api/thing': reply(204, null) });
+    await expect(apiRequest('/thing', schema, { method: 'PUT', body: { id: 'b' } })).resolves.toEqual({ id: 'b' });
+    expect(calls[0]).toMatchObject({ method: 'PUT', body: { id: 'b' } });
+    await expect(apiRequest('/thing', z.undefined(), { method: 'DELETE' })).resolves.toBeUndefined();
+    await expect(apiRequest('/thing', schema, { method: 'DELETE' })).rejects.toThrow(/unexpected shape/);
+  });
+
   it('reports an unreachable backend', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
     await expect(apiRequest('/thing', schema)).rejects.toThrow(/Cannot reach the backend/);

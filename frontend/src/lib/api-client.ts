@@ -48,7 +48,7 @@ export function describeErrorBody(body: unknown): string | null {
 }
 
 interface RequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -92,7 +92,8 @@ export async function apiRequest<S extends z.ZodType>(
       response.status,
     );
   }
-  if (json === undefined) {
+  // 204 No Content: only a caller that expects nothing (a z.undefined() schema) accepts it.
+  if (json === undefined && response.status !== 204) {
     throw new ApiError(`${method} ${url} did not answer with JSON.`, response.status);
   }
   const parsed = schema.safeParse(json);

@@ -9,6 +9,7 @@ import {
   runSchema,
   serverListSchema,
   sourceSchema,
+  sweepSchema,
 } from './api-schemas';
 
 describe('HTTP response schemas', () => {
@@ -25,6 +26,33 @@ describe('HTTP response schemas', () => {
     expect(lesson.prev).toBeNull();
     expect(lesson.next?.slug).toBe('02-blocking');
     expect(lessonSchema.safeParse({ ...lessons[0] }).success).toBe(false); // markdown missing
+  });
+
+  it('reads a lesson’s experiment keys, and none from a backend that lists none', () => {
+    const base = { ...lessons[0], markdown: '# Hi', prev: null, next: null };
+    expect(lessonSchema.parse(base).experiments).toEqual([]);
+    const listed = lessonSchema.parse({
+      ...base,
+      experiments: [
+        { key: '3f2a9c0b1d4e', source: 'server: c-epoll', title: null },
+        { key: '0123456789ab', source: 'server: c-poll\ntitle: poll' },
+      ],
+    });
+    expect(listed.experiments.map((e) => [e.key, e.title])).toEqual([
+      ['3f2a9c0b1d4e', null],
+      ['0123456789ab', null],
+    ]);
+  });
+
+  it('reads a run held by a paused class, and a sweep table with or without its request', () => {
+    expect(runCreatedSchema.parse({ id: 'r1', status: 'queued', position: null, wait_s: null, held: true }).held).toBe(true);
+    expect(runCreatedSchema.parse({ id: 'r1', status: 'queued', position: 1 }).held).toBeUndefined();
+    const table = { id: 's1', finished: false, points: [], memory_per_connection: {} };
+    expect(sweepSchema.parse(table).request).toBeUndefined();
+    const request = { servers: ['c-poll'], vary: 'connections', values: [10, 100], base: { duration_s: 3 } };
+    expect(sweepSchema.parse({ ...table, request }).request).toEqual(request);
+    // An unreadable request is as good as none: the table still draws.
+    expect(sweepSchema.parse({ ...table, request: { vary: 'threads' } }).request).toBeNull();
   });
 
   it('parses the catalog and a source excerpt', () => {
@@ -71,6 +99,11 @@ describe('parseRunEventFrame', () => {
     expect(!notJson.ok && notJson.error).toMatch(/not JSON/);
     const wrong = parseRunEventFrame('progress', '3', JSON.stringify({ t_s: 1, phase: 'cooldown' }));
     expect(!wrong.ok && wrong.error).toMatch(/does not match the contract/);
+  });
+
+  it('decodes a queued event of a held run: no place, no wait', () => {
+    const held = parseRunEventFrame('queued', '4', JSON.stringify({ position: null, wait_s: null, held: true }));
+    expect(held.ok && held.frame.type === 'queued' && held.frame.data).toEqual({ position: null, wait_s: null, held: true });
   });
 
   it('defaults optional parts of failed and done events', () => {

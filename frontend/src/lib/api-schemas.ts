@@ -39,10 +39,23 @@ export type LessonLink = z.infer<typeof lessonLinkSchema>;
 const diagramSchema = z.object({ source: z.string(), svg: z.string() });
 export type Diagram = z.infer<typeof diagramSchema>;
 
+/**
+ * An ```experiment block of the lesson as the server knows it: `key` is the first 12 hex digits
+ * of the SHA-256 of its trimmed text (`source`), the tag runs and sweeps carry for the class board.
+ */
+const lessonExperimentSchema = z.object({
+  key: z.string().min(1),
+  source: z.string(),
+  title: z.string().nullish().transform((t) => t ?? null),
+});
+export type LessonExperiment = z.infer<typeof lessonExperimentSchema>;
+
 export const lessonSchema = lessonSummarySchema.extend({
   markdown: z.string(),
   // Blocks with no drawing (a lesson being edited) are drawn in the browser.
   diagrams: z.array(diagramSchema).optional().transform((v) => v ?? []),
+  // Backends before the classroom's board listed no experiments: their runs go untagged.
+  experiments: z.array(lessonExperimentSchema).optional().transform((v) => v ?? []),
   prev: lessonLinkSchema.optional().transform((v) => v ?? null),
   next: lessonLinkSchema.optional().transform((v) => v ?? null),
 });
@@ -100,6 +113,8 @@ export const runCreatedSchema = z.object({
   position: z.number().int().nullish(),
   /** Estimated seconds until the run starts (backends before the classroom mode sent none). */
   wait_s: z.number().nonnegative().nullish(),
+  /** Its class is paused by the instructor: it keeps its place (position null) until resumed. */
+  held: z.boolean().optional(),
 });
 export type RunCreated = z.infer<typeof runCreatedSchema>;
 
@@ -218,9 +233,11 @@ export type Drift = z.infer<typeof driftSchema>;
 
 // SSE event payloads (data: <json>) keyed by the SSE `event:` name.
 export const queuedEventSchema = z.object({
-  position: z.number().int(),
+  /** 1 = next to start; null while the run is held (its class is paused). */
+  position: z.number().int().nullable(),
   /** Estimated seconds until the run starts; recordings made before it was sent have none. */
   wait_s: z.number().nonnegative().nullish(),
+  held: z.boolean().optional(),
 });
 export const startedEventSchema = z.object({
   server: z.string(),
@@ -300,6 +317,8 @@ export const runSchema = z.object({
   started_at: z.string().nullish(),
   finished_at: z.string().nullish(),
   position: z.number().int().nullish(),
+  wait_s: z.number().nonnegative().nullish(),
+  held: z.boolean().optional(),
   result: z.unknown().optional(),
   error: z.unknown().optional(),
 });
@@ -366,8 +385,18 @@ export const sweepPointSchema = z.object({
 });
 export type SweepPoint = z.infer<typeof sweepPointSchema>;
 
+/** What a sweep was asked for (POST /api/sweeps's body), as GET /api/sweeps/{id} returns it. */
+export const sweepRequestSchema = z.object({
+  servers: z.array(z.string()),
+  vary: z.enum(['connections', 'idle_connections', 'rate', 'payload_bytes']),
+  values: z.array(z.number()),
+  base: z.record(z.string(), z.unknown()).default({}),
+});
+
 export const sweepSchema = z.object({
   id: z.string(),
+  // Tables recorded before it was stored have none; an unreadable one is treated the same.
+  request: sweepRequestSchema.nullish().catch(null),
   finished: z.boolean(),
   points: z.array(sweepPointSchema),
   memory_per_connection: z.record(z.string(), z.number().nullable()).default({}),

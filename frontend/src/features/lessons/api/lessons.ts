@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 
+import { lessonQuery } from '@/hooks/use-lesson';
 import { apiRequest } from '@/lib/api-client';
-import { glossarySchema, lessonListSchema, lessonSchema } from '@/lib/api-schemas';
+import { glossarySchema, lessonListSchema } from '@/lib/api-schemas';
 
 export function useLessons() {
   return useQuery({
@@ -12,10 +13,7 @@ export function useLessons() {
 }
 
 export function useLesson(slug: string) {
-  return useQuery({
-    queryKey: ['lesson', slug],
-    queryFn: ({ signal }) => apiRequest(`/lessons/${encodeURIComponent(slug)}`, lessonSchema, { signal }),
-  });
+  return useQuery(lessonQuery(slug));
 }
 
 export function useGlossary() {
