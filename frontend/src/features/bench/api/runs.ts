@@ -1,10 +1,11 @@
 import { apiRequest, apiUrl } from '@/lib/api-client';
 import { runCancelledSchema, runCreatedSchema, runSchema } from '@/lib/api-schemas';
 
-import type { RunRequest } from '../lib/experiment-block';
+import type { ExperimentOrigin, RunRequest } from '../lib/experiment-block';
 
-export function createRun(request: RunRequest) {
-  return apiRequest('/runs', runCreatedSchema, { method: 'POST', body: request });
+/** POST /api/runs; `origin` (the lesson and block) tags the run for the class board. */
+export function createRun(request: RunRequest, origin?: ExperimentOrigin) {
+  return apiRequest('/runs', runCreatedSchema, { method: 'POST', body: { ...request, ...origin } });
 }
 
 export function getRun(id: string, signal?: AbortSignal) {

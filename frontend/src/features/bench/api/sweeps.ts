@@ -1,10 +1,16 @@
 import { apiRequest, apiUrl } from '@/lib/api-client';
 import { sweepCreatedSchema, sweepSchema } from '@/lib/api-schemas';
 
-import type { SweepRequest } from '../lib/experiment-block';
+import type { ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
 
-export function createSweep(request: SweepRequest) {
-  return apiRequest('/sweeps', sweepCreatedSchema, { method: 'POST', body: request });
+/** POST /api/sweeps; `origin` (the lesson and block) tags the series for the class board. */
+export function createSweep(request: SweepRequest, origin?: ExperimentOrigin) {
+  return apiRequest('/sweeps', sweepCreatedSchema, { method: 'POST', body: { ...request, ...origin } });
+}
+
+/** The table: every point with its status (queued, running, done…) and figures so far. */
+export function getSweep(id: string, signal?: AbortSignal) {
+  return apiRequest(`/sweeps/${encodeURIComponent(id)}`, sweepSchema, { signal });
 }
 
 export function cancelSweep(id: string) {

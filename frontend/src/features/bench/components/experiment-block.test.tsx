@@ -125,7 +125,7 @@ describe('ExperimentBlock', () => {
       knobs: { trigger: 'et' },
     });
     await waitFor(() => {
-      expect(state()).toHaveTextContent('1st in the queue');
+      expect(state()).toHaveTextContent('Waiting: number 1 in the queue');
     });
     const es = FakeEventSource.latest();
     expect(es.url).toBe('/api/runs/r1/events');
@@ -268,13 +268,13 @@ describe('ExperimentBlock', () => {
     renderWithProviders(<ExperimentBlock code={block} />);
     await clickRun();
     await waitFor(() => {
-      expect(state()).toHaveTextContent('3rd in the queue, about 40 s');
+      expect(state()).toHaveTextContent('Waiting: number 3 in the queue, about 40 s');
     });
     act(() => {
       FakeEventSource.latest().emit('queued', { position: 2, wait_s: 21 }, 1);
     });
     await waitFor(() => {
-      expect(state()).toHaveTextContent('2nd in the queue, about 21 s');
+      expect(state()).toHaveTextContent('Waiting: number 2 in the queue, about 21 s');
     });
   });
 
@@ -372,4 +372,126 @@ describe('ExperimentBlock', () => {
     });
     expect(points('qps-chart')).toBe('1');
   });
+
+  it('says a held run keeps its place while the class is paused', async () => {
+    api({ 'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: null, wait_s: null, held: true }) });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun();
+    await waitFor(() => {
+      expect(state()).toHaveTextContent("Your class's runs are paused by the instructor; yours keeps its place");
+    });
+    act(() => {
+      FakeEventSource.latest().emit('queued', { position: 1, wait_s: 12 }, 1);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('Waiting: number 1 in the queue, about 12 s');
+    });
+    act(() => {
+      FakeEventSource.latest().emit('queued', { position: null, wait_s: null, held: true }, 2);
+    });
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('paused by the instructor');
+    });
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+  });
 });
+
+const lessonSlug = '01-c10k-problem';
+const KEY = '3f2a9c0b1d4e';
+
+/** The lesson as GET /api/lessons/{slug} lists its blocks: `block` under KEY. */
+function lessonWith(experiments: { key: string; source: string; title: string | null }[]) {
+  return { slug: lessonSlug, title: 'The C10K problem', summary: '', minutes: 15, order: 1, markdown: '', prev: null, next: null, experiments };
+}
+
+function presenterStub(presenting = false) {
+  return {
+    present: vi.fn(() => Promise.resolve()),
+    stop: vi.fn(() => Promise.resolve()),
+    presenting,
+  };
+}
+
+describe('ExperimentBlock in a lesson the server lists', () => {
+  it('tags a run with the lesson and the block’s key', async () => {
+    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: 'epoll under load' }]) });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+    await waitFor(() => {
+      expect(calls.some((c) => c.path === `/api/lessons/${lessonSlug}`)).toBe(true);
+    });
+    await clickRun();
+    await waitFor(() => {
+      expect(calls.some((c) => c.method === 'POST')).toBe(true);
+    });
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ server: 'c-epoll', lesson: lessonSlug, experiment: KEY });
+    expect(screen.queryByRole('button', { name: 'Present' })).not.toBeInTheDocument(); // no presenter given
+  });
+
+  it('sends neither for a block the lesson does not list', async () => {
+    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: 'server: c-poll', title: null }]) });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+    await waitFor(() => {
+      expect(calls.some((c) => c.path === `/api/lessons/${lessonSlug}`)).toBe(true);
+    });
+    await clickRun();
+    await waitFor(() => {
+      expect(calls.some((c) => c.method === 'POST')).toBe(true);
+    });
+    const body = calls.find((c) => c.method === 'POST')?.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty('lesson');
+    expect(body).not.toHaveProperty('experiment');
+  });
+
+  it('offers an instructor Present, which shows the class the experiment and its last run', async () => {
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: null }]) });
+    const presenter = presenterStub();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
+    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load' });
+
+    // Once it has a run, presenting shows that run.
+    await clickRun();
+    await waitFor(() => {
+      expect(state()).toHaveTextContent('Waiting: number 1 in the queue');
+    });
+    expect(presenter.present).toHaveBeenCalledTimes(1); // not presented: Run does not present it
+    await userEvent.click(screen.getByRole('button', { name: 'Present' }));
+    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load', run_id: 'r1' });
+  });
+
+  it('shows "Presenting · Stop" on the presented block, and presents each new run so the class follows it', async () => {
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: null }]) });
+    const presenter = presenterStub(true);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
+    const presenting = await screen.findByTestId('presenting');
+    expect(presenting).toHaveTextContent('Presenting · Stop');
+    expect(screen.queryByRole('button', { name: 'Present' })).not.toBeInTheDocument();
+
+    await clickRun();
+    await waitFor(() => {
+      expect(presenter.present).toHaveBeenCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load', run_id: 'r1' });
+    });
+
+    await userEvent.click(within(presenting).getByRole('button', { name: 'Stop presenting' }));
+    expect(presenter.stop).toHaveBeenCalledTimes(1);
+  });
+
+  it('says why presenting failed', async () => {
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: null }]) });
+    const presenter = { ...presenterStub(), present: vi.fn(() => Promise.reject(new Error('no class to present to'))) };
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
+    expect(await screen.findByTestId('present-error')).toHaveTextContent('Presenting failed: no class to present to');
+  });
+
+  it('offers no Present for a block the lesson does not list (nothing to present it by)', async () => {
+    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: 'server: c-poll', title: null }]) });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenterStub()} />);
+    await waitFor(() => {
+      expect(calls.some((c) => c.path === `/api/lessons/${lessonSlug}`)).toBe(true);
+    });
+    expect(await screen.findByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Present' })).not.toBeInTheDocument();
+  });
+});
+

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 /**
@@ -22,11 +22,13 @@ interface ExperimentControlsProps {
   busy: boolean;
   /** When set, replaces Run and Cancel: this browser may not run benchmarks yet. */
   gate?: RunGate | null | undefined;
+  /** More buttons after Run and Cancel (an instructor's Present). */
+  children?: ReactNode;
 }
 
 /** Run / Cancel for both widgets. A blocked button keeps its reason beside it, linked by
  *  aria-describedby, so no one is left guessing why nothing happens. */
-export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, gate }: ExperimentControlsProps) {
+export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, gate, children }: ExperimentControlsProps) {
   const blockedId = useId();
   if (gate) {
     return (
@@ -53,6 +55,7 @@ export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, g
           Cancel
         </button>
       ) : null}
+      {children}
       {blocked ? (
         <p className="experiment__blocked" id={blockedId} data-testid="run-blocked">
           {blocked}

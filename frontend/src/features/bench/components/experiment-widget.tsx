@@ -1,26 +1,21 @@
 import { useMemo } from 'react';
 
-import { ErrorBoundary } from '@/components/error-boundary';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
 import type { Baseline } from '@/lib/api-schemas';
 
+import { usePresenting, type Presenter } from '../hooks/use-presenting';
 import { useRun } from '../hooks/use-run';
 import { describeBaseline, replayRun } from '../lib/baseline';
-import { timeAxisMax, warmupBands } from '../lib/chart-data';
-import type { Experiment, RunRequest } from '../lib/experiment-block';
+import type { Experiment, ExperimentOrigin, RunRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
-import { isCancellable } from '../lib/run-state';
+import { isBusy, isCancellable } from '../lib/run-state';
 
 import { BaselineNote } from './baseline-note';
-import { LatencyLiveChart } from './charts/latency-live-chart';
-import { LatencyPercentileChart } from './charts/latency-percentile-chart';
-import { QpsChart } from './charts/qps-chart';
-import { ServerStatsChart } from './charts/server-stats-chart';
 import { ExperimentControls, type RunGate } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
-import { FailureDetails } from './failure-details';
-import { RunResults } from './run-results';
+import { PresentControls } from './present-controls';
+import { RunFigures } from './run-figures';
 import { RunStateLabel } from './run-state-label';
 
 import './experiment-widget.css';
@@ -29,19 +24,21 @@ interface ExperimentWidgetProps {
   experiment: Experiment;
   request: RunRequest;
   experimentKey: string;
+  /** The lesson and block key, sent with each run; unknown outside a lesson the server lists. */
+  origin?: ExperimentOrigin | undefined;
   /** The recorded reference result, shown until a live run starts. */
   baseline?: Baseline | undefined;
   /** Set when this browser may not run benchmarks: shown instead of Run. */
   gate?: RunGate | null | undefined;
+  /** An instructor's: shows the class this experiment (needs `origin`). */
+  presenter?: Presenter | null | undefined;
 }
 
-const BUSY = new Set(['submitting', 'queued', 'starting', 'warmup', 'measure']);
-
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
-export function ExperimentWidget({ experiment, request, experimentKey, baseline, gate }: ExperimentWidgetProps) {
+export function ExperimentWidget({ experiment, request, experimentKey, origin, baseline, gate, presenter }: ExperimentWidgetProps) {
   const health = useHealth();
   const servers = useServers();
-  const { state: live, start, cancel } = useRun(experimentKey, request);
+  const { state: live, start, cancel } = useRun(experimentKey, request, origin);
   const recorded = useMemo(() => (baseline?.kind === 'run' ? replayRun(baseline) : null), [baseline]);
   // Until the learner runs it, the widget shows the recorded reference result.
   const showingRecorded = live.phase === 'idle' && recorded !== null;
@@ -49,30 +46,27 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline,
 
   const serverId = request.server;
   const server = servers.data?.find((s) => s.id === serverId);
+  const title = experiment.title ?? `Benchmark ${server?.title ?? serverId}`;
+  const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
   const blocked = runBlockedReason({
     health: health.data,
     healthError: health.error,
     servers: servers.data,
     serverId,
   });
-  const busy = BUSY.has(state.phase);
-  const hasData = state.progress.length > 0 || state.stats.length > 0;
-  // Charts appear with the first run and then stay mounted (one long-lived chart each);
-  // a run that ended before sending any data shows none.
-  const showCharts = state.phase !== 'idle' && (busy || hasData);
   const planned = experiment.duration_s !== undefined ? experiment.duration_s + (experiment.warmup_s ?? 0) : 0;
-  const xMax = useMemo(
-    () => timeAxisMax(state.progress, state.stats, planned),
-    [state.progress, state.stats, planned],
-  );
-  const warmups = useMemo(() => warmupBands(state.progress), [state.progress]);
+
+  const run = async () => {
+    const runId = await start();
+    if (runId !== null) await presenting?.follow({ run_id: runId });
+  };
 
   return (
     <section className="experiment" aria-label={`Experiment: ${experiment.title ?? serverId}`}>
       <header className="experiment__header">
         <div>
           <p className="experiment__kicker">Experiment</p>
-          <p className="experiment__title">{experiment.title ?? `Benchmark ${server?.title ?? serverId}`}</p>
+          <p className="experiment__title">{title}</p>
         </div>
         {showingRecorded ? <p className="run-state">reference result</p> : <RunStateLabel state={state} />}
       </header>
@@ -82,44 +76,21 @@ export function ExperimentWidget({ experiment, request, experimentKey, baseline,
 
       <ExperimentControls
         runLabel={showingRecorded ? 'Run live' : 'Run benchmark'}
-        onRun={() => void start()}
+        onRun={() => void run()}
         onCancel={isCancellable(state) ? () => void cancel() : null}
         blocked={blocked}
-        busy={busy}
+        busy={isBusy(state.phase)}
         gate={gate}
-      />
+      >
+        {presenting ? (
+          <PresentControls
+            presenting={presenting}
+            onPresent={() => void presenting.present(live.runId !== null ? { run_id: live.runId } : {})}
+          />
+        ) : null}
+      </ExperimentControls>
 
-      {state.failure ? <FailureDetails logs={state.failure.logs} /> : null}
-      {state.notes.length > 0 ? (
-        <ul className="experiment__notes" data-testid="run-notes">
-          {state.notes.map((note) => (
-            <li key={note}>{note}</li>
-          ))}
-        </ul>
-      ) : null}
-
-      {showCharts ? (
-        <div className="experiment__charts">
-          <ErrorBoundary name="The QPS chart">
-            <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} />
-          </ErrorBoundary>
-          <ErrorBoundary name="The latency chart">
-            <LatencyLiveChart progress={state.progress} xMax={xMax} />
-          </ErrorBoundary>
-          <ErrorBoundary name="The percentile chart">
-            <LatencyPercentileChart progress={state.progress} summary={state.result?.summary ?? null} />
-          </ErrorBoundary>
-          <ErrorBoundary name="The server stats chart">
-            <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} />
-          </ErrorBoundary>
-        </div>
-      ) : null}
-
-      {state.result ? (
-        <ErrorBoundary name="The results table">
-          <RunResults result={state.result} />
-        </ErrorBoundary>
-      ) : null}
+      <RunFigures state={state} plannedS={planned} />
     </section>
   );
 }

@@ -21,13 +21,18 @@ function point(server: string, value: number, qps: number, extra: Record<string,
     p99_us: 300, cpu_percent: 95, rss_bytes: 2 ** 20, idle_dropped: 0, ...extra };
 }
 
-function api() {
+function api(overrides: Record<string, unknown> = {}) {
   return mockFetch({
     'GET /api/health': healthyHealth,
     'GET /api/servers': servers,
     'POST /api/sweeps': reply(202, { id: 's1', points: 4, skipped: 0 }),
     'DELETE /api/sweeps/s1': { id: 's1', finished: true, points: [], memory_per_connection: {} },
+    ...overrides,
   });
+}
+
+function pending(server: string, value: number, status: 'queued' | 'running') {
+  return { server, value, run_id: `${server}-${value}`, status, reason: null };
 }
 
 async function clickRun(name: string) {
@@ -74,7 +79,7 @@ describe('SeriesWidget', () => {
     await waitFor(() => {
       expect(plotted('series-qps-chart')).toBe('2');
     });
-    expect(screen.getByTestId('series-state')).toHaveTextContent('running: 2 of 4 points');
+    expect(screen.getByTestId('series-state')).toHaveTextContent('2 of 4 points done');
 
     const last = [
       point('c-poll', 0, 120000),
@@ -139,4 +144,52 @@ describe('SeriesWidget', () => {
     renderWithProviders(<ExperimentBlock code={'server: c-epoll\nservers: [c-poll]'} />);
     expect(screen.getByTestId('experiment-error')).toHaveTextContent('has both `server` and `servers`');
   });
+
+  it('says how many points are done, running and queued while it runs, from the table', async () => {
+    let table: unknown[] = [pending('c-poll', 0, 'running'), pending('c-epoll', 0, 'queued'), pending('c-poll', 16000, 'queued'), pending('c-epoll', 16000, 'queued')];
+    const { calls } = api({
+      'GET /api/sweeps/s1': () => ({ body: { id: 's1', finished: false, points: table, memory_per_connection: {} } }),
+    });
+    renderWithProviders(<ExperimentBlock code={block} />);
+    await clickRun('Run 4 benchmarks');
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent('0 of 4 points done · 1 running · 3 queued');
+    });
+
+    // A point finishes: the table is asked for again at once.
+    table = [point('c-poll', 0, 120000), pending('c-epoll', 0, 'running'), pending('c-poll', 16000, 'queued'), pending('c-epoll', 16000, 'queued')];
+    act(() => {
+      FakeEventSource.latest().emit('point', table[0], 1);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent('1 of 4 points done · 1 running · 2 queued');
+    });
+    expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/sweeps/s1')).toHaveLength(2);
+  });
+
+  it('tags the series with the lesson and block key, presents it and follows each new series', async () => {
+    const lesson = { slug: '01-c10k-problem', title: 'The C10K problem', summary: '', minutes: 15, order: 1, markdown: '', prev: null, next: null,
+      experiments: [{ key: 'bbbbbbbbbbbb', source: block.trim(), title: 'idle connections' }] };
+    const { calls } = api({ 'GET /api/lessons/01-c10k-problem': lesson });
+    const presenter = { present: vi.fn(() => Promise.resolve()), stop: vi.fn(() => Promise.resolve()), presenting: false };
+    const { rerender } = renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" presenter={presenter} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
+    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: '01-c10k-problem', experiment: 'bbbbbbbbbbbb', title: 'idle connections' });
+
+    // The app marks the block presented; a series started now is presented too.
+    const presented = { ...presenter, presenting: true };
+    rerender(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" presenter={presented} />);
+    expect(screen.getByTestId('presenting')).toHaveTextContent('Presenting · Stop');
+    await clickRun('Run 4 benchmarks');
+    await waitFor(() => {
+      expect(presenter.present).toHaveBeenLastCalledWith({
+        lesson: '01-c10k-problem', experiment: 'bbbbbbbbbbbb', title: 'idle connections', sweep_id: 's1',
+      });
+    });
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/sweeps')?.body).toMatchObject({
+      lesson: '01-c10k-problem',
+      experiment: 'bbbbbbbbbbbb',
+    });
+  });
 });
+

@@ -1,45 +1,49 @@
-import { ErrorBoundary } from '@/components/error-boundary';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
 import type { Baseline } from '@/lib/api-schemas';
 
-import { useSweep } from '../hooks/use-sweep';
+import { usePresenting, type Presenter } from '../hooks/use-presenting';
+import { useSweep, type SweepState } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
-import type { Experiment, SweepRequest } from '../lib/experiment-block';
+import type { Experiment, ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
-import { chartMetrics, isTraced, type SeriesMetric } from '../lib/series';
+import { describeSweepProgress, sweepProgress } from '../lib/series';
 
 import { BaselineNote } from './baseline-note';
-import { SeriesChart } from './charts/series-chart';
 import { ExperimentControls, type RunGate } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
-import { SeriesTable } from './series-table';
+import { PresentControls } from './present-controls';
+import { SeriesFigures } from './series-figures';
 
 import './experiment-widget.css';
 
 interface SeriesWidgetProps {
   experiment: Experiment;
   sweep: SweepRequest;
+  /** The lesson and block key, sent with the series; unknown outside a lesson the server lists. */
+  origin?: ExperimentOrigin | undefined;
   /** The recorded reference result, shown until a live run starts. */
   baseline?: Baseline | undefined;
   /** Set when this browser may not run benchmarks: shown instead of Run. */
   gate?: RunGate | null | undefined;
+  /** An instructor's: shows the class this experiment (needs `origin`). */
+  presenter?: Presenter | null | undefined;
 }
 
 const BUSY = new Set(['submitting', 'running']);
 
-const CHARTS: Record<SeriesMetric, { name: string; testId: string }> = {
-  qps: { name: 'The throughput chart', testId: 'series-qps-chart' },
-  p99_us: { name: 'The latency chart', testId: 'series-p99-chart' },
-  calls_per_request: { name: 'The system calls chart', testId: 'series-syscalls-chart' },
-};
+/** The header's state: while it runs, how many points are done and what the rest are doing. */
+function stateText(state: SweepState, total: number): string {
+  if (state.phase !== 'running') return state.phase;
+  return describeSweepProgress(sweepProgress(total, state.points, state.table));
+}
 
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
-export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidgetProps) {
+export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presenter }: SeriesWidgetProps) {
   const health = useHealth();
   const servers = useServers();
-  const { state, start, cancel } = useSweep(sweep);
+  const { state, start, cancel } = useSweep(sweep, origin);
   const recorded = baseline?.kind === 'series' ? baseline.result.table : undefined;
   // Until the learner runs it, the widget shows the recorded reference result.
   const showingRecorded = state.phase === 'idle' && recorded !== undefined;
@@ -54,6 +58,12 @@ export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidget
   const total = sweep.servers.length * sweep.values.length;
   const title = experiment.title ?? `${sweep.servers.join(' vs ')}${sweep.values.length > 1 ? ` by ${sweep.vary}` : ''}`;
   const known = (servers.data ?? []).filter((s) => sweep.servers.includes(s.id));
+  const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
+
+  const run = async () => {
+    const sweepId = await start();
+    if (sweepId !== null) await presenting?.follow({ sweep_id: sweepId });
+  };
 
   return (
     <section className="experiment" aria-label={`Experiment: ${title}`} data-testid="series-experiment">
@@ -62,12 +72,8 @@ export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidget
           <p className="experiment__kicker">Experiment · series</p>
           <p className="experiment__title">{title}</p>
         </div>
-        <p className="run-state" data-testid="series-state">
-          {showingRecorded
-            ? 'reference result'
-            : state.phase === 'running'
-              ? `running: ${state.points.length} of ${total} points`
-              : state.phase}
+        <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
+          {showingRecorded ? 'reference result' : stateText(state, total)}
         </p>
       </header>
       {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
@@ -76,12 +82,19 @@ export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidget
 
       <ExperimentControls
         runLabel={showingRecorded ? 'Run live' : `Run ${total} benchmark${total > 1 ? 's' : ''}`}
-        onRun={() => void start()}
+        onRun={() => void run()}
         onCancel={state.phase === 'running' ? () => void cancel() : null}
         blocked={blocked}
         busy={busy}
         gate={gate}
-      />
+      >
+        {presenting ? (
+          <PresentControls
+            presenting={presenting}
+            onPresent={() => void presenting.present(state.sweepId !== null ? { sweep_id: state.sweepId } : {})}
+          />
+        ) : null}
+      </ExperimentControls>
       {state.error ? (
         <p className="experiment__error" role="alert">
           {state.error}
@@ -89,23 +102,7 @@ export function SeriesWidget({ experiment, sweep, baseline, gate }: SeriesWidget
       ) : null}
 
       {showingRecorded || (state.phase !== 'idle' && state.phase !== 'submitting') ? (
-        <>
-          <div className="experiment__charts">
-            {chartMetrics(sweep).map((metric) => (
-              <ErrorBoundary key={metric} name={CHARTS[metric].name}>
-                <SeriesChart sweep={sweep} points={points} metric={metric} testId={CHARTS[metric].testId} />
-              </ErrorBoundary>
-            ))}
-          </div>
-          <ErrorBoundary name="The points table">
-            <SeriesTable
-              points={points}
-              vary={sweep.vary}
-              memoryPerConnection={table?.memory_per_connection ?? {}}
-              traced={isTraced(sweep)}
-            />
-          </ErrorBoundary>
-        </>
+        <SeriesFigures sweep={sweep} points={points} table={table} />
       ) : null}
     </section>
   );

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/api-client';
 import { parseRunEventFrame, RUN_EVENT_TYPES, type Run, type RunEventType } from '@/lib/api-schemas';
 
 import { cancelRun, createRun, getRun, runEventsUrl } from '../api/runs';
-import type { RunRequest } from '../lib/experiment-block';
+import type { ExperimentOrigin, RunRequest } from '../lib/experiment-block';
 import { initialRunState, runReducer, type RunState } from '../lib/run-state';
 import { forgetRunId, loadSavedRunId, saveRunId } from '../lib/saved-runs';
 
@@ -23,7 +23,8 @@ function errorText(error: unknown): string {
 
 export interface UseRun {
   state: RunState;
-  start: () => Promise<void>;
+  /** Queues a run; resolves to its id, or null when the API refused it. */
+  start: () => Promise<string | null>;
   cancel: () => Promise<void>;
 }
 
@@ -31,9 +32,10 @@ export interface UseRun {
  * One benchmark run: POST /api/runs, then the run's SSE stream. The browser's
  * EventSource reconnects by itself with Last-Event-ID; if it gives up (an HTTP
  * error while the backend restarts) we ask GET /api/runs/{id} and, while the run
- * is still live, open a new stream with ?last_event_id=N after a back-off.
+ * is still live, open a new stream with ?last_event_id=N after a back-off. `origin` (the
+ * lesson and block, when known) goes with the run for the class board.
  */
-export function useRun(experimentKey: string, request: RunRequest): UseRun {
+export function useRun(experimentKey: string, request: RunRequest, origin?: ExperimentOrigin): UseRun {
   const [state, dispatch, getState] = useThrottledReducer(runReducer, initialRunState, RENDER_INTERVAL_MS);
   const source = useRef<EventSource | null>(null);
   const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -133,7 +135,7 @@ export function useRun(experimentKey: string, request: RunRequest): UseRun {
     attempts.current = 0;
     dispatch({ type: 'submit' });
     try {
-      const created = await createRun(request);
+      const created = await createRun(request, origin);
       saveRunId(experimentKey, created.id);
       dispatch({
         type: 'created',
@@ -141,12 +143,15 @@ export function useRun(experimentKey: string, request: RunRequest): UseRun {
         status: created.status,
         position: created.position ?? null,
         waitS: created.wait_s ?? null,
+        held: created.held ?? false,
       });
       subscribe(created.id);
+      return created.id;
     } catch (error) {
       dispatch({ type: 'submit-failed', reason: errorText(error) });
+      return null;
     }
-  }, [close, dispatch, experimentKey, request, subscribe]);
+  }, [close, dispatch, experimentKey, request, origin, subscribe]);
 
   const cancel = useCallback(async () => {
     const runId = getState().runId;

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { sweepPointSchema, sweepSchema, type Sweep, type SweepPoint } from '@/lib/api-schemas';
 
-import { cancelSweep, createSweep, sweepEventsUrl } from '../api/sweeps';
-import type { SweepRequest } from '../lib/experiment-block';
+import { cancelSweep, createSweep, getSweep, sweepEventsUrl } from '../api/sweeps';
+import type { ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
 
 export type SweepPhase = 'idle' | 'submitting' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -12,9 +12,14 @@ export interface SweepState {
   sweepId: string | null;
   /** Points in arrival order; a point arrives once its run has finished (or was skipped). */
   points: SweepPoint[];
+  /** The newest table: asked for while it runs (each point's status), the final one at the end. */
   table: Sweep | null;
   error: string | null;
 }
+
+/** While a series runs its table is asked for again this often (and whenever a point arrives),
+ *  for how many of its points are running or still queued. */
+export const SWEEP_TABLE_REFRESH_MS = 5_000;
 
 const initial: SweepState = { phase: 'idle', sweepId: null, points: [], table: null, error: null };
 
@@ -25,9 +30,10 @@ function parseData(event: Event): unknown {
 /**
  * A series experiment: POST /api/sweeps, then its SSE stream of `point` events (one per
  * finished run, in order) and the final `done` table. EventSource reconnects by itself
- * with Last-Event-ID, which the stream honours.
+ * with Last-Event-ID, which the stream honours. `origin` (the lesson and block, when known)
+ * goes with the series for the class board.
  */
-export function useSweep(request: SweepRequest) {
+export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
   const [state, setState] = useState<SweepState>(initial);
   const source = useRef<EventSource | null>(null);
 
@@ -60,16 +66,42 @@ export function useSweep(request: SweepRequest) {
     [close],
   );
 
-  const start = useCallback(async () => {
+  // While it runs: the table now, after each point, and every few seconds between.
+  const { phase, sweepId } = state;
+  const arrived = state.points.length;
+  useEffect(() => {
+    if (phase !== 'running' || sweepId === null) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      getSweep(sweepId, controller.signal)
+        .then((table) => {
+          setState((s) => (s.phase === 'running' && s.sweepId === sweepId ? { ...s, table } : s));
+        })
+        .catch(() => undefined) // the stream still brings the points; the counts can wait
+        .finally(() => {
+          if (!controller.signal.aborted) timer = setTimeout(refresh, SWEEP_TABLE_REFRESH_MS);
+        });
+    };
+    refresh();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [phase, sweepId, arrived]);
+
+  const start = useCallback(async (): Promise<string | null> => {
     setState({ ...initial, phase: 'submitting' });
     try {
-      const created = await createSweep(request);
+      const created = await createSweep(request, origin);
       setState((s) => ({ ...s, phase: 'running', sweepId: created.id }));
       listen(created.id);
+      return created.id;
     } catch (error) {
       setState((s) => ({ ...s, phase: 'failed', error: error instanceof Error ? error.message : String(error) }));
+      return null;
     }
-  }, [listen, request]);
+  }, [listen, request, origin]);
 
   const cancel = useCallback(async () => {
     const id = state.sweepId;

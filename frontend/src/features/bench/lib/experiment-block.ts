@@ -39,6 +39,15 @@ export type Experiment = z.infer<typeof experimentSchema>;
 /** The POST /api/runs body: the experiment minus its display title and series keys. */
 export type RunRequest = Omit<Experiment, 'title' | 'server' | 'servers' | 'vary' | 'values'> & { server: string };
 
+/**
+ * Where a run or series comes from, sent with it so the class board and the CSV can group the
+ * class's results: the lesson's slug and the block's key as GET /api/lessons/{slug} lists it.
+ */
+export interface ExperimentOrigin {
+  lesson: string;
+  experiment: string;
+}
+
 /** The POST /api/sweeps body. */
 export interface SweepRequest {
   servers: string[];

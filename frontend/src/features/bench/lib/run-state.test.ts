@@ -3,9 +3,9 @@ import { doneData, progress } from '@/testing/fixtures';
 
 import {
   describeWait,
+  HELD_LABEL,
   initialRunState,
   isCancellable,
-  ordinal,
   runReducer,
   runStateLabel,
   type RunAction,
@@ -32,11 +32,11 @@ describe('runReducer', () => {
     expect(runStateLabel(state)).toBe('submitting…');
 
     state = run([created], state);
-    expect(runStateLabel(state)).toBe('2nd in the queue');
+    expect(runStateLabel(state)).toBe('Waiting: number 2 in the queue');
     expect(isCancellable(state)).toBe(true);
 
     state = run([event('queued', 1, { position: 2 }), event('queued', 2, { position: 1 })], state);
-    expect(runStateLabel(state)).toBe('1st in the queue');
+    expect(runStateLabel(state)).toBe('Waiting: number 1 in the queue');
 
     state = run([event('started', 3, { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' })], state);
     expect(runStateLabel(state)).toBe('starting');
@@ -98,23 +98,37 @@ describe('runReducer', () => {
   it('says the place in the queue and the server’s estimate of the wait', () => {
     // POST's answer first, then the queued events as the queue moves.
     let state = run([{ ...created, position: 3, waitS: 41.6 }]);
-    expect(runStateLabel(state)).toBe('3rd in the queue, about 42 s');
+    expect(runStateLabel(state)).toBe('Waiting: number 3 in the queue, about 42 s');
     state = run([event('queued', 1, { position: 3, wait_s: 40 })], state);
-    expect(runStateLabel(state)).toBe('3rd in the queue, about 40 s');
+    expect(runStateLabel(state)).toBe('Waiting: number 3 in the queue, about 40 s');
     state = run([event('queued', 2, { position: 2, wait_s: 200 })], state);
-    expect(runStateLabel(state)).toBe('2nd in the queue, about 3 min');
+    expect(runStateLabel(state)).toBe('Waiting: number 2 in the queue, about 3 min');
     state = run([event('queued', 3, { position: 1, wait_s: 0 })], state);
-    expect(runStateLabel(state)).toBe('1st in the queue');
+    expect(runStateLabel(state)).toBe('Waiting: number 1 in the queue');
     state = run([event('started', 4, { server: 'c-epoll' })], state);
     expect(state.waitS).toBeNull();
     // A recording made before the server sent estimates: the place alone.
-    expect(runStateLabel(run([created, event('queued', 1, { position: 4 })]))).toBe('4th in the queue');
+    expect(runStateLabel(run([created, event('queued', 1, { position: 4 })]))).toBe('Waiting: number 4 in the queue');
   });
 
-  it('writes ordinals and waits the way people say them', () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual([
-      '1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th',
-    ]);
+  it('says a run held by a paused class keeps its place, and the place again once resumed', () => {
+    let state = run([{ ...created, position: null, waitS: null, held: true }]);
+    expect(runStateLabel(state)).toBe("Your class's runs are paused by the instructor; yours keeps its place");
+    state = run([{ ...created, position: 2, waitS: 30 }, event('queued', 1, { position: null, wait_s: null, held: true })]);
+    expect(state.held).toBe(true);
+    expect(state.position).toBeNull();
+    expect(runStateLabel(state)).toBe(HELD_LABEL);
+    expect(isCancellable(state)).toBe(true);
+    state = run([event('queued', 2, { position: 2, wait_s: 25 })], state);
+    expect(state.held).toBe(false);
+    expect(runStateLabel(state)).toBe('Waiting: number 2 in the queue, about 25 s');
+    // Cancelled while held: nothing is waiting any more.
+    const cancelled = run([event('queued', 3, { position: null, wait_s: null, held: true }), { type: 'cancelled' }], state);
+    expect(cancelled.held).toBe(false);
+    expect(runStateLabel(cancelled)).toBe('cancelled');
+  });
+
+  it('says waits the way people say them', () => {
     expect(describeWait(0.4)).toBeNull();
     expect(describeWait(7)).toBe('about 7 s');
     expect(describeWait(89)).toBe('about 89 s');

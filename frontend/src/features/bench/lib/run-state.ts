@@ -50,6 +50,8 @@ export interface RunState {
   position: number | null;
   /** The server's estimate of the seconds until the run starts, while queued. */
   waitS: number | null;
+  /** Queued in a class the instructor paused: it keeps its place (position null) until resumed. */
+  held: boolean;
   /** Highest SSE sequence number applied (0 = none yet). */
   lastSeq: number;
   server: string | null;
@@ -67,6 +69,7 @@ export const initialRunState: RunState = {
   phase: 'idle',
   position: null,
   waitS: null,
+  held: false,
   lastSeq: 0,
   server: null,
   progress: [],
@@ -79,7 +82,14 @@ export const initialRunState: RunState = {
 
 export type RunAction =
   | { type: 'submit' }
-  | { type: 'created'; runId: string; status: RunStatus; position: number | null; waitS?: number | null }
+  | {
+      type: 'created';
+      runId: string;
+      status: RunStatus;
+      position: number | null;
+      waitS?: number | null;
+      held?: boolean;
+    }
   | { type: 'submit-failed'; reason: string }
   | { type: 'attach'; run: Run }
   | { type: 'event'; frame: RunEventFrame }
@@ -89,11 +99,21 @@ export type RunAction =
   | { type: 'cancelled' }
   | { type: 'note'; message: string };
 
+/** A run that is no longer waiting has no place, wait or hold. */
+const LEFT_QUEUE = { position: null, waitS: null, held: false } as const;
+
 const TERMINAL: ReadonlySet<RunPhase> = new Set(['done', 'failed', 'cancelled']);
 const MAX_NOTES = 5;
 
 export function isTerminal(phase: RunPhase): boolean {
   return TERMINAL.has(phase);
+}
+
+const BUSY: ReadonlySet<RunPhase> = new Set(['submitting', 'queued', 'starting', 'warmup', 'measure']);
+
+/** From Run until the run ends: Run is disabled, and the charts are up. */
+export function isBusy(phase: RunPhase): boolean {
+  return BUSY.has(phase);
 }
 
 /** True while there is a run on the server that Cancel could stop. */
@@ -145,9 +165,15 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
   switch (frame.type) {
     case 'queued':
       if (state.phase !== 'queued' && state.phase !== 'submitting') return next;
-      return { ...next, phase: 'queued', position: frame.data.position, waitS: frame.data.wait_s ?? null };
+      return {
+        ...next,
+        phase: 'queued',
+        position: frame.data.position,
+        waitS: frame.data.wait_s ?? null,
+        held: frame.data.held ?? false,
+      };
     case 'started':
-      return { ...next, phase: 'starting', position: null, waitS: null, server: frame.data.server };
+      return { ...next, ...LEFT_QUEUE, phase: 'starting', server: frame.data.server };
     case 'progress': {
       const d = frame.data;
       const point: ProgressPoint = {
@@ -163,9 +189,8 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
       };
       return {
         ...next,
+        ...LEFT_QUEUE,
         phase: d.phase === 'warmup' ? 'warmup' : 'measure',
-        position: null,
-        waitS: null,
         progress: [...state.progress, point],
       };
     }
@@ -177,13 +202,12 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
       };
     }
     case 'done':
-      return { ...next, phase: 'done', position: null, waitS: null, result: frame.data, connection: 'closed' };
+      return { ...next, ...LEFT_QUEUE, phase: 'done', result: frame.data, connection: 'closed' };
     case 'failed':
       return {
         ...next,
+        ...LEFT_QUEUE,
         phase: 'failed',
-        position: null,
-        waitS: null,
         failure: { reason: frame.data.reason, logs: frame.data.logs },
         connection: 'closed',
       };
@@ -201,6 +225,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         phase: phaseForStatus(action.status),
         position: action.position,
         waitS: action.waitS ?? null,
+        held: action.held ?? false,
         connection: 'connecting',
       };
     case 'submit-failed':
@@ -212,6 +237,8 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         server: action.run.server,
         phase: phaseForStatus(action.run.status) === 'queued' ? 'queued' : 'starting',
         position: action.run.position ?? null,
+        waitS: action.run.wait_s ?? null,
+        held: action.run.held ?? false,
         connection: 'connecting',
       };
     case 'event':
@@ -233,9 +260,8 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         const result = doneEventSchema.safeParse(action.run.result);
         return {
           ...state,
+          ...LEFT_QUEUE,
           phase: 'done',
-          position: null,
-          waitS: null,
           result: result.success ? result.data : null,
           connection: 'closed',
         };
@@ -243,31 +269,23 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       if (phase === 'failed') {
         return {
           ...state,
+          ...LEFT_QUEUE,
           phase: 'failed',
-          position: null,
-          waitS: null,
           failure: { reason: describeRunError(action.run.error), logs: logsOf(action.run.error) },
           connection: 'closed',
         };
       }
       if (phase === 'cancelled') {
-        return { ...state, phase: 'cancelled', position: null, waitS: null, connection: 'closed' };
+        return { ...state, ...LEFT_QUEUE, phase: 'cancelled', connection: 'closed' };
       }
       return state;
     }
     case 'cancelled':
       if (isTerminal(state.phase)) return state;
-      return { ...state, phase: 'cancelled', position: null, waitS: null, connection: 'closed' };
+      return { ...state, ...LEFT_QUEUE, phase: 'cancelled', connection: 'closed' };
     case 'note':
       return addNote(state, action.message);
   }
-}
-
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
-export function ordinal(n: number): string {
-  const lastTwo = n % 100;
-  const suffix = lastTwo >= 11 && lastTwo <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
 }
 
 /** The server's estimate of a queued run's wait, said the way a person would: it is an
@@ -278,10 +296,14 @@ export function describeWait(seconds: number): string | null {
   return `about ${Math.round(seconds / 60)} min`;
 }
 
-function queuedLabel(position: number | null, waitS: number | null): string {
-  if (position === null) return 'queued';
+/** The instructor paused the class: the run is not lost, it waits for the resume. */
+export const HELD_LABEL = "Your class's runs are paused by the instructor; yours keeps its place";
+
+function queuedLabel({ position, waitS, held }: RunState): string {
+  if (held) return HELD_LABEL;
+  if (position === null) return 'Waiting in the queue';
   const wait = waitS === null ? null : describeWait(waitS);
-  return `${ordinal(position)} in the queue${wait ? `, ${wait}` : ''}`;
+  return `Waiting: number ${position} in the queue${wait ? `, ${wait}` : ''}`;
 }
 
 /** The text of the visible state label (`data-testid="run-state"`). */
@@ -292,7 +314,7 @@ export function runStateLabel(state: RunState): string {
     case 'submitting':
       return 'submitting…';
     case 'queued':
-      return queuedLabel(state.position, state.waitS);
+      return queuedLabel(state);
     case 'starting':
       return 'starting';
     case 'warmup':

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SweepPoint } from '@/lib/api-schemas';
+import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 
 import type { SweepRequest } from './experiment-block';
-import { chartMetrics, pointFigure, pointNote, seriesLines, variesValue, wantsLogAxis } from './series';
+import {
+  chartMetrics,
+  describeSweepProgress,
+  pointFigure,
+  pointNote,
+  seriesLines,
+  sweepProgress,
+  sweepRequestOf,
+  variesValue,
+  wantsLogAxis,
+} from './series';
 
 const sweep: SweepRequest = {
   servers: ['c-select', 'c-epoll'],
@@ -72,5 +82,48 @@ describe('series', () => {
       { server: 'c-select', values: [2.02, null], unstable: [false, false] },
       { server: 'c-epoll', values: [null, null], unstable: [false, false] },
     ]);
+  });
+
+  it('counts a running series’ points: done (arrived or in the table), running, queued', () => {
+    const arrived = [point('c-select', 10, {})];
+    expect(sweepProgress(4, arrived, null)).toEqual({ done: 1, total: 4, running: 0, queued: 0 });
+    const table: Sweep = {
+      id: 's1',
+      finished: false,
+      memory_per_connection: {},
+      points: [
+        point('c-select', 10, {}),
+        point('c-epoll', 10, { status: 'skipped', run_id: null }),
+        point('c-select', 2000, { status: 'running' }),
+        point('c-epoll', 2000, { status: 'queued' }),
+      ],
+    };
+    const progress = sweepProgress(4, arrived, table);
+    expect(progress).toEqual({ done: 2, total: 4, running: 1, queued: 1 });
+    expect(describeSweepProgress(progress)).toBe('2 of 4 points done · 1 running · 1 queued');
+    expect(describeSweepProgress({ done: 0, total: 1, running: 0, queued: 0 })).toBe('0 of 1 point done');
+    // The table was asked for just before a second point arrived: its running one is done now.
+    expect(sweepProgress(4, [...arrived, point('c-epoll', 10, {}), point('c-select', 2000, {})], table)).toEqual({
+      done: 3,
+      total: 4,
+      running: 1,
+      queued: 0,
+    });
+  });
+
+  it('draws a table as it was asked for, or from its points when it came without its request', () => {
+    const table: Sweep = {
+      id: 's1',
+      finished: true,
+      memory_per_connection: {},
+      points: [point('c-select', 10, {}), point('c-epoll', 10, {}), point('c-select', 2000, {}), point('c-epoll', 2000, {})],
+    };
+    expect(sweepRequestOf(table)).toEqual({ servers: ['c-select', 'c-epoll'], vary: 'connections', values: [10, 2000], base: {} });
+    const asked = sweepRequestOf({
+      ...table,
+      request: { servers: ['c-epoll', 'c-select'], vary: 'idle_connections', values: [0, 16000], base: { profile: 'syscalls', duration_s: 3 } },
+    });
+    expect(asked).toMatchObject({ servers: ['c-epoll', 'c-select'], vary: 'idle_connections', values: [0, 16000] });
+    expect(chartMetrics(asked)).toEqual(['calls_per_request']);
   });
 });

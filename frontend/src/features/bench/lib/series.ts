@@ -2,9 +2,9 @@
  * A series experiment's points as chart series: one per server, x = the varied value (or
  * the server itself when nothing varies), y = the chosen figure. Pure, for the chart and tests.
  */
-import type { SweepPoint } from '@/lib/api-schemas';
+import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 
-import type { SweepRequest } from './experiment-block';
+import type { RunRequest, SweepRequest } from './experiment-block';
 
 export type SeriesMetric = 'qps' | 'p99_us' | 'calls_per_request';
 
@@ -79,4 +79,64 @@ export function pointNote(point: SweepPoint): string {
     default:
       return point.status;
   }
+}
+
+const FINISHED: ReadonlySet<SweepPoint['status']> = new Set(['done', 'failed', 'cancelled', 'skipped']);
+
+export interface SweepProgress {
+  /** Points finished (done, failed, cancelled or skipped). */
+  done: number;
+  total: number;
+  running: number;
+  queued: number;
+}
+
+/**
+ * How far a series is: the points that arrived on its stream, and the newest table's statuses
+ * for the rest (running, queued). `total` is what the request asked for, until a table says.
+ * A table asked for just before a point arrived is a point behind: the counts never add up to
+ * more than the total.
+ */
+export function sweepProgress(total: number, arrived: SweepPoint[], table: Sweep | null): SweepProgress {
+  const points = table?.points ?? [];
+  const count = (status: SweepPoint['status']) => points.filter((p) => p.status === status).length;
+  const all = table ? points.length : total;
+  const done = Math.min(all, Math.max(arrived.length, points.filter((p) => FINISHED.has(p.status)).length));
+  const running = Math.min(count('running'), all - done);
+  return { done, total: all, running, queued: Math.min(count('queued'), all - done - running) };
+}
+
+/** "2 of 8 points done · 1 running · 5 queued" */
+export function describeSweepProgress({ done, total, running, queued }: SweepProgress): string {
+  return [
+    `${done} of ${total} point${total === 1 ? '' : 's'} done`,
+    running ? `${running} running` : '',
+    queued ? `${queued} queued` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+/**
+ * What a sweep's table was asked for, as far as drawing it needs (servers, the varied field and
+ * values, and whether it was traced): the request the server sends with the table, or, for a
+ * table without one, its servers and values as the points list them (the axis then says
+ * connections, the usual case).
+ */
+export function sweepRequestOf(table: Sweep): SweepRequest {
+  if (table.request) {
+    const { servers, vary, values, base } = table.request;
+    const traced: Omit<RunRequest, 'server'> = { profile: 'syscalls' };
+    return { servers, vary, values, base: base.profile === 'syscalls' ? traced : {} };
+  }
+  return {
+    servers: unique(table.points.map((p) => p.server)),
+    vary: 'connections',
+    values: unique(table.points.map((p) => p.value)),
+    base: {},
+  };
 }

@@ -1,0 +1,43 @@
+import type { UsePresenting } from '../hooks/use-presenting';
+
+/**
+ * An instructor's Present button, or "Presenting · Stop" on the block the class is following.
+ * What presenting does (which class, the HTTP calls) is the app's; the widget only asks.
+ */
+export function PresentControls({ presenting, onPresent }: { presenting: UsePresenting; onPresent: () => void }) {
+  const { presented, pending, error, stop } = presenting;
+  return (
+    <>
+      {presented ? (
+        <p className="present-state" data-testid="presenting">
+          <span className="present-state__live">Presenting</span>
+          <span aria-hidden="true"> · </span>
+          <button
+            type="button"
+            className="button button--small"
+            aria-label="Stop presenting"
+            disabled={pending}
+            onClick={() => void stop()}
+          >
+            Stop
+          </button>
+        </p>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          title="Show this experiment on your class's screens"
+          disabled={pending}
+          onClick={onPresent}
+        >
+          Present
+        </button>
+      )}
+      {error ? (
+        <p className="experiment__error" role="alert" data-testid="present-error">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
