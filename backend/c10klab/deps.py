@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import Cookie, Depends, Request
 
 from c10klab.config import Settings
+from c10klab.errors import Unauthenticated
 from c10klab.people.service import COOKIE, person_for_cookie
 from c10klab.people.store import SOLO, PeopleStore, Person
 from c10klab.store import Store
@@ -41,3 +42,16 @@ def current_person(
 
 
 PersonDep = Annotated[Person, Depends(current_person)]
+
+
+def maybe_person(
+    settings: SettingsDep, people: PeopleDep, session: SessionCookie = None
+) -> Person | None:
+    """Who is asking, or None for nobody signed in: for public pages that show more to some."""
+    try:
+        return current_person(settings, people, session)
+    except Unauthenticated:
+        return None
+
+
+MaybePersonDep = Annotated[Person | None, Depends(maybe_person)]

@@ -5,16 +5,22 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
+from c10klab.classroom.feed import ClassHub
+from c10klab.classroom.router import router as classroom_router
+from c10klab.classroom.service import StateReader
+from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
 from c10klab.cross_site import CrossSiteGuard
 from c10klab.errors import install_error_handlers
 from c10klab.health.router import router as health_router
 from c10klab.http_guards import install_request_guards
+from c10klab.people import service as people_service
 from c10klab.people.router import router as people_router
 from c10klab.people.store import PeopleStore
 from c10klab.runs.router import router as runs_router
@@ -25,20 +31,34 @@ from c10klab.web import mount_frontend
 
 log = logging.getLogger("c10klab.api")
 
-# How often the API looks for runs whose runner stopped renewing its lease.
+# How often the API looks for runs whose runner stopped renewing its lease (and for classes
+# whose planned end has come).
 LEASE_CHECK_S = 2.0
 
 
-async def expire_leases_forever(store: Store) -> None:
+def expire_leases(store: Store) -> None:
     """End the runs of a runner that died: a run whose lease ran out is failed with the
     reason, which also ends its event stream. The API does it, not the runner, because the
     runner may not come back."""
+    for run_id in store.expire_leases():
+        log.warning("run %s failed: its runner's lease ran out", run_id)
+
+
+def end_due_classes(people: PeopleStore, store: Store) -> None:
+    """End the classes whose planned end has come, as their instructor would."""
+    for klass in people.classes_due_to_end():
+        people_service.end_class(people, store, klass)
+        log.info("class %s ended at its planned time", klass.id)
+
+
+async def housekeeping_forever(people: PeopleStore, store: Store) -> None:
+    chores = (partial(expire_leases, store), partial(end_due_classes, people, store))
     while True:
-        try:
-            for run_id in await asyncio.to_thread(store.expire_leases):
-                log.warning("run %s failed: its runner's lease ran out", run_id)
-        except Exception:  # a locked or missing store must not end the loop
-            log.exception("checking runner leases failed")
+        for chore in chores:
+            try:
+                await asyncio.to_thread(chore)
+            except Exception:  # a locked or missing store must not end the loop
+                log.exception("%s failed", chore.func.__name__)
         await asyncio.sleep(LEASE_CHECK_S)
 
 
@@ -50,11 +70,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.store = Store(settings.db_path)
         app.state.people = PeopleStore(settings.db_path)
-        leases = asyncio.create_task(expire_leases_forever(app.state.store))
+        app.state.classroom = ClassroomStore(settings.db_path)
+        app.state.class_hub = ClassHub(
+            StateReader(
+                app.state.people, app.state.store, app.state.classroom, settings.content_dir
+            ),
+            app.state.classroom,
+        )
+        chores = asyncio.create_task(housekeeping_forever(app.state.people, app.state.store))
         yield
-        leases.cancel()
+        await app.state.class_hub.close()
+        chores.cancel()
         with contextlib.suppress(asyncio.CancelledError):
-            await leases
+            await chores
 
     app = FastAPI(title="C10K Lab", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
@@ -65,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     api = APIRouter(prefix="/api")
     routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
-    for router in (*routers, sweeps_router):
+    for router in (*routers, sweeps_router, classroom_router):
         api.include_router(router)
     app.include_router(api)
     mount_frontend(app, settings.frontend_dist)

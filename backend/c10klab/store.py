@@ -66,6 +66,10 @@ CREATE TABLE IF NOT EXISTS queue_state (
     next_seq INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO queue_state (id, vclock, next_seq) VALUES (1, 0, 1);
+CREATE TABLE IF NOT EXISTS held_classes (
+    class_id TEXT PRIMARY KEY,
+    held_at TEXT NOT NULL
+);
 """
 
 # Columns that came with people, fair share and leases; a file from before gets them on open.
@@ -98,6 +102,8 @@ CREATE INDEX IF NOT EXISTS runs_finished ON runs (status, finished_unix);
 TERMINAL_EVENTS = frozenset({"done", "failed"})
 # The queue's order: the instructor's runs first, then by virtual start tag, then arrival.
 QUEUE_ORDER = "priority DESC, vstart, queue_seq"
+# A queued run of a class its instructor paused waits, keeping its tags, until it is released.
+HELD = "class_id IS NOT NULL AND class_id IN (SELECT class_id FROM held_classes)"
 # Seconds a run takes beyond its load: two containers started, readiness and one reply
 # verified, the server stopped, both removed (0.4 s on the course's reference machine, in
 # results/hosting.md; the waits announced follow the real pace, see Store._pace).
@@ -148,10 +154,12 @@ class Event:
 
 
 class Place(NamedTuple):
-    """Where a queued run stands: 1 = next to start, and the estimated seconds until then."""
+    """Where a queued run stands: 1 = next to start, and the estimated seconds until then;
+    a held run (its class is paused) has neither until its class resumes."""
 
-    position: int
-    wait_s: float
+    position: int | None
+    wait_s: float | None
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -239,10 +247,13 @@ class Store(Database):
     # --- the queue ------------------------------------------------------------------------
 
     @staticmethod
-    def _queue(db: sqlite3.Connection) -> list[sqlite3.Row]:
+    def _queue(db: sqlite3.Connection, held: bool = False) -> list[sqlite3.Row]:
+        """The runs waiting to start, in the order they will; with held=True the held ones
+        instead (those of paused classes, which the runner skips)."""
+        which = HELD if held else f"NOT ({HELD})"
         return db.execute(
             "SELECT id, owner_id, expected_s, announced_position, created_unix FROM runs "
-            f"WHERE status = 'queued' ORDER BY {QUEUE_ORDER}"
+            f"WHERE status = 'queued' AND {which} ORDER BY {QUEUE_ORDER}"
         ).fetchall()
 
     @staticmethod
@@ -290,6 +301,11 @@ class Store(Database):
                 continue
             db.execute("UPDATE runs SET announced_position = ? WHERE id = ?", (position, row["id"]))
             self._append(db, row["id"], "queued", {"position": position, "wait_s": round(wait)})
+        for row in self._queue(db, held=True):  # announced_position 0: said to be held
+            if row["announced_position"] == 0:
+                continue
+            db.execute("UPDATE runs SET announced_position = 0 WHERE id = ?", (row["id"],))
+            self._append(db, row["id"], "queued", {"position": None, "wait_s": None, "held": True})
 
     @staticmethod
     def _check_limit(
@@ -312,7 +328,9 @@ class Store(Database):
         """Refuse, with when to try again, what would take the site or the person past a
         limit. Runs in the write transaction that then queues the runs."""
         wanted = len(costs)
-        queue = self._queue(db)
+        # Held runs count too (pausing a class must not let its students queue past their
+        # limit); they are taken to start after everything else.
+        queue = self._queue(db) + self._queue(db, held=True)
         waits = self._waits(db, queue)
         site = admission.queued_site
         self._check_limit(
@@ -430,9 +448,11 @@ class Store(Database):
     def _place(self, db: sqlite3.Connection, run_id: str) -> Place | None:
         queue = self._queue(db)
         index = next((i for i, row in enumerate(queue) if row["id"] == run_id), None)
-        if index is None:  # not queued (any more)
-            return None
-        return Place(index + 1, round(self._waits(db, queue)[index]))
+        if index is not None:
+            return Place(index + 1, round(self._waits(db, queue)[index]))
+        if any(row["id"] == run_id for row in self._queue(db, held=True)):
+            return Place(None, None, held=True)
+        return None  # not queued (any more)
 
     def queue_place(self, run: Run) -> Place | None:
         """Where a queued run stands now; None once it has started or ended."""
@@ -454,7 +474,10 @@ class Store(Database):
     def claim_next(self, runner_id: str = "local", lease_s: float = 3600) -> Run | None:
         """Take the first run in fair-share order for a runner, holding it for `lease_s`
         seconds unless renewed, and tell the runs behind it that they moved up."""
-        first = f"SELECT * FROM runs WHERE status = 'queued' ORDER BY {QUEUE_ORDER} LIMIT 1"
+        first = (
+            f"SELECT * FROM runs WHERE status = 'queued' AND NOT ({HELD}) "
+            f"ORDER BY {QUEUE_ORDER} LIMIT 1"
+        )
         with self.connect() as db:  # an idle runner asks often: no write lock for nothing
             if db.execute(first).fetchone() is None:
                 return None
@@ -517,6 +540,87 @@ class Store(Database):
                 self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
             self._announce_positions(db)
         return ids
+
+    def hold_class(self, class_id: str) -> None:
+        """Pause a class: its waiting runs keep their place but the runner skips them (a run
+        already running finishes)."""
+        with self.write() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO held_classes (class_id, held_at) VALUES (?, ?)",
+                (class_id, now_iso()),
+            )
+            self._announce_positions(db)
+
+    def release_class(self, class_id: str) -> None:
+        with self.write() as db:
+            db.execute("DELETE FROM held_classes WHERE class_id = ?", (class_id,))
+            self._announce_positions(db)
+
+    def is_held(self, class_id: str) -> bool:
+        with self.connect() as db:
+            row = db.execute(
+                "SELECT 1 FROM held_classes WHERE class_id = ?", (class_id,)
+            ).fetchone()
+        return row is not None
+
+    def cancel_queued_of_owner(self, owner_id: str, reason: str) -> list[str]:
+        """Cancel every run of one person still waiting to start; returns their ids."""
+        with self.write() as db:
+            ids = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM runs WHERE owner_id = ? AND status = 'queued'", (owner_id,)
+                )
+            ]
+            for run_id in ids:
+                self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
+            self._announce_positions(db)
+        return ids
+
+    def class_queue(self, class_id: str, ended: int = 100) -> list[tuple[Run, Place | None]]:
+        """A class's runs for its instructor: waiting (in the order they will start, held
+        last) and running first, then the `ended` newest that ended."""
+        with self.connect() as db:
+            places: dict[str, Place] = {}
+            queue = self._queue(db)
+            for position, (row, wait) in enumerate(
+                zip(queue, self._waits(db, queue), strict=True), start=1
+            ):
+                places[row["id"]] = Place(position, round(wait))
+            for row in self._queue(db, held=True):
+                places[row["id"]] = Place(None, None, held=True)
+            live = db.execute(
+                "SELECT * FROM runs WHERE class_id = ? AND status IN ('queued', 'running') "
+                f"ORDER BY status = 'queued', {QUEUE_ORDER}",
+                (class_id,),
+            ).fetchall()
+            done = db.execute(
+                "SELECT * FROM runs WHERE class_id = ? AND status NOT IN ('queued', 'running') "
+                "ORDER BY finished_unix DESC LIMIT ?",
+                (class_id, ended),
+            ).fetchall()
+        waiting = sorted(
+            (r for r in live if r["status"] == "queued"),
+            key=lambda r: (places[r["id"]].held, places[r["id"]].position or 0),
+        )
+        running = [r for r in live if r["status"] == "running"]
+        return [(_run(r), places.get(r["id"])) for r in (*running, *waiting, *done)]
+
+    def class_runs(self, class_id: str) -> list[Run]:
+        """Every run of a class, oldest first: for its board and its CSV."""
+        with self.connect() as db:
+            rows = db.execute(
+                "SELECT * FROM runs WHERE class_id = ? ORDER BY created_unix, queue_seq",
+                (class_id,),
+            ).fetchall()
+        return [_run(r) for r in rows]
+
+    def class_sweeps(self, class_id: str) -> list[Sweep]:
+        with self.connect() as db:
+            rows = db.execute(
+                "SELECT * FROM sweeps WHERE class_id = ? ORDER BY created_at", (class_id,)
+            ).fetchall()
+        return [_sweep(r) for r in rows]
 
     def cancel_requested(self, run_id: str) -> bool:
         with self.connect() as db:

@@ -2,7 +2,7 @@ from fastapi import APIRouter
 
 from c10klab.content.schemas import Glossary, Lesson, LessonBaselines, LessonSummary
 from c10klab.content.service import get_baselines, get_glossary, get_lesson, list_lessons
-from c10klab.deps import SettingsDep
+from c10klab.deps import MaybePersonDep, SettingsDep
 
 router = APIRouter(tags=["lessons"])
 
@@ -13,8 +13,10 @@ def lessons(settings: SettingsDep) -> list[LessonSummary]:
 
 
 @router.get("/lessons/{slug}")
-def lesson(slug: str, settings: SettingsDep) -> Lesson:
-    return get_lesson(settings.content_dir, slug)
+def lesson(slug: str, settings: SettingsDep, person: MaybePersonDep) -> Lesson:
+    """The lesson; its speaker notes only for an instructor (and in solo mode)."""
+    notes = person is not None and person.kind in ("solo", "instructor")
+    return get_lesson(settings.content_dir, slug, speaker_notes=notes)
 
 
 @router.get("/lessons/{slug}/baselines")

@@ -36,9 +36,20 @@ class Diagram(BaseModel):
     svg: str
 
 
+class ExperimentRef(BaseModel):
+    """An ```experiment block of a lesson: `key` (the first 12 hex digits of the SHA-256 of
+    its trimmed text) is what a run or sweep sends as `experiment` to say where it came from."""
+
+    key: str
+    source: str
+    title: str | None
+    kind: Literal["run", "series"]
+
+
 class Lesson(LessonSummary):
     prerequisites: list[str]
     markdown: str
+    experiments: list[ExperimentRef] = []
     # Blocks without a drawing (a lesson being edited) are missing; the browser draws those.
     diagrams: list[Diagram] = []
     prev: LessonLink | None

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from c10klab.content.schemas import (
     Diagram,
+    ExperimentRef,
     FrontMatter,
     Glossary,
     GlossaryFrontMatter,
@@ -25,6 +26,8 @@ SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 # A fenced block: its language, then its text (frontend/scripts/render-diagrams.mjs reads the same).
 FENCE = re.compile(r"^```([A-Za-z0-9_-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+# What only the instructor sees. The notes hold no nested <details>: the checker keeps it so.
+SPEAKER_NOTES = re.compile(r'<details class="speaker-notes">.*?</details>[ \t]*\n?', re.DOTALL)
 
 
 class LessonFormatError(ValueError):
@@ -67,7 +70,8 @@ def list_lessons(content_dir: Path) -> list[LessonSummary]:
     return [_summary(lesson) for lesson in load_lessons(content_dir)]
 
 
-def get_lesson(content_dir: Path, slug: str) -> Lesson:
+def get_lesson(content_dir: Path, slug: str, speaker_notes: bool = True) -> Lesson:
+    """A lesson; without its speaker notes unless `speaker_notes` (an instructor asking)."""
     lessons = load_lessons(content_dir)
     index = next((i for i, lesson in enumerate(lessons) if lesson.slug == slug), None)
     if index is None:
@@ -82,7 +86,8 @@ def get_lesson(content_dir: Path, slug: str) -> Lesson:
     return Lesson(
         **_summary(lesson).model_dump(),
         prerequisites=lesson.meta.prerequisites,
-        markdown=lesson.markdown,
+        markdown=lesson.markdown if speaker_notes else SPEAKER_NOTES.sub("", lesson.markdown),
+        experiments=read_experiments(lesson.markdown),
         diagrams=read_diagrams(content_dir, lesson.slug, lesson.markdown),
         prev=link(index - 1),
         next=link(index + 1),
@@ -93,6 +98,49 @@ def diagram_key(text: str) -> str:
     """A ```mermaid block's name in content/diagrams: the first 12 hex digits of the SHA-256
     of its text, trimmed (frontend/scripts/render-diagrams.mjs names the files it draws so)."""
     return hashlib.sha256(text.strip().encode()).hexdigest()[:12]
+
+
+def read_experiments(markdown: str) -> list[ExperimentRef]:
+    """The lesson's ```experiment blocks in order, each with its key (a block whose YAML does
+    not parse still gets one: the content checker reports it, the key does not need it)."""
+    found = []
+    for match in FENCE.finditer(markdown):
+        if match.group(1) != "experiment":
+            continue
+        source = match.group(2).strip()
+        try:
+            fields = yaml.safe_load(source)
+        except yaml.YAMLError:
+            fields = None
+        fields = fields if isinstance(fields, dict) else {}
+        title = fields.get("title")
+        found.append(
+            ExperimentRef(
+                key=diagram_key(source),
+                source=source,
+                title=str(title) if title is not None else None,
+                kind="series" if "servers" in fields else "run",
+            )
+        )
+    return found
+
+
+def find_experiment(
+    content_dir: Path, slug: str, key: str | None
+) -> tuple[ParsedLesson, ExperimentRef | None]:
+    """The lesson (404) and, when a key is given, its experiment block with that key (404)."""
+    lesson = next((x for x in load_lessons(content_dir) if x.slug == slug), None)
+    if lesson is None:
+        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+    if key is None:
+        return lesson, None
+    experiment = next((e for e in read_experiments(lesson.markdown) if e.key == key), None)
+    if experiment is None:
+        raise NotFound(
+            f"lesson {slug!r} has no experiment {key!r}; GET /api/lessons/{slug} lists its "
+            "experiments with their keys"
+        )
+    return lesson, experiment
 
 
 def diagrams_dir(content_dir: Path, page: str) -> Path:

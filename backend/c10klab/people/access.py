@@ -6,8 +6,8 @@
 """
 
 from c10klab.config import Settings
-from c10klab.errors import Forbidden
-from c10klab.people.store import PeopleStore, Person
+from c10klab.errors import Forbidden, NotFound
+from c10klab.people.store import Class, PeopleStore, Person
 from c10klab.store import Admission, Scope
 
 
@@ -37,6 +37,26 @@ def require_visible(
 def require_instructor(person: Person) -> None:
     if person.kind != "instructor":
         raise Forbidden("only an instructor can do this; log in as one")
+
+
+def taught_class(people: PeopleStore, person: Person, class_id: str) -> Class:
+    """The class, for its own instructor: 403 for a student, 404 for anyone else's class."""
+    require_instructor(person)
+    klass = people.get_class(class_id)
+    if klass is None or klass.instructor_id != person.id:
+        raise NotFound(f"you teach no class {class_id!r}; GET /api/classes lists yours")
+    return klass
+
+
+def member_class(people: PeopleStore, person: Person, class_id: str) -> Class:
+    """The class, for its instructor and its students (403 for a student of another)."""
+    if person.kind == "student":
+        if person.class_id != class_id:
+            raise Forbidden("that is another class: you can see only your own")
+        klass = people.get_class(class_id)
+        assert klass is not None  # a student's class exists: classes are never deleted
+        return klass
+    return taught_class(people, person, class_id)
 
 
 def admission_for(person: Person, settings: Settings) -> Admission:

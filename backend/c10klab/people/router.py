@@ -6,7 +6,7 @@ from c10klab.config import Settings
 from c10klab.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, StoreDep
 from c10klab.errors import NotFound, Unauthenticated
 from c10klab.people import service
-from c10klab.people.access import require_instructor
+from c10klab.people.access import require_instructor, taught_class
 from c10klab.people.schemas import (
     ClassBrief,
     ClassCreate,
@@ -16,7 +16,7 @@ from c10klab.people.schemas import (
     Me,
     PersonOut,
 )
-from c10klab.people.store import Class, PeopleStore, Person
+from c10klab.people.store import Person
 
 router = APIRouter(tags=["people"])
 
@@ -38,17 +38,6 @@ def _set_session(response: Response, request: Request, settings: Settings, value
         samesite="strict",
         secure=request.url.scheme == "https" or settings.cookie_secure == "always",
         path="/",
-    )
-
-
-def _class_out(people: PeopleStore, klass: Class) -> ClassOut:
-    return ClassOut(
-        id=klass.id,
-        name=klass.name,
-        join_code=service.show_code(klass.join_code),
-        created_at=klass.created_at,
-        ended_at=klass.ended_at,
-        students=people.count_students(klass.id),
     )
 
 
@@ -113,11 +102,12 @@ def join_class(
 
 @router.post("/classes", status_code=201)
 def create_class(
-    body: ClassCreate, person: PersonDep, settings: SettingsDep, people: PeopleDep
+    body: ClassCreate, person: PersonDep, settings: SettingsDep, people: PeopleDep, store: StoreDep
 ) -> ClassOut:
     _require_classroom(settings)
     require_instructor(person)
-    return _class_out(people, service.create_class(people, person, body.name))
+    klass = service.create_class(people, person, body.name, body.ends_at)
+    return service.class_out(people, store, klass)
 
 
 @router.post("/classes/{class_id}/end")
@@ -127,18 +117,14 @@ def end_class(
     """End a class: its code admits nobody, its students' sessions end, and their runs still
     waiting are cancelled; what ran stays, for the instructor to read."""
     _require_classroom(settings)
-    require_instructor(person)
-    klass = people.get_class(class_id)
-    if klass is None or klass.instructor_id != person.id:
-        raise NotFound(f"you teach no class {class_id!r}; GET /api/classes lists yours")
-    ended = people.end_class(class_id)
-    assert ended is not None  # it was just read, and classes are never deleted
-    store.cancel_queued_of_class(class_id, f"the class {klass.name!r} ended before it started")
-    return _class_out(people, ended)
+    klass = taught_class(people, person, class_id)
+    return service.class_out(people, store, service.end_class(people, store, klass))
 
 
 @router.get("/classes")
-def list_classes(person: PersonDep, settings: SettingsDep, people: PeopleDep) -> list[ClassOut]:
+def list_classes(
+    person: PersonDep, settings: SettingsDep, people: PeopleDep, store: StoreDep
+) -> list[ClassOut]:
     _require_classroom(settings)
     require_instructor(person)
-    return [_class_out(people, k) for k in people.classes_of(person.id)]
+    return [service.class_out(people, store, k) for k in people.classes_of(person.id)]

@@ -1,7 +1,7 @@
 import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 
 def _printable(name: str) -> str:
@@ -40,6 +40,11 @@ class ClassCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Name = Field(description="e.g. 'Systems programming, Tuesday'")
+    ends_at: AwareDatetime | None = Field(
+        None,
+        description="when the class ends by itself (ISO 8601 with a zone, within 14 days); "
+        "none: when its instructor ends it",
+    )
 
 
 class ClassOut(BaseModel):
@@ -47,7 +52,9 @@ class ClassOut(BaseModel):
     name: str
     join_code: str
     created_at: str
+    ends_at: str | None = None
     ended_at: str | None
+    paused: bool = False
     students: int
 
 

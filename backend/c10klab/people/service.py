@@ -9,15 +9,18 @@ refused before the store is asked, and an old one expires by its own timestamp t
 import contextlib
 import hashlib
 import secrets
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 from itsdangerous import BadSignature, TimestampSigner
 from pwdlib import PasswordHash
 
 from c10klab.config import Settings
-from c10klab.db import unix_now
+from c10klab.db import now_iso, unix_now
 from c10klab.errors import Gone, InvalidRequest, NotFound, TooManyRequests, Unauthenticated
+from c10klab.people.schemas import ClassOut
 from c10klab.people.store import Class, NameTaken, PeopleStore, Person
+from c10klab.store import Store
 
 COOKIE = "c10k_session"
 # Join codes: unambiguous letters and digits (no 0/O, 1/I/L), shown as XXXX-XXXX.
@@ -159,7 +162,7 @@ def join(people: PeopleStore, code: str, name: str) -> tuple[Person, Class]:
             f"no class has the join code {code.strip()!r}: check it with your instructor "
             "(letters and digits, e.g. K7QX-M4TP)"
         )
-    if klass.ended_at is not None:
+    if klass.ended_at is not None or (klass.ends_at is not None and klass.ends_at <= now_iso()):
         raise Gone(f"the class {klass.name!r} has ended; its code no longer admits anyone")
     try:
         student = people.add_person("student", name, class_id=klass.id)
@@ -171,10 +174,52 @@ def join(people: PeopleStore, code: str, name: str) -> tuple[Person, Class]:
     return student, klass
 
 
-def create_class(people: PeopleStore, instructor: Person, name: str) -> Class:
+# How far ahead a class may be set to end by itself: a course day, or a fortnight of them.
+MAX_CLASS_DAYS = 14
+
+
+def create_class(
+    people: PeopleStore, instructor: Person, name: str, ends_at: datetime | None = None
+) -> Class:
+    until = None
+    if ends_at is not None:
+        now = datetime.now(UTC)
+        if ends_at <= now:
+            raise InvalidRequest(
+                f"ends_at: {ends_at.isoformat()} has passed; give a time in the future, or none"
+            )
+        if ends_at > now + timedelta(days=MAX_CLASS_DAYS):
+            raise InvalidRequest(f"ends_at: at most {MAX_CLASS_DAYS} days ahead")
+        # Stored as now_iso() writes times, so that the store compares them as text.
+        until = ends_at.astimezone(UTC).isoformat(timespec="milliseconds")
     for _ in range(10):  # 31^8 codes: a clash is rare, and another draw settles it
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        klass = people.add_class(name, instructor.id, code)
+        klass = people.add_class(name, instructor.id, code, until)
         if klass is not None:
             return klass
     raise RuntimeError("could not draw an unused join code in ten tries")
+
+
+def end_class(people: PeopleStore, store: Store, klass: Class) -> Class:
+    """End a class: its code admits nobody, its students' sessions end (they are refused at
+    their next request) and their waiting runs are cancelled; what ran stays."""
+    ended = people.end_class(klass.id)
+    assert ended is not None  # it was just read, and classes are never deleted
+    store.cancel_queued_of_class(klass.id, f"the class {klass.name!r} ended before it started")
+    return ended
+
+
+def class_out(
+    people: PeopleStore, store: Store, klass: Class, for_student: bool = False
+) -> ClassOut:
+    """A class as the API shows it; a student is not shown the join code."""
+    return ClassOut(
+        id=klass.id,
+        name=klass.name,
+        join_code="" if for_student else show_code(klass.join_code),
+        created_at=klass.created_at,
+        ends_at=klass.ends_at,
+        ended_at=klass.ended_at,
+        paused=store.is_held(klass.id),
+        students=people.count_students(klass.id),
+    )

@@ -20,8 +20,6 @@ CREATE TABLE IF NOT EXISTS people (
     removed_at TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS instructor_names ON people (name_key) WHERE kind = 'instructor';
-CREATE UNIQUE INDEX IF NOT EXISTS student_names ON people (class_id, name_key)
-    WHERE kind = 'student';
 CREATE TABLE IF NOT EXISTS classes (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -47,6 +45,15 @@ CREATE TABLE IF NOT EXISTS site_secrets (
 );
 """
 
+# Added after the first version: a class's planned end, and a student's name is free again
+# once they were removed (the earlier index kept it taken for good).
+ADDED_COLUMNS = {"classes": [("ends_at", "TEXT")]}
+INDEXES = """
+DROP INDEX IF EXISTS student_names;
+CREATE UNIQUE INDEX IF NOT EXISTS present_student_names ON people (class_id, name_key)
+    WHERE kind = 'student' AND removed_at IS NULL;
+"""
+
 PersonKind = Literal["solo", "instructor", "student"]
 
 
@@ -70,6 +77,14 @@ class Class:
     instructor_id: str
     created_at: str
     ended_at: str | None
+    ends_at: str | None = None  # when it ends by itself, if the instructor said
+
+
+@dataclass(frozen=True)
+class Student:
+    id: str
+    name: str
+    joined_at: str
 
 
 class NameTaken(Exception):
@@ -93,11 +108,14 @@ def _class(row: sqlite3.Row) -> Class:
         instructor_id=row["instructor_id"],
         created_at=row["created_at"],
         ended_at=row["ended_at"],
+        ends_at=row["ends_at"],
     )
 
 
 class PeopleStore(Database):
     SCHEMA = SCHEMA
+    ADDED_COLUMNS = ADDED_COLUMNS
+    INDEXES = INDEXES
 
     # --- people -------------------------------------------------------------------------------
 
@@ -146,20 +164,74 @@ class PeopleStore(Database):
 
     # --- classes ------------------------------------------------------------------------------
 
-    def add_class(self, name: str, instructor_id: str, join_code: str) -> Class | None:
+    def add_class(
+        self, name: str, instructor_id: str, join_code: str, ends_at: str | None = None
+    ) -> Class | None:
         """A new class; None if another class has this join code already."""
         class_id = secrets.token_hex(8)
         created = now_iso()
         try:
             with self.write() as db:
                 db.execute(
-                    "INSERT INTO classes (id, name, join_code, instructor_id, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (class_id, name, join_code, instructor_id, created),
+                    "INSERT INTO classes (id, name, join_code, instructor_id, created_at, "
+                    "ends_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (class_id, name, join_code, instructor_id, created, ends_at),
                 )
         except sqlite3.IntegrityError:
             return None
-        return Class(class_id, name, join_code, instructor_id, created, None)
+        return Class(class_id, name, join_code, instructor_id, created, None, ends_at)
+
+    def classes_due_to_end(self) -> list[Class]:
+        """Classes still open whose planned end has come."""
+        with self.connect() as db:
+            rows = db.execute(
+                "SELECT * FROM classes WHERE ended_at IS NULL AND ends_at IS NOT NULL "
+                "AND ends_at <= ?",
+                (now_iso(),),
+            ).fetchall()
+        return [_class(r) for r in rows]
+
+    def students_of(self, class_id: str) -> list[Student]:
+        """The class's students who were not removed, in joining order."""
+        with self.connect() as db:
+            rows = db.execute(
+                "SELECT id, name, created_at FROM people WHERE kind = 'student' "
+                "AND class_id = ? AND removed_at IS NULL ORDER BY created_at, rowid",
+                (class_id,),
+            ).fetchall()
+        return [Student(r["id"], r["name"], r["created_at"]) for r in rows]
+
+    def names_of(self, person_ids: list[str]) -> dict[str, str]:
+        """Names by id, removed people included (their results keep their name)."""
+        if not person_ids:
+            return {}
+        marks = ", ".join("?" for _ in person_ids)
+        with self.connect() as db:
+            rows = db.execute(
+                f"SELECT id, name FROM people WHERE id IN ({marks})", person_ids
+            ).fetchall()
+        return {r["id"]: r["name"] for r in rows}
+
+    def remove_student(self, class_id: str, person_id: str) -> bool:
+        """Remove a student from their class: their sessions end and their name is free; the
+        person stays (removed) so that their results keep a name. False if there is no such
+        student in the class."""
+        with self.write() as db:
+            cursor = db.execute(
+                "UPDATE people SET removed_at = ? WHERE id = ? AND class_id = ? "
+                "AND kind = 'student' AND removed_at IS NULL",
+                (now_iso(), person_id, class_id),
+            )
+            db.execute("DELETE FROM sessions WHERE person_id = ?", (person_id,))
+        return cursor.rowcount == 1
+
+    def is_present(self, person_id: str) -> bool:
+        """The person exists and was not removed."""
+        with self.connect() as db:
+            row = db.execute(
+                "SELECT 1 FROM people WHERE id = ? AND removed_at IS NULL", (person_id,)
+            ).fetchone()
+        return row is not None
 
     def end_class(self, class_id: str) -> Class | None:
         """End a class (once: ending it again keeps the first time); None if there is none."""

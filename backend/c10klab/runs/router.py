@@ -35,7 +35,9 @@ def create_run(
         store,
         admission_for(person, settings),
     )
-    return RunCreated(id=run.id, status="queued", position=place.position, wait_s=place.wait_s)
+    return RunCreated(
+        id=run.id, status="queued", position=place.position, wait_s=place.wait_s, held=place.held
+    )
 
 
 @router.get("")

@@ -1,8 +1,14 @@
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
+
+
+# Where a run comes from: a lesson's slug and one of its experiment blocks' keys (the first 12
+# hex digits of the SHA-256 of the block's trimmed text). The class board and CSV group by them.
+LessonSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
+ExperimentKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{12}$")]
 
 
 class RunRequest(BaseModel):
@@ -44,13 +50,20 @@ class RunRequest(BaseModel):
         description="syscalls: run the server under strace -c -f and return its syscall table "
         "(strace slows the server: these runs give no speed figures)",
     )
+    lesson: LessonSlug | None = Field(None, description="the lesson the experiment is in")
+    experiment: ExperimentKey | None = Field(
+        None, description="the experiment block's key, as GET /api/lessons/{slug} lists it"
+    )
 
 
 class RunCreated(BaseModel):
     id: str
     status: RunStatus
-    position: int = Field(description="place in the queue, 1 = next to start")
-    wait_s: float = Field(description="estimated seconds until it starts")
+    position: int | None = Field(
+        description="place in the queue, 1 = next to start; null while its class is paused"
+    )
+    wait_s: float | None = Field(description="estimated seconds until it starts")
+    held: bool = Field(False, description="its class is paused: it waits until it resumes")
 
 
 class RunOut(BaseModel):
@@ -63,6 +76,7 @@ class RunOut(BaseModel):
     finished_at: str | None
     position: int | None = Field(description="place in the queue while queued, 1 = next")
     wait_s: float | None = Field(description="estimated seconds until it starts, while queued")
+    held: bool = Field(False, description="queued in a paused class: it waits for the resume")
     owner_id: str = Field(description="who queued it ('solo' in solo mode)")
     result: dict[str, Any] | None
     error: str | None

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from c10klab.config import Settings
+from c10klab.content.service import find_experiment
 from c10klab.errors import InvalidRequest, NotFound
 from c10klab.runs.schemas import RunOut, RunRequest
 from c10klab.sandboxes.schemas import Catalog, Knob
@@ -35,8 +36,20 @@ def _check_knob(server_id: str, knob: Knob, value: int | str | bool) -> None:
         raise InvalidRequest(f"{where}: must be true or false (got {value!r})")
 
 
+def validate_origin(lesson: str | None, experiment: str | None, settings: Settings) -> None:
+    """A run's `lesson` and `experiment` must name a lesson and one of its blocks (422)."""
+    if experiment is not None and lesson is None:
+        raise InvalidRequest("experiment: give the lesson it belongs to as well")
+    if lesson is not None:
+        try:
+            find_experiment(settings.content_dir, lesson, experiment)
+        except NotFound as missing:
+            raise InvalidRequest(missing.message) from missing
+
+
 def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) -> None:
     """Refuse what the catalog or the host's limits do not allow, saying what would be allowed."""
+    validate_origin(request.lesson, request.experiment, settings)
     server = catalog.get(request.server)
     if server is None:
         known = ", ".join(s.id for s in catalog.servers)
@@ -93,6 +106,16 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
         _check_knob(server.id, knobs[name], value)
 
 
+def stored_request(request: RunRequest) -> dict[str, Any]:
+    """The request as stored and shown: every field, defaults filled in, but the `lesson` and
+    `experiment` tags only when given (a run from the lab has none)."""
+    dump = request.model_dump()
+    for tag in ("lesson", "experiment"):
+        if dump[tag] is None:
+            del dump[tag]
+    return dump
+
+
 def create_run(
     request: RunRequest,
     catalog: Catalog,
@@ -104,7 +127,7 @@ def create_run(
     the store's transaction that queues it."""
     validate_request(request, catalog, settings)
     admission = admission or Admission(queued_site=settings.max_queued_runs)
-    return store.create_run(request.server, request.model_dump(), admission)
+    return store.create_run(request.server, stored_request(request), admission)
 
 
 def get_run(store: Store, run_id: str) -> Run:
@@ -126,6 +149,7 @@ def run_out(store: Store, run: Run) -> RunOut:
         finished_at=run.finished_at,
         position=place.position if place else None,
         wait_s=place.wait_s if place else None,
+        held=place.held if place else False,
         owner_id=run.owner_id,
         result=run.result,
         error=run.error,

@@ -4,6 +4,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from c10klab.runs.schemas import ExperimentKey, LessonSlug
+
 Varied = Literal["connections", "idle_connections", "rate", "payload_bytes"]
 PointStatus = Literal["queued", "running", "done", "failed", "cancelled", "skipped"]
 
@@ -39,6 +41,10 @@ class SweepRequest(BaseModel):
         default_factory=dict,
         description="every other run parameter, as in POST /api/runs (without server and the "
         "varied one)",
+    )
+    lesson: LessonSlug | None = Field(None, description="the lesson the series is in")
+    experiment: ExperimentKey | None = Field(
+        None, description="the series block's key, as GET /api/lessons/{slug} lists it"
     )
 
     @field_validator("base")

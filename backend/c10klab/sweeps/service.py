@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from c10klab.config import Settings
 from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
 from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import sse_frame, validate_request
+from c10klab.runs.service import sse_frame, stored_request, validate_origin, validate_request
 from c10klab.sandboxes.schemas import Catalog
 from c10klab.store import Admission, PlannedPoint, Run, Store, Sweep
 from c10klab.sweeps.schemas import Point, SweepOut, SweepRequest
@@ -28,12 +28,14 @@ FINISHED = {"done", "failed", "cancelled", "skipped"}
 def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest:
     if request.vary in WHOLE_NUMBER_FIELDS and value != int(value):
         raise InvalidRequest(f"values: {request.vary} takes whole numbers (got {value:g})")
-    for taken in ("server", request.vary):
+    for taken in ("server", request.vary, "lesson", "experiment"):
         if taken in request.base:
             raise InvalidRequest(f"base.{taken}: set by the sweep itself; leave it out of base")
     varied: float | int = int(value) if request.vary in WHOLE_NUMBER_FIELDS else value
+    # Each point carries where the series came from, so the board and the CSV can group it.
+    origin = {"lesson": request.lesson, "experiment": request.experiment}
     try:
-        return RunRequest(**(request.base | {"server": server, request.vary: varied}))
+        return RunRequest(**(request.base | origin | {"server": server, request.vary: varied}))
     except ValidationError as invalid:
         problems = describe_errors(invalid.errors())
         raise InvalidRequest(f"base (with {request.vary}={value:g}): {problems}") from invalid
@@ -41,6 +43,7 @@ def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest
 
 def plan_points(request: SweepRequest, catalog: Catalog, settings: Settings) -> list[PlannedPoint]:
     """Every (server, value) in order, value by value, with its run or why it is skipped."""
+    validate_origin(request.lesson, request.experiment, settings)
     unknown = [s for s in request.servers if catalog.get(s) is None]
     if unknown:
         known = ", ".join(s.id for s in catalog.servers)
@@ -60,7 +63,7 @@ def plan_points(request: SweepRequest, catalog: Catalog, settings: Settings) -> 
             except DomainError as refused:
                 points.append((server, value, None, refused.message))
                 continue
-            points.append((server, value, run.model_dump(), ""))
+            points.append((server, value, stored_request(run), ""))
     if all(run is None for _, _, run, _ in points):
         reasons = "; ".join(sorted({why for *_, why in points}))
         raise InvalidRequest(f"no point of this sweep can run: {reasons}")
@@ -78,7 +81,7 @@ def create_sweep(
     limits) happens in the store's transaction that queues them."""
     points = plan_points(request, catalog, settings)
     admission = admission or Admission(queued_site=settings.max_queued_runs)
-    return store.create_sweep(request.model_dump(), points, admission)
+    return store.create_sweep(request.model_dump(exclude_none=True), points, admission)
 
 
 def get_sweep(store: Store, sweep_id: str) -> Sweep:

@@ -1,0 +1,218 @@
+"""The class board: for every experiment of the course, each student's latest result beside the
+recorded reference, and the spread across the class.
+
+One read of the class's runs and sweeps feeds the whole board (a sweep's points are looked up
+in it, not read one by one), so a class of thirty with forty-point sweeps costs two queries.
+"""
+
+import statistics
+from collections.abc import Iterable
+from pathlib import Path
+
+from c10klab.classroom.schemas import (
+    Board,
+    BoardExperiment,
+    BoardPoint,
+    BoardResult,
+    BoardSpread,
+    PointSpread,
+    Spread,
+)
+from c10klab.content.schemas import Baseline, ExperimentRef
+from c10klab.content.service import diagram_key, load_lessons, read_baselines, read_experiments
+from c10klab.people.store import PeopleStore
+from c10klab.store import Run, Store, Sweep
+from c10klab.sweeps.schemas import Point
+from c10klab.sweeps.service import point_of
+
+
+def spread(values: Iterable[float | None]) -> Spread | None:
+    known = [v for v in values if v is not None]
+    if not known:
+        return None
+    return Spread(median=statistics.median(known), min=min(known), max=max(known), count=len(known))
+
+
+def _point(point: Point) -> BoardPoint:
+    return BoardPoint(
+        server=point.server,
+        value=point.value,
+        qps=point.qps,
+        p99_us=point.p99_us,
+        valid=point.valid,
+    )
+
+
+def _run_result(name: str, person_id: str | None, run: Run) -> BoardResult:
+    figures = point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+    return BoardResult(
+        person_id=person_id,
+        name=name,
+        run_id=run.id if person_id else None,
+        sweep_id=None,
+        server=run.server,
+        qps=figures.qps,
+        p50_us=figures.p50_us,
+        p99_us=figures.p99_us,
+        valid=figures.valid,
+        stable=figures.stable,
+        finished_at=run.finished_at,
+        points=None,
+    )
+
+
+def _series_result(
+    name: str, person_id: str | None, sweep_id: str | None, points: list[Point], at: str | None
+) -> BoardResult:
+    return BoardResult(
+        person_id=person_id,
+        name=name,
+        run_id=None,
+        sweep_id=sweep_id,
+        server=None,
+        qps=None,
+        p50_us=None,
+        p99_us=None,
+        valid=any(p.valid for p in points),
+        stable=all(p.stable is not False for p in points if p.status == "done"),
+        finished_at=at,
+        points=[_point(p) for p in points if p.status == "done"],
+    )
+
+
+def _reference(baseline: Baseline | None) -> BoardResult | None:
+    """The recorded result, in the students' shape."""
+    if baseline is None:
+        return None
+    if baseline.kind == "series":
+        table = baseline.result.get("table") or {}
+        points = [Point.model_validate(p) for p in table.get("points", [])]
+        return _series_result("reference", None, None, points, baseline.recorded_at)
+    done = next((e for e in baseline.result.get("events", []) if e.get("type") == "done"), None)
+    if done is None:
+        return None
+    request = baseline.provenance.get("request") or {}
+    run = Run(
+        id="reference",
+        server=str(request.get("server", "")),
+        status="done",
+        request=request,
+        result=done["data"],
+        error=None,
+        cancel_requested=False,
+        created_at=baseline.recorded_at,
+        started_at=baseline.recorded_at,
+        finished_at=baseline.recorded_at,
+    )
+    return _run_result("reference", None, run)
+
+
+def _latest_runs(runs: list[Run], key: tuple[str, str]) -> dict[str, Run]:
+    """Each owner's latest finished run of one experiment."""
+    latest: dict[str, Run] = {}
+    for run in runs:  # oldest first: a later run replaces an earlier one
+        if (
+            run.status == "done"
+            and (run.request.get("lesson"), run.request.get("experiment")) == key
+        ):
+            latest[run.owner_id] = run
+    return latest
+
+
+def _latest_sweeps(
+    sweeps: list[Sweep], runs: dict[str, Run], key: tuple[str, str]
+) -> dict[str, tuple[Sweep, list[Point]]]:
+    latest: dict[str, tuple[Sweep, list[Point]]] = {}
+    for sweep in sweeps:
+        if (sweep.request.get("lesson"), sweep.request.get("experiment")) != key:
+            continue
+        points = [point_of(p, runs.get(p["run_id"]) if p["run_id"] else None) for p in sweep.points]
+        if any(p.status == "done" for p in points):
+            latest[sweep.owner_id] = (sweep, points)
+    return latest
+
+
+def _experiment(
+    lesson: str,
+    lesson_title: str,
+    block: ExperimentRef,
+    baseline: Baseline | None,
+    names: dict[str, str],
+    runs: list[Run],
+    runs_by_id: dict[str, Run],
+    sweeps: list[Sweep],
+) -> BoardExperiment:
+    key = (lesson, block.key)
+    results: list[BoardResult] = []
+    spread_of = BoardSpread(qps=None, p99_us=None)
+    vary = None
+    if block.kind == "run":
+        for owner, run in _latest_runs(runs, key).items():
+            results.append(_run_result(names.get(owner, owner), owner, run))
+        valid = [r for r in results if r.valid]
+        spread_of = BoardSpread(
+            qps=spread(r.qps for r in valid), p99_us=spread(r.p99_us for r in valid)
+        )
+    else:
+        by_point: dict[tuple[str, float], list[float | None]] = {}
+        for owner, (sweep, points) in _latest_sweeps(sweeps, runs_by_id, key).items():
+            vary = sweep.request.get("vary")
+            at = max(
+                (runs_by_id[p.run_id].finished_at or "" for p in points if p.run_id in runs_by_id),
+                default=None,
+            )
+            results.append(_series_result(names.get(owner, owner), owner, sweep.id, points, at))
+            for p in points:
+                if p.valid:
+                    by_point.setdefault((p.server, p.value), []).append(p.qps)
+        spread_of = BoardSpread(
+            qps=None,
+            p99_us=None,
+            points=[
+                PointSpread(server=server, value=value, qps=qps)
+                for (server, value), values in sorted(by_point.items())
+                if (qps := spread(values)) is not None
+            ],
+        )
+    reference = _reference(baseline)
+    if vary is None and reference is not None and block.kind == "series" and baseline is not None:
+        vary = (baseline.result.get("table") or {}).get("request", {}).get("vary")
+    return BoardExperiment(
+        lesson=lesson,
+        lesson_title=lesson_title,
+        experiment=block.key,
+        title=block.title or f"{lesson_title}: experiment",
+        kind=block.kind,
+        vary=vary,
+        reference=reference,
+        results=sorted(results, key=lambda r: r.name.casefold()),
+        spread=spread_of,
+    )
+
+
+def build_board(content_dir: Path, people: PeopleStore, store: Store, class_id: str) -> Board:
+    runs = store.class_runs(class_id)
+    sweeps = store.class_sweeps(class_id)
+    owners: set[str] = {r.owner_id for r in runs} | {s.owner_id for s in sweeps}
+    names = people.names_of(sorted(owners))
+    runs_by_id = {r.id: r for r in runs}
+    experiments = []
+    for lesson in load_lessons(content_dir):
+        recorded = read_baselines(content_dir, lesson.slug)
+        baselines: dict[str, Baseline] = {
+            diagram_key(b.block): b for b in (recorded.experiments if recorded else [])
+        }
+        for block in read_experiments(lesson.markdown):
+            experiments.append(
+                _experiment(
+                    lesson.slug,
+                    lesson.meta.title,
+                    block,
+                    baselines.get(block.key),
+                    names,
+                    runs,
+                    runs_by_id,
+                    sweeps,
+                )
+            )
+    return Board(experiments=experiments)

@@ -1,0 +1,84 @@
+"""A class's runs as CSV, one row per run: what the instructor takes away when the class ends."""
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from c10klab.classroom.service import lesson_titles, sweep_of_runs
+from c10klab.content.service import load_lessons, read_experiments
+from c10klab.people.store import PeopleStore
+from c10klab.store import Store
+from c10klab.sweeps.service import point_of
+
+COLUMNS = [
+    "run_id", "student", "lesson", "experiment", "title", "sweep_id", "server", "protocol",
+    "connections", "idle_connections", "payload_bytes", "rate", "duration_s", "warmup_s",
+    "repetitions", "profile", "knobs", "status", "created_at", "started_at", "finished_at",
+    "qps", "p50_us", "p90_us", "p99_us", "max_us", "error_total", "valid", "stable",
+    "cpu_percent_mean", "memory_peak_bytes", "error",
+]  # fmt: skip
+REQUEST_COLUMNS = [
+    "server", "protocol", "connections", "idle_connections", "payload_bytes", "rate",
+    "duration_s", "warmup_s", "repetitions", "profile",
+]  # fmt: skip
+
+
+def _experiment_titles(content_dir: Path) -> dict[tuple[str, str], str]:
+    return {
+        (lesson.slug, block.key): block.title or ""
+        for lesson in load_lessons(content_dir)
+        for block in read_experiments(lesson.markdown)
+    }
+
+
+def _cell(value: object) -> object:
+    """Text a spreadsheet will not run: a leading = + - @ would make a formula of a name."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def class_csv(content_dir: Path, people: PeopleStore, store: Store, class_id: str) -> str:
+    runs = store.class_runs(class_id)
+    names = people.names_of(sorted({r.owner_id for r in runs}))
+    sweeps = sweep_of_runs(store, class_id)
+    titles = _experiment_titles(content_dir)
+    lessons = lesson_titles(content_dir)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for run in runs:
+        request = run.request
+        lesson, experiment = request.get("lesson"), request.get("experiment")
+        result = run.result or {}
+        latency = (result.get("summary") or {}).get("latency_us") or {}
+        figures = point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+        row: dict[str, object] = {key: request.get(key) for key in REQUEST_COLUMNS}
+        row |= {
+            "run_id": run.id,
+            "student": names.get(run.owner_id, run.owner_id),
+            "lesson": lesson or "",
+            "experiment": experiment or "",
+            "title": titles.get((lesson or "", experiment or ""), "")
+            or lessons.get(lesson or "", ""),
+            "sweep_id": sweeps.get(run.id, ""),
+            "knobs": json.dumps(request.get("knobs") or {}, sort_keys=True),
+            "status": run.status,
+            "created_at": run.created_at,
+            "started_at": run.started_at or "",
+            "finished_at": run.finished_at or "",
+            "qps": figures.qps,
+            "p50_us": figures.p50_us,
+            "p90_us": latency.get("p90"),
+            "p99_us": figures.p99_us,
+            "max_us": latency.get("max"),
+            "error_total": figures.errors,
+            "valid": figures.valid,
+            "stable": figures.stable,
+            "cpu_percent_mean": figures.cpu_percent,
+            "memory_peak_bytes": (result.get("server") or {}).get("memory_peak_bytes"),
+            "error": run.error or "",
+        }
+        writer.writerow({key: _cell(value) for key, value in row.items()})
+    return out.getvalue()

@@ -1,0 +1,202 @@
+"""The classroom: an instructor's view of a class (roster, queue, pause, present, board, CSV),
+the class stream every student follows, and each person's lessons read."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import StreamingResponse
+
+from c10klab.classroom import service
+from c10klab.classroom.board import build_board
+from c10klab.classroom.export import class_csv
+from c10klab.classroom.feed import ClassHub
+from c10klab.classroom.schemas import (
+    Board,
+    ClassQueue,
+    CurrentLesson,
+    PresentationOut,
+    PresentRequest,
+    Progress,
+    RosterEntry,
+)
+from c10klab.classroom.store import ClassroomStore
+from c10klab.config import Settings
+from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.errors import NotFound
+from c10klab.people import service as people_service
+from c10klab.people.access import member_class, taught_class
+from c10klab.people.schemas import ClassOut
+
+router = APIRouter(tags=["classroom"])
+
+
+def require_classroom(settings: SettingsDep) -> None:
+    if settings.mode != "classroom":
+        raise NotFound(
+            "this course runs in solo mode: there are no classes, and your progress is kept "
+            "in your browser (start it with C10K_MODE=classroom to host a class)"
+        )
+
+
+def get_classroom(request: Request) -> ClassroomStore:
+    classroom: ClassroomStore = request.app.state.classroom
+    return classroom
+
+
+def get_hub(request: Request) -> ClassHub:
+    hub: ClassHub = request.app.state.class_hub
+    return hub
+
+
+ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
+HubDep = Annotated[ClassHub, Depends(get_hub)]
+classes = APIRouter(prefix="/classes/{class_id}", dependencies=[Depends(require_classroom)])
+
+
+@classes.get("")
+def get_class(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassOut:
+    klass = member_class(people, person, class_id)
+    return people_service.class_out(people, store, klass, for_student=person.kind == "student")
+
+
+@classes.get("/roster")
+def roster(
+    class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep, classroom: ClassroomDep
+) -> list[RosterEntry]:
+    taught_class(people, person, class_id)
+    return service.roster(people, store, classroom, class_id)
+
+
+@classes.delete("/students/{student_id}", status_code=204)
+def remove_student(
+    class_id: str, student_id: str, person: PersonDep, people: PeopleDep, store: StoreDep
+) -> None:
+    """Remove a student: their sessions end, their waiting runs are cancelled, their results
+    stay for the board and the CSV, and their name is free to join with again."""
+    service.remove_student(people, store, taught_class(people, person, class_id), student_id)
+
+
+@classes.get("/queue")
+def class_queue(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassQueue:
+    taught_class(people, person, class_id)
+    return ClassQueue(paused=store.is_held(class_id), runs=service.queue(people, store, class_id))
+
+
+@classes.post("/pause")
+def pause(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassOut:
+    """Hold the class's waiting runs (a running one finishes): hands off while I explain."""
+    klass = taught_class(people, person, class_id)
+    store.hold_class(class_id)
+    return people_service.class_out(people, store, klass)
+
+
+@classes.post("/resume")
+def resume(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassOut:
+    klass = taught_class(people, person, class_id)
+    store.release_class(class_id)
+    return people_service.class_out(people, store, klass)
+
+
+@classes.get("/runs.csv", response_class=Response)
+def export_csv(
+    class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep, settings: SettingsDep
+) -> Response:
+    klass = taught_class(people, person, class_id)
+    text = class_csv(settings.content_dir, people, store, class_id)
+    filename = "".join(ch if ch.isalnum() else "-" for ch in klass.name).strip("-") or "class"
+    return Response(
+        content=text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}-runs.csv"'},
+    )
+
+
+@classes.put("/presentation")
+def present(
+    class_id: str,
+    body: PresentRequest,
+    person: PersonDep,
+    people: PeopleDep,
+    store: StoreDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> PresentationOut:
+    """Show an experiment, a run or a sweep to the whole class (in place of what was shown)."""
+    klass = taught_class(people, person, class_id)
+    shown = service.present(settings.content_dir, store, classroom, klass, body)
+    out = service.presentation_out(people, settings.content_dir, shown)
+    assert out is not None
+    return out
+
+
+@classes.delete("/presentation", status_code=204)
+def stop_presenting(
+    class_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
+) -> None:
+    taught_class(people, person, class_id)
+    classroom.stop_presenting(class_id)
+
+
+@classes.get("/events")
+def class_events(
+    class_id: str, person: PersonDep, people: PeopleDep, hub: HubDep
+) -> StreamingResponse:
+    """SSE: the class and what it is shown, live; the open stream is the student's presence."""
+    member_class(people, person, class_id)
+    return StreamingResponse(
+        hub.stream(class_id, person),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@classes.get("/board")
+def board(
+    class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep, settings: SettingsDep
+) -> Board:
+    member_class(people, person, class_id)
+    return build_board(settings.content_dir, people, store, class_id)
+
+
+progress = APIRouter(prefix="/progress", dependencies=[Depends(require_classroom)])
+
+
+def _check_lesson(settings: Settings, slug: str) -> None:
+    service.require_lesson(settings.content_dir, slug)
+
+
+@progress.get("")
+def get_progress(person: PersonDep, classroom: ClassroomDep) -> Progress:
+    return service.progress(classroom, person.id)
+
+
+@progress.put("/current")
+def set_current(
+    body: CurrentLesson, person: PersonDep, classroom: ClassroomDep, settings: SettingsDep
+) -> Progress:
+    """Where the person is now: the instructor's roster shows it."""
+    _check_lesson(settings, body.lesson)
+    classroom.set_lesson(person.id, body.lesson)
+    return service.progress(classroom, person.id)
+
+
+@progress.put("/read/{slug}")
+def mark_read(
+    slug: str, person: PersonDep, classroom: ClassroomDep, settings: SettingsDep
+) -> Progress:
+    _check_lesson(settings, slug)
+    classroom.mark_read(person.id, slug, read=True)
+    return service.progress(classroom, person.id)
+
+
+@progress.delete("/read/{slug}")
+def mark_unread(
+    slug: str, person: PersonDep, classroom: ClassroomDep, settings: SettingsDep
+) -> Progress:
+    _check_lesson(settings, slug)
+    classroom.mark_read(person.id, slug, read=False)
+    return service.progress(classroom, person.id)
+
+
+router.include_router(classes)
+router.include_router(progress)

@@ -1,0 +1,136 @@
+"""What the classroom's endpoints take and answer (docs/ARCHITECTURE.md, "The classroom")."""
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunStatus
+
+
+class RosterEntry(BaseModel):
+    id: str
+    name: str
+    joined_at: str
+    online: bool = Field(description="a class stream of theirs is open")
+    last_seen_at: str | None
+    lesson: str | None = Field(description="the lesson they are on, by slug")
+    lessons_read: int
+    runs: int
+
+
+class QueueEntry(BaseModel):
+    id: str
+    owner_id: str
+    owner_name: str
+    server: str
+    status: RunStatus
+    position: int | None
+    wait_s: float | None
+    held: bool
+    lesson: str | None
+    experiment: str | None
+    sweep_id: str | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    qps: float | None
+
+
+class ClassQueue(BaseModel):
+    paused: bool
+    runs: list[QueueEntry]
+
+
+class PresentRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    lesson: LessonSlug = Field(description="the lesson it belongs to")
+    experiment: ExperimentKey | None = Field(None, description="the experiment block's key")
+    title: str | None = Field(None, max_length=200, description="defaults to the block's title")
+    run_id: str | None = Field(None, max_length=64, description="a run to show live")
+    sweep_id: str | None = Field(None, max_length=64, description="or a sweep")
+
+
+class PersonBrief(BaseModel):
+    id: str
+    name: str
+
+
+class PresentationOut(BaseModel):
+    lesson: str
+    lesson_title: str
+    experiment: str | None
+    title: str
+    run_id: str | None
+    sweep_id: str | None
+    spotlight: PersonBrief | None = Field(description="the student whose run or sweep it is")
+    started_at: str
+
+
+class Progress(BaseModel):
+    read: list[str] = Field(description="the slugs of the lessons read, in the order read")
+    current: str | None = Field(description="the lesson the person is on")
+
+
+class CurrentLesson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    lesson: LessonSlug
+
+
+class Spread(BaseModel):
+    median: float
+    min: float
+    max: float
+    count: int
+
+
+class BoardPoint(BaseModel):
+    server: str
+    value: float
+    qps: float | None
+    p99_us: float | None
+    valid: bool | None
+
+
+class BoardResult(BaseModel):
+    person_id: str | None = Field(description="null for the recorded reference")
+    name: str
+    run_id: str | None
+    sweep_id: str | None
+    server: str | None
+    qps: float | None
+    p50_us: float | None
+    p99_us: float | None
+    valid: bool | None
+    stable: bool | None
+    finished_at: str | None
+    points: list[BoardPoint] | None = Field(description="a series' points")
+
+
+class PointSpread(BaseModel):
+    server: str
+    value: float
+    qps: Spread
+
+
+class BoardSpread(BaseModel):
+    qps: Spread | None
+    p99_us: Spread | None
+    points: list[PointSpread] = []
+
+
+class BoardExperiment(BaseModel):
+    lesson: str
+    lesson_title: str
+    experiment: str
+    title: str
+    kind: Literal["run", "series"]
+    vary: str | None
+    reference: BoardResult | None
+    results: list[BoardResult]
+    spread: BoardSpread
+
+
+class Board(BaseModel):
+    experiments: list[BoardExperiment]

@@ -1,0 +1,247 @@
+"""What an instructor and a class see: the roster, the class's queue, what is presented, the
+state the class stream follows, and every student's lessons read."""
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from c10klab.classroom.feed import ClassState
+from c10klab.classroom.schemas import (
+    PersonBrief,
+    PresentationOut,
+    PresentRequest,
+    Progress,
+    QueueEntry,
+    RosterEntry,
+)
+from c10klab.classroom.store import ClassroomStore, Presentation
+from c10klab.content.service import find_experiment, load_lessons
+from c10klab.db import now_iso
+from c10klab.errors import InvalidRequest, NotFound
+from c10klab.people import service as people_service
+from c10klab.people.store import Class, PeopleStore
+from c10klab.store import Run, Store
+from c10klab.sweeps.service import point_of, sweep_out
+
+
+def lesson_titles(content_dir: Path) -> dict[str, str]:
+    return {lesson.slug: lesson.meta.title for lesson in load_lessons(content_dir)}
+
+
+def require_lesson(content_dir: Path, slug: str) -> None:
+    if slug not in lesson_titles(content_dir):
+        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+
+
+# --- the roster and the queue ---------------------------------------------------------------
+
+
+def run_counts(runs: list[Run]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for run in runs:
+        counts[run.owner_id] = counts.get(run.owner_id, 0) + 1
+    return counts
+
+
+def roster(
+    people: PeopleStore, store: Store, classroom: ClassroomStore, class_id: str
+) -> list[RosterEntry]:
+    students = people.students_of(class_id)
+    ids = [s.id for s in students]
+    where = classroom.whereabouts(ids)
+    read = classroom.count_read(ids)
+    runs = run_counts(store.class_runs(class_id))
+    entries = []
+    for student in students:
+        seen = where.get(student.id)
+        entries.append(
+            RosterEntry(
+                id=student.id,
+                name=student.name,
+                joined_at=student.joined_at,
+                online=seen.online if seen else False,
+                last_seen_at=seen.seen_at if seen else None,
+                lesson=seen.lesson if seen else None,
+                lessons_read=read.get(student.id, 0),
+                runs=runs.get(student.id, 0),
+            )
+        )
+    return entries
+
+
+def remove_student(people: PeopleStore, store: Store, klass: Class, person_id: str) -> None:
+    if not people.remove_student(klass.id, person_id):
+        raise NotFound(
+            f"{klass.name!r} has no student {person_id!r}; "
+            f"GET /api/classes/{klass.id}/roster lists them"
+        )
+    store.cancel_queued_of_owner(person_id, "its student was removed from the class")
+
+
+def sweep_of_runs(store: Store, class_id: str) -> dict[str, str]:
+    """Which sweep each of the class's runs belongs to, by run id."""
+    return {
+        point["run_id"]: sweep.id
+        for sweep in store.class_sweeps(class_id)
+        for point in sweep.points
+        if point["run_id"]
+    }
+
+
+def queue(people: PeopleStore, store: Store, class_id: str) -> list[QueueEntry]:
+    listed = store.class_queue(class_id)
+    names = people.names_of(sorted({run.owner_id for run, _ in listed}))
+    sweeps = sweep_of_runs(store, class_id)
+    entries = []
+    for run, place in listed:
+        figures = point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+        entries.append(
+            QueueEntry(
+                id=run.id,
+                owner_id=run.owner_id,
+                owner_name=names.get(run.owner_id, run.owner_id),
+                server=run.server,
+                status=run.status,
+                position=place.position if place else None,
+                wait_s=place.wait_s if place else None,
+                held=place.held if place else False,
+                lesson=run.request.get("lesson"),
+                experiment=run.request.get("experiment"),
+                sweep_id=sweeps.get(run.id),
+                created_at=run.created_at,
+                started_at=run.started_at,
+                finished_at=run.finished_at,
+                qps=figures.qps,
+            )
+        )
+    return entries
+
+
+# --- presenting -------------------------------------------------------------------------------
+
+
+def _owner_in_class(
+    store: Store, klass: Class, run_id: str | None, sweep_id: str | None
+) -> str | None:
+    """Whose run or sweep is to be presented; it must be the class's or its instructor's."""
+    if run_id is not None:
+        run = store.get_run(run_id)
+        if run is None:
+            raise InvalidRequest(f"run_id: no run {run_id!r}")
+        owner, class_id = run.owner_id, run.class_id
+    elif sweep_id is not None:
+        sweep = store.get_sweep(sweep_id)
+        if sweep is None:
+            raise InvalidRequest(f"sweep_id: no sweep {sweep_id!r}")
+        owner, class_id = sweep.owner_id, sweep.class_id
+    else:
+        return None
+    if owner != klass.instructor_id and class_id != klass.id:
+        raise InvalidRequest("you can present your own runs and those of this class only")
+    return owner
+
+
+def present(
+    content_dir: Path,
+    store: Store,
+    classroom: ClassroomStore,
+    klass: Class,
+    body: PresentRequest,
+) -> Presentation:
+    if body.run_id is not None and body.sweep_id is not None:
+        raise InvalidRequest("present a run or a sweep, not both")
+    try:
+        _, block = find_experiment(content_dir, body.lesson, body.experiment)
+    except NotFound as missing:
+        raise InvalidRequest(missing.message) from missing
+    owner = _owner_in_class(store, klass, body.run_id, body.sweep_id)
+    title = (
+        body.title or (block.title if block else None) or lesson_titles(content_dir)[body.lesson]
+    )
+    shown = Presentation(
+        lesson=body.lesson,
+        experiment=body.experiment,
+        title=title,
+        run_id=body.run_id,
+        sweep_id=body.sweep_id,
+        spotlight_id=owner if owner not in (None, klass.instructor_id) else None,
+        started_at=now_iso(),
+    )
+    classroom.present(klass.id, shown)
+    return shown
+
+
+def presentation_out(
+    people: PeopleStore, content_dir: Path, shown: Presentation | None
+) -> PresentationOut | None:
+    if shown is None:
+        return None
+    spotlight = None
+    if shown.spotlight_id is not None:
+        name = people.names_of([shown.spotlight_id]).get(shown.spotlight_id, "a student")
+        spotlight = PersonBrief(id=shown.spotlight_id, name=name)
+    fields = asdict(shown)
+    del fields["spotlight_id"]
+    return PresentationOut(
+        **fields,
+        lesson_title=lesson_titles(content_dir).get(shown.lesson, shown.lesson),
+        spotlight=spotlight,
+    )
+
+
+# --- the class stream -------------------------------------------------------------------------
+
+
+class StateReader:
+    """Reads what a class's stream shows (classroom.feed.ReadState), in a worker thread."""
+
+    def __init__(
+        self, people: PeopleStore, store: Store, classroom: ClassroomStore, content_dir: Path
+    ) -> None:
+        self.people, self.store, self.classroom = people, store, classroom
+        self.content_dir = content_dir
+        # The presentation as last read, and its JSON: lesson titles and names are read
+        # only when it changes.
+        self._shown: dict[str, tuple[Presentation | None, dict[str, Any] | None]] = {}
+
+    def _presentation(self, class_id: str, shown: Presentation | None) -> dict[str, Any] | None:
+        cached = self._shown.get(class_id)
+        if cached is not None and cached[0] == shown:
+            return cached[1]
+        out = presentation_out(self.people, self.content_dir, shown)
+        data = out.model_dump() if out else None
+        self._shown[class_id] = (shown, data)
+        return data
+
+    def __call__(self, class_id: str, after_seq: int, read_sweep: bool) -> ClassState:
+        klass = self.people.get_class(class_id)
+        if klass is None:
+            raise NotFound(f"no class {class_id!r}")
+        shown = self.classroom.presentation(class_id)
+        events: list[dict[str, Any]] = []
+        sweep = None
+        if shown is not None and shown.run_id is not None:
+            events = [
+                {"seq": e.seq, "type": e.type, "data": e.data}
+                for e in self.store.events_after(shown.run_id, after_seq)
+            ]
+        if shown is not None and shown.sweep_id is not None and read_sweep:
+            found = self.store.get_sweep(shown.sweep_id)
+            sweep = sweep_out(self.store, found).model_dump() if found else None
+        view = people_service.class_out(self.people, self.store, klass, for_student=True)
+        return ClassState(
+            class_=view.model_dump(),
+            presentation=self._presentation(class_id, shown),
+            ended=klass.ended_at is not None,
+            run_events=events,
+            sweep=sweep,
+            student_ids=frozenset(s.id for s in self.people.students_of(class_id)),
+        )
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+
+def progress(classroom: ClassroomStore, person_id: str) -> Progress:
+    where = classroom.whereabouts([person_id]).get(person_id)
+    return Progress(read=classroom.lessons_read(person_id), current=where.lesson if where else None)

@@ -1,0 +1,181 @@
+"""A classroom course served by a real uvicorn on loopback (class streams are long-lived, and
+several students follow one at once: that needs a server, not the in-process test client),
+with an instructor, a class and helpers to make browsers for its students."""
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from c10klab.config import Settings
+from c10klab.main import create_app
+from c10klab.people.service import add_instructor
+from c10klab.people.store import PeopleStore
+from c10klab.store import Store
+
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Course:
+    url: str
+    settings: Settings
+    store: Store
+    people: PeopleStore
+    streams: list["ClassStream"] = field(default_factory=list)
+
+    def browser(self) -> httpx.Client:
+        """A browser of its own (its own cookies); same-origin, as the guards want."""
+        return httpx.Client(
+            base_url=self.url,
+            timeout=10,
+            headers={"Origin": self.url, "Sec-Fetch-Site": "same-origin"},
+        )
+
+    def instructor(self, name: str = "Grace") -> httpx.Client:
+        client = self.browser()
+        answer = client.post("/api/auth/login", json={"name": name, "password": PASSWORD})
+        assert answer.status_code == 200, answer.text
+        return client
+
+    def student(self, code: str, name: str) -> httpx.Client:
+        client = self.browser()
+        answer = client.post("/api/classes/join", json={"code": code, "name": name})
+        assert answer.status_code == 200, answer.text
+        return client
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Iterator[Course]:
+    settings = Settings(mode="classroom", db_path=tmp_path / "store.sqlite3")
+    people = PeopleStore(settings.db_path)
+    add_instructor(people, "Grace", PASSWORD)
+    add_instructor(people, "Linus", PASSWORD)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    course = Course(f"http://127.0.0.1:{port}", settings, Store(settings.db_path), people)
+    yield course
+    for stream in course.streams:  # uvicorn waits for open connections before it stops
+        stream.close()
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def make_class(
+    instructor: httpx.Client, name: str = "Systems, Tuesday", **extra: Any
+) -> dict[str, Any]:
+    answer = instructor.post("/api/classes", json={"name": name, **extra})
+    assert answer.status_code == 201, answer.text
+    klass: dict[str, Any] = answer.json()
+    return klass
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def result(qps: float, p99_us: float = 900.0, valid: bool = True) -> dict[str, Any]:
+    """A finished run's result, with the figures the board and the CSV read."""
+    return {
+        "summary": {
+            "qps": qps,
+            "requests": int(qps * 5),
+            "error_total": 0,
+            "latency_us": {"p50": p99_us / 3, "p90": p99_us / 2, "p99": p99_us, "max": p99_us * 2},
+        },
+        "server": {"cpu_percent_mean": 97.5, "memory_peak_bytes": 4_000_000},
+        "valid": valid,
+        "invalid_reason": None if valid else "errors",
+        "stable": True,
+    }
+
+
+class ClassStream:
+    """One browser's open class stream, read in a thread over a plain socket (HTTP/1.0: no
+    chunking), so that a test can hold several open and close one as a tab would."""
+
+    def __init__(self, course: Course, client: httpx.Client, class_id: str) -> None:
+        self.frames: list[tuple[str, Any]] = []
+        self.status = 0
+        self.ended = threading.Event()  # the server closed it
+        cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+        host, port = course.url.removeprefix("http://").split(":")
+        self._sock = socket.create_connection((host, int(port)))
+        self._sock.sendall(
+            f"GET /api/classes/{class_id}/events HTTP/1.0\r\nHost: {host}\r\n"
+            f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+        course.streams.append(self)
+
+    def _read(self) -> None:
+        reader = self._sock.makefile("rb")
+        try:
+            self.status = int(reader.readline().split()[1])
+            while reader.readline() not in (b"\r\n", b"\n", b""):
+                pass  # the headers
+            fields: dict[str, str] = {}
+            for raw in reader:
+                line = raw.decode().rstrip("\r\n")
+                if line:
+                    if ": " in line and not line.startswith(":"):
+                        key, value = line.split(": ", 1)
+                        fields[key] = value
+                    continue
+                if "event" in fields:
+                    self.frames.append((fields["event"], json_or_text(fields.get("data", ""))))
+                fields = {}
+        except OSError:
+            pass  # closed by close()
+        finally:
+            self.ended.set()
+
+    def of(self, event: str) -> list[Any]:
+        return [data for name, data in list(self.frames) if name == event]
+
+    def wait_for(self, condition: Callable[["ClassStream"], bool], timeout_s: float = 10) -> bool:
+        return wait_until(lambda: condition(self), timeout_s)
+
+    def close(self) -> None:
+        """As a browser closing the tab: the connection goes."""
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        self._sock.close()
+        self._thread.join(timeout=5)
+
+
+def json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

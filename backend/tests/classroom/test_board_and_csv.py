@@ -1,0 +1,118 @@
+"""The class board (every student's latest result per experiment, the reference, the spread)
+and the CSV an instructor takes away, read back."""
+
+import csv
+import io
+from typing import Any
+
+from .conftest import Course, make_class, result
+
+LESSON = "01-c10k-problem"
+
+
+def experiments(course: Course, lesson: str = LESSON) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = (
+        course.browser().get(f"/api/lessons/{lesson}").json()["experiments"]
+    )
+    return found
+
+
+def finish_next(course: Course, qps: float, p99_us: float = 900.0, valid: bool = True) -> None:
+    run = course.store.claim_next()
+    assert run is not None
+    figures = result(qps, p99_us, valid)
+    course.store.finish(run.id, "done", "done", figures, result=figures)
+
+
+def test_the_board_puts_each_students_latest_result_beside_the_reference(course: Course) -> None:
+    grace = course.instructor()
+    klass = make_class(grace)
+    key = experiments(course)[0]["key"]
+    body = {"server": "c-epoll", "lesson": LESSON, "experiment": key}
+    ana, bo, cy = (course.student(klass["join_code"], n) for n in ("Ana", "Bo", "Cy"))
+    ana.post("/api/runs", json=body)
+    finish_next(course, 1000)
+    ana.post("/api/runs", json=body)  # her latest counts
+    finish_next(course, 3000, p99_us=500)
+    bo.post("/api/runs", json=body)
+    finish_next(course, 2000)
+    cy.post("/api/runs", json=body)
+    finish_next(course, 9, valid=False)  # shown, not counted in the spread
+    ana.post("/api/runs", json={"server": "c-epoll"})  # no experiment: not on the board
+    finish_next(course, 50_000)
+
+    board = bo.get(f"/api/classes/{klass['id']}/board")  # students see their class's board
+    assert board.status_code == 200
+    entry = next(e for e in board.json()["experiments"] if e["experiment"] == key)
+    assert entry["kind"] == "run" and entry["lesson_title"]
+    assert [(r["name"], r["qps"], r["valid"]) for r in entry["results"]] == [
+        ("Ana", 3000, True),
+        ("Bo", 2000, True),
+        ("Cy", 9, False),
+    ]
+    assert entry["results"][0]["p99_us"] == 500
+    assert entry["spread"]["qps"] == {"median": 2500, "min": 2000, "max": 3000, "count": 2}
+    reference = entry["reference"]
+    assert reference["name"] == "reference" and reference["person_id"] is None
+    assert reference["qps"] > 0  # content/baselines' recording of this very block
+    # Every experiment of the course is listed, in course order.
+    listed = [(e["lesson"], e["experiment"]) for e in board.json()["experiments"]]
+    assert listed[: len(experiments(course))] == [(LESSON, e["key"]) for e in experiments(course)]
+
+
+def test_a_series_on_the_board_has_a_line_per_student_and_a_spread_per_point(
+    course: Course,
+) -> None:
+    grace = course.instructor()
+    klass = make_class(grace)
+    lesson = "04-select-and-poll"
+    series = next(e for e in experiments(course, lesson) if e["kind"] == "series")
+    body = {
+        "servers": ["c-poll"],
+        "vary": "connections",
+        "values": [10, 20],
+        "lesson": lesson,
+        "experiment": series["key"],
+    }
+    for name, qps in (("Ana", 100.0), ("Bo", 300.0)):
+        student = course.student(klass["join_code"], name)
+        assert student.post("/api/sweeps", json=body).status_code == 202
+        finish_next(course, qps)
+        finish_next(course, qps * 2)
+    board = grace.get(f"/api/classes/{klass['id']}/board").json()
+    entry = next(e for e in board["experiments"] if e["experiment"] == series["key"])
+    assert entry["kind"] == "series" and entry["vary"] == "connections"
+    assert [[p["qps"] for p in r["points"]] for r in entry["results"]] == [[100, 200], [300, 600]]
+    assert [(p["value"], p["qps"]["median"]) for p in entry["spread"]["points"]] == [
+        (10, 200),
+        (20, 400),
+    ]
+    assert entry["reference"]["points"]  # the recorded series
+
+
+def test_the_csv_has_a_row_per_run_with_names_and_figures(course: Course) -> None:
+    grace = course.instructor()
+    klass = make_class(grace, "Systems / Tuesday")
+    key = experiments(course)[0]["key"]
+    ana = course.student(klass["join_code"], "=HYPERLINK(1)")  # a spreadsheet must not run it
+    bo = course.student(klass["join_code"], "Bo")
+    ana.post("/api/runs", json={"server": "c-epoll", "lesson": LESSON, "experiment": key})
+    finish_next(course, 1234.5, p99_us=800)
+    bo.post("/api/runs", json={"server": "c-poll", "knobs": {}})  # still waiting
+    grace.post(f"/api/classes/{klass['id']}/end")
+
+    answer = grace.get(f"/api/classes/{klass['id']}/runs.csv")  # readable after the end
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/csv")
+    assert 'filename="Systems---Tuesday-runs.csv"' in answer.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(answer.text)))
+    assert len(rows) == 2
+    first, second = rows
+    assert first["student"] == "'=HYPERLINK(1)"
+    assert (first["lesson"], first["experiment"], first["server"]) == (LESSON, key, "c-epoll")
+    assert first["title"] == experiments(course)[0]["title"]
+    assert (float(first["qps"]), float(first["p99_us"]), first["valid"]) == (1234.5, 800, "True")
+    assert first["connections"] == "100" and first["knobs"] == "{}"
+    assert (second["student"], second["status"], second["qps"]) == ("Bo", "cancelled", "")
+    assert "class" in second["error"] and "ended" in second["error"]
+    assert ana.get(f"/api/classes/{klass['id']}/runs.csv").status_code == 401  # class ended
