@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -48,4 +48,15 @@ describe('CourseHome', () => {
     renderWithProviders(<CourseHome />);
     expect(await screen.findByRole('alert')).toHaveTextContent('content folder missing');
   });
+
+  it('shows the progress kept on the server for someone signed in to a class', async () => {
+    window.localStorage.setItem(PROGRESS_KEY, JSON.stringify({ version: 1, read: { '02-blocking': '2025-01-01T00:00:00Z' } }));
+    mockFetch({ 'GET /api/lessons': lessons, 'GET /api/progress': { read: ['01-c10k-problem'], current: '02-blocking' } });
+    renderWithProviders(<CourseHome reader={{ mode: 'classroom', person: { id: 'p-ada', kind: 'student' } }} />);
+    await waitFor(() => {
+      expect(screen.getByTestId('progress-text')).toHaveTextContent('1 of 2 read');
+    });
+    expect(screen.getByRole('link', { name: /Continue: One process per connection/ })).toBeInTheDocument();
+  });
 });
+

@@ -5,13 +5,15 @@ import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useLessons } from '../api/lessons';
 import { useProgress } from '../lib/progress';
+import { progressStoreFor, type ReaderProp } from '../lib/reader';
 
 import './lessons.css';
 
-/** The course home: what the course is, progress, and every lesson in order. */
-export function CourseHome() {
+/** The course home: what the course is, progress, and every lesson in order. `reader` (from
+ *  the app) says where progress is kept; left out, in this browser as in solo mode. */
+export function CourseHome({ reader }: { reader?: ReaderProp }) {
   const lessons = useLessons();
-  const { isRead } = useProgress();
+  const { isRead } = useProgress(progressStoreFor(reader));
 
   usePageTitle(null);
 

@@ -1,13 +1,14 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 
 import { lessons } from '@/testing/fixtures';
-import { mockFetch } from '@/testing/mock-fetch';
+import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
 import { INSTRUCTOR_KEY, readInstructorMode } from '../lib/instructor-mode';
 import { readProgress } from '../lib/progress';
+import type { Reader } from '../lib/reader';
 
 import type { FencedBlockRenderers } from './lesson-markdown';
 import { LessonPage } from './lesson-page';
@@ -190,3 +191,81 @@ describe('LessonPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This lesson could not be loaded.');
   });
 });
+
+const ada: Reader = { mode: 'classroom', person: { id: 'p-ada', kind: 'student' } };
+const grace: Reader = { mode: 'classroom', person: { id: 'p-grace', kind: 'instructor' } };
+
+function serveClassLesson(routes: Record<string, unknown> = {}) {
+  return mockFetch({
+    'GET /api/lessons/01-c10k-problem': { ...lessons[0], markdown, prev: null, next: null },
+    'GET /api/progress': { read: ['02-blocking'], current: '02-blocking' },
+    'PUT /api/progress/current': { read: ['02-blocking'], current: '01-c10k-problem' },
+    'PUT /api/progress/read/01-c10k-problem': { read: ['02-blocking', '01-c10k-problem'], current: '01-c10k-problem' },
+    'DELETE /api/progress/read/01-c10k-problem': { read: ['02-blocking'], current: '01-c10k-problem' },
+    ...routes,
+  });
+}
+
+describe('LessonPage in a class', () => {
+  it('keeps "read" on the server for someone signed in, and says which lesson is open', async () => {
+    const { calls } = serveClassLesson();
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={ada} />);
+    await screen.findByRole('heading', { level: 1, name: 'The C10K problem' });
+    await waitFor(() => {
+      expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/progress/current')?.body).toEqual({ lesson: '01-c10k-problem' });
+    });
+
+    const checkbox = screen.getByRole('checkbox', { name: 'I have read this lesson' });
+    expect(checkbox).not.toBeChecked();
+    await userEvent.click(checkbox);
+    await waitFor(() => {
+      expect(calls.some((c) => c.method === 'PUT' && c.path === '/api/progress/read/01-c10k-problem')).toBe(true);
+    });
+    expect(checkbox).toBeChecked();
+    await userEvent.click(checkbox);
+    await waitFor(() => {
+      expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/progress/read/01-c10k-problem')).toBe(true);
+    });
+    expect(checkbox).not.toBeChecked();
+    expect(readProgress().read).toEqual({}); // nothing in this browser
+  });
+
+  it('undoes a "read" the server refused, and says why', async () => {
+    serveClassLesson({ 'PUT /api/progress/read/01-c10k-problem': reply(401, { detail: 'your session has ended: join your class again' }) });
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={ada} />);
+    const checkbox = await screen.findByRole('checkbox', { name: 'I have read this lesson' });
+    await userEvent.click(checkbox);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not save that: your session has ended');
+    expect(checkbox).not.toBeChecked();
+  });
+
+  it('shows the instructor switch to an instructor only', async () => {
+    serveClassLesson();
+    const { unmount } = renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={ada} />);
+    await screen.findByRole('heading', { level: 1, name: 'The C10K problem' });
+    expect(screen.queryByRole('switch', { name: 'Instructor mode' })).not.toBeInTheDocument();
+    unmount();
+
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={grace} />);
+    await userEvent.click(await screen.findByRole('switch', { name: 'Instructor mode' }));
+    expect(screen.getByTestId('speaker-notes')).toHaveTextContent('Ask the room first.');
+  });
+
+  it('shows no notes to a student even with instructor mode left on in this browser', async () => {
+    window.localStorage.setItem(INSTRUCTOR_KEY, '{"version":1,"enabled":true}');
+    serveClassLesson();
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={ada} />);
+    await screen.findByRole('heading', { level: 1, name: 'The C10K problem' });
+    expect(screen.queryByTestId('speaker-notes')).not.toBeInTheDocument();
+  });
+
+  it('saves nothing and shows no switch while it is not known who reads', async () => {
+    const { calls } = serveClassLesson();
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={null} />);
+    await screen.findByRole('heading', { level: 1, name: 'The C10K problem' });
+    expect(screen.getByRole('checkbox', { name: 'I have read this lesson' })).toBeDisabled();
+    expect(screen.queryByRole('switch', { name: 'Instructor mode' })).not.toBeInTheDocument();
+    expect(calls.some((c) => c.path.startsWith('/api/progress'))).toBe(false);
+  });
+});
+

@@ -6,7 +6,8 @@ import type { LessonLink } from '@/lib/api-schemas';
 
 import { useLesson } from '../api/lessons';
 import { useInstructorMode } from '../lib/instructor-mode';
-import { useProgress } from '../lib/progress';
+import { useProgress, useReportCurrentLesson } from '../lib/progress';
+import { maySeeSpeakerNotes, progressStoreFor, type ReaderProp } from '../lib/reader';
 
 import { InstructorToggle } from './instructor-toggle';
 import { LessonMarkdown, type FencedBlockRenderers } from './lesson-markdown';
@@ -17,6 +18,9 @@ import './lessons.css';
 interface LessonPageProps {
   slug: string;
   blocks: FencedBlockRenderers;
+  /** Who reads (from the app): where "read" is kept, and whether the instructor switch shows.
+   *  Left out, the page behaves as in solo mode. */
+  reader?: ReaderProp;
 }
 
 function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) {
@@ -30,10 +34,14 @@ function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) 
 }
 
 /** One lesson: header, Markdown body with widgets, "mark as read" and prev/next links. */
-export function LessonPage({ slug, blocks }: LessonPageProps) {
+export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
   const lesson = useLesson(slug);
-  const { isRead, setRead } = useProgress();
+  const store = progressStoreFor(reader);
+  const { isRead, setRead, canSave, saveError } = useProgress(store);
+  useReportCurrentLesson(slug, store);
   const instructor = useInstructorMode();
+  // Only an instructor (or solo mode) has notes to show: the server strips them for the rest.
+  const notesAllowed = maySeeSpeakerNotes(reader);
 
   usePageTitle(lesson.data?.title);
 
@@ -53,7 +61,7 @@ export function LessonPage({ slug, blocks }: LessonPageProps) {
             {data.minutes != null ? <> · {data.minutes} min</> : null}
             {read ? <span className="badge badge--ok">read</span> : null}
           </p>
-          <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} />
+          {notesAllowed ? <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} /> : null}
         </div>
         <h1>{data.title}</h1>
         {data.summary ? <p className="lesson__summary">{data.summary}</p> : null}
@@ -63,7 +71,7 @@ export function LessonPage({ slug, blocks }: LessonPageProps) {
         markdown={data.markdown}
         blocks={blocks}
         diagrams={data.diagrams}
-        showSpeakerNotes={instructor.enabled}
+        showSpeakerNotes={notesAllowed && instructor.enabled}
       />
 
       <footer className="lesson__footer">
@@ -71,12 +79,18 @@ export function LessonPage({ slug, blocks }: LessonPageProps) {
           <input
             type="checkbox"
             checked={read}
+            disabled={!canSave}
             onChange={(event) => {
               setRead(data.slug, event.target.checked);
             }}
           />{' '}
           I have read this lesson
         </label>
+        {saveError ? (
+          <p className="lesson__save-error" role="alert">
+            Could not save that: {saveError.message}
+          </p>
+        ) : null}
         <nav className="lesson-nav" aria-label="Lessons">
           <NavLink lesson={data.prev} rel="prev" />
           <NavLink lesson={data.next} rel="next" />

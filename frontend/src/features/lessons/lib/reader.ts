@@ -1,0 +1,33 @@
+/**
+ * Who is reading, as GET /api/auth/me says. The app asks (the people feature owns that call)
+ * and hands it down; the lessons feature only decides from it where progress is kept and
+ * whether the speaker notes may be switched on.
+ */
+export interface Reader {
+  mode: 'solo' | 'classroom';
+  person: { id: string; kind: 'solo' | 'instructor' | 'student' } | null;
+}
+
+/** A Reader; `null` while it is still being asked; `undefined` when nobody said (solo, as before). */
+export type ReaderProp = Reader | null | undefined;
+
+/**
+ * Where the lessons read are kept: this browser's localStorage (solo mode, or a class's
+ * anonymous visitor), the server (someone signed in to a class: the instructor sees it on
+ * the roster), or nowhere yet (who reads is not known: nothing is shown or saved meanwhile).
+ */
+export type ProgressStore = { in: 'browser' } | { in: 'server'; personId: string } | { in: 'unknown' };
+
+export function progressStoreFor(reader: ReaderProp): ProgressStore {
+  if (reader === undefined) return { in: 'browser' };
+  if (reader === null) return { in: 'unknown' };
+  if (reader.mode === 'classroom' && reader.person) return { in: 'server', personId: reader.person.id };
+  return { in: 'browser' };
+}
+
+/** The speaker notes are an instructor's (the server strips them for anyone else), or solo's. */
+export function maySeeSpeakerNotes(reader: ReaderProp): boolean {
+  if (reader === undefined) return true;
+  if (reader === null) return false;
+  return reader.mode === 'solo' || reader.person?.kind === 'instructor';
+}
