@@ -1,11 +1,16 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { createContext, lazy, Suspense, use, useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
+import { z } from 'zod';
 
 import { Loading } from '@/components/loading';
 import { WhenNearViewport } from '@/components/when-near-viewport';
+import type { Presenter, PresentTarget } from '@/features/bench';
 import { LessonPage, type FencedBlockRenderers } from '@/features/lessons';
-import { useRunGate } from '@/features/people';
+import { useMe, useRunGate } from '@/features/people';
 import { SourceBlock } from '@/features/sources';
+import { useLessonExperiment } from '@/hooks/use-lesson';
+import { apiRequest } from '@/lib/api-client';
 
 // The bench feature (YAML parser, Chart.js, run state) is a third of a lesson's JavaScript and
 // every widget sits below the first screen: it loads when the reader scrolls to the first one.
@@ -14,14 +19,92 @@ const ExperimentBlock = lazy(async () => ({ default: (await import('@/features/b
 /** Roughly a widget's height with its reference result drawn, so the page hardly moves when it comes. */
 const WIDGET_HEIGHT = '60rem';
 
+// ───────────────────── presenting, for an instructor with a class ─────────────────────
+
+/** GET /api/classes as far as choosing the class to present to needs. */
+const openClassesSchema = z.array(z.object({ id: z.string(), created_at: z.string(), ended_at: z.string().nullish() }));
+/** PUT …/presentation's answer, as far as knowing which block is presented needs. */
+const presentedSchema = z.object({ lesson: z.string(), experiment: z.string().nullish() });
+
+type ClassBrief = z.infer<typeof openClassesSchema>[number];
+
+/** The class an instructor is teaching now: the newest one not ended. */
+function newestOpenClass(classes: ClassBrief[]): ClassBrief | null {
+  const open = classes.filter((c) => !c.ended_at);
+  return open.reduce<ClassBrief | null>((newest, c) => (newest && newest.created_at >= c.created_at ? newest : c), null);
+}
+
+interface Presentation {
+  present: (target: PresentTarget) => Promise<void>;
+  stop: () => Promise<void>;
+  /** The block this page last presented (lesson and key); null when nothing is. */
+  shown: { lesson: string; experiment: string | null } | null;
+}
+
+/**
+ * For an instructor with an open class: PUT and DELETE /api/classes/{id}/presentation, and what
+ * was presented last, shared by every widget of the page. Null for anyone else, and for an
+ * instructor with no open class. Under the people feature's ['classes'] key, so creating,
+ * ending a class or signing in again refreshes it.
+ */
+function usePresentation(): Presentation | null {
+  const me = useMe().data;
+  const instructor = me?.mode === 'classroom' && me.person?.kind === 'instructor';
+  const current = useQuery({
+    queryKey: ['classes', 'open-for-presenting'],
+    queryFn: ({ signal }) => apiRequest('/classes', openClassesSchema, { signal }),
+    enabled: instructor,
+    select: newestOpenClass,
+  });
+  const classId = instructor ? (current.data?.id ?? null) : null;
+  const [shown, setShown] = useState<(Presentation['shown'] & { classId: string }) | null>(null);
+
+  const present = useCallback(
+    async (target: PresentTarget) => {
+      if (classId === null) return;
+      const path = `/classes/${encodeURIComponent(classId)}/presentation`;
+      const answer = await apiRequest(path, presentedSchema, { method: 'PUT', body: target });
+      setShown({ classId, lesson: answer.lesson, experiment: answer.experiment ?? null });
+    },
+    [classId],
+  );
+  const stop = useCallback(async () => {
+    if (classId === null) return;
+    await apiRequest(`/classes/${encodeURIComponent(classId)}/presentation`, z.undefined(), { method: 'DELETE' });
+    setShown(null);
+  }, [classId]);
+
+  return useMemo(
+    () => (classId === null ? null : { present, stop, shown: shown?.classId === classId ? shown : null }),
+    [classId, present, stop, shown],
+  );
+}
+
+const PresentationContext = createContext<Presentation | null>(null);
+
+/** One block's presenter: null unless the page has a presentation and the lesson lists the block. */
+function useBlockPresenter(lessonSlug: string, code: string): Presenter | null {
+  const presentation = use(PresentationContext);
+  const key = useLessonExperiment(lessonSlug, code)?.key;
+  return useMemo(() => {
+    if (!presentation || !key) return null;
+    const { present, stop, shown } = presentation;
+    return { present, stop, presenting: shown?.lesson === lessonSlug && shown.experiment === key };
+  }, [presentation, key, lessonSlug]);
+}
+
+// ───────────────────────────── the page ─────────────────────────────
+
 // In a class, only someone who joined (or the instructor) may run: the people feature says
-// whether this browser may, and the bench feature shows its link in place of Run.
+// whether this browser may, and the bench feature shows its link in place of Run. An
+// instructor with a class gets a Present button on each widget.
 function LazyExperimentBlock({ code, lessonSlug }: { code: string; lessonSlug: string }) {
   const gate = useRunGate();
+  const presenter = useBlockPresenter(lessonSlug, code);
   return (
     <WhenNearViewport label="Benchmark widget…" minHeight={WIDGET_HEIGHT}>
       <Suspense fallback={<Loading label="Loading the benchmark widget…" />}>
-        <ExperimentBlock code={code} lessonSlug={lessonSlug} gate={gate} />
+        <ExperimentBlock code={code} lessonSlug={lessonSlug} gate={gate} presenter={presenter} />
       </Suspense>
     </WhenNearViewport>
   );
@@ -39,6 +122,15 @@ function blocksFor(slug: string): FencedBlockRenderers {
 export function LessonRoute() {
   const { slug = '' } = useParams();
   const blocks = useMemo(() => blocksFor(slug), [slug]);
+  const presentation = usePresentation();
+  // Who reads: where "read" is kept (the server, in a class) and whether the speaker notes'
+  // switch shows. Null while still asked; undefined (the backend did not say) as in solo mode.
+  const me = useMe();
+  const reader = me.isPending ? null : me.data;
   // key: a fresh page (and fresh widgets) per lesson.
-  return <LessonPage key={slug} slug={slug} blocks={blocks} />;
+  return (
+    <PresentationContext value={presentation}>
+      <LessonPage key={slug} slug={slug} blocks={blocks} reader={reader} />
+    </PresentationContext>
+  );
 }
