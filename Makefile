@@ -18,7 +18,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up compose-up test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-hosting bench-servers bench-findings bench-loadgen bench-frontend record-baselines diagrams clean
+        bench bench-hosting bench-classroom bench-servers bench-findings bench-loadgen bench-frontend record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -121,6 +121,9 @@ bench-servers: venv images
 # A class of 50 submitting at once, against the real course: results/hosting.md.
 bench-hosting: venv frontend images
 	$(PY) -m c10klab.bench.hosting
+
+bench-classroom: venv frontend images
+	$(PY) -m c10klab.bench.classroom
 
 bench-findings: venv images
 	$(PY) -m c10klab.bench.findings

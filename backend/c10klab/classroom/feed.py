@@ -77,6 +77,7 @@ class ClassFeed:
         self._run_seq = 0
         self._sweep_frame: str | None = None
         self._ended = False
+        self._reread = False
         self.has_read = False  # its first read is in (and was broadcast)
 
     def snapshot(self) -> list[str]:
@@ -103,8 +104,9 @@ class ClassFeed:
             self._presentation = state.presentation
             self._presentation_frame = frame("presentation", state.presentation)
             self._run_frames, self._run_seq, self._sweep_frame = [], 0, None
+            self._reread = True  # what was read with it belongs to the previous presentation
             new.append(self._presentation_frame)
-            return new  # the run's events and the sweep are read for the new one next time
+            return new
         run_id = (state.presentation or {}).get("run_id")
         for event in state.run_events:
             relayed = frame("run_event", {"run_id": run_id, **event})
@@ -138,6 +140,7 @@ class ClassFeed:
                     continue
                 if sweep_due:
                     last_sweep = now
+                self._reread = False
                 self._broadcast(self._apply(state, sweep_due))
                 self.has_read = True
                 self._close_removed(state.student_ids)
@@ -149,6 +152,9 @@ class ClassFeed:
                     last_touch = now
                     people = sorted({x.person.id for x in self.listeners})
                     await asyncio.to_thread(self._classroom.touch, people)
+                if self._reread:  # a new presentation: its run's events and table at once
+                    last_sweep = 0.0
+                    continue
                 await asyncio.sleep(POLL_S)
         finally:
             on_empty(self)
