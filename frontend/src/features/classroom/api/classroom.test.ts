@@ -1,0 +1,68 @@
+import { aClassroomClass, aPresentation } from '@/testing/classroom-fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+
+import {
+  cancelRun,
+  classEventsUrl,
+  csvUrl,
+  getClass,
+  markRead,
+  markUnread,
+  present,
+  removeStudent,
+  setCurrentLesson,
+  stopPresenting,
+} from './classroom';
+
+const progress = { read: ['01-c10k-problem'], current: '01-c10k-problem' };
+
+describe('the classroom api', () => {
+  it('presents with PUT and its body, and stops and removes with answers of no body', async () => {
+    const { calls } = mockFetch({
+      'PUT /api/classes/c-1/presentation': aPresentation(),
+      'DELETE /api/classes/c-1/presentation': reply(204, null),
+      'DELETE /api/classes/c-1/students/p-ada': reply(204, null),
+    });
+    await expect(present('c-1', { lesson: '01-c10k-problem', run_id: 'r-9' })).resolves.toMatchObject({ run_id: 'r-9' });
+    await expect(stopPresenting('c-1')).resolves.toBeUndefined();
+    await expect(removeStudent('c-1', 'p-ada')).resolves.toBeUndefined();
+    expect(calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['PUT', '/api/classes/c-1/presentation', { lesson: '01-c10k-problem', run_id: 'r-9' }],
+      ['DELETE', '/api/classes/c-1/presentation', undefined],
+      ['DELETE', '/api/classes/c-1/students/p-ada', undefined],
+    ]);
+  });
+
+  it('shows the server’s sentence when a call is refused', async () => {
+    mockFetch({ 'DELETE /api/classes/c-1/presentation': reply(404, { detail: 'Class not found' }) });
+    await expect(stopPresenting('c-1')).rejects.toThrow('Class not found');
+  });
+
+  it('cancels a run, and says where the stream and the CSV are', async () => {
+    mockFetch({ 'DELETE /api/runs/r-1': { id: 'r-1', status: 'cancelled' } });
+    await expect(cancelRun('r-1')).resolves.toEqual({ id: 'r-1', status: 'cancelled' });
+    expect(classEventsUrl('c 1')).toBe('/api/classes/c%201/events');
+    expect(csvUrl('c-1')).toBe('/api/classes/c-1/runs.csv');
+  });
+
+  it('keeps a person’s progress: where they are, and lessons read or not', async () => {
+    const { calls } = mockFetch({
+      'PUT /api/progress/current': progress,
+      'PUT /api/progress/read/01-c10k-problem': progress,
+      'DELETE /api/progress/read/01-c10k-problem': { read: [], current: '01-c10k-problem' },
+    });
+    await setCurrentLesson('01-c10k-problem');
+    await markRead('01-c10k-problem');
+    await expect(markUnread('01-c10k-problem')).resolves.toEqual({ read: [], current: '01-c10k-problem' });
+    expect(calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['PUT', '/api/progress/current', { lesson: '01-c10k-problem' }],
+      ['PUT', '/api/progress/read/01-c10k-problem', undefined],
+      ['DELETE', '/api/progress/read/01-c10k-problem', undefined],
+    ]);
+  });
+
+  it('refuses a class in the wrong shape', async () => {
+    mockFetch({ 'GET /api/classes/c-1': { ...aClassroomClass(), paused: 'no' } });
+    await expect(getClass('c-1')).rejects.toThrow(/unexpected shape/);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The classroom endpoints (docs/ARCHITECTURE.md, "The classroom"): one class as its instructor
+ * runs it (roster, queue, pause, CSV, presentation, ending it), the class board and stream its
+ * students share, and a person's reading progress. Every answer goes through a zod schema.
+ */
+import { z } from 'zod';
+
+import { apiRequest, apiUrl } from '@/lib/api-client';
+import { runCancelledSchema } from '@/lib/api-schemas';
+
+import {
+  boardSchema,
+  classroomClassSchema,
+  presentationSchema,
+  progressSchema,
+  queueSchema,
+  rosterSchema,
+  type PresentationRequest,
+} from '../lib/classroom-schemas';
+
+function classPath(id: string, rest = ''): string {
+  return `/classes/${encodeURIComponent(id)}${rest}`;
+}
+
+/** Removing a student and stopping a presentation answer 204 with no body: nothing to check. */
+const noContent = z.undefined();
+
+// ───────────────────────────── the class ──────────────────────────
+
+export function getClass(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id), classroomClassSchema, { signal });
+}
+
+/**
+ * Ends the class (its code admits nobody, its students' sessions end, their waiting runs are
+ * cancelled). The people feature has the same call for the classes list, but features do not
+ * import each other, and the class page needs the answer in its own shape (with `paused` and
+ * `ends_at`) to update its own query: one line of fetch is cheaper than composing the people
+ * feature's button into this page through the app layer.
+ */
+export function endClass(id: string) {
+  return apiRequest(classPath(id, '/end'), classroomClassSchema, { method: 'POST' });
+}
+
+/** Holds the class's waiting runs (a running one finishes). */
+export function pauseClass(id: string) {
+  return apiRequest(classPath(id, '/pause'), classroomClassSchema, { method: 'POST' });
+}
+
+export function resumeClass(id: string) {
+  return apiRequest(classPath(id, '/resume'), classroomClassSchema, { method: 'POST' });
+}
+
+/** The class's SSE stream: the class, the presentation and what it shows. No ids: a reconnect starts over. */
+export function classEventsUrl(id: string): string {
+  return apiUrl(classPath(id, '/events'));
+}
+
+// ───────────────────────────── students and runs ──────────────────
+
+export function getRoster(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/roster'), rosterSchema, { signal });
+}
+
+/** Removes a student: their sessions end and their waiting runs are cancelled; their results stay. */
+export function removeStudent(id: string, personId: string): Promise<void> {
+  return apiRequest(classPath(id, `/students/${encodeURIComponent(personId)}`), noContent, { method: 'DELETE' });
+}
+
+export function getQueue(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/queue'), queueSchema, { signal });
+}
+
+/** DELETE /api/runs/{id}: the bench feature has this call too, but features do not import each other. */
+export function cancelRun(runId: string) {
+  return apiRequest(`/runs/${encodeURIComponent(runId)}`, runCancelledSchema, { method: 'DELETE' });
+}
+
+/** Every run of the class as CSV: a plain link (with `download`), the browser sends the session cookie. */
+export function csvUrl(id: string): string {
+  return apiUrl(classPath(id, '/runs.csv'));
+}
+
+// ───────────────────────────── presenting ─────────────────────────
+
+/** Shows a lesson (and an experiment, run or sweep of it) to the whole class; replaces what was shown. */
+export function present(id: string, body: PresentationRequest) {
+  return apiRequest(classPath(id, '/presentation'), presentationSchema, { method: 'PUT', body });
+}
+
+export function stopPresenting(id: string): Promise<void> {
+  return apiRequest(classPath(id, '/presentation'), noContent, { method: 'DELETE' });
+}
+
+export function getBoard(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/board'), boardSchema, { signal });
+}
+
+// ───────────────────────────── progress ───────────────────────────
+
+/** A signed-in person's progress (404 in solo mode, where the browser keeps it). */
+export function getProgress(signal?: AbortSignal) {
+  return apiRequest('/progress', progressSchema, { signal });
+}
+
+/** Where the person is now: the roster's `lesson`. */
+export function setCurrentLesson(slug: string) {
+  return apiRequest('/progress/current', progressSchema, { method: 'PUT', body: { lesson: slug } });
+}
+
+export function markRead(slug: string) {
+  return apiRequest(`/progress/read/${encodeURIComponent(slug)}`, progressSchema, { method: 'PUT' });
+}
+
+export function markUnread(slug: string) {
+  return apiRequest(`/progress/read/${encodeURIComponent(slug)}`, progressSchema, { method: 'DELETE' });
+}

@@ -1,0 +1,182 @@
+import type { ChartData, ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
+import { Bar, Line } from 'react-chartjs-2';
+
+import { ChartFrame } from '@/components/chart-frame';
+import { gridColor, palette } from '@/lib/chart';
+import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+
+import {
+  plottedBars,
+  plottedLines,
+  runBars,
+  seriesLines,
+  type BoardBar,
+  type BoardMetric,
+  type BoardSeries,
+} from '../lib/board-chart-data';
+import type { BoardExperiment } from '../lib/classroom-schemas';
+
+/** Students' colours; grey is kept for the reference. */
+const COLOURS = [palette.blue, palette.vermilion, palette.green, palette.orange, palette.purple, palette.sky, palette.ink];
+const REFERENCE_COLOUR = palette.grey;
+/** Several servers in one series: one point style each, the colour stays the student's. */
+const POINT_STYLES = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot'] as const;
+const HOLLOW = 'rgba(255, 255, 255, 0)';
+
+const METRIC: Record<BoardMetric, { title: string; axis: string; format: (v: number) => string }> = {
+  qps: { title: 'Throughput (QPS)', axis: 'requests / s', format: formatQps },
+  p99_us: { title: 'p99 latency', axis: 'p99 latency', format: formatLatencyUs },
+};
+
+function colourOf(person: number): string {
+  return person < 0 ? REFERENCE_COLOUR : (COLOURS[person % COLOURS.length] ?? palette.blue);
+}
+
+function yAxis(metric: BoardMetric) {
+  const { axis, format } = METRIC[metric];
+  return {
+    type: 'linear',
+    beginAtZero: true,
+    title: { display: true, text: axis },
+    grid: { color: gridColor },
+    ticks: { callback: (value: number | string) => format(Number(value)) },
+  } as const;
+}
+
+interface ChartProps {
+  experiment: BoardExperiment;
+  metric: BoardMetric;
+}
+
+/** A single run's experiment: one named bar per student, the reference in grey beside them. */
+export function BoardBarsChart({ experiment, metric }: ChartProps) {
+  const bars = useMemo(() => runBars(experiment, metric), [experiment, metric]);
+  return <BarsChart bars={bars} metric={metric} testId={`board-${metric}-chart`} />;
+}
+
+/** A series: one line per student (and server) over the varied value, the reference dashed grey. */
+export function BoardLinesChart({ experiment, metric }: ChartProps) {
+  const series = useMemo(() => seriesLines(experiment, metric), [experiment, metric]);
+  if (!series.varies) {
+    // One value only (servers compared side by side): a bar per student and server.
+    const bars: BoardBar[] = series.lines.map((line) => ({
+      id: line.id,
+      label: line.label,
+      value: line.points[0]?.y ?? null,
+      reference: line.reference,
+      flagged: false,
+      note: '',
+    }));
+    return <BarsChart bars={bars} metric={metric} testId={`board-${metric}-chart`} />;
+  }
+  return <LinesChart series={series} metric={metric} vary={experiment.vary ?? 'value'} />;
+}
+
+function BarsChart({ bars, metric, testId }: { bars: BoardBar[]; metric: BoardMetric; testId: string }) {
+  const { title, format } = METRIC[metric];
+  const data = useMemo<ChartData<'bar', (number | null)[], string>>(() => {
+    let student = 0;
+    const colours = bars.map((bar) => colourOf(bar.reference ? -1 : student++));
+    return {
+      labels: bars.map((bar) => bar.label),
+      datasets: [
+        {
+          id: 'results',
+          label: title,
+          data: bars.map((bar) => bar.value),
+          backgroundColor: bars.map((bar, i) => (bar.flagged ? HOLLOW : colours[i])),
+          borderColor: colours,
+          borderWidth: 2,
+        },
+      ],
+    };
+  }, [bars, title]);
+  const options = useMemo<ChartOptions<'bar'>>(
+    () => ({
+      animation: false,
+      scales: { x: { grid: { display: false } }, y: yAxis(metric) },
+      plugins: {
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            label: (item) => {
+              const bar = bars[item.dataIndex];
+              return `${format(item.parsed.y ?? 0)}${bar?.note ? ` (${bar.note})` : ''}`;
+            },
+          },
+        },
+      },
+    }),
+    [bars, metric, format],
+  );
+  return (
+    <ChartFrame
+      testId={testId}
+      title={title}
+      points={plottedBars(bars)}
+      emptyMessage="No finished result yet."
+      caption="Grey: the recorded reference. Hollow: invalid or disturbed while measured."
+    >
+      <Bar data={data} options={options} datasetIdKey="id" aria-label={`${title} per student`} role="img" />
+    </ChartFrame>
+  );
+}
+
+/** Connections and friends spanning two decades or more read best on a log axis. */
+function wantsLogAxis(values: number[]): boolean {
+  if (values.length < 2 || values.some((v) => v <= 0)) return false;
+  return Math.max(...values) / Math.min(...values) >= 100;
+}
+
+function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: BoardMetric; vary: string }) {
+  const { title, format } = METRIC[metric];
+  const data = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
+    () => ({
+      datasets: series.lines.map((line) => ({
+        id: line.id,
+        label: line.label,
+        data: line.points,
+        borderColor: colourOf(line.person),
+        backgroundColor: colourOf(line.person),
+        borderDash: line.reference ? [6, 4] : [],
+        pointStyle: POINT_STYLES[line.serverIndex % POINT_STYLES.length],
+        pointRadius: 4,
+        borderWidth: line.reference ? 2 : 2.5,
+        spanGaps: false,
+      })),
+    }),
+    [series],
+  );
+  const options = useMemo<ChartOptions<'line'>>(
+    () => ({
+      animation: false,
+      scales: {
+        x: {
+          type: wantsLogAxis(series.values) ? 'logarithmic' : 'linear',
+          title: { display: true, text: vary.replaceAll('_', ' ') },
+          grid: { color: gridColor },
+          ticks: { callback: (value) => formatInt(Number(value)) },
+        },
+        y: yAxis(metric),
+      },
+      plugins: {
+        tooltip: {
+          callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}` },
+        },
+      },
+    }),
+    [series.values, vary, metric, format],
+  );
+  return (
+    <ChartFrame
+      testId={`board-${metric}-chart`}
+      title={title}
+      points={plottedLines(series)}
+      emptyMessage="No finished result yet."
+      caption="Dashed grey: the recorded reference. Gaps: no valid figure at that point."
+    >
+      <Line data={data} options={options} datasetIdKey="id" aria-label={`${title} by ${vary} per student`} role="img" />
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,196 @@
+import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+
+import { peakPoint } from '../lib/board-chart-data';
+import type { BoardExperiment, BoardResult, Stat } from '../lib/classroom-schemas';
+
+interface TableProps {
+  experiment: BoardExperiment;
+  /** Shows the result on every screen of the class; absent on a student's read-only board. */
+  onSpotlight?: (result: BoardResult) => void;
+  spotlighting: boolean;
+}
+
+function figure(value: number | null, format: (v: number) => string): string {
+  return value === null ? '—' : format(value);
+}
+
+/** "51,234 (40,000 – 60,000)": the median over the students' valid results, and their range. */
+function statText(stat: Stat | null, format: (v: number) => string): string {
+  if (!stat || stat.count === 0 || stat.median === null) return '—';
+  const range = stat.min !== null && stat.max !== null ? ` (${format(stat.min)} – ${format(stat.max)})` : '';
+  return `${format(stat.median)}${range}`;
+}
+
+/** Valid and stable marks, in words as well as signs. */
+function Checks({ result }: { result: BoardResult }) {
+  if (result.valid === null) return <>—</>;
+  return (
+    <>
+      {result.valid ? '✓ valid' : <span className="class-table__flag">✗ invalid</span>}
+      {result.stable === false ? <span className="class-table__flag"> · unstable</span> : null}
+    </>
+  );
+}
+
+function SpotlightButton({ result, onSpotlight, spotlighting }: Omit<TableProps, 'experiment'> & { result: BoardResult }) {
+  if (!onSpotlight || (result.run_id === null && result.sweep_id === null)) return null;
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      onClick={() => {
+        onSpotlight(result);
+      }}
+      disabled={spotlighting}
+      aria-label={`Spotlight ${result.name}`}
+    >
+      Spotlight
+    </button>
+  );
+}
+
+/** A single run's experiment: one row per student, the reference above, the spread below. */
+export function RunResultsTable({ experiment, onSpotlight, spotlighting }: TableProps) {
+  const { reference, results, spread } = experiment;
+  return (
+    <div className="class-table-wrap">
+      <table className="class-table" data-testid="board-table">
+        <thead>
+          <tr>
+            <th scope="col">Student</th>
+            <th scope="col">Server</th>
+            <th scope="col" className="class-table__num">QPS</th>
+            <th scope="col" className="class-table__num">p50</th>
+            <th scope="col" className="class-table__num">p99</th>
+            <th scope="col">Checks</th>
+            {onSpotlight ? <th scope="col"><span className="class-visually-hidden">Actions</span></th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {reference ? (
+            <tr className="class-table__reference" data-testid="board-reference-row">
+              <th scope="row">reference (recorded)</th>
+              <td>{reference.server ?? '—'}</td>
+              <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
+              <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
+              <td className="class-table__num">{figure(reference.p99_us, formatLatencyUs)}</td>
+              <td><Checks result={reference} /></td>
+              {onSpotlight ? <td /> : null}
+            </tr>
+          ) : null}
+          {results.map((result) => (
+            <tr key={result.person_id ?? result.name} data-testid="board-row">
+              <th scope="row">{result.name}</th>
+              <td>{result.server ?? '—'}</td>
+              <td className="class-table__num">{figure(result.qps, formatQps)}</td>
+              <td className="class-table__num">{figure(result.p50_us, formatLatencyUs)}</td>
+              <td className="class-table__num">{figure(result.p99_us, formatLatencyUs)}</td>
+              <td><Checks result={result} /></td>
+              {onSpotlight ? (
+                <td><SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} /></td>
+              ) : null}
+            </tr>
+          ))}
+          <tr className="class-table__spread" data-testid="board-spread-row">
+            <th scope="row">
+              Spread <span className="board-experiment__lesson">({spread.qps?.count ?? 0} valid)</span>
+            </th>
+            <td>median (min – max)</td>
+            <td className="class-table__num">{statText(spread.qps, formatQps)}</td>
+            <td className="class-table__num">—</td>
+            <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
+            <td />
+            {onSpotlight ? <td /> : null}
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function pointsText(result: BoardResult): string {
+  const valid = result.points.filter((p) => p.valid).length;
+  return `${valid} / ${result.points.length}`;
+}
+
+function servers(result: BoardResult): string {
+  const names = [...new Set(result.points.map((p) => p.server))];
+  return names.length > 0 ? names.join(', ') : (result.server ?? '—');
+}
+
+/** A series: one row per student with its best point; the spread per point in a second table. */
+export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: TableProps) {
+  const rows = experiment.reference ? [experiment.reference, ...experiment.results] : experiment.results;
+  const vary = (experiment.vary ?? 'value').replaceAll('_', ' ');
+  return (
+    <>
+      <div className="class-table-wrap">
+        <table className="class-table" data-testid="board-table">
+          <thead>
+            <tr>
+              <th scope="col">Student</th>
+              <th scope="col">Servers</th>
+              <th scope="col" className="class-table__num">Valid points</th>
+              <th scope="col" className="class-table__num">Peak QPS</th>
+              <th scope="col" className="class-table__num">p99 there</th>
+              <th scope="col">Checks</th>
+              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">Actions</span></th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((result) => {
+              const reference = result === experiment.reference;
+              const peak = peakPoint(result);
+              return (
+                <tr
+                  key={reference ? 'reference' : (result.person_id ?? result.name)}
+                  className={reference ? 'class-table__reference' : undefined}
+                  data-testid={reference ? 'board-reference-row' : 'board-row'}
+                >
+                  <th scope="row">{reference ? 'reference (recorded)' : result.name}</th>
+                  <td>{servers(result)}</td>
+                  <td className="class-table__num">{pointsText(result)}</td>
+                  <td className="class-table__num">
+                    {peak ? `${figure(peak.qps, formatQps)} (${peak.server}, ${formatInt(peak.value)})` : '—'}
+                  </td>
+                  <td className="class-table__num">{peak ? figure(peak.p99_us, formatLatencyUs) : '—'}</td>
+                  <td><Checks result={result} /></td>
+                  {onSpotlight ? (
+                    <td>
+                      {reference ? null : <SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} />}
+                    </td>
+                  ) : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {experiment.spread.points.length > 0 ? (
+        <div className="class-table-wrap">
+          <table className="class-table" data-testid="board-spread-table">
+            <caption className="board-experiment__lesson">Spread of the students’ valid QPS at each point</caption>
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col" className="class-table__num">{vary}</th>
+                <th scope="col" className="class-table__num">Median QPS (min – max)</th>
+                <th scope="col" className="class-table__num">Valid results</th>
+              </tr>
+            </thead>
+            <tbody>
+              {experiment.spread.points.map((point) => (
+                <tr key={`${point.server}@${point.value}`}>
+                  <td>{point.server}</td>
+                  <td className="class-table__num">{formatInt(point.value)}</td>
+                  <td className="class-table__num">{statText(point.qps, formatQps)}</td>
+                  <td className="class-table__num">{point.qps.count}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import { screen } from '@testing-library/react';
+
+import { aClassroomClass } from '@/testing/classroom-fixtures';
+import { renderWithProviders } from '@/testing/render';
+
+import { classroomClassSchema } from '../lib/classroom-schemas';
+
+import { ClassBanner } from './class-banner';
+
+const klass = (overrides: Record<string, unknown> = {}) => classroomClassSchema.parse(aClassroomClass(overrides));
+
+describe('ClassBanner', () => {
+  it('names the class, links its board, and says when runs are paused', () => {
+    const { rerender } = renderWithProviders(<ClassBanner klass={klass()} ended={false} />);
+    expect(screen.getByTestId('class-banner')).toHaveTextContent('You are in Systems, Tuesday');
+    expect(screen.getByRole('link', { name: 'Class board' })).toHaveAttribute('href', '/classes/c-1/board');
+    expect(screen.queryByTestId('class-paused')).not.toBeInTheDocument();
+    rerender(<ClassBanner klass={klass({ paused: true })} ended={false} />);
+    expect(screen.getByTestId('class-paused')).toHaveTextContent('Runs are paused by your instructor');
+  });
+
+  it('says the class has ended, and nothing before the stream has sent the class', () => {
+    const { rerender } = renderWithProviders(<ClassBanner klass={null} ended={false} />);
+    expect(screen.queryByTestId('class-banner')).not.toBeInTheDocument();
+    rerender(<ClassBanner klass={klass()} ended />);
+    expect(screen.getByTestId('class-banner')).toHaveTextContent('Systems, Tuesday has ended.');
+    expect(screen.queryByRole('link', { name: 'Class board' })).not.toBeInTheDocument();
+  });
+});

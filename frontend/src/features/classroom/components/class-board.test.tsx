@@ -1,0 +1,89 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { aPresentation, board } from '@/testing/classroom-fixtures';
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { ClassBoard } from './class-board';
+
+function datasets(chart: HTMLElement) {
+  return JSON.parse(within(chart).getByTestId('chart-stub').getAttribute('data-datasets') ?? '[]') as { id: string; n: number }[];
+}
+
+async function experiment(title: string) {
+  return screen.findByRole('region', { name: title });
+}
+
+describe('ClassBoard', () => {
+  it('shows the experiments someone has run, and all of them when asked', async () => {
+    mockFetch({ 'GET /api/classes/c-1/board': board });
+    renderWithProviders(<ClassBoard classId="c-1" canSpotlight={false} />);
+    expect(await screen.findAllByTestId('board-experiment')).toHaveLength(2);
+    await userEvent.click(screen.getByLabelText('Show all experiments (1 without results yet)'));
+    expect(screen.getAllByTestId('board-experiment')).toHaveLength(3);
+  });
+
+  it('draws a run’s results as named bars beside the reference, and the table with its spread', async () => {
+    mockFetch({ 'GET /api/classes/c-1/board': board });
+    renderWithProviders(<ClassBoard classId="c-1" canSpotlight={false} />);
+    const run = await experiment('epoll at 100 connections');
+    // The reference and both students: three bars in each chart.
+    expect(within(run).getByTestId('board-qps-chart')).toHaveAttribute('data-points', '3');
+    expect(within(run).getByTestId('board-p99_us-chart')).toHaveAttribute('data-points', '3');
+    expect(datasets(within(run).getByTestId('board-qps-chart'))).toEqual([{ id: 'results', n: 3 }]);
+    const rows = within(run).getAllByTestId('board-row');
+    expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
+      ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '✓ valid'],
+      ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '✗ invalid'],
+    ]);
+    expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('reference (recorded)');
+    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('Spread (1 valid)');
+    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('50,000 (50,000 – 50,000)');
+    // Read-only: nobody spotlights from a student's board.
+    expect(within(run).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('draws a series as one line per student and server, the reference’s beside them', async () => {
+    mockFetch({ 'GET /api/classes/c-1/board': board });
+    renderWithProviders(<ClassBoard classId="c-1" canSpotlight={false} />);
+    const series = await experiment('poll against epoll');
+    expect(datasets(within(series).getByTestId('board-qps-chart'))).toEqual([
+      { id: 'reference:c-poll', n: 2 },
+      { id: 'reference:c-epoll', n: 2 },
+      { id: 'p-ada:c-poll', n: 2 },
+      { id: 'p-ada:c-epoll', n: 2 },
+    ]);
+    // One of Ada's points is invalid: a gap, not a figure.
+    expect(within(series).getByTestId('board-qps-chart')).toHaveAttribute('data-points', '7');
+    expect(within(series).getByTestId('board-row')).toHaveTextContent('3 / 4');
+    expect(within(series).getByTestId('board-spread-table')).toHaveTextContent('37,000 (37,000 – 37,000)');
+  });
+
+  it('spotlights a student’s run or sweep for the whole class', async () => {
+    const { calls } = mockFetch({
+      'GET /api/classes/c-1/board': board,
+      'PUT /api/classes/c-1/presentation': aPresentation({ spotlight: { id: 'p-ada', name: 'Ada' } }),
+    });
+    renderWithProviders(<ClassBoard classId="c-1" canSpotlight />);
+    const run = await experiment('epoll at 100 connections');
+    await userEvent.click(within(run).getByRole('button', { name: 'Spotlight Linus' }));
+    const series = await experiment('poll against epoll');
+    await userEvent.click(within(series).getByRole('button', { name: 'Spotlight Ada' }));
+    await userEvent.click(within(series).getByRole('button', { name: 'Present this experiment' }));
+    await waitFor(() => {
+      expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(3);
+    });
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+      { lesson: '01-c10k-problem', experiment: 'a1b2c3d4e5f6', title: 'epoll at 100 connections', run_id: 'r-linus' },
+      { lesson: '02-blocking', experiment: 'ffeeddccbbaa', title: 'poll against epoll', sweep_id: 's-ada' },
+      { lesson: '02-blocking', experiment: 'ffeeddccbbaa', title: 'poll against epoll' },
+    ]);
+  });
+
+  it('says so before anyone has a result', async () => {
+    mockFetch({ 'GET /api/classes/c-1/board': { experiments: [board.experiments[2]] } });
+    renderWithProviders(<ClassBoard classId="c-1" canSpotlight />);
+    expect(await screen.findByTestId('board-empty')).toHaveTextContent('No results yet');
+  });
+});

@@ -1,0 +1,117 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { aClassroomClass, aPresentation, aQueuedRun, board, roster } from '@/testing/classroom-fixtures';
+import { FakeEventSource } from '@/testing/fake-event-source';
+import { lessons } from '@/testing/fixtures';
+import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { ClassPage } from './class-page';
+
+function serveClass(klass = aClassroomClass(), extra: Record<string, unknown> = {}) {
+  return mockFetch({
+    'GET /api/classes/c-1': klass,
+    'GET /api/classes/c-1/roster': roster,
+    'GET /api/classes/c-1/queue': { paused: klass.paused, runs: [aQueuedRun()] },
+    'GET /api/classes/c-1/board': board,
+    'GET /api/lessons': lessons,
+    ...extra,
+  });
+}
+
+const posts = (calls: MockRequest[]) => calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`);
+
+describe('ClassPage', () => {
+  it('shows the class for the room: its name, the join code large, the link and its QR code', async () => {
+    serveClass(aClassroomClass({ ends_at: new Date(Date.now() + 45 * 60_000).toISOString() }));
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const header = await screen.findByTestId('class-header');
+    expect(within(header).getByRole('heading', { level: 1, name: 'Systems, Tuesday' })).toBeInTheDocument();
+    expect(within(header).getByTestId('join-code')).toHaveTextContent('K7QX-M4TP');
+    const link = `${window.location.origin}/#/join?code=K7QX-M4TP`;
+    expect(within(header).getByTestId('join-link')).toHaveAttribute('href', link);
+    const qr = await within(header).findByTestId('join-qr');
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    expect(qr).toHaveAccessibleName(`QR code of the join link ${link}`);
+    expect(within(header).getByTestId('class-ends')).toHaveTextContent(/Ends at .+ \(in 45 min\)/);
+    // The rest of the page: students, runs, board, and the CSV of every run.
+    expect(await screen.findAllByTestId('roster-row')).toHaveLength(2);
+    expect(await screen.findAllByTestId('queue-row')).toHaveLength(1);
+    expect(await screen.findAllByTestId('board-experiment')).toHaveLength(2);
+    expect(screen.getByTestId('export-csv')).toHaveAttribute('href', '/api/classes/c-1/runs.csv');
+    expect(screen.getByTestId('export-csv')).toHaveAttribute('download');
+    // The queue names the experiment by the board's title.
+    expect(screen.getByTestId('queue-row')).toHaveTextContent('The C10K problem · epoll at 100 connections');
+  });
+
+  it('pauses and resumes the class’s runs, saying which state it is in', async () => {
+    const { calls } = serveClass(aClassroomClass(), {
+      'POST /api/classes/c-1/pause': aClassroomClass({ paused: true }),
+      'POST /api/classes/c-1/resume': aClassroomClass({ paused: false }),
+    });
+    renderWithProviders(<ClassPage classId="c-1" />);
+    expect(await screen.findByTestId('pause-state')).toHaveTextContent('Runs are running');
+    await userEvent.click(screen.getByRole('button', { name: 'Pause runs' }));
+    await waitFor(() => {
+      expect(screen.getByTestId('pause-state')).toHaveTextContent('Runs are paused: waiting runs stay queued until you resume.');
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Resume runs' }));
+    await waitFor(() => {
+      expect(screen.getByTestId('pause-state')).toHaveTextContent('Runs are running');
+    });
+    expect(posts(calls)).toEqual(['POST /api/classes/c-1/pause', 'POST /api/classes/c-1/resume']);
+  });
+
+  it('follows the class stream: a pause elsewhere, and what is presented, with Stop presenting', async () => {
+    const { calls } = serveClass(aClassroomClass(), { 'DELETE /api/classes/c-1/presentation': reply(204, null) });
+    renderWithProviders(<ClassPage classId="c-1" />);
+    expect(await screen.findByTestId('presentation-bar')).toHaveTextContent('Nothing is presented');
+    const es = FakeEventSource.latest();
+    expect(es.url).toBe('/api/classes/c-1/events');
+    act(() => {
+      es.emit('class', aClassroomClass({ paused: true }), '');
+      es.emit('presentation', aPresentation({ spotlight: { id: 'p-ada', name: 'Ada' } }), '');
+    });
+    expect(await screen.findByTestId('presentation-what')).toHaveTextContent(
+      'epoll at 100 connections, in The C10K problem (spotlight: Ada)',
+    );
+    await waitFor(() => {
+      expect(screen.getByTestId('pause-state')).toHaveTextContent('Runs are paused');
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Stop presenting' }));
+    await waitFor(() => {
+      expect(posts(calls)).toEqual(['DELETE /api/classes/c-1/presentation']);
+    });
+    act(() => {
+      es.emit('presentation', null, '');
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('presentation-bar')).toHaveTextContent('Nothing is presented');
+    });
+  });
+
+  it('ends the class after asking, then hides its code and stops following it', async () => {
+    const { calls } = serveClass(aClassroomClass(), {
+      'POST /api/classes/c-1/end': aClassroomClass({ ended_at: '2026-11-24T11:00:00+00:00' }),
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithProviders(<ClassPage classId="c-1" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'End class' }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    await waitFor(() => {
+      expect(screen.getByTestId('class-ends')).toHaveTextContent(/^Ended at .+: its code no longer admits anyone/);
+    });
+    expect(screen.queryByTestId('join-code')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pause runs' })).not.toBeInTheDocument();
+    expect(FakeEventSource.latest().closed).toBe(true);
+    expect(posts(calls)).toEqual(['POST /api/classes/c-1/end']);
+  });
+
+  it('says why when the class cannot be loaded', async () => {
+    mockFetch({ 'GET /api/classes/c-9': reply(404, { detail: 'no such class' }) });
+    renderWithProviders(<ClassPage classId="c-9" />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('no such class');
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+});

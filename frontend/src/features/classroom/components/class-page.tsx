@@ -1,0 +1,103 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { Link } from 'react-router';
+
+import { ErrorBoundary } from '@/components/error-boundary';
+import { ErrorMessage, Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
+
+import { csvUrl } from '../api/classroom';
+import { useClassStream } from '../hooks/use-class-stream';
+import { classKeys, useBoard, useClassroomClass, useLessonList } from '../hooks/use-classroom';
+import { experimentKey, type Titles } from '../lib/class-text';
+
+import { ClassBoard } from './class-board';
+import { ClassHeader } from './class-header';
+import { PauseToggle } from './pause-toggle';
+import { PresentationBar } from './presentation-bar';
+import { QueueTable } from './queue-table';
+import { RosterTable } from './roster-table';
+
+import './classroom.css';
+
+/**
+ * /#/classes/:id, the instructor's page while teaching: the join code for the room, what is
+ * presented, who is here and where, the class's queue (pause, cancel, export), and the board.
+ * The class stream keeps the class (paused, ended) and the presentation current.
+ */
+export function ClassPage({ classId }: { classId: string }) {
+  const klass = useClassroomClass(classId);
+  // An ended class has nothing left to follow.
+  const live = klass.data?.ended_at === null;
+  const stream = useClassStream(live ? classId : null);
+  const lessons = useLessonList();
+  const board = useBoard(classId);
+  const client = useQueryClient();
+  usePageTitle(klass.data?.name);
+
+  // The stream's `class` is the newest word on it: the page reads one copy, the query's.
+  useEffect(() => {
+    if (stream.klass) client.setQueryData(classKeys.klass(classId), stream.klass);
+  }, [client, classId, stream.klass]);
+  // It ended by itself (its `ends_at`) or in another tab: ask for the class as it is now.
+  useEffect(() => {
+    if (stream.ended) void client.invalidateQueries({ queryKey: classKeys.klass(classId) });
+  }, [client, classId, stream.ended]);
+
+  const titles = useMemo<Titles>(
+    () => ({
+      lessons: new Map((lessons.data ?? []).map((l) => [l.slug, l.title])),
+      experiments: new Map((board.data?.experiments ?? []).map((e) => [experimentKey(e.lesson, e.experiment), e.title])),
+    }),
+    [lessons.data, board.data],
+  );
+
+  if (klass.isPending) return <Loading label="Loading the class…" />;
+  if (klass.isError) {
+    return (
+      <div className="page">
+        <ErrorMessage title="This class could not be loaded." error={klass.error} />
+        <p>
+          <Link to="/classes">← Your classes</Link>
+        </p>
+      </div>
+    );
+  }
+
+  const ended = klass.data.ended_at !== null;
+  return (
+    <div className="class-page" data-testid="class-page">
+      <p>
+        <Link to="/classes">← Your classes</Link>
+      </p>
+      <ClassHeader klass={klass.data} />
+      {ended ? null : <PresentationBar classId={classId} presentation={stream.presentation} />}
+
+      <section className="class-page__section" aria-labelledby="class-students">
+        <h2 id="class-students">Students</h2>
+        <ErrorBoundary name="The students">
+          <RosterTable classId={classId} live={!ended} lessons={lessons.data} />
+        </ErrorBoundary>
+      </section>
+
+      <section className="class-page__section" aria-labelledby="class-runs">
+        <h2 id="class-runs">Runs</h2>
+        {ended ? null : <PauseToggle classId={classId} paused={klass.data.paused} />}
+        <p>
+          <a className="button button--small" href={csvUrl(classId)} download data-testid="export-csv">
+            Export CSV
+          </a>{' '}
+          every run of the class, one row each.
+        </p>
+        <ErrorBoundary name="The queue">
+          <QueueTable classId={classId} live={!ended} titles={titles} />
+        </ErrorBoundary>
+      </section>
+
+      <section className="class-page__section" aria-labelledby="class-board">
+        <h2 id="class-board">Class board</h2>
+        <ClassBoard classId={classId} canSpotlight={!ended} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
+import { aPresentation } from '@/testing/classroom-fixtures';
+import { renderWithProviders } from '@/testing/render';
+
+import { presentationSchema, type Presentation } from '../lib/classroom-schemas';
+
+import { FollowPanel } from './follow-panel';
+
+const frames: RunEventFrame[] = [{ type: 'queued', seq: 1, data: { position: 1, wait_s: 3 } }];
+const table: Sweep = { id: 's-1', request: null, finished: false, points: [], memory_per_connection: {} };
+
+function renderPanel(presentation: Presentation | null, sweep: Sweep | null = null) {
+  const renderRun = vi.fn((runId: string, given: RunEventFrame[]) => <p data-testid="run-body">{`${runId}: ${given.length} events`}</p>);
+  const renderSweep = vi.fn((s: Sweep) => <p data-testid="sweep-body">{s.id}</p>);
+  const view = renderWithProviders(
+    <FollowPanel presentation={presentation} runFrames={frames} sweep={sweep} renderRun={renderRun} renderSweep={renderSweep} />,
+  );
+  const rerender = (next: Presentation | null, nextSweep: Sweep | null = sweep) => {
+    view.rerender(
+      <FollowPanel presentation={next} runFrames={frames} sweep={nextSweep} renderRun={renderRun} renderSweep={renderSweep} />,
+    );
+  };
+  return { rerender, renderRun, renderSweep };
+}
+
+const present = (overrides: Record<string, unknown> = {}) => presentationSchema.parse(aPresentation(overrides));
+
+describe('FollowPanel', () => {
+  it('is closed while nothing is presented, and opens with a presented run', () => {
+    const { rerender, renderRun } = renderPanel(null);
+    expect(screen.queryByTestId('follow-panel')).not.toBeInTheDocument();
+    rerender(present());
+    const panel = screen.getByRole('complementary', { name: 'Presented to the class' });
+    expect(within(panel).getByTestId('follow-title')).toHaveTextContent('epoll at 100 connections');
+    expect(within(panel).getByTestId('follow-who')).toHaveTextContent('Presented by your instructor');
+    expect(within(panel).getByRole('link', { name: 'Open the lesson: The C10K problem' })).toHaveAttribute(
+      'href',
+      '/lessons/01-c10k-problem',
+    );
+    expect(within(panel).getByTestId('run-body')).toHaveTextContent('r-9: 1 events');
+    expect(renderRun).toHaveBeenLastCalledWith('r-9', frames);
+    rerender(null);
+    expect(screen.queryByTestId('follow-panel')).not.toBeInTheDocument();
+  });
+
+  it('names the student in the spotlight, and draws a presented sweep once its table comes', () => {
+    const sweepShown = present({ run_id: null, sweep_id: 's-1', spotlight: { id: 'p-ada', name: 'Ada' } });
+    const { rerender } = renderPanel(sweepShown);
+    expect(screen.getByTestId('follow-who')).toHaveTextContent('Spotlight: Ada');
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting for the series’ table…');
+    rerender(sweepShown, table);
+    expect(screen.getByTestId('sweep-body')).toHaveTextContent('s-1');
+  });
+
+  it('minimises, and opens again on the next presentation', async () => {
+    const first = present();
+    const { rerender } = renderPanel(first);
+    await userEvent.click(screen.getByRole('button', { name: 'Minimise' }));
+    expect(screen.queryByTestId('follow-body')).not.toBeInTheDocument();
+    expect(screen.getByTestId('follow-panel')).toHaveClass('follow-panel--minimised');
+    // The same presentation sent again (a reconnect) leaves it minimised…
+    rerender({ ...first });
+    expect(screen.queryByTestId('follow-body')).not.toBeInTheDocument();
+    // …a new one opens it.
+    rerender(present({ run_id: 'r-10', started_at: '2026-11-24T09:50:00+00:00' }));
+    expect(screen.getByTestId('follow-body')).toBeInTheDocument();
+    expect(screen.getByTestId('follow-panel')).toHaveClass('follow-panel--open');
+    await userEvent.click(screen.getByRole('button', { name: 'Minimise' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(screen.getByTestId('follow-body')).toBeInTheDocument();
+  });
+
+  it('points to the lesson when only a lesson is presented', () => {
+    renderPanel(present({ experiment: null, title: null, run_id: null }));
+    expect(screen.getByTestId('follow-title')).toHaveTextContent('The C10K problem');
+    expect(screen.getByTestId('follow-body')).toHaveTextContent('open it to follow along');
+  });
+});

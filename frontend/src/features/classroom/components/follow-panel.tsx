@@ -1,0 +1,88 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { ErrorBoundary } from '@/components/error-boundary';
+import { Loading } from '@/components/loading';
+import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
+
+import type { Presentation } from '../lib/classroom-schemas';
+
+import './classroom.css';
+
+export interface FollowPanelProps {
+  /** What the instructor presents now (from the class stream); null closes the panel. */
+  presentation: Presentation | null;
+  /** The presented run's events so far, in order. */
+  runFrames: RunEventFrame[];
+  /** The presented sweep's table, once the stream has sent it. */
+  sweep: Sweep | null;
+  /** Draws a presented run: the app layer supplies it, since the bench feature draws runs. */
+  renderRun: (runId: string, frames: RunEventFrame[]) => ReactNode;
+  /** Draws a presented sweep's table and charts. */
+  renderSweep: (sweep: Sweep) => ReactNode;
+}
+
+/** A presentation is new when any of this changes: presenting again replaces it. */
+function identity(p: Presentation): string {
+  return [p.started_at, p.lesson, p.experiment, p.run_id, p.sweep_id].join('|');
+}
+
+/**
+ * A drawer on the right (a bottom sheet on narrow screens) that opens whenever the instructor
+ * presents something, so every student sees the same run or sweep while it is discussed.
+ * The student may minimise it; the next presentation opens it again.
+ */
+export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderSweep }: FollowPanelProps) {
+  // Which presentation was minimised: a new one is shown open again without an effect.
+  const [minimisedFor, setMinimisedFor] = useState<string | null>(null);
+  if (!presentation) return null;
+  const id = identity(presentation);
+  const minimised = minimisedFor === id;
+  const title = presentation.title ?? presentation.lesson_title;
+  return (
+    <aside
+      className={`follow-panel ${minimised ? 'follow-panel--minimised' : 'follow-panel--open'}`}
+      aria-label="Presented to the class"
+      data-testid="follow-panel"
+    >
+      <header className="follow-panel__header">
+        <div className="follow-panel__heading">
+          <h2 className="follow-panel__title" data-testid="follow-title">
+            {title}
+          </h2>
+          <p className="follow-panel__who" data-testid="follow-who">
+            {presentation.spotlight ? `Spotlight: ${presentation.spotlight.name}` : 'Presented by your instructor'}
+          </p>
+        </div>
+        <button
+          type="button"
+          className="button button--small"
+          aria-expanded={!minimised}
+          onClick={() => {
+            setMinimisedFor(minimised ? null : id);
+          }}
+        >
+          {minimised ? 'Show' : 'Minimise'}
+        </button>
+      </header>
+      {minimised ? null : (
+        <div className="follow-panel__body" data-testid="follow-body">
+          <p>
+            <Link to={`/lessons/${encodeURIComponent(presentation.lesson)}`}>Open the lesson: {presentation.lesson_title}</Link>
+          </p>
+          <ErrorBoundary name="The presented result">
+            <PresentedBody presentation={presentation} runFrames={runFrames} sweep={sweep} renderRun={renderRun} renderSweep={renderSweep} />
+          </ErrorBoundary>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+function PresentedBody({ presentation, runFrames, sweep, renderRun, renderSweep }: FollowPanelProps & { presentation: Presentation }) {
+  if (presentation.run_id !== null) return <>{renderRun(presentation.run_id, runFrames)}</>;
+  if (presentation.sweep_id !== null) {
+    return sweep ? <>{renderSweep(sweep)}</> : <Loading label="Waiting for the series’ table…" />;
+  }
+  return <p>Your instructor is presenting this lesson: open it to follow along.</p>;
+}

@@ -1,0 +1,72 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { lessonListSchema } from '@/lib/api-schemas';
+import { roster } from '@/testing/classroom-fixtures';
+import { lessons } from '@/testing/fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { RosterTable } from './roster-table';
+
+const courseLessons = lessonListSchema.parse(lessons);
+
+describe('RosterTable', () => {
+  it('shows each student: online or not (in words), the lesson they are on, lessons read, runs', async () => {
+    mockFetch({ 'GET /api/classes/c-1/roster': roster });
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    const rows = await screen.findAllByTestId('roster-row');
+    expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
+      ['Ada', 'online', 'The C10K problem', '1 / 2', '3', 'Remove'],
+      ['Linus', 'offline', '—', '0 / 2', '0', 'Remove'],
+    ]);
+    expect(screen.getByTestId('roster-count')).toHaveTextContent('1 of 2 online');
+  });
+
+  it('shows the slug while the lessons are unknown', async () => {
+    mockFetch({ 'GET /api/classes/c-1/roster': roster });
+    renderWithProviders(<RosterTable classId="c-1" live lessons={undefined} />);
+    const [ada] = await screen.findAllByTestId('roster-row');
+    expect(ada).toHaveTextContent('01-c10k-problem');
+    expect(ada).toHaveTextContent('1 / …');
+  });
+
+  it('removes a student after asking, and asks for the roster again', async () => {
+    let students = roster;
+    const { calls } = mockFetch({
+      'GET /api/classes/c-1/roster': () => ({ body: students }),
+      'DELETE /api/classes/c-1/students/p-linus': () => {
+        students = roster.slice(0, 1);
+        return { status: 204, body: null };
+      },
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove Linus' }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false); // declined: nothing sent
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Linus' }));
+    await waitFor(() => {
+      expect(screen.getAllByTestId('roster-row')).toHaveLength(1);
+    });
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/classes/c-1/students/p-linus']);
+  });
+
+  it('shows the server’s sentence when a removal is refused', async () => {
+    mockFetch({
+      'GET /api/classes/c-1/roster': roster,
+      'DELETE /api/classes/c-1/students/p-ada': reply(404, { detail: 'no such student in this class' }),
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove Ada' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('no such student in this class');
+  });
+
+  it('says so when nobody has joined', async () => {
+    mockFetch({ 'GET /api/classes/c-1/roster': [] });
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    expect(await screen.findByTestId('roster-empty')).toHaveTextContent('Nobody has joined yet');
+    expect(within(document.body).queryByRole('table')).not.toBeInTheDocument();
+  });
+});

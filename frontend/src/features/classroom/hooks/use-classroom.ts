@@ -1,0 +1,126 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { apiRequest } from '@/lib/api-client';
+import { lessonListSchema } from '@/lib/api-schemas';
+
+import {
+  cancelRun,
+  endClass,
+  getBoard,
+  getClass,
+  getQueue,
+  getRoster,
+  pauseClass,
+  present,
+  removeStudent,
+  resumeClass,
+  stopPresenting,
+} from '../api/classroom';
+import type { ClassroomClass, PresentationRequest } from '../lib/classroom-schemas';
+
+/** Who is online and where they are: the instructor watches it while the class works. */
+export const ROSTER_REFRESH_MS = 3_000;
+/** Runs start and finish every few seconds. */
+export const QUEUE_REFRESH_MS = 2_000;
+/** New results land on the board as runs finish; every student's board asks too, so not too often. */
+export const BOARD_REFRESH_MS = 10_000;
+
+export const classKeys = {
+  klass: (id: string) => ['classroom', id, 'class'] as const,
+  roster: (id: string) => ['classroom', id, 'roster'] as const,
+  queue: (id: string) => ['classroom', id, 'queue'] as const,
+  board: (id: string) => ['classroom', id, 'board'] as const,
+};
+
+export function useClassroomClass(id: string) {
+  return useQuery({ queryKey: classKeys.klass(id), queryFn: ({ signal }) => getClass(id, signal) });
+}
+
+/** `live`: the class has not ended. An ended class's roster and queue change no more. */
+export function useRoster(id: string, live: boolean) {
+  return useQuery({
+    queryKey: classKeys.roster(id),
+    queryFn: ({ signal }) => getRoster(id, signal),
+    refetchInterval: live ? ROSTER_REFRESH_MS : false,
+  });
+}
+
+export function useQueue(id: string, live: boolean) {
+  return useQuery({
+    queryKey: classKeys.queue(id),
+    queryFn: ({ signal }) => getQueue(id, signal),
+    refetchInterval: live ? QUEUE_REFRESH_MS : false,
+  });
+}
+
+export function useBoard(id: string) {
+  return useQuery({
+    queryKey: classKeys.board(id),
+    queryFn: ({ signal }) => getBoard(id, signal),
+    refetchInterval: BOARD_REFRESH_MS,
+  });
+}
+
+/**
+ * The course's lessons (titles for slugs, and how many there are). The lessons feature asks
+ * the same endpoint under the same key, so the two share one cached answer; features do not
+ * import each other, and there is no shared hook for it.
+ */
+export function useLessonList() {
+  return useQuery({
+    queryKey: ['lessons'],
+    queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }),
+  });
+}
+
+/** Pause, resume and end answer with the class: it replaces the page's copy at once. */
+function useClassChange(id: string, change: (id: string) => Promise<ClassroomClass>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => change(id),
+    onSuccess: (klass) => {
+      client.setQueryData(classKeys.klass(id), klass);
+      void client.invalidateQueries({ queryKey: classKeys.queue(id) });
+    },
+  });
+}
+
+export function usePauseClass(id: string) {
+  return useClassChange(id, pauseClass);
+}
+
+export function useResumeClass(id: string) {
+  return useClassChange(id, resumeClass);
+}
+
+export function useEndClass(id: string) {
+  return useClassChange(id, endClass);
+}
+
+export function useRemoveStudent(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (personId: string) => removeStudent(id, personId),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: classKeys.roster(id) });
+      void client.invalidateQueries({ queryKey: classKeys.queue(id) });
+    },
+  });
+}
+
+export function useCancelRun(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) => cancelRun(runId),
+    onSuccess: () => void client.invalidateQueries({ queryKey: classKeys.queue(id) }),
+  });
+}
+
+/** What is presented comes back through the class stream, which every screen of the class follows. */
+export function usePresent(id: string) {
+  return useMutation({ mutationFn: (body: PresentationRequest) => present(id, body) });
+}
+
+export function useStopPresenting(id: string) {
+  return useMutation({ mutationFn: () => stopPresenting(id) });
+}

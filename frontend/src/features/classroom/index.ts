@@ -1,0 +1,12 @@
+// Public API of the classroom feature: an instructor's class page and the class board, the
+// class stream, and the pieces a student's screens show (banner, follow panel). The app layer
+// composes them with the people feature (who is in which class) and the bench feature (drawing
+// a presented run or sweep).
+export { ClassBanner } from './components/class-banner';
+export { ClassBoard } from './components/class-board';
+export { ClassBoardPage } from './components/class-board-page';
+export { ClassPage } from './components/class-page';
+export { FollowPanel, type FollowPanelProps } from './components/follow-panel';
+export { useClassStream } from './hooks/use-class-stream';
+export type { ClassStreamState } from './lib/class-stream-state';
+export type { ClassroomClass, Presentation } from './lib/classroom-schemas';
