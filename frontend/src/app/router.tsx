@@ -41,6 +41,15 @@ export function createAppRouter() {
           path: 'classes',
           lazy: async () => ({ Component: (await import('./routes/classes')).ClassesRoute }),
         },
+        // A class as its instructor teaches it (roster, queue, board), and its board for everyone in it.
+        {
+          path: 'classes/:id',
+          lazy: async () => ({ Component: (await import('./routes/class')).ClassRoute }),
+        },
+        {
+          path: 'classes/:id/board',
+          lazy: async () => ({ Component: (await import('./routes/class-board')).ClassBoardRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

@@ -3,6 +3,8 @@ import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { HealthBanner } from '@/components/health-banner';
 import { AccountNav } from '@/features/people';
 
+import { StudentClass } from './student-class';
+
 export function AppLayout() {
   return (
     <div className="app">
@@ -29,6 +31,7 @@ export function AppLayout() {
           </nav>
         </div>
       </header>
+      <StudentClass />
       <HealthBanner />
       <main id="main" className="site-main" tabIndex={-1}>
         <Outlet />

@@ -1,0 +1,56 @@
+import { lazy, Suspense, useEffect } from 'react';
+
+import { Loading } from '@/components/loading';
+import { ClassBanner, FollowPanel, useClassStream } from '@/features/classroom';
+import { useMe } from '@/features/people';
+import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
+
+// The bench feature draws a presented run or sweep with its own charts; it is a third of a
+// lesson's JavaScript, so it loads when something is presented, as lesson pages load it.
+const PresentedRun = lazy(async () => ({ default: (await import('@/features/bench')).PresentedRun }));
+const PresentedSweep = lazy(async () => ({ default: (await import('@/features/bench')).PresentedSweep }));
+
+function renderRun(runId: string, frames: RunEventFrame[]) {
+  return (
+    <Suspense fallback={<Loading label="Loading the run…" />}>
+      <PresentedRun runId={runId} frames={frames} />
+    </Suspense>
+  );
+}
+
+function renderSweep(sweep: Sweep) {
+  return (
+    <Suspense fallback={<Loading label="Loading the series…" />}>
+      <PresentedSweep sweep={sweep} />
+    </Suspense>
+  );
+}
+
+/**
+ * A student in a class, on every page: one class stream (which is also their presence on the
+ * instructor's roster), the banner under the header, and the panel that opens with whatever
+ * the instructor presents. The people feature says which class (StudentClass); the classroom
+ * feature says what the class is doing; the bench feature draws what is shown.
+ */
+export function ClassFollow({ classId }: { classId: string }) {
+  const stream = useClassStream(classId);
+
+  // The class ended: the student's session ended with it, so ask again who this browser is.
+  const { refetch } = useMe();
+  useEffect(() => {
+    if (stream.ended) void refetch();
+  }, [stream.ended, refetch]);
+
+  return (
+    <>
+      <ClassBanner klass={stream.klass} ended={stream.ended} />
+      <FollowPanel
+        presentation={stream.presentation}
+        runFrames={stream.runFrames}
+        sweep={stream.sweep}
+        renderRun={renderRun}
+        renderSweep={renderSweep}
+      />
+    </>
+  );
+}
