@@ -37,8 +37,10 @@ export function listClasses(signal?: AbortSignal) {
   return apiRequest('/classes', classListSchema, { signal });
 }
 
-export function createClass(name: string) {
-  return apiRequest('/classes', classSchema, { method: 'POST', body: { name } });
+/** `endsAt`: ISO 8601 with a zone; at that time the class ends by itself. */
+export function createClass(name: string, endsAt?: string) {
+  const body = endsAt === undefined ? { name } : { name, ends_at: endsAt };
+  return apiRequest('/classes', classSchema, { method: 'POST', body });
 }
 
 /** Ends a class: its code admits nobody, its students' sessions end, their waiting runs are cancelled. */

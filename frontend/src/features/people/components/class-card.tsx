@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+
 import { useEndClass } from '../hooks/use-classes';
 import { joinLink } from '../lib/join-code';
 import type { Class } from '../lib/people-schemas';
@@ -9,7 +11,8 @@ function day(iso: string): string {
 }
 
 /** One class: its name, the join code large enough to read from the back of a room, the
- *  join link (which pre-fills the code), and how many students have joined. */
+ *  join link (which pre-fills the code), how many students have joined, and the way to its
+ *  page (roster, queue, board). */
 export function ClassCard({ klass }: { klass: Class }) {
   const link = joinLink(klass.join_code);
   const ended = klass.ended_at !== null;
@@ -34,7 +37,15 @@ export function ClassCard({ klass }: { klass: Class }) {
           </p>
         </>
       )}
-      <p className="class-card__meta">Created {day(klass.created_at)}</p>
+      <p className="class-card__meta">
+        Created {day(klass.created_at)}
+        {!ended && klass.ends_at !== null ? ` · ends by itself ${new Date(klass.ends_at).toLocaleString()}` : ''}
+      </p>
+      <p className="class-card__open">
+        <Link to={`/classes/${encodeURIComponent(klass.id)}`} className="button button--primary">
+          Open class
+        </Link>
+      </p>
       {ended ? null : <EndClassButton klass={klass} />}
     </article>
   );

@@ -1,9 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { aClass, instructorMe, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
+
+import { toInputValue } from '../lib/ends-at';
 
 import { ClassesPage } from './classes-page';
 
@@ -21,6 +23,7 @@ describe('ClassesPage', () => {
     expect(within(open).getByTestId('join-code')).toHaveTextContent('K7QX-M4TP');
     expect(within(open).getByTestId('join-link')).toHaveAttribute('href', `${window.location.origin}/#/join?code=K7QX-M4TP`);
     expect(within(open).getByTestId('class-students')).toHaveTextContent('3 students');
+    expect(within(open).getByRole('link', { name: 'Open class' })).toHaveAttribute('href', '/classes/c-1');
     // An ended class's code admits nobody: not shown.
     expect(within(ended).queryByTestId('join-code')).not.toBeInTheDocument();
     expect(within(ended).getByText(/Ended 2026-11-01/)).toBeInTheDocument();
@@ -66,6 +69,30 @@ describe('ClassesPage', () => {
     expect(within(card).getByTestId('class-students')).toHaveTextContent('0 students');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Networks' });
     expect(screen.getByLabelText('New class')).toHaveValue('');
+  });
+
+  it('sends an optional end time as ISO 8601 with the browser’s offset', async () => {
+    const { calls } = mockFetch({
+      'GET /api/auth/me': instructorMe,
+      'GET /api/classes': [],
+      'POST /api/classes': reply(201, aClass({ id: 'c-3', name: 'Until noon', ends_at: '2030-01-01T12:00:00+00:00' })),
+    });
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    await userEvent.type(await screen.findByLabelText('New class'), 'Until noon');
+    // Tomorrow at this time, as the browser's picker would give it (no zone).
+    const tomorrow = toInputValue(new Date(Date.now() + 24 * 3600 * 1000));
+    fireEvent.change(screen.getByLabelText('Ends at (optional)'), { target: { value: tomorrow } });
+    await userEvent.click(screen.getByRole('button', { name: 'Create class' }));
+    await waitFor(() => {
+      expect(calls.some((c) => c.method === 'POST')).toBe(true);
+    });
+    const body = calls.find((c) => c.method === 'POST')?.body as { name: string; ends_at: string };
+    expect(body.name).toBe('Until noon');
+    expect(body.ends_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00[+-]\d{2}:\d{2}$/);
+    expect(Date.parse(body.ends_at)).toBe(new Date(tomorrow).getTime());
+    await waitFor(() => {
+      expect(screen.getByLabelText('Ends at (optional)')).toHaveValue('');
+    });
   });
 
   it('shows the server’s sentence when a class cannot be created', async () => {

@@ -6,6 +6,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useClasses, useCreateClass } from '../hooks/use-classes';
 import { useMe } from '../hooks/use-me';
+import { endsAtFromInput, MAX_CLASS_DAYS, toInputValue } from '../lib/ends-at';
 import { MAX_NAME_LENGTH } from '../lib/join-code';
 import type { Class } from '../lib/people-schemas';
 
@@ -79,14 +80,25 @@ function ClassList({ classes }: { classes: Class[] }) {
 function NewClassForm() {
   const create = useCreateClass();
   const [name, setName] = useState('');
+  const [endsAt, setEndsAt] = useState('');
   const nameId = useId();
+  const endsId = useId();
+  const endsHelpId = useId();
+  // The picker offers what the server accepts: from now to MAX_CLASS_DAYS ahead.
+  const now = new Date();
+  const min = toInputValue(now);
+  const max = toInputValue(new Date(now.getTime() + MAX_CLASS_DAYS * 24 * 3600 * 1000));
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    create.mutate(name, {
-      onSuccess: () => {
-        setName('');
+    create.mutate(
+      { name, endsAt: endsAtFromInput(endsAt) ?? undefined },
+      {
+        onSuccess: () => {
+          setName('');
+          setEndsAt('');
+        },
       },
-    });
+    );
   };
   return (
     <form className="people-form people-form--inline" onSubmit={submit} aria-label="Create a class">
@@ -107,6 +119,23 @@ function NewClassForm() {
           {create.isPending ? 'Creating…' : 'Create class'}
         </button>
       </div>
+      <label htmlFor={endsId}>Ends at (optional)</label>
+      <input
+        id={endsId}
+        name="ends_at"
+        type="datetime-local"
+        min={min}
+        max={max}
+        value={endsAt}
+        aria-describedby={endsHelpId}
+        onChange={(e) => {
+          setEndsAt(e.target.value);
+        }}
+      />
+      <p className="people-form__help" id={endsHelpId}>
+        Your time zone. At that time the class ends by itself: its code stops working and its
+        students are signed out. Leave it empty to end the class yourself.
+      </p>
       <FormError error={create.error} />
     </form>
   );

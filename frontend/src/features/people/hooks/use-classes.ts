@@ -32,7 +32,7 @@ export function useEndClass() {
 export function useCreateClass() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => createClass(name),
+    mutationFn: ({ name, endsAt }: { name: string; endsAt?: string }) => createClass(name, endsAt),
     onSuccess: (created) => {
       client.setQueryData<Class[]>(CLASSES_QUERY_KEY, (classes) => [
         created,

@@ -29,6 +29,8 @@ export const classSchema = z.object({
   /** As shown to students, e.g. K7QX-M4TP. */
   join_code: z.string(),
   created_at: z.string(),
+  /** When it ends by itself; null when it runs until its instructor ends it. */
+  ends_at: z.string().nullish().transform((t) => t ?? null),
   ended_at: z.string().nullish().transform((t) => t ?? null),
   students: z.number().int().nonnegative(),
 });
