@@ -106,10 +106,11 @@ test-frontend: frontend-deps
 test-compose: venv frontend images
 	cd backend && ../$(VENV)/bin/pytest -q -m compose tests/compose
 
-# The end-to-end test drives real Chromium against the real backend and runner.
+# The end-to-end tests drive real Chromium against the real backend and runner: the learner's
+# course as `make up` serves it, and a class on the hosting stack (docker-compose.yml).
 test-e2e: frontend images
 	frontend/e2e/with-backend.sh $(E2E_PORT)
-	frontend/e2e/with-backend.sh $(E2E_PORT) classroom
+	frontend/e2e/with-compose.sh $(E2E_PORT)
 
 # --- benchmarks (not tests: this machine is shared and noisy; results go to results/) ---------
 

@@ -7,9 +7,13 @@ import { lessonSchema, type LessonExperiment } from '@/lib/api-schemas';
  * GET /api/lessons/{slug}, under one react-query key: the lesson page draws it, and the
  * experiment widgets in it read its `experiments` from the same cache entry (no second fetch).
  */
+/** Every cached lesson. What a lesson holds depends on who reads it (an instructor's has the
+ *  speaker notes), so signing in or out forgets them all. */
+export const LESSON_QUERY_PREFIX = ['lesson'] as const;
+
 export function lessonQuery(slug: string) {
   return queryOptions({
-    queryKey: ['lesson', slug],
+    queryKey: [...LESSON_QUERY_PREFIX, slug],
     queryFn: ({ signal }) => apiRequest(`/lessons/${encodeURIComponent(slug)}`, lessonSchema, { signal }),
   });
 }

@@ -6,15 +6,10 @@ import {
   classEventsUrl,
   csvUrl,
   getClass,
-  markRead,
-  markUnread,
   present,
   removeStudent,
-  setCurrentLesson,
   stopPresenting,
 } from './classroom';
-
-const progress = { read: ['01-c10k-problem'], current: '01-c10k-problem' };
 
 describe('the classroom api', () => {
   it('presents with PUT and its body, and stops and removes with answers of no body', async () => {
@@ -45,21 +40,6 @@ describe('the classroom api', () => {
     expect(csvUrl('c-1')).toBe('/api/classes/c-1/runs.csv');
   });
 
-  it('keeps a person’s progress: where they are, and lessons read or not', async () => {
-    const { calls } = mockFetch({
-      'PUT /api/progress/current': progress,
-      'PUT /api/progress/read/01-c10k-problem': progress,
-      'DELETE /api/progress/read/01-c10k-problem': { read: [], current: '01-c10k-problem' },
-    });
-    await setCurrentLesson('01-c10k-problem');
-    await markRead('01-c10k-problem');
-    await expect(markUnread('01-c10k-problem')).resolves.toEqual({ read: [], current: '01-c10k-problem' });
-    expect(calls.map((c) => [c.method, c.path, c.body])).toEqual([
-      ['PUT', '/api/progress/current', { lesson: '01-c10k-problem' }],
-      ['PUT', '/api/progress/read/01-c10k-problem', undefined],
-      ['DELETE', '/api/progress/read/01-c10k-problem', undefined],
-    ]);
-  });
 
   it('refuses a class in the wrong shape', async () => {
     mockFetch({ 'GET /api/classes/c-1': { ...aClassroomClass(), paused: 'no' } });

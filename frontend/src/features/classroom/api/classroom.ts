@@ -1,7 +1,7 @@
 /**
  * The classroom endpoints (docs/ARCHITECTURE.md, "The classroom"): one class as its instructor
  * runs it (roster, queue, pause, CSV, presentation, ending it), the class board and stream its
- * students share, and a person's reading progress. Every answer goes through a zod schema.
+ * students share. Every answer goes through a zod schema.
  */
 import { z } from 'zod';
 
@@ -12,7 +12,6 @@ import {
   boardSchema,
   classroomClassSchema,
   presentationSchema,
-  progressSchema,
   queueSchema,
   rosterSchema,
   type PresentationRequest,
@@ -94,24 +93,4 @@ export function stopPresenting(id: string): Promise<void> {
 
 export function getBoard(id: string, signal?: AbortSignal) {
   return apiRequest(classPath(id, '/board'), boardSchema, { signal });
-}
-
-// ───────────────────────────── progress ───────────────────────────
-
-/** A signed-in person's progress (404 in solo mode, where the browser keeps it). */
-export function getProgress(signal?: AbortSignal) {
-  return apiRequest('/progress', progressSchema, { signal });
-}
-
-/** Where the person is now: the roster's `lesson`. */
-export function setCurrentLesson(slug: string) {
-  return apiRequest('/progress/current', progressSchema, { method: 'PUT', body: { lesson: slug } });
-}
-
-export function markRead(slug: string) {
-  return apiRequest(`/progress/read/${encodeURIComponent(slug)}`, progressSchema, { method: 'PUT' });
-}
-
-export function markUnread(slug: string) {
-  return apiRequest(`/progress/read/${encodeURIComponent(slug)}`, progressSchema, { method: 'DELETE' });
 }

@@ -1,7 +1,7 @@
 /**
  * zod schemas for the classroom endpoints (docs/ARCHITECTURE.md, "The classroom"): a class as
  * its instructor and students see it, the roster, the queue, the presentation, the class board,
- * a person's progress, and the frames of the class stream. Objects are non-strict like the rest
+ * and the frames of the class stream. Objects are non-strict like the rest
  * of the API's schemas: the backend may add fields, but every field the UI reads is checked.
  */
 import { z } from 'zod';
@@ -42,9 +42,8 @@ export const rosterEntrySchema = z.object({
   last_seen_at: maybeTime,
   /** The lesson the student is on now (its slug), if any. */
   lesson: maybeString,
-  /** How many lessons the student has marked read. The contract names the field without its
-   *  type; a list of slugs (as GET /api/progress sends) is counted the same way. */
-  lessons_read: z.union([z.number().int().nonnegative(), z.array(z.string()).transform((slugs) => slugs.length)]),
+  /** How many lessons the student has marked read. */
+  lessons_read: z.number().int().nonnegative(),
   runs: z.number().int().nonnegative(),
 });
 export type RosterEntry = z.infer<typeof rosterEntrySchema>;
@@ -174,20 +173,11 @@ export type BoardExperiment = z.infer<typeof boardExperimentSchema>;
 export const boardSchema = z.object({ experiments: z.array(boardExperimentSchema) });
 export type Board = z.infer<typeof boardSchema>;
 
-// ───────────────────────────── progress ───────────────────────────
-
-/** GET /api/progress and its PUT/DELETE answers: lessons read, and where the person is now. */
-export const progressSchema = z.object({
-  read: z.array(z.string()),
-  current: maybeString,
-});
-export type ServerProgress = z.infer<typeof progressSchema>;
-
 // ───────────────────────────── the class stream ───────────────────
 
 /** `run_event`: one event of the presented run, relayed with its run's sequence number. */
 const relayedRunEventSchema = z.object({
-  run_id: z.union([z.string(), z.number()]).transform(String),
+  run_id: z.string(),
   seq: z.number().int().positive(),
   type: z.string(),
   data: z.unknown(),

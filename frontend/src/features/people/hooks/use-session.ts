@@ -1,10 +1,18 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+
+import { LESSON_QUERY_PREFIX } from '@/hooks/use-lesson';
 
 import { joinClass, login, logout } from '../api/people';
 import type { Me } from '../lib/people-schemas';
 
 import { CLASSES_QUERY_KEY } from './use-classes';
 import { ME_QUERY_KEY } from './use-me';
+
+/** What was read as the previous person: their classes, and lessons as they were shown them. */
+function forgetThePreviousPerson(client: QueryClient) {
+  client.removeQueries({ queryKey: CLASSES_QUERY_KEY });
+  client.removeQueries({ queryKey: LESSON_QUERY_PREFIX });
+}
 
 /** An instructor logs in; `me` then names them (an instructor belongs to no class). */
 export function useLogin() {
@@ -13,7 +21,7 @@ export function useLogin() {
     mutationFn: ({ name, password }: { name: string; password: string }) => login(name, password),
     onSuccess: (person) => {
       client.setQueryData<Me>(ME_QUERY_KEY, { mode: 'classroom', person, class: null });
-      client.removeQueries({ queryKey: CLASSES_QUERY_KEY });
+      forgetThePreviousPerson(client);
     },
   });
 }
@@ -25,7 +33,7 @@ export function useJoin() {
     mutationFn: ({ code, name }: { code: string; name: string }) => joinClass(code, name),
     onSuccess: (me) => {
       client.setQueryData<Me>(ME_QUERY_KEY, me);
-      client.removeQueries({ queryKey: CLASSES_QUERY_KEY });
+      forgetThePreviousPerson(client);
     },
   });
 }
@@ -37,7 +45,7 @@ export function useLogout() {
     mutationFn: logout,
     onSuccess: () => {
       client.setQueryData<Me>(ME_QUERY_KEY, (me) => ({ mode: me?.mode ?? 'classroom', person: null, class: null }));
-      client.removeQueries({ queryKey: CLASSES_QUERY_KEY });
+      forgetThePreviousPerson(client);
     },
   });
 }
