@@ -1,13 +1,16 @@
-// End-to-end: the course in classroom mode (C10K_MODE=classroom), in real Chromium against the
-// real backend and runner. The instructor logs in and creates a class; two students join it
-// in their own browser contexts (one through the join link's ?code=, one typing the code, and
-// first with a name already taken); each presses "Run live" on the first lesson's experiment
-// and watches it queue (place and estimated wait) and finish; a browser with no session sees
-// the note sending it to the join form instead of the Run button.
+// End-to-end: a class taught live, in real Chromium against the real course in classroom mode
+// (`make test-e2e` runs it on the hosting stack, docker-compose.yml). Four people at once, each
+// in a browser context of their own: the instructor logs in, creates a class and opens its page
+// (join code, link and QR code); three students join (one through the link's ?code=, one first
+// with a name already taken); all three run the first lesson's experiment at once and the
+// class's queue takes them in turn; the instructor presents the experiment and runs it, and
+// every student's follow panel draws it live on whatever page they are on (one reloads and
+// picks it up); the class board names all three beside the reference; the instructor ends the
+// class and a late join is refused with the reason. A browser with no session sees the way to
+// join instead of Run. Screenshots of the instructor's page and a student's follow panel are
+// kept in e2e/artifacts.
 //
-// Needs an instructor account: `e2e/with-backend.sh PORT classroom` makes one and starts the course.
-//
-//   frontend/e2e/with-backend.sh 8771 classroom
+//   frontend/e2e/with-compose.sh 8772            (or: with-backend.sh 8771 classroom)
 //   E2E_BASE_URL=http://127.0.0.1:8771 E2E_INSTRUCTOR=Grace E2E_PASSWORD=… npm run e2e:classroom
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -39,8 +42,9 @@ after(async () => {
  * request the test makes on purpose (`expectedStatuses`) logs "Failed to load resource" in
  * Chromium's console; anything else there is an error.
  */
-async function newPerson(name, { expectedStatuses = [] } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
+async function newPerson(name, { expectedStatuses = [], context: shared } = {}) {
+  // `context`: another tab of someone already here (same cookies, same session).
+  const context = shared ?? (await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 }));
   const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => {
@@ -124,11 +128,29 @@ async function assertRunDone(widget, seen, who) {
   await widget.getByTestId('run-results').waitFor();
 }
 
+/** Polls until `check()` holds; fails with `what` after `timeoutMs`. */
+async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function waitForText(locator, holds, what, timeoutMs = 30_000) {
+  let last = '';
+  await waitFor(async () => holds((last = (await locator.textContent().catch(() => '')) ?? '')), timeoutMs, `${what} (text: ${last.slice(0, 300)})`);
+}
+
+async function waitForCount(locator, count, what, timeoutMs = 30_000) {
+  await waitFor(async () => (await locator.count()) === count, timeoutMs, `${what} (${count} expected)`);
+}
+
 function assertNoConsoleErrors() {
   for (const [name, { errors }] of pages) assert.deepEqual(errors, [], `${name}'s browser console stayed free of errors`);
 }
 
-test('a class: the instructor opens it, two students join and run, a stranger may not', { timeout: RUN_TIMEOUT_MS + 120_000 }, async () => {
+test('a class taught live: join, run, queue, present, board, end', { timeout: 2 * RUN_TIMEOUT_MS + 180_000 }, async () => {
   await withFailureScreenshots(classroom);
 });
 
@@ -181,26 +203,94 @@ async function classroom() {
   await linus.getByTestId('lesson-list').waitFor({ timeout: 15_000 });
   assert.equal((await linus.getByTestId('account-name').textContent())?.trim(), `Linus · ${CLASS_NAME}`);
 
-  // ── Both run the first lesson's experiment at once: one waits for the other ─────────────
-  const adaWidget = await openLessonWidget(ada);
-  const linusWidget = await openLessonWidget(linus);
-  await pressRunLive(ada, adaWidget);
-  await pressRunLive(linus, linusWidget);
+  // ── A third student; the instructor opens the class page on the projector ───────────────
+  const cy = await newPerson('cy');
+  await cy.goto(`${BASE_URL}/#/join`, { waitUntil: 'domcontentloaded' });
+  await cy.getByLabel('Join code').fill(code);
+  await cy.getByLabel('Your name').fill('Cy');
+  await cy.getByRole('button', { name: 'Join' }).click();
+  await cy.getByTestId('lesson-list').waitFor({ timeout: 15_000 });
+
+  await card.getByRole('link', { name: 'Open class' }).click();
+  await instructor.getByTestId('class-page').waitFor({ timeout: 15_000 });
+  assert.equal(((await instructor.getByTestId('join-code').textContent()) ?? '').trim(), code);
+  const qr = instructor.getByTestId('join-qr');
+  await qr.waitFor({ timeout: 10_000 });
+  const qrBox = await qr.boundingBox();
+  assert.ok(qrBox && qrBox.width >= 200, `a QR code large enough for a projector (${qrBox?.width} px wide)`);
+  const roster = instructor.getByTestId('roster-row');
+  await waitForCount(roster, 3, 'three students on the roster');
+  // Every student's page holds the class stream open: all three are online.
+  await waitForText(instructor.getByTestId('roster-count'), (t) => /^3 of 3 online/.test(t.trim()), 'three online');
+
+  // ── All three run the first lesson's experiment at once: the queue takes them in turn ──
+  const students = [
+    { name: 'Ada', page: ada },
+    { name: 'Linus', page: linus },
+    { name: 'Cy', page: cy },
+  ];
+  for (const student of students) student.widget = await openLessonWidget(student.page);
+  for (const student of students) await pressRunLive(student.page, student.widget);
   const runsStarted = Date.now();
-  const [adaSeen, linusSeen] = await Promise.all([followRun(ada, adaWidget), followRun(linus, linusWidget, join(ARTIFACTS, 'classroom-queued.png'))]);
-  console.log(`# Ada's run: ${adaSeen.join(' → ')}`);
-  console.log(`# Linus's run: ${linusSeen.join(' → ')}`);
-  console.log(`# both runs took ${((Date.now() - runsStarted) / 1000).toFixed(1)} s`);
-  await assertRunDone(adaWidget, adaSeen, 'Ada');
-  await assertRunDone(linusWidget, linusSeen, 'Linus');
-  // The second run waited for the first, its place and the estimated wait on show.
-  assert.ok(
-    linusSeen.some((s) => /^\d+(st|nd|rd|th) in the queue, about \d+ (s|min)$/.test(s)),
-    `Linus's run showed its place in the queue and its wait (states: ${linusSeen.join(' → ')})`,
+  const queue = instructor.getByTestId('queue');
+  await waitForText(queue, (t) => ['Ada', 'Linus', 'Cy'].every((n) => t.includes(n)), "the class's queue lists the three runs");
+  const seen = await Promise.all(
+    students.map((s, i) => followRun(s.page, s.widget, i === 2 ? join(ARTIFACTS, 'classroom-queued.png') : undefined)),
   );
-  await adaWidget.screenshot({ path: join(ARTIFACTS, 'classroom-student-widget.png') });
-  await scrollThroughPage(ada); // every diagram drawn for the full-page picture
-  await ada.screenshot({ path: join(ARTIFACTS, 'classroom-student-lesson.png'), fullPage: true });
+  console.log(`# the three runs took ${((Date.now() - runsStarted) / 1000).toFixed(1)} s`);
+  for (const [i, student] of students.entries()) {
+    console.log(`# ${student.name}'s run: ${seen[i].join(' → ')}`);
+    await assertRunDone(student.widget, seen[i], student.name);
+  }
+  // Someone waited behind the others, told their place and the wait.
+  assert.ok(
+    seen.some((states) => states.some((s) => /^Waiting: number \d+ in the queue, about \d+ (s|min)$/.test(s))),
+    `a run showed its place in the queue and its wait (states: ${seen.map((x) => x.join(' → ')).join(' | ')})`,
+  );
+  await waitForText(queue, (t) => (t.match(/done/g) ?? []).length >= 3, 'three runs done in the queue');
+
+  // ── The instructor presents the experiment and runs it: every student follows live ─────
+  const teacherLesson = await newPerson('instructor-lesson', { context: instructor.context() });
+  const teacherWidget = await openLessonWidget(teacherLesson);
+  await teacherWidget.getByRole('button', { name: 'Present' }).click();
+  await teacherWidget.getByTestId('presenting').waitFor({ timeout: 10_000 });
+  for (const { page } of students) await page.goto(`${BASE_URL}/#/`, { waitUntil: 'domcontentloaded' });
+  for (const student of students) {
+    student.panel = student.page.getByTestId('follow-panel');
+    await student.panel.waitFor({ timeout: 15_000 });
+    await waitForText(student.page.getByTestId('follow-title'), (t) => t.length > 0, `${student.name}'s panel names it`);
+  }
+  await pressRunLive(teacherLesson, teacherWidget);
+  // The panels fill as the instructor's run measures, on whatever page each student is.
+  for (const student of students) {
+    const chart = student.panel.getByTestId('qps-chart');
+    await chart.waitFor({ timeout: RUN_TIMEOUT_MS });
+    await waitFor(
+      async () => Number(await chart.getAttribute('data-points')) >= 1,
+      RUN_TIMEOUT_MS,
+      `${student.name}'s follow panel draws the presented run's points`,
+    );
+  }
+  await students[0].panel.screenshot({ path: join(ARTIFACTS, 'classroom-follow-panel-live.png') });
+  const teacherSeen = await followRun(teacherLesson, teacherWidget);
+  await assertRunDone(teacherWidget, teacherSeen, 'the instructor');
+  for (const student of students) {
+    await waitForText(student.panel.getByTestId('run-state'), (t) => t.trim() === 'done', `${student.name}'s panel shows the run done`);
+  }
+  await students[1].page.screenshot({ path: join(ARTIFACTS, 'classroom-student-follow-panel.png') });
+  // A student who reloads picks the presentation up where it is.
+  await cy.reload({ waitUntil: 'domcontentloaded' });
+  await cy.getByTestId('follow-panel').getByTestId('run-state').waitFor({ timeout: 15_000 });
+
+  // ── The class board: three named points beside the reference ────────────────────────────
+  await instructor.bringToFront();
+  const board = instructor.getByTestId('class-board');
+  await board.scrollIntoViewIfNeeded();
+  const experiment = board.getByTestId('board-experiment').first();
+  await waitForText(experiment, (t) => ['Ada', 'Linus', 'Cy'].every((n) => t.includes(n)), 'the board names all three');
+  await waitForCount(experiment.getByTestId('board-row'), 3, "three students' rows on the board");
+  await experiment.getByTestId('board-reference-row').waitFor();
+  await instructor.screenshot({ path: join(ARTIFACTS, 'classroom-instructor-class-page.png'), fullPage: true });
 
   // ── A browser with no session sees the way to join instead of Run ───────────────────────
   const stranger = await newPerson('stranger');
@@ -217,17 +307,23 @@ async function classroom() {
   await gateLink.click();
   await stranger.getByRole('heading', { level: 1, name: 'Join a class' }).waitFor({ timeout: 10_000 });
 
-  // ── Back on the projector: two students ─────────────────────────────────────────────────
-  await instructor.reload({ waitUntil: 'domcontentloaded' });
-  await card.waitFor({ timeout: 10_000 });
-  assert.match((await card.getByTestId('class-students').textContent()) ?? '', /^2 students$/);
-  await instructor.screenshot({ path: join(ARTIFACTS, 'classroom-classes.png'), fullPage: true });
-
   // ── A student may not see the instructor's classes; logging out ends the session ────────
   await ada.goto(`${BASE_URL}/#/classes`, { waitUntil: 'domcontentloaded' });
   await ada.getByTestId('classes-not-instructor').waitFor({ timeout: 10_000 });
   await ada.getByRole('button', { name: 'Log out' }).click();
   await ada.getByTestId('account-nav').getByRole('link', { name: 'Join a class' }).waitFor({ timeout: 10_000 });
+
+  // ── The instructor ends the class: its code admits nobody, with a reason ────────────────
+  instructor.once('dialog', (dialog) => void dialog.accept());
+  await instructor.getByRole('button', { name: 'End class' }).click();
+  await waitForText(instructor.getByTestId('class-header'), (t) => /ended/i.test(t), 'the class page says it ended');
+  const late = await newPerson('late', { expectedStatuses: [410] });
+  await late.goto(joinLink, { waitUntil: 'domcontentloaded' });
+  await late.getByLabel('Your name').fill('Dee');
+  await late.getByRole('button', { name: 'Join' }).click();
+  const ended = late.getByTestId('form-error');
+  await ended.waitFor({ timeout: 10_000 });
+  assert.match((await ended.textContent()) ?? '', /has ended; its code no longer admits anyone/);
 
   assertNoConsoleErrors();
   console.log(`# classroom scenario took ${((Date.now() - started) / 1000).toFixed(1)} s`);

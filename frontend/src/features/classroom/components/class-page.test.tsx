@@ -70,7 +70,8 @@ describe('ClassPage', () => {
     const es = FakeEventSource.latest();
     expect(es.url).toBe('/api/classes/c-1/events');
     act(() => {
-      es.emit('class', aClassroomClass({ paused: true }), '');
+      // The stream is the whole class's: it carries no join code, and the page keeps its own.
+      es.emit('class', aClassroomClass({ paused: true, join_code: '' }), '');
       es.emit('presentation', aPresentation({ spotlight: { id: 'p-ada', name: 'Ada' } }), '');
     });
     expect(await screen.findByTestId('presentation-what')).toHaveTextContent(
@@ -79,6 +80,7 @@ describe('ClassPage', () => {
     await waitFor(() => {
       expect(screen.getByTestId('pause-state')).toHaveTextContent('Runs are paused');
     });
+    expect(screen.getByTestId('join-code')).toHaveTextContent(aClassroomClass().join_code);
     await userEvent.click(screen.getByRole('button', { name: 'Stop presenting' }));
     await waitFor(() => {
       expect(posts(calls)).toEqual(['DELETE /api/classes/c-1/presentation']);

@@ -10,6 +10,7 @@ import { csvUrl } from '../api/classroom';
 import { useClassStream } from '../hooks/use-class-stream';
 import { classKeys, useBoard, useClassroomClass, useLessonList } from '../hooks/use-classroom';
 import { experimentKey, type Titles } from '../lib/class-text';
+import type { ClassroomClass } from '../lib/classroom-schemas';
 
 import { ClassBoard } from './class-board';
 import { ClassHeader } from './class-header';
@@ -35,9 +36,15 @@ export function ClassPage({ classId }: { classId: string }) {
   const client = useQueryClient();
   usePageTitle(klass.data?.name);
 
-  // The stream's `class` is the newest word on it: the page reads one copy, the query's.
+  // The stream's `class` is the newest word on it: the page reads one copy, the query's. The
+  // stream is the whole class's, so it carries no join code: the instructor's own answer does.
   useEffect(() => {
-    if (stream.klass) client.setQueryData(classKeys.klass(classId), stream.klass);
+    const fresh = stream.klass;
+    if (!fresh) return;
+    client.setQueryData<ClassroomClass>(classKeys.klass(classId), (known) => ({
+      ...fresh,
+      join_code: known?.join_code ?? fresh.join_code,
+    }));
   }, [client, classId, stream.klass]);
   // It ended by itself (its `ends_at`) or in another tab: ask for the class as it is now.
   useEffect(() => {
