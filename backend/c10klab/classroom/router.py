@@ -180,22 +180,26 @@ def set_current(
     return service.progress(classroom, person.id)
 
 
+def _mark(
+    slug: str, read: bool, person_id: str, classroom: ClassroomStore, settings: Settings
+) -> Progress:
+    _check_lesson(settings, slug)
+    classroom.mark_read(person_id, slug, read=read)
+    return service.progress(classroom, person_id)
+
+
 @progress.put("/read/{slug}")
 def mark_read(
     slug: str, person: PersonDep, classroom: ClassroomDep, settings: SettingsDep
 ) -> Progress:
-    _check_lesson(settings, slug)
-    classroom.mark_read(person.id, slug, read=True)
-    return service.progress(classroom, person.id)
+    return _mark(slug, True, person.id, classroom, settings)
 
 
 @progress.delete("/read/{slug}")
 def mark_unread(
     slug: str, person: PersonDep, classroom: ClassroomDep, settings: SettingsDep
 ) -> Progress:
-    _check_lesson(settings, slug)
-    classroom.mark_read(person.id, slug, read=False)
-    return service.progress(classroom, person.id)
+    return _mark(slug, False, person.id, classroom, settings)
 
 
 router.include_router(classes)
