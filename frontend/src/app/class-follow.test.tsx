@@ -13,7 +13,11 @@ import { App } from './app';
 // follow panel drawing what is presented with the bench feature), and an instructor opens a
 // class's page from their classes.
 function serveClassroom(me: unknown) {
-  return mockFetch({
+  return mockFetch(classroomRoutes(me));
+}
+
+function classroomRoutes(me: unknown): Record<string, unknown> {
+  return {
     'GET /api/auth/me': me,
     'GET /api/health': healthyHealth,
     'GET /api/servers': servers,
@@ -23,7 +27,7 @@ function serveClassroom(me: unknown) {
     'GET /api/classes/c-1/roster': roster,
     'GET /api/classes/c-1/queue': { paused: false, runs: [aQueuedRun()] },
     'GET /api/classes/c-1/board': board,
-  });
+  };
 }
 
 describe('App with a class', () => {
@@ -59,6 +63,32 @@ describe('App with a class', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Class board' })).toBeInTheDocument();
     expect(await screen.findAllByTestId('board-experiment')).toHaveLength(2);
     expect(screen.queryByRole('button', { name: /Spotlight/ })).not.toBeInTheDocument();
+  });
+
+  it('asks who this browser is when the class stream is cut, and stops following a removed student', async () => {
+    let me: unknown = studentMe;
+    const { calls } = mockFetch(classroomRoutes(() => ({ body: me })));
+    render(<App />);
+    const stream = await waitFor(() => {
+      const found = FakeEventSource.instances.find((es) => es.url === '/api/classes/c-1/events');
+      if (!found) throw new Error('no class stream yet');
+      return found;
+    });
+    act(() => {
+      stream.open();
+      stream.emit('class', aClassroomClass({ join_code: '' }), '');
+    });
+    await screen.findByTestId('class-banner');
+    const asked = calls.filter((c) => c.path === '/api/auth/me').length;
+    // The instructor removed this student: their session is gone, the server closed the stream.
+    me = { mode: 'classroom', person: null, class: null };
+    act(() => {
+      stream.fail(true);
+    });
+    await waitFor(() => {
+      expect(screen.queryByTestId('class-banner')).not.toBeInTheDocument();
+    });
+    expect(calls.filter((c) => c.path === '/api/auth/me').length).toBeGreaterThan(asked);
   });
 
   it('sends a student who opens the class page to its board', async () => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 
 import { Loading } from '@/components/loading';
 import { ClassBanner, FollowPanel, useClassStream } from '@/features/classroom';
@@ -35,8 +35,15 @@ function renderSweep(sweep: Sweep) {
 export function ClassFollow({ classId }: { classId: string }) {
   const stream = useClassStream(classId);
 
-  // The class ended: the student's session ended with it, so ask again who this browser is.
+  // The class ended, or the stream was cut after it had been open (the instructor may have
+  // removed this student, which ends their session): ask again who this browser is. If nobody,
+  // StudentClass unmounts this and the stream stops retrying.
   const { refetch } = useMe();
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (stream.connected) wasConnected.current = true;
+    else if (wasConnected.current) void refetch();
+  }, [stream.connected, refetch]);
   useEffect(() => {
     if (stream.ended) void refetch();
   }, [stream.ended, refetch]);
