@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
-import { scrollThroughPage } from './scroll.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 180_000);
 const INSTRUCTOR = process.env.E2E_INSTRUCTOR ?? 'Grace';
