@@ -79,12 +79,6 @@ fn main() -> ExitCode {
     // SIGPIPE needs nothing from us: Rust's start-up code sets it to SIG_IGN before main, so
     // a write to a vanished client fails with EPIPE instead of killing the server.
     net::raise_fd_limit();
-    let listener = net::listen_on(&cli.common);
-    if let Err(e) = listener.set_nonblocking(true) {
-        die(format_args!(
-            "fcntl(O_NONBLOCK) on the listening socket failed: {e}"
-        ));
-    }
 
     // ANCHOR: runtime
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -95,12 +89,20 @@ fn main() -> ExitCode {
     // ANCHOR_END: runtime
 
     runtime.block_on(async {
+        // The handlers come first: from the moment the port accepts, SIGTERM is a clean stop
+        // (registered after, a SIGTERM just after start-up would kill the server outright).
+        let shutdown = stop_signal();
+        let listener = net::listen_on(&cli.common);
+        if let Err(e) = listener.set_nonblocking(true) {
+            die(format_args!(
+                "fcntl(O_NONBLOCK) on the listening socket failed: {e}"
+            ));
+        }
         let listener = TcpListener::from_std(listener).unwrap_or_else(|e| {
             die(format_args!(
                 "epoll_ctl(ADD) on the listening socket failed: {e}"
             ))
         });
-        let shutdown = stop_signal(); // registered before the first accept
         log(format_args!(
             "{worker_threads} worker thread{}{}",
             if worker_threads == 1 { "" } else { "s" },
