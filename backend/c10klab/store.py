@@ -527,19 +527,26 @@ class Store(Database):
                 db.execute("UPDATE runs SET cancel_requested = 1 WHERE id = ?", (run_id,))
             return status
 
-    def cancel_queued_of_class(self, class_id: str, reason: str) -> list[str]:
-        """Cancel every run of the class still waiting to start; returns their ids."""
+    def _cancel_queued(self, column: str, value: str, reason: str) -> list[str]:
         with self.write() as db:
             ids = [
                 row[0]
                 for row in db.execute(
-                    "SELECT id FROM runs WHERE class_id = ? AND status = 'queued'", (class_id,)
+                    f"SELECT id FROM runs WHERE {column} = ? AND status = 'queued'", (value,)
                 )
             ]
             for run_id in ids:
                 self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
             self._announce_positions(db)
         return ids
+
+    def cancel_queued_of_class(self, class_id: str, reason: str) -> list[str]:
+        """Cancel every run of the class still waiting to start; returns their ids."""
+        return self._cancel_queued("class_id", class_id, reason)
+
+    def cancel_queued_of_owner(self, owner_id: str, reason: str) -> list[str]:
+        """Cancel every run of one person still waiting to start; returns their ids."""
+        return self._cancel_queued("owner_id", owner_id, reason)
 
     def hold_class(self, class_id: str) -> None:
         """Pause a class: its waiting runs keep their place but the runner skips them (a run
@@ -562,20 +569,6 @@ class Store(Database):
                 "SELECT 1 FROM held_classes WHERE class_id = ?", (class_id,)
             ).fetchone()
         return row is not None
-
-    def cancel_queued_of_owner(self, owner_id: str, reason: str) -> list[str]:
-        """Cancel every run of one person still waiting to start; returns their ids."""
-        with self.write() as db:
-            ids = [
-                row[0]
-                for row in db.execute(
-                    "SELECT id FROM runs WHERE owner_id = ? AND status = 'queued'", (owner_id,)
-                )
-            ]
-            for run_id in ids:
-                self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
-            self._announce_positions(db)
-        return ids
 
     def class_queue(self, class_id: str, ended: int = 100) -> list[tuple[Run, Place | None]]:
         """A class's runs for its instructor: waiting (in the order they will start, held

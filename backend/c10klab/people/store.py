@@ -225,14 +225,6 @@ class PeopleStore(Database):
             db.execute("DELETE FROM sessions WHERE person_id = ?", (person_id,))
         return cursor.rowcount == 1
 
-    def is_present(self, person_id: str) -> bool:
-        """The person exists and was not removed."""
-        with self.connect() as db:
-            row = db.execute(
-                "SELECT 1 FROM people WHERE id = ? AND removed_at IS NULL", (person_id,)
-            ).fetchone()
-        return row is not None
-
     def end_class(self, class_id: str) -> Class | None:
         """End a class (once: ending it again keeps the first time); None if there is none."""
         with self.write() as db:
