@@ -129,6 +129,20 @@ def present(
     return out
 
 
+@classes.get("/presentation")
+def presentation(
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> PresentationOut | None:
+    """What the class is shown now, or null: for a page that opens after it began."""
+    member_class(people, person, class_id)
+    shown = classroom.presentation(class_id)
+    return service.presentation_out(people, settings.content_dir, shown)
+
+
 @classes.delete("/presentation", status_code=204)
 def stop_presenting(
     class_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep

@@ -61,7 +61,12 @@ def test_a_presented_run_reaches_every_student_and_a_late_joiner(course: Course)
     for stream in late:  # their first frames already show the presentation
         assert stream.of("presentation")[0]["run_id"] == run_id
 
+    # A page opened now reads what is presented.
+    now = grace.get(f"/api/classes/{klass['id']}/presentation").json()
+    assert (now["run_id"], now["experiment"]) == (run_id, experiment["key"])
+    assert students[0].get(f"/api/classes/{klass['id']}/presentation").json() == now
     assert grace.delete(f"/api/classes/{klass['id']}/presentation").status_code == 204
+    assert grace.get(f"/api/classes/{klass['id']}/presentation").json() is None
     for stream in late:
         assert stream.wait_for(lambda s: s.of("presentation")[-1:] == [None])
 

@@ -63,6 +63,7 @@ describe('LessonRoute for an instructor with a class', () => {
   it('presents a block to the newest class not ended, follows its new run, and stops', async () => {
     const { calls } = serveLesson(instructorMe, {
       'GET /api/classes': classes,
+      'GET /api/classes/c-now/presentation': () => ({ body: null }),
       'PUT /api/classes/c-now/presentation': (request: { body: unknown }) => ({ body: presentation(request.body as Record<string, unknown>) }),
       'DELETE /api/classes/c-now/presentation': reply(204, null),
     });
@@ -92,6 +93,16 @@ describe('LessonRoute for an instructor with a class', () => {
     await userEvent.click(within(widget).getByRole('button', { name: 'Stop presenting' }));
     expect(await within(widget).findByRole('button', { name: 'Present' })).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/classes/c-now/presentation')).toBe(true);
+  });
+
+  it('shows a block presented before the page opened as presenting', async () => {
+    serveLesson(instructorMe, {
+      'GET /api/classes': classes,
+      'GET /api/classes/c-now/presentation': presentation({ run_id: 'r1' }),
+    });
+    renderLesson();
+    const widget = await screen.findByRole('region', { name: /Experiment/ });
+    expect(await within(widget).findByTestId('presenting')).toHaveTextContent('Presenting · Stop');
   });
 
   it('offers no Present when every class has ended', async () => {

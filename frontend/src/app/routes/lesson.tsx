@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { createContext, lazy, Suspense, use, useCallback, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, lazy, Suspense, use, useCallback, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { z } from 'zod';
 
@@ -23,8 +23,9 @@ const WIDGET_HEIGHT = '60rem';
 
 /** GET /api/classes as far as choosing the class to present to needs. */
 const openClassesSchema = z.array(z.object({ id: z.string(), created_at: z.string(), ended_at: z.string().nullish() }));
-/** PUT …/presentation's answer, as far as knowing which block is presented needs. */
+/** The presentation (GET and PUT …/presentation), as far as knowing which block is shown needs. */
 const presentedSchema = z.object({ lesson: z.string(), experiment: z.string().nullish() });
+const currentPresentationSchema = presentedSchema.nullable();
 
 type ClassBrief = z.infer<typeof openClassesSchema>[number];
 
@@ -57,27 +58,36 @@ function usePresentation(): Presentation | null {
     select: newestOpenClass,
   });
   const classId = instructor ? (current.data?.id ?? null) : null;
-  const [shown, setShown] = useState<(Presentation['shown'] & { classId: string }) | null>(null);
+  const path = `/classes/${encodeURIComponent(classId ?? '')}/presentation`;
+  // What the class is shown now, read once (a presentation begun before this page opened, or
+  // on the class page), then kept by this page's own PUT and DELETE answers.
+  const client = useQueryClient();
+  const shownKey = useMemo(() => ['classes', classId, 'presentation'], [classId]);
+  const shown = useQuery({
+    queryKey: shownKey,
+    queryFn: ({ signal }) => apiRequest(path, currentPresentationSchema, { signal }),
+    enabled: classId !== null,
+  }).data;
 
   const present = useCallback(
     async (target: PresentTarget) => {
       if (classId === null) return;
-      const path = `/classes/${encodeURIComponent(classId)}/presentation`;
       const answer = await apiRequest(path, presentedSchema, { method: 'PUT', body: target });
-      setShown({ classId, lesson: answer.lesson, experiment: answer.experiment ?? null });
+      client.setQueryData(shownKey, answer);
     },
-    [classId],
+    [classId, path, client, shownKey],
   );
   const stop = useCallback(async () => {
     if (classId === null) return;
-    await apiRequest(`/classes/${encodeURIComponent(classId)}/presentation`, z.undefined(), { method: 'DELETE' });
-    setShown(null);
-  }, [classId]);
+    await apiRequest(path, z.undefined(), { method: 'DELETE' });
+    client.setQueryData(shownKey, null);
+  }, [classId, path, client, shownKey]);
 
-  return useMemo(
-    () => (classId === null ? null : { present, stop, shown: shown?.classId === classId ? shown : null }),
-    [classId, present, stop, shown],
-  );
+  return useMemo(() => {
+    if (classId === null) return null;
+    const block = shown ? { lesson: shown.lesson, experiment: shown.experiment ?? null } : null;
+    return { present, stop, shown: block };
+  }, [classId, present, stop, shown]);
 }
 
 const PresentationContext = createContext<Presentation | null>(null);
