@@ -86,4 +86,15 @@ export const latencyAxis = {
   grid: { color: gridColor },
 } as const;
 
+/** A y axis from zero for one figure (QPS, p99…), its ticks written by `format`. */
+export function valueAxis(text: string, format: (value: number) => string) {
+  return {
+    type: 'linear',
+    beginAtZero: true,
+    title: { display: true, text },
+    grid: { color: gridColor },
+    ticks: { callback: (value: number | string) => format(Number(value)) },
+  } as const;
+}
+
 export { ChartJS };

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
-import { gridColor, palette } from '@/lib/chart';
+import { gridColor, palette, valueAxis } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
 import {
@@ -35,13 +35,7 @@ function colourOf(person: number): string {
 
 function yAxis(metric: BoardMetric) {
   const { axis, format } = METRIC[metric];
-  return {
-    type: 'linear',
-    beginAtZero: true,
-    title: { display: true, text: axis },
-    grid: { color: gridColor },
-    ticks: { callback: (value: number | string) => format(Number(value)) },
-  } as const;
+  return valueAxis(axis, format);
 }
 
 interface ChartProps {

@@ -4,7 +4,7 @@ import { Bar, Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
 import type { SweepPoint } from '@/lib/api-schemas';
-import { ChartJS, gridColor, palette } from '@/lib/chart';
+import { ChartJS, gridColor, palette, valueAxis } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
 import type { SweepRequest } from '../../lib/experiment-block';
@@ -34,13 +34,7 @@ export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps)
   const lines = useMemo(() => seriesLines(sweep, points, metric), [sweep, points, metric]);
   const plotted = lines.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
   const { title, axis, format } = METRIC[metric];
-  const yAxis = {
-    type: 'linear',
-    beginAtZero: true,
-    title: { display: true, text: axis },
-    grid: { color: gridColor },
-    ticks: { callback: (value: number | string) => format(Number(value)) },
-  } as const;
+  const yAxis = valueAxis(axis, format);
 
   const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
     () => ({
