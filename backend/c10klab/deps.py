@@ -4,6 +4,8 @@ from typing import Annotated
 
 from fastapi import Cookie, Depends, Request
 
+from c10klab.classroom.feed import ClassHub
+from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
 from c10klab.errors import Unauthenticated
 from c10klab.people.service import COOKIE, person_for_cookie
@@ -26,9 +28,21 @@ def get_people(request: Request) -> PeopleStore:
     return people
 
 
+def get_classroom(request: Request) -> ClassroomStore:
+    classroom: ClassroomStore = request.app.state.classroom
+    return classroom
+
+
+def get_hub(request: Request) -> ClassHub:
+    hub: ClassHub = request.app.state.class_hub
+    return hub
+
+
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 PeopleDep = Annotated[PeopleStore, Depends(get_people)]
+ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
+HubDep = Annotated[ClassHub, Depends(get_hub)]
 SessionCookie = Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)]
 
 

@@ -23,7 +23,7 @@ from c10klab.content.service import diagram_key, load_lessons, read_baselines, r
 from c10klab.people.store import PeopleStore
 from c10klab.store import Run, Store, Sweep
 from c10klab.sweeps.schemas import Point
-from c10klab.sweeps.service import point_of
+from c10klab.sweeps.service import point_of, run_figures
 
 
 def spread(values: Iterable[float | None]) -> Spread | None:
@@ -44,7 +44,7 @@ def _point(point: Point) -> BoardPoint:
 
 
 def _run_result(name: str, person_id: str | None, run: Run) -> BoardResult:
-    figures = point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+    figures = run_figures(run)
     return BoardResult(
         person_id=person_id,
         name=name,

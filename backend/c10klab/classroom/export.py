@@ -9,7 +9,7 @@ from c10klab.classroom.service import lesson_titles, sweep_of_runs
 from c10klab.content.service import load_lessons, read_experiments
 from c10klab.people.store import PeopleStore
 from c10klab.store import Store
-from c10klab.sweeps.service import point_of
+from c10klab.sweeps.service import run_figures
 
 COLUMNS = [
     "run_id", "student", "lesson", "experiment", "title", "sweep_id", "server", "protocol",
@@ -53,7 +53,7 @@ def class_csv(content_dir: Path, people: PeopleStore, store: Store, class_id: st
         lesson, experiment = request.get("lesson"), request.get("experiment")
         result = run.result or {}
         latency = (result.get("summary") or {}).get("latency_us") or {}
-        figures = point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+        figures = run_figures(run)
         row: dict[str, object] = {key: request.get(key) for key in REQUEST_COLUMNS}
         row |= {
             "run_id": run.id,

@@ -1,15 +1,12 @@
 """The classroom: an instructor's view of a class (roster, queue, pause, present, board, CSV),
 the class stream every student follows, and each person's lessons read."""
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 from fastapi.responses import StreamingResponse
 
 from c10klab.classroom import service
 from c10klab.classroom.board import build_board
 from c10klab.classroom.export import class_csv
-from c10klab.classroom.feed import ClassHub
 from c10klab.classroom.schemas import (
     Board,
     ClassQueue,
@@ -21,7 +18,7 @@ from c10klab.classroom.schemas import (
 )
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.deps import ClassroomDep, HubDep, PeopleDep, PersonDep, SettingsDep, StoreDep
 from c10klab.errors import NotFound
 from c10klab.people import service as people_service
 from c10klab.people.access import member_class, taught_class
@@ -38,18 +35,6 @@ def require_classroom(settings: SettingsDep) -> None:
         )
 
 
-def get_classroom(request: Request) -> ClassroomStore:
-    classroom: ClassroomStore = request.app.state.classroom
-    return classroom
-
-
-def get_hub(request: Request) -> ClassHub:
-    hub: ClassHub = request.app.state.class_hub
-    return hub
-
-
-ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
-HubDep = Annotated[ClassHub, Depends(get_hub)]
 classes = APIRouter(prefix="/classes/{class_id}", dependencies=[Depends(require_classroom)])
 
 

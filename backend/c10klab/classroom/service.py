@@ -21,7 +21,7 @@ from c10klab.errors import InvalidRequest, NotFound
 from c10klab.people import service as people_service
 from c10klab.people.store import Class, PeopleStore
 from c10klab.store import Run, Store
-from c10klab.sweeps.service import point_of, sweep_out
+from c10klab.sweeps.service import run_figures, sweep_out
 
 
 def lesson_titles(content_dir: Path) -> dict[str, str]:
@@ -94,7 +94,7 @@ def queue(people: PeopleStore, store: Store, class_id: str) -> list[QueueEntry]:
     sweeps = sweep_of_runs(store, class_id)
     entries = []
     for run, place in listed:
-        figures = point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+        figures = run_figures(run)
         entries.append(
             QueueEntry(
                 id=run.id,

@@ -125,6 +125,11 @@ def point_of(stored: dict[str, Any], run: Run | None) -> Point:
     )
 
 
+def run_figures(run: Run) -> Point:
+    """One run's headline figures, read as a sweep point's are (the median repetition's)."""
+    return point_of({"server": run.server, "value": 0, "run_id": run.id}, run)
+
+
 # The least growth in resident memory that says something about connections: 16 pages.
 MIN_MEMORY_RISE = 64 * 1024
 
