@@ -30,6 +30,15 @@ function classroomRoutes(me: unknown): Record<string, unknown> {
   };
 }
 
+/** The class stream the app opened (the classroom feature loads lazily, so it comes late). */
+function classStream(): Promise<FakeEventSource> {
+  return waitFor(() => {
+    const found = FakeEventSource.instances.find((es) => es.url === '/api/classes/c-1/events');
+    if (!found) throw new Error('no class stream yet');
+    return found;
+  });
+}
+
 describe('App with a class', () => {
   afterEach(() => {
     window.location.hash = '';
@@ -40,11 +49,7 @@ describe('App with a class', () => {
     render(<App />);
     await screen.findByTestId('account-name');
     // The classroom feature loads lazily, for a student in a class, and opens the class's stream.
-    const stream = await waitFor(() => {
-      const found = FakeEventSource.instances.find((es) => es.url === '/api/classes/c-1/events');
-      if (!found) throw new Error('no class stream yet');
-      return found;
-    });
+    const stream = await classStream();
     act(() => {
       stream.open();
       stream.emit('class', aClassroomClass({ join_code: '', paused: true }), '');
@@ -69,11 +74,7 @@ describe('App with a class', () => {
     let me: unknown = studentMe;
     const { calls } = mockFetch(classroomRoutes(() => ({ body: me })));
     render(<App />);
-    const stream = await waitFor(() => {
-      const found = FakeEventSource.instances.find((es) => es.url === '/api/classes/c-1/events');
-      if (!found) throw new Error('no class stream yet');
-      return found;
-    });
+    const stream = await classStream();
     act(() => {
       stream.open();
       stream.emit('class', aClassroomClass({ join_code: '' }), '');
