@@ -4,7 +4,7 @@ The API and the runner are separate processes that open the same file (WAL mode,
 never block the writer). Each operation takes a short-lived connection: safe across threads and
 processes. A write takes the lock up front (BEGIN IMMEDIATE), so concurrent writers queue
 instead of failing, and whatever is checked inside one write holds when it commits: that is what
-makes admission atomic.
+makes admission atomic. Reads that must agree with each other share one read transaction.
 """
 
 import os
@@ -70,6 +70,19 @@ class Database:
             db.close()
 
     @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """Several reads that see one moment of the store. Outside a transaction each
+        statement sees the store as it is when it runs, so a run queued between two of them
+        is in the second answer and not the first. In WAL mode the snapshot is taken at the
+        first read, and writers are not held up meanwhile."""
+        with self.connect() as db:
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("ROLLBACK")  # nothing was written: just let the snapshot go
+
+    @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction taken up front; rolled back if the block raises."""
         with self.connect() as db:
@@ -92,12 +105,17 @@ def share_with_folder_owner(db_path: Path) -> None:
     between finds a file it may not write ("attempt to write a readonly database", seen once
     in 200 requests of `make bench-hosting`). So the folder is set-group-ID (new files take
     its group) and the database file group-writable (SQLite gives its -wal and -shm the
-    database file's mode): from the moment it exists, a file root makes is the API's to write.
+    database file's mode). SQLite asks for that mode when it makes the file, but the umask
+    (022 as a rule) takes the group's write bit off, and SQLite's fchmod() puts it back only a
+    moment later: the window was still open (seen under compose, where the runner is root in
+    its container: 2 of 7,600 requests in 90 s of a busy class). So the process's umask keeps
+    the group's write bit: from the moment it exists, a file root makes is the API's to write.
     Root's folders and shared ones (sticky, like /tmp) are left alone."""
     folder = db_path.parent
     info = folder.stat()
     if info.st_uid == 0 or info.st_mode & stat.S_ISVTX:
         return
+    os.umask(os.umask(0) & ~stat.S_IWGRP)
     if not info.st_mode & stat.S_ISGID:
         os.chmod(folder, stat.S_IMODE(info.st_mode) | stat.S_ISGID)
     for path in folder.glob(db_path.name + "*"):

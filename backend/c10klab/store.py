@@ -458,7 +458,7 @@ class Store(Database):
         """Where a queued run stands now; None once it has started or ended."""
         if run.status != "queued":
             return None
-        with self.connect() as db:
+        with self.read() as db:
             return self._place(db, run.id)
 
     def list_runs(self, scope: Scope, limit: int = 50) -> list[Run]:
@@ -573,7 +573,7 @@ class Store(Database):
     def class_queue(self, class_id: str, ended: int = 100) -> list[tuple[Run, Place | None]]:
         """A class's runs for its instructor: waiting (in the order they will start, held
         last) and running first, then the `ended` newest that ended."""
-        with self.connect() as db:
+        with self.read() as db:  # the places and the runs listed must be the same moment's
             places: dict[str, Place] = {}
             queue = self._queue(db)
             for position, (row, wait) in enumerate(

@@ -2,6 +2,7 @@
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,17 @@ from c10klab.store import Store
 NOBODY = 65534
 
 
+@pytest.fixture
+def umask() -> Iterator[None]:
+    """share_with_folder_owner sets the process's umask: the other tests keep theirs."""
+    kept = os.umask(0o022)
+    os.umask(kept)
+    yield
+    os.umask(kept)
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root makes files for another user")
+@pytest.mark.usefixtures("umask")
 def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path) -> None:
     folder = tmp_path / "store"
     folder.mkdir()
@@ -25,6 +36,20 @@ def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path)
     # A file root makes there later (SQLite's -wal after the last connection closed) is the
     # API's group's, with the database file's mode, from its first moment.
     store.create_run("c-epoll", {})
-    fresh = folder / "made-by-root"
-    fresh.touch()
-    assert fresh.stat().st_gid == NOBODY
+    fresh = os.open(folder / "made-by-root", os.O_CREAT | os.O_WRONLY, 0o664)
+    try:
+        info = os.fstat(fresh)  # before anything could chmod it
+    finally:
+        os.close(fresh)
+    assert info.st_gid == NOBODY
+    assert info.st_mode & stat.S_IWGRP, "the umask took the group's write bit"
+
+
+def test_reads_in_one_read_see_one_moment(store: Store) -> None:
+    store.create_run("c-epoll", {})
+    with store.read() as db:
+        before = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        store.create_run("c-epoll", {})  # another connection writes meanwhile, unhindered
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == before
+    with store.read() as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == before + 1

@@ -130,6 +130,20 @@ def test_positions_are_exact_under_concurrent_submissions(store: Store) -> None:
     assert now == list(range(1, 81))
 
 
+def test_a_class_queue_read_while_runs_are_queued_is_one_moments(store: Store) -> None:
+    """The class's queue reads the places and the runs in several statements: they must see
+    the same moment, or a run queued in between has no place (a KeyError, a 500, once seen
+    under the e2e test's load). 300 reads while 300 runs are queued beside them."""
+    student = Admission(owner_id="ana", class_id="c1")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        queued = pool.submit(lambda: [store.create_run("c-epoll", {}, student) for _ in range(300)])
+        reads = [store.class_queue("c1") for _ in range(300)]
+        queued.result()
+    for listed in reads:
+        positions = [place.position if place else None for _, place in listed]
+        assert positions == list(range(1, len(listed) + 1))
+
+
 def test_one_hundred_concurrent_submissions_never_pass_a_limit(store: Store) -> None:
     """Runs and sweeps from five people at once, against per-person and site limits: every
     answer is a queued run or a refusal with Retry-After, and no limit is ever passed."""

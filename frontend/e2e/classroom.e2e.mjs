@@ -53,6 +53,10 @@ async function newPerson(name, { expectedStatuses = [], context: shared } = {}) 
     errors.push(`console.error: ${text}`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  // Chromium's console names the status but not the request: name it, so a failure says which.
+  page.on('response', (response) => {
+    if (response.status() >= 500) errors.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
+  });
   pages.set(name, { page, errors });
   return page;
 }

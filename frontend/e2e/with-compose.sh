@@ -49,6 +49,8 @@ printf '%s\n' "$password" | stack exec -T api python3 -m c10klab instructor add 
 cd "$root/frontend"
 if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_INSTRUCTOR=Grace E2E_PASSWORD=$password \
         npm run --silent e2e:classroom; then
-    echo "--- stack log ---" >&2; stack logs --no-color --tail 40 >&2
+    # The runner's log first, the API's last: a 500's traceback is then the last thing printed.
+    echo "--- runner log ---" >&2; stack logs --no-color --tail 20 runner >&2
+    echo "--- api log ---" >&2; stack logs --no-color --tail 60 api >&2
     exit 1
 fi

@@ -322,13 +322,18 @@ class PeopleStore(Database):
 
     # --- the site's secret --------------------------------------------------------------------
 
+    _secret: str | None = None
+
     def signing_secret(self) -> str:
         """The key that signs session cookies: made once, then kept with the store, so every
-        API process that opens this store (and a restart) signs alike."""
-        with self.write() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO site_secrets (name, value) VALUES ('session', ?)",
-                (secrets.token_urlsafe(32),),
-            )
-            row = db.execute("SELECT value FROM site_secrets WHERE name = 'session'").fetchone()
-        return str(row[0])
+        API process that opens this store (and a restart) signs alike. It never changes, so
+        a process reads it once, not with a write lock at every request."""
+        if self._secret is None:
+            with self.write() as db:
+                db.execute(
+                    "INSERT OR IGNORE INTO site_secrets (name, value) VALUES ('session', ?)",
+                    (secrets.token_urlsafe(32),),
+                )
+                row = db.execute("SELECT value FROM site_secrets WHERE name = 'session'").fetchone()
+            self._secret = str(row[0])
+        return self._secret
