@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build every sandbox image: the base, the Rust toolchain, the C servers (tagged once per
-# catalog id) and the load generator. Docker's layer cache makes a second run quick.
+# catalog id), the load generator and the syscall counter. Docker's layer cache makes a second
+# run quick.
 #
 # Usage: sandboxes/images/build-images.sh
 set -euo pipefail
@@ -31,6 +32,7 @@ build() { # build TAG DOCKERFILE [BUILD_ARG…]
 build c10klab/server-c:latest server-c.Dockerfile
 build c10klab/loadgen:latest loadgen.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
 build c10klab/server-rust:latest server-rust.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
+build c10klab/counter:latest counter.Dockerfile
 
 # One tag per server id, so the id names the image everywhere.
 ids_in() { # ids_in LANGUAGE

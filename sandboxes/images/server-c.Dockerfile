@@ -10,10 +10,6 @@ COPY servers/c /src
 RUN make -C /src clean all && make -C /src install PREFIX=/out
 
 FROM ${BASE_IMAGE}
-# strace, for the syscall-profile runs only (the runner starts it; see runner/plan.py).
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends strace \
-    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ /usr/local/bin/
 # Servers never need root: they listen on ports above 1024.
 USER 65534:65534

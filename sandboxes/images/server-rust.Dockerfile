@@ -17,10 +17,6 @@ WORKDIR /src
 RUN cargo build --release --locked --bins
 
 FROM ${BASE_IMAGE}
-# strace, for the syscall-profile runs only (the runner starts it; see runner/plan.py).
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends strace \
-    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/target/release/rust-tokio /src/target/release/rust-io-uring /usr/local/bin/
 # Servers never need root: they listen on ports above 1024.
 USER 65534:65534

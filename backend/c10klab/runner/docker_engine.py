@@ -115,6 +115,12 @@ class Engine:
             return None
 
     @staticmethod
+    def interrupt(container: Container) -> None:
+        """SIGINT: what makes perf print its counts and exit."""
+        with contextlib.suppress(NotFound, APIError):
+            container.kill(signal="SIGINT")
+
+    @staticmethod
     def kill(container: Container) -> None:
         with contextlib.suppress(NotFound, APIError):  # already gone: that is what we wanted
             container.kill()

@@ -1,9 +1,8 @@
 """Pure pieces of a run's bookkeeping: reading the load generator's JSON lines, turning Docker
 stats into CPU/memory figures, judging whether a result is valid and whether it was disturbed
-while it was measured, combining repetitions, and reading strace's syscall table."""
+while it was measured, combining repetitions, and reading perf's syscall counts."""
 
 import json
-import re
 import statistics
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -412,6 +411,28 @@ def _of_repetition(outcome: dict[str, Any], key: str) -> dict[str, Any] | None:
     return figures | {"repetition": outcome["repetition"]} if figures is not None else None
 
 
+# A core this busy has nothing left to give: past it, whoever runs there sets the pace.
+SATURATED = 0.9
+
+
+def client_use(interference: dict[str, Any]) -> dict[str, Any]:
+    """How busy the load generator kept its own CPUs, and whether that, not the server, set
+    the pace: its CPUs saturated while the server's were not means the figures measure the
+    client (`bound`), however fast the server could go. Unjudged without CPU samples."""
+    client, server = interference["loadgen"], interference["server"]
+    if not (client["judged"] and server["judged"]):
+        return {"cpu": client.get("container"), "bound": None, "reason": None}
+    bound = client["container"] >= SATURATED and server["container"] < SATURATED
+    reason = (
+        f"the load generator used {client['container']:.0%} of its "
+        f"{_cpu_words(client['cpus'])} and the server only {server['container']:.0%} of its "
+        f"{_cpu_words(server['cpus'])}: this measures the load generator, not the server"
+        if bound
+        else None
+    )
+    return {"cpu": client["container"], "bound": bound, "reason": reason}
+
+
 def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, Any]:
     """One result from R repetitions: the median repetition's figures, every repetition's,
     the median and spread of QPS and p99, a noisy flag, valid only if all are valid, and
@@ -427,6 +448,7 @@ def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, An
         reason = first["invalid_reason"]
         if len(outcomes) > 1:
             reason = f"repetition {first['repetition']} of {len(outcomes)}: {reason}"
+    bound = [o for o in outcomes if (o.get("client") or {}).get("bound")]
     unstable = [o for o in outcomes if not o.get("stable", True)]
     disturbed = unstable[0] if unstable else middle
     unstable_reason = disturbed.get("unstable_reason") if unstable else None
@@ -443,6 +465,8 @@ def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, An
         "stable": not unstable,
         "unstable_reason": unstable_reason,
         "interference": _of_repetition(disturbed, "interference"),
+        # client-bound if any repetition was, with that one's figures
+        "client": _of_repetition(bound[0] if bound else middle, "client"),
         "drift": _of_repetition(disturbed, "drift"),
         "repetitions": outcomes,
         "aggregate": {
@@ -464,64 +488,91 @@ def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, An
     return result
 
 
-# Enough of the server's log for strace's table (one line per distinct syscall) after the
-# server's own last messages.
-STRACE_LOG_LINES = 400
-_STRACE_HEADER = re.compile(r"^\s*% time\s+seconds\s+usecs/call\s+calls\s+errors\s+syscall")
-_STRACE_ROW = re.compile(
-    r"^\s*(?P<percent>[\d.]+)\s+(?P<seconds>[\d.]+)\s+(?P<usecs>\d+)\s+(?P<calls>\d+)"
-    r"\s+(?P<errors>\d+)?\s+(?P<name>\w+)\s*$"
-)
+# --- the syscall profile: perf's counts (counter/count-syscalls.sh) ---------------------------
+
+# The calls counted by name, the rest only in the total (as "other"): what the course's
+# servers call while they serve, from reading and writing to waiting, accepting, forking.
+NAMED_SYSCALLS = (
+    "read", "write", "readv", "writev", "recvfrom", "sendto", "recvmsg", "sendmsg",
+    "sendfile64", "splice", "accept", "accept4", "close", "shutdown", "epoll_wait",
+    "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll", "select", "pselect6",
+    "io_uring_enter", "futex", "sched_yield", "clone", "clone3", "wait4", "exit",
+    "mmap", "munmap", "madvise", "brk", "getsockopt", "setsockopt", "fcntl",
+    "rt_sigprocmask", "clock_nanosleep",
+)  # fmt: skip
+# ...and how many of these failed: a non-blocking server's EAGAIN (nothing to read, no room
+# to write, no connection waiting) is the lesson, and a failed call is a call all the same.
+ERROR_SYSCALLS = ("read", "recvfrom", "recvmsg", "write", "sendto", "sendmsg", "accept4")
+TOTAL_EVENT = "raw_syscalls:sys_enter"
+# The counter's log: a line per event every 250 ms, for runs of up to a few minutes.
+COUNTER_LOG_LINES = 50_000
 
 
-def parse_strace(lines: list[str]) -> dict[str, Any] | None:
-    """The last `strace -c` table in `lines`: one row per syscall and the total, or None.
+def counter_args() -> list[str]:
+    return [*NAMED_SYSCALLS, "--errors", *ERROR_SYSCALLS]
 
-    The table looks like:
-        % time     seconds  usecs/call     calls    errors syscall
-        ------ ----------- ----------- --------- --------- ----------------
-         40.38    0.000409         409         1           execve
-          1.58    0.000016          16         1         1 epoll_wait
-        ------ ----------- ----------- --------- --------- ----------------
-        100.00    0.001013           9       104         3 total
-    (the errors column is blank when there were none).
-    """
-    starts = [i for i, line in enumerate(lines) if _STRACE_HEADER.match(line)]
-    if not starts:
-        return None
-    rows: list[dict[str, Any]] = []
-    total: dict[str, Any] | None = None
-    for line in lines[starts[-1] + 1 :]:
-        found = _STRACE_ROW.match(line)
-        if found is None:
+
+def parse_perf_counts(lines: list[str]) -> dict[str, int]:
+    """perf stat's interval lines (`-x, -I`) summed per event. Each line reads
+    `time,count,unit,event,...`; an interval in which an event never ran (every counted
+    thread asleep throughout) reads `<not counted>`, which is zero calls."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        fields = line.strip().split(",")
+        if len(fields) < 4 or not fields[0].replace(".", "", 1).isdigit():
             continue
-        row = {
-            "syscall": found["name"],
-            "calls": int(found["calls"]),
-            "errors": int(found["errors"] or 0),
-            "seconds": float(found["seconds"]),
-            "percent_time": float(found["percent"]),
-        }
-        if row["syscall"] == "total":
-            total = row
-            break
-        rows.append(row)
+        event, count = fields[3], fields[1]
+        counts[event] = counts.get(event, 0) + (int(count) if count.isdigit() else 0)
+    return counts
+
+
+def syscall_profile(counts: dict[str, int], requests: int) -> dict[str, Any] | None:
+    """The counts as a table, per request served; None if perf counted nothing at all."""
+    total = counts.get(TOTAL_EVENT)
     if total is None:
         return None
-    return {"rows": rows, "total": total}
-
-
-def per_request(table: dict[str, Any], requests: int) -> dict[str, Any]:
-    """The syscall table with calls per request: the whole run's calls over its requests
-    (start-up and shutdown included, which many requests make negligible)."""
     requests = max(requests, 1)
+    named = {
+        event.removeprefix("syscalls:sys_enter_"): calls
+        for event, calls in counts.items()
+        if event.startswith("syscalls:sys_enter_") and calls > 0
+    }
     rows = [
-        row | {"per_request": round(row["calls"] / requests, 4)}
-        for row in sorted(table["rows"], key=lambda r: -r["calls"])
+        {
+            "syscall": name,
+            "calls": calls,
+            "errors": counts.get(f"syscalls:sys_exit_{name}"),
+            "per_request": round(calls / requests, 4),
+        }
+        for name, calls in sorted(named.items(), key=lambda item: -item[1])
     ]
+    other = total - sum(named.values())
+    if other > 0:
+        rows.append(
+            {
+                "syscall": "other",
+                "calls": other,
+                "errors": None,
+                "per_request": round(other / requests, 4),
+            }
+        )
     return {
+        "method": "perf",
+        "refused": None,
         "requests": requests,
         "rows": rows,
-        "total": table["total"],
-        "calls_per_request": round(table["total"]["calls"] / requests, 4),
+        "total": {"syscall": "total", "calls": total},
+        "calls_per_request": round(total / requests, 4),
+    }
+
+
+def refused_profile(reason: str) -> dict[str, Any]:
+    """A syscall profile the host would not count: why, instead of any figure."""
+    return {
+        "method": "perf",
+        "refused": reason,
+        "requests": None,
+        "rows": [],
+        "total": None,
+        "calls_per_request": None,
     }

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from c10klab.config import Settings, parse_cpus
+from c10klab.runner.measure import counter_args
 from c10klab.sandboxes.schemas import Server
 
 LOADGEN_IMAGE = "c10klab/loadgen:latest"
+COUNTER_IMAGE = "c10klab/counter:latest"
 SERVER_PORT = 9000  # inside the server's own network namespace, so it never collides
 WAIT_READY_S = 10
 # Time for container start, readiness and the summary beyond warm-up + duration.
@@ -26,15 +28,6 @@ NOBODY = "65534:65534"
 # Docker >= 25 blocks io_uring in its default seccomp profile; servers that need it get ours,
 # which allows it. Every other server keeps the engine's default profile.
 IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
-# The syscall profile: strace -c -f counts every system call of the server and its threads and
-# children, and prints the table to stderr when the server exits. strace ignores SIGTERM while
-# it runs a command, so the shell (PID 1) passes the stop on to its whole process group: the
-# server exits as usual, then strace prints the table and exits too. The trap first stops
-# trapping: the shell is in that group as well, and would otherwise re-enter its own handler.
-STRACE_WRAPPER = (
-    'strace -f -c -o /dev/stderr -- "$@" & tracer=$!; '
-    "trap 'trap \"\" TERM; kill -TERM 0' TERM; wait $tracer; wait $tracer"
-)
 
 
 @dataclass(frozen=True)
@@ -49,6 +42,7 @@ class RunPlan:
     server: ContainerSpec
     loadgen: ContainerSpec  # network_mode and pid_mode: the server's namespaces, set at start
     deadline_s: float
+    counter: ContainerSpec | None = None  # a syscall profile's; pid_mode set at start
 
 
 def store_label(settings: Settings) -> str:
@@ -65,11 +59,6 @@ def server_argv(server: Server, request: dict[str, Any]) -> list[str]:
     for name, value in sorted(request.get("knobs", {}).items()):
         argv += [flags[name], _value(value)]
     return argv
-
-
-def traced(argv: list[str]) -> list[str]:
-    """The server's argv run under strace -c -f (see STRACE_WRAPPER)."""
-    return ["/bin/sh", "-c", STRACE_WRAPPER, "strace-wrapper", *argv]
 
 
 def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
@@ -124,28 +113,48 @@ def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
     }
 
 
-# strace needs ptrace (and reads the tracee's memory with process_vm_readv). Without
-# CAP_SYS_PTRACE, which the containers never have, a process may trace only its own children.
-TRACING_RULE = {
-    "comment": "syscall-profile runs only: strace traces the server it started",
-    "names": ["ptrace", "process_vm_readv"],
-    "action": "SCMP_ACT_ALLOW",
-}
-
-
-def seccomp_option(settings: Settings, traced: bool = False) -> str:
-    """The profile as Docker's API takes it: the JSON itself, not a path. A syscall-profile
-    run adds the tracing rule; the committed file never has it."""
+def seccomp_option(settings: Settings) -> str:
+    """The profile as Docker's API takes it: the JSON itself, not a path."""
     profile = json.loads((settings.sandboxes_dir / IO_URING_PROFILE).read_text())
-    if traced:
-        profile["syscalls"].append(TRACING_RULE)
     return "seccomp=" + json.dumps(profile, separators=(",", ":"))
 
 
-# The server's shell ends it at the deadline: SIGTERM to PID 1 (every server, and the strace
-# wrapper, stops on it), then SIGKILL to everything else of the container's user (`kill -1`
-# spares PID 1 and the caller: a forking server's children). The load generator lives in the
-# server's pid namespace, so it ends with it.
+# The syscall counter (counter/count-syscalls.sh) needs perf_event_open on another user's
+# processes: CAP_PERFMON, or on engines that predate that name (Docker < 23),
+# CAP_SYS_ADMIN, which covers it. It holds nothing else: no network, a read-only root, and
+# it runs one fixed command, never code from a request. The server, beside it in the same
+# PID namespace, stays as bare as ever (nobody, no capabilities): it cannot touch a root
+# process. The host's tracefs, read-only, is where perf reads the tracepoints' ids.
+COUNTER_CAPABILITIES = ["PERFMON"]
+COUNTER_CAPABILITIES_BEFORE_PERFMON = ["SYS_ADMIN"]
+TRACEFS = "/sys/kernel/tracing"
+
+
+def counter_spec(run_id: str, settings: Settings, names: list[str]) -> ContainerSpec:
+    """The counter that joins the server's PID namespace (set at start) and counts `names`."""
+    locked = _locked_down(run_id, "counter", settings)
+    return ContainerSpec(
+        image=COUNTER_IMAGE,
+        command=names,
+        kwargs={
+            **locked,
+            "user": "0:0",
+            "cap_add": COUNTER_CAPABILITIES,
+            "mounts": [{"Type": "bind", "Source": TRACEFS, "Target": TRACEFS, "ReadOnly": True}],
+            "network_mode": "none",
+            # perf wakes every 250 ms to print; off the server's CPUs
+            "cpuset_cpus": settings.loadgen_cpus,
+            "mem_limit": "256m",
+            "memswap_limit": "256m",
+            "pids_limit": 8,
+        },
+    )
+
+
+# The server's shell ends it at the deadline: SIGTERM to PID 1 (every server stops on it), then
+# SIGKILL to everything else of the container's user (`kill -1` spares PID 1 and the caller: a
+# forking server's children). The load generator and a syscall counter live in the server's pid
+# namespace, so they end with it.
 SELF_DEADLINE_AFTER_S = 15
 SELF_DESTRUCT = "kill -TERM 1; sleep 3; kill -KILL -1 2>/dev/null; true"
 NS_PER_S = 1_000_000_000
@@ -176,16 +185,11 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
     )
     memory = f"{settings.server_memory_mb}m"
     hardening = _locked_down(run_id, "server", settings)
-    tracing = request.get("profile") == "syscalls"
     if server.needs_io_uring:
-        profile = seccomp_option(settings, traced=tracing)
-        hardening["security_opt"] = [*hardening["security_opt"], profile]
-    command = server_argv(server, request)
-    if tracing:
-        command = traced(command)
+        hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
     server_spec = ContainerSpec(
         image=server.image,
-        command=command,
+        command=server_argv(server, request),
         kwargs={
             **hardening,
             "cpuset_cpus": settings.server_cpus,
@@ -211,4 +215,7 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
             "pids_limit": 64,
         },
     )
-    return RunPlan(server_spec, loadgen_spec, deadline)
+    counter = None
+    if request.get("profile") == "syscalls":
+        counter = counter_spec(run_id, settings, counter_args())
+    return RunPlan(server_spec, loadgen_spec, deadline, counter)

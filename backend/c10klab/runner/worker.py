@@ -21,9 +21,10 @@ from docker.models.containers import Container
 
 from c10klab.config import Settings, get_settings, parse_cpus
 from c10klab.runner import measure
+from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.measure import CpuSample
-from c10klab.runner.plan import LOADGEN_IMAGE, RunPlan, plan_run, store_label
+from c10klab.runner.plan import COUNTER_IMAGE, LOADGEN_IMAGE, RunPlan, plan_run, store_label
 from c10klab.sandboxes.service import load_catalog
 from c10klab.store import Run, Store
 
@@ -129,7 +130,7 @@ class Runner:
 
     def heartbeat(self) -> None:
         catalog = load_catalog(self.settings.sandboxes_dir)
-        tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE})
+        tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE, COUNTER_IMAGE})
         docker_state = Engine.probe()
         images = self.engine.images_present(tags) if docker_state["reachable"] else {}
         self.store.put_runner_status({"docker": docker_state, "images": images})
@@ -246,6 +247,10 @@ class Runner:
         except EngineError as exc:
             raise RunFailed(f"the server container did not start: {exc}") from exc
         threading.Thread(target=self.sample_server, args=(ex, rep, server), daemon=True).start()
+        counter = None
+        if ex.plan.counter is not None:
+            counter = Counter(self.engine, ex.plan.counter)
+            counter.start(server)
         try:
             loadgen = self.engine.start(
                 ex.plan.loadgen,
@@ -272,6 +277,9 @@ class Runner:
             detail = error or f"the load generator exited with code {loadgen_exit} and no summary"
             raise RunFailed(detail, Engine.log_tail(server) + Engine.log_tail(loadgen, 5))
 
+        # Every request the server answered: the load's, plus loadgen's one verification.
+        requests = int(summary.get("requests_total") or summary.get("requests") or 0) + 1
+        syscalls = counter.stop(requests) if counter is not None else None  # before the server
         server_exit = Engine.stop(server, SIGTERM_GRACE_S)
         invalid = measure.judge(
             summary, self.settings.invalid_error_rate, self.settings.min_rate_fraction
@@ -293,8 +301,8 @@ class Runner:
             "invalid_reason": invalid,
             **self.stability(ex, rep),
         }
-        if ex.run.request.get("profile") == "syscalls":
-            outcome["syscalls"] = self.syscall_table(server, summary)
+        if syscalls is not None:
+            outcome["syscalls"] = syscalls
         return outcome, summary
 
     def stability(self, ex: Execution, rep: Repetition) -> dict[str, Any]:
@@ -318,20 +326,8 @@ class Runner:
             "unstable_reason": reason,
             "interference": interference,
             "drift": drift,
+            "client": measure.client_use(interference),
         }
-
-    @staticmethod
-    def syscall_table(server: Container, summary: dict[str, Any]) -> dict[str, Any]:
-        """strace's table from the stopped server's log, per request of the whole run."""
-        table = measure.parse_strace(Engine.log_tail(server, measure.STRACE_LOG_LINES))
-        if table is None:
-            raise RunFailed(
-                "the syscall profile found no strace table in the server's log",
-                Engine.log_tail(server),
-            )
-        # Every request the server answered: the load's, plus loadgen's one verification.
-        requests = int(summary.get("requests_total") or summary.get("requests") or 0) + 1
-        return measure.per_request(table, requests)
 
     def follow_loadgen(
         self, ex: Execution, rep: Repetition, loadgen: Container

@@ -47,8 +47,9 @@ class RunRequest(BaseModel):
     )
     profile: Literal["throughput", "syscalls"] = Field(
         "throughput",
-        description="syscalls: run the server under strace -c -f and return its syscall table "
-        "(strace slows the server: these runs give no speed figures)",
+        description="syscalls: also count the server's system calls at full speed (perf's "
+        "tracepoints, in a container beside it) and return them per request; the speed "
+        "figures stand as in any run",
     )
     lesson: LessonSlug | None = Field(None, description="the lesson the experiment is in")
     experiment: ExperimentKey | None = Field(

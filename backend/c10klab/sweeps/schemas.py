@@ -80,6 +80,11 @@ class Point(BaseModel):
         None, description="false when something disturbed the run while it was measured"
     )
     unstable_reason: str | None = None
+    client_bound: bool | None = Field(
+        None,
+        description="true when the load generator's CPUs were saturated and the server's were "
+        "not: the figures measure the client",
+    )
     qps: float | None = None
     spread: float | None = Field(None, description="(max - min) / median QPS of repetitions")
     noisy: bool | None = None

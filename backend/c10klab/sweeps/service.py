@@ -109,6 +109,7 @@ def point_of(stored: dict[str, Any], run: Run | None) -> Point:
         valid=bool(result.get("valid")),
         stable=result.get("stable"),
         unstable_reason=result.get("unstable_reason"),
+        client_bound=(result.get("client") or {}).get("bound"),
         qps=summary["qps"],
         spread=(aggregate.get("qps") or {}).get("spread"),
         noisy=aggregate.get("noisy"),

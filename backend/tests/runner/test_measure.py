@@ -172,30 +172,72 @@ def test_one_unstable_repetition_makes_the_result_unstable_with_its_figures() ->
     )
 
 
-STRACE_LOG = """c-epoll: listening on 0.0.0.0:9000 protocol=echo trigger=lt
-c-epoll: SIGTERM received: closed 0 connections (101 accepted in all), exiting
-% time     seconds  usecs/call     calls    errors syscall
------- ----------- ----------- --------- --------- ----------------
- 52.10    0.120000           1    100000           write
- 40.00    0.092000           0    100000           read
-  7.80    0.018000           0     50000           epoll_wait
-  0.10    0.000230           2       101         1 accept4
------- ----------- ----------- --------- --------- ----------------
-100.00    0.230230           0    250101         1 total""".splitlines()
+def cpu_of(container: float, cpus: str = "1") -> dict:  # type: ignore[type-arg]
+    return {"judged": True, "cpus": cpus, "container": container}
 
 
-def test_the_strace_table_is_read_and_divided_by_requests() -> None:
-    table = measure.parse_strace(STRACE_LOG)
-    assert table is not None
-    assert table["total"] == {"syscall": "total", "calls": 250101, "errors": 1,
-                              "seconds": 0.23023, "percent_time": 100.0}  # fmt: skip
-    assert [r["syscall"] for r in table["rows"]] == ["write", "read", "epoll_wait", "accept4"]
-    assert table["rows"][3]["errors"] == 1 and table["rows"][0]["errors"] == 0
-    profile = measure.per_request(table, 100_000)
-    assert profile["calls_per_request"] == 2.501
-    assert profile["rows"][2] | {} == table["rows"][2] | {"per_request": 0.5}
-    assert measure.parse_strace(["no table here"]) is None
-    assert measure.parse_strace(STRACE_LOG[:-1]) is None  # cut before the total: incomplete
+def test_a_saturated_client_beside_an_unsaturated_server_is_client_bound() -> None:
+    bound = measure.client_use({"server": cpu_of(0.72, "0"), "loadgen": cpu_of(0.97)})
+    assert bound["bound"] and bound["cpu"] == 0.97
+    assert bound["reason"] == (
+        "the load generator used 97% of its CPU 1 and the server only 72% of its CPU 0: "
+        "this measures the load generator, not the server"
+    )
+    both = measure.client_use({"server": cpu_of(0.99, "0"), "loadgen": cpu_of(0.97)})
+    assert both["bound"] is False and both["reason"] is None  # the server was saturated too
+    idle = measure.client_use({"server": cpu_of(0.4, "0"), "loadgen": cpu_of(0.5, "1-2")})
+    assert idle["bound"] is False
+    unjudged = {"server": {"judged": False, "cpus": "0"}, "loadgen": cpu_of(0.97)}
+    assert measure.client_use(unjudged)["bound"] is None
+
+
+def test_one_client_bound_repetition_makes_the_result_client_bound() -> None:
+    reps = [outcome(1, 100.0, 9), outcome(2, 98.0, 9), outcome(3, 90.0, 9)]
+    for rep in reps:
+        rep["client"] = {"cpu": 0.5, "bound": rep["repetition"] == 3, "reason": None}
+    combined = measure.combine(reps, 0.1)
+    assert combined["client"]["bound"] and combined["client"]["repetition"] == 3
+    for rep in reps:
+        rep["client"]["bound"] = False
+    assert measure.combine(reps, 0.1)["client"]["repetition"] == 2  # the median's
+
+
+# Two of perf stat's 250 ms intervals, as count-syscalls.sh makes it print them (-x, -I).
+PERF_LOG = """     0.250382069,<not counted>,,raw_syscalls:sys_enter,0,100.00,,
+     0.250382069,<not counted>,,syscalls:sys_enter_read,0,100.00,,
+     0.250382069,<not counted>,,syscalls:sys_exit_read,0,100.00,,
+     0.500811223,150051,,raw_syscalls:sys_enter,250000000,100.00,,
+     0.500811223,75000,,syscalls:sys_enter_read,250000000,100.00,,
+     0.500811223,50000,,syscalls:sys_enter_write,250000000,100.00,,
+     0.500811223,25000,,syscalls:sys_enter_epoll_wait,250000000,100.00,,
+     0.500811223,25000,,syscalls:sys_exit_read,250000000,100.00,,
+     0.750811223,100050,,raw_syscalls:sys_enter,250000000,100.00,,
+     0.750811223,25000,,syscalls:sys_enter_read,250000000,100.00,,
+     0.750811223,50000,,syscalls:sys_enter_write,250000000,100.00,,
+     0.750811223,25000,,syscalls:sys_enter_epoll_wait,250000000,100.00,,
+     0.750811223,0,,syscalls:sys_exit_read,250000000,100.00,,""".splitlines()
+
+
+def test_perfs_counts_are_summed_and_divided_by_requests() -> None:
+    counts = measure.parse_perf_counts([*PERF_LOG, "perf: some warning", ""])
+    assert counts["raw_syscalls:sys_enter"] == 250101 and counts["syscalls:sys_exit_read"] == 25000
+    profile = measure.syscall_profile(counts, 100_000)
+    assert profile is not None
+    assert profile["calls_per_request"] == 2.501 and profile["total"]["calls"] == 250101
+    rows = {row["syscall"]: row for row in profile["rows"]}
+    assert list(rows) == ["read", "write", "epoll_wait", "other"]  # most calls first
+    assert rows["read"] == {"syscall": "read", "calls": 100000, "errors": 25000, "per_request": 1.0}
+    assert rows["write"]["errors"] is None  # not counted, unlike read's (EAGAIN is the lesson)
+    assert rows["other"]["calls"] == 101  # the total's calls no name was counted for
+    assert sum(row["calls"] for row in profile["rows"]) == profile["total"]["calls"]
+    assert measure.syscall_profile(measure.parse_perf_counts(["no counts here"]), 10) is None
+
+
+def test_a_refused_count_says_why_and_gives_no_figure() -> None:
+    refused = measure.refused_profile("perf did not start counting: permission denied")
+    assert (
+        refused["refused"].startswith("perf did not start") and refused["calls_per_request"] is None
+    )
 
 
 def test_judge_rejects_connections_starved_through_the_whole_measurement() -> None:

@@ -128,19 +128,20 @@ def test_the_load_generator_gets_the_open_loop_idle_short_and_ramp_flags() -> No
     assert not {"--rate", "--idle", "--new-connection-per-request", "--ramp-s"} & set(closed)
 
 
-def test_a_syscall_profile_runs_the_server_under_strace() -> None:
-    plain = plan_run("abc123", SERVER, REQUEST, Settings()).server.command
-    traced = plan_run("abc123", SERVER, REQUEST | {"profile": "syscalls"}, Settings())
-    command = traced.server.command
-    assert command[:2] == ["/bin/sh", "-c"] and "strace -f -c" in command[2]
-    assert command[4:] == plain  # "$@" is exactly the plain argv, never a joined string
-    assert traced.server.kwargs["read_only"] and traced.server.kwargs["cap_drop"] == ["ALL"]
-
-
-def test_only_a_syscall_profile_of_an_io_uring_server_may_ptrace() -> None:
-    uring = SERVER.model_copy(update={"needs_io_uring": True})
-    plain = plan_run("abc123", uring, REQUEST, Settings()).server.kwargs["security_opt"][-1]
-    traced = plan_run("abc123", uring, REQUEST | {"profile": "syscalls"}, Settings())
-    profile = json.loads(traced.server.kwargs["security_opt"][-1].removeprefix("seccomp="))
-    assert profile["syscalls"][-1]["names"] == ["ptrace", "process_vm_readv"]
-    assert "ptrace" not in plain
+def test_a_syscall_profile_counts_beside_the_server_which_runs_as_always() -> None:
+    plain = plan_run("abc123", SERVER, REQUEST, Settings())
+    counted = plan_run("abc123", SERVER, REQUEST | {"profile": "syscalls"}, Settings())
+    assert plain.counter is None
+    assert counted.server == plain.server  # no wrapper, no ptrace: the server at full speed
+    assert counted.counter is not None
+    counter = counted.counter.kwargs
+    assert (
+        counted.counter.command[:2] == ["read", "write"] and "--errors" in counted.counter.command
+    )
+    # perf's one capability (or its older, wider name), and nothing else of root's
+    assert counter["cap_drop"] == ["ALL"] and counter["cap_add"] == ["PERFMON"]
+    assert counter["read_only"] and counter["network_mode"] == "none"
+    assert counter["security_opt"] == ["no-new-privileges"]
+    tracefs = counter["mounts"][0]
+    assert tracefs["Source"] == "/sys/kernel/tracing" and tracefs["ReadOnly"] is True
+    assert counter["labels"]["c10klab.role"] == "counter"

@@ -9,6 +9,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,9 @@ from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
 from c10klab.main import create_app
+from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine
-from c10klab.runner.plan import LABEL, store_label
+from c10klab.runner.plan import LABEL, plan_run, store_label
 from c10klab.runner.worker import Runner
 from c10klab.runs.service import parse_sse
 from c10klab.sandboxes.service import load_catalog
@@ -156,8 +158,8 @@ def test_repetitions_run_on_fresh_containers_and_report_median_spread_and_profil
     assert leftovers(settings) == []
 
 
-@pytest.mark.parametrize("server", ["c-epoll", "c-io-uring"])
-def test_a_syscall_profile_returns_straces_table_per_request(
+@pytest.mark.parametrize("server", ["c-epoll", "c-io-uring", "c-forking"])
+def test_a_syscall_profile_counts_every_call_of_the_server_at_full_speed(
     runner: Runner, settings: Settings, server: str
 ) -> None:
     request = QUICK_RUN | {"server": server, "profile": "syscalls", "duration_s": 1, "warmup_s": 0}
@@ -165,14 +167,42 @@ def test_a_syscall_profile_returns_straces_table_per_request(
         frames, run = run_to_end(client, request)
     assert frames[-1]["event"] == "done", frames[-1]
     syscalls = run["result"]["syscalls"]
-    names = {row["syscall"] for row in syscalls["rows"]}
-    if server == "c-epoll":
-        assert {"epoll_wait", "read", "write"} <= names, names
+    assert syscalls["method"] == "perf" and syscalls["refused"] is None, syscalls["refused"]
+    per_request = {row["syscall"]: row["per_request"] for row in syscalls["rows"]}
+    if server == "c-io-uring":
+        assert "io_uring_enter" in per_request and "epoll_wait" not in per_request, per_request
+        assert syscalls["calls_per_request"] < 1
     else:
-        assert "io_uring_enter" in names and "epoll_wait" not in names, names
-    assert syscalls["requests"] > 1 and syscalls["calls_per_request"] > 0
+        # One read and one write per echo round trip, whether one process serves every
+        # connection or a child forked after counting began serves each (counted too).
+        assert 0.9 < per_request["read"] < 1.5 and 0.9 < per_request["write"] < 1.5, per_request
     assert syscalls["total"]["calls"] == sum(row["calls"] for row in syscalls["rows"])
-    assert run["result"]["server"]["exit_code"] == 0  # strace passed SIGTERM on and exited
+    assert syscalls["requests"] == run["result"]["summary"]["requests_total"] + 1
+    assert leftovers(settings) == []
+
+
+def test_a_host_that_will_not_count_gets_the_reason_and_no_figure(
+    engine: Engine, settings: Settings
+) -> None:
+    """As where the host has no tracefs: the counter cannot start, the profile says why."""
+    server_entry = load_catalog(settings.sandboxes_dir).get("c-epoll")
+    assert server_entry is not None
+    plan = plan_run("refused01", server_entry, QUICK_RUN | {"profile": "syscalls"}, settings)
+    assert plan.counter is not None
+    nowhere = [plan.counter.kwargs["mounts"][0] | {"Source": "/nonexistent/tracing"}]
+    counter = Counter(
+        engine, replace(plan.counter, kwargs=plan.counter.kwargs | {"mounts": nowhere})
+    )
+    server = engine.start(plan.server)
+    try:
+        counter.start(server)
+        profile = counter.stop(requests=1)
+    finally:
+        engine.reap(store_label(settings), "refused01")
+    assert profile["calls_per_request"] is None and profile["rows"] == []
+    assert (
+        "the counter did not start" in profile["refused"] and "/nonexistent" in profile["refused"]
+    )
 
 
 def test_a_sweep_streams_a_point_per_finished_run(runner: Runner, settings: Settings) -> None:

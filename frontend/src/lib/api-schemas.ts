@@ -179,11 +179,15 @@ const aggregateSchema = z.object({
 });
 export type Aggregate = z.infer<typeof aggregateSchema>;
 
+/** A syscall profile: perf's counts at full speed, per request served; or, where the host
+ *  would not count, why (`refused`) and no figure. `errors` is counted for some calls only. */
 const syscallsSchema = z.object({
-  requests: z.number(),
-  calls_per_request: z.number(),
+  method: z.literal('perf'),
+  refused: z.string().nullable(),
+  requests: z.number().nullable(),
+  calls_per_request: z.number().nullable(),
   rows: z.array(
-    z.object({ syscall: z.string(), calls: z.number(), errors: z.number(), per_request: z.number() }),
+    z.object({ syscall: z.string(), calls: z.number(), errors: z.number().nullable(), per_request: z.number() }),
   ),
 });
 export type Syscalls = z.infer<typeof syscallsSchema>;
@@ -209,6 +213,18 @@ const cpuUseSchema = z.object({
   interference: z.number().nullish(),
 });
 export type CpuUse = z.infer<typeof cpuUseSchema>;
+
+/** The load generator's side of a run: how busy it kept its own CPUs, the engine it drove its
+ *  sockets with, and `bound` when its CPUs were saturated and the server's were not: then the
+ *  figures measure the client, not the server. */
+const clientSchema = z.object({
+  cpu: z.number().nullish(),
+  bound: z.boolean().nullish(),
+  reason: z.string().nullish(),
+  engine: z.string().nullish(),
+  engine_note: z.string().nullish(),
+});
+export type Client = z.infer<typeof clientSchema>;
 
 const interferenceSchema = z.object({
   limit: z.number(),
@@ -278,6 +294,7 @@ export const doneEventSchema = z.object({
   stable: z.boolean().nullish(),
   unstable_reason: z.string().nullish(),
   interference: interferenceSchema.nullish(),
+  client: clientSchema.nullish(),
   drift: driftSchema.nullish(),
   aggregate: aggregateSchema.nullish(),
   syscalls: syscallsSchema.nullish(),
@@ -369,6 +386,7 @@ export const sweepPointSchema = z.object({
   valid: z.boolean().nullish(),
   stable: z.boolean().nullish(),
   unstable_reason: z.string().nullish(),
+  client_bound: z.boolean().nullish(),
   qps: z.number().nullish(),
   spread: z.number().nullish(),
   noisy: z.boolean().nullish(),

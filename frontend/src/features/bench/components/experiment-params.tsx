@@ -36,7 +36,7 @@ export function ExperimentParams({ experiment, servers }: ExperimentParamsProps)
   if (experiment.warmup_s !== undefined) rows.push(['warm-up', seconds(experiment.warmup_s)]);
   if (experiment.duration_s !== undefined) rows.push(['duration', seconds(experiment.duration_s)]);
   if (experiment.repetitions && experiment.repetitions > 1) rows.push(['repetitions', String(experiment.repetitions)]);
-  if (experiment.profile === 'syscalls') rows.push(['profile', 'system calls (under strace)']);
+  if (experiment.profile === 'syscalls') rows.push(['profile', 'system calls (counted by perf)']);
   for (const [name, value] of Object.entries(experiment.knobs ?? {})) {
     const knob = servers.flatMap((s) => s.knobs).find((k) => k.name === name);
     rows.push([name, `${String(value)}${knob?.unit ? ` ${knob.unit}` : ''}`]);

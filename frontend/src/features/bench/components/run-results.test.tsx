@@ -87,19 +87,47 @@ describe('RunResults', () => {
     expect(screen.queryByTestId('run-stability')).not.toBeInTheDocument();
   });
 
-  it('lists the syscall profile per request', () => {
+  it('says when the load generator, not the server, set the pace', () => {
+    const reason = 'the load generator used 97% of its CPU 1 and the server only 72% of its CPU 0';
+    renderResult({ client: { cpu: 0.97, bound: true, reason, engine: 'epoll' } });
+    expect(screen.getByTestId('run-client')).toHaveTextContent(`client-bound: ${reason}`);
+    expect(screen.getByTestId('run-client')).toHaveClass('run-results__bad');
+  });
+
+  it('gives the load generator its engine and its CPU use', () => {
+    renderResult({ client: { cpu: 0.634, bound: false, reason: null, engine: 'io_uring' } });
+    expect(screen.getByTestId('run-client')).toHaveTextContent('io_uring engine · 63.4 % of its CPUs');
+    expect(screen.getByTestId('run-client')).not.toHaveClass('run-results__bad');
+  });
+
+  it('lists the syscall profile per request, with the failed share where it was counted', () => {
     renderResult({
       syscalls: {
+        method: 'perf',
+        refused: null,
         requests: 100000,
         calls_per_request: 2.5,
         rows: [
-          { syscall: 'write', calls: 100000, errors: 0, per_request: 1 },
-          { syscall: 'epoll_wait', calls: 50000, errors: 0, per_request: 0.5 },
+          { syscall: 'read', calls: 200000, errors: 100000, per_request: 2 },
+          { syscall: 'epoll_wait', calls: 50000, errors: null, per_request: 0.5 },
         ],
       },
     });
-    expect(screen.getByTestId('run-syscalls')).toHaveTextContent('2.50 per request (100,000 requests): write 1.00 · epoll_wait 0.50');
-    // strace slowed the server: its throughput must not read as a speed figure.
-    expect(screen.getByTestId('traced-note')).toHaveTextContent('not a speed figure');
+    expect(screen.getByTestId('run-syscalls')).toHaveTextContent(
+      '2.50 per request (100,000 requests, counted by perf at full speed): read 2.00 (50 % failed) · epoll_wait 0.50',
+    );
+  });
+
+  it('says why a host would not count system calls, with no figure', () => {
+    renderResult({
+      syscalls: {
+        method: 'perf',
+        refused: 'the counter did not start: no tracefs',
+        requests: null,
+        calls_per_request: null,
+        rows: [],
+      },
+    });
+    expect(screen.getByTestId('run-syscalls')).toHaveTextContent('Not counted: the counter did not start: no tracefs');
   });
 });

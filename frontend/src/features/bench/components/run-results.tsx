@@ -1,4 +1,4 @@
-import type { Aggregate, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
+import type { Aggregate, Client, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
 import { stabilityFigures } from '../lib/stability';
@@ -41,17 +41,26 @@ function OpenLoopRow({ openLoop }: { openLoop: NonNullable<Summary['open_loop']>
   );
 }
 
-/** The syscall profile: the most frequent calls, per request served. */
+/** One call's share per request, with how many of them failed where that was counted. */
+function callShare(row: Syscalls['rows'][number]): string {
+  const failed = row.errors ? ` (${Math.round((100 * row.errors) / row.calls)} % failed)` : '';
+  return `${row.syscall} ${row.per_request.toFixed(2)}${failed}`;
+}
+
+/** The syscall profile: the most frequent calls, per request served, counted at full speed. */
 function SyscallsRow({ syscalls }: { syscalls: Syscalls }) {
   return (
     <tr>
       <th scope="row">System calls</th>
       <td data-testid="run-syscalls">
-        {syscalls.calls_per_request.toFixed(2)} per request ({formatInt(syscalls.requests)} requests):{' '}
-        {syscalls.rows
-          .slice(0, SYSCALL_ROWS)
-          .map((row) => `${row.syscall} ${row.per_request.toFixed(2)}`)
-          .join(' · ')}
+        {syscalls.refused != null || syscalls.calls_per_request == null ? (
+          <>Not counted: {syscalls.refused ?? 'no counts'}</>
+        ) : (
+          <>
+            {syscalls.calls_per_request.toFixed(2)} per request ({formatInt(syscalls.requests ?? 0)} requests,
+            counted by perf at full speed): {syscalls.rows.slice(0, SYSCALL_ROWS).map(callShare).join(' · ')}
+          </>
+        )}
       </td>
     </tr>
   );
@@ -78,6 +87,24 @@ function StabilityRow({ result }: { result: DoneEvent }) {
   );
 }
 
+/** The load generator's side: its engine and how busy it was; client-bound, shown like
+ *  unstable, when it was saturated and the server was not. */
+function ClientRow({ client }: { client: Client }) {
+  const figures = [
+    client.engine ? `${client.engine} engine` : null,
+    client.cpu != null ? `${formatPercent(client.cpu * 100)} of its CPUs` : null,
+  ].filter(Boolean);
+  return (
+    <tr>
+      <th scope="row">Load generator</th>
+      <td data-testid="run-client" className={client.bound ? 'run-results__bad' : undefined}>
+        {client.bound ? `client-bound: ${client.reason ?? 'this measures the load generator'}` : figures.join(' · ')}
+        {client.engine_note ? <span className="run-results__figures"> ({client.engine_note})</span> : null}
+      </td>
+    </tr>
+  );
+}
+
 /** The final figures of a finished run as a small table. */
 export function RunResults({ result }: { result: DoneEvent }) {
   const { summary, server } = result;
@@ -98,12 +125,6 @@ export function RunResults({ result }: { result: DoneEvent }) {
           <td>
             <strong>{formatQps(summary.qps)}</strong> req/s ({formatInt(summary.requests)} requests in{' '}
             {summary.duration_s.toFixed(1)} s)
-            {result.syscalls ? (
-              <span data-testid="traced-note">
-                {' '}
-                · under strace, which stops the server at every system call: not a speed figure
-              </span>
-            ) : null}
           </td>
         </tr>
         <tr>
@@ -155,6 +176,7 @@ export function RunResults({ result }: { result: DoneEvent }) {
           </td>
         </tr>
         <StabilityRow result={result} />
+        {result.client ? <ClientRow client={result.client} /> : null}
       </tbody>
     </table>
   );

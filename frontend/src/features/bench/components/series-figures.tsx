@@ -2,7 +2,7 @@ import { ErrorBoundary } from '@/components/error-boundary';
 import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 
 import type { SweepRequest } from '../lib/experiment-block';
-import { chartMetrics, isTraced, type SeriesMetric } from '../lib/series';
+import { chartMetrics, type SeriesMetric } from '../lib/series';
 
 import { SeriesChart } from './charts/series-chart';
 import { SeriesTable } from './series-table';
@@ -37,7 +37,6 @@ export function SeriesFigures({ sweep, points, table }: SeriesFiguresProps) {
           points={points}
           vary={sweep.vary}
           memoryPerConnection={table?.memory_per_connection ?? {}}
-          traced={isTraced(sweep)}
         />
       </ErrorBoundary>
     </>

@@ -7,14 +7,12 @@ interface SeriesTableProps {
   points: SweepPoint[];
   vary: string;
   memoryPerConnection: Record<string, number | null>;
-  /** The points ran under strace: their QPS and latency are not speed figures. */
-  traced?: boolean;
 }
 
 const dash = '–';
 
 /** Every point of a series as a row: what the charts plot, and why a point has no figure. */
-export function SeriesTable({ points, vary, memoryPerConnection, traced = false }: SeriesTableProps) {
+export function SeriesTable({ points, vary, memoryPerConnection }: SeriesTableProps) {
   const slopes = Object.entries(memoryPerConnection).filter(([, v]) => v !== null) as [string, number][];
   return (
     <div className="series-table">
@@ -71,12 +69,6 @@ export function SeriesTable({ points, vary, memoryPerConnection, traced = false 
         <p data-testid="memory-per-connection">
           Resident memory per extra connection:{' '}
           {slopes.map(([server, bytes]) => `${server} ${formatBytes(Math.round(bytes))}`).join(' · ')}
-        </p>
-      ) : null}
-      {traced ? (
-        <p data-testid="traced-note">
-          These servers ran under strace, which stops them at every system call: their QPS and latency
-          show how much strace slowed them, not how fast they are.
         </p>
       ) : null}
     </div>

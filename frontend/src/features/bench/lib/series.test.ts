@@ -65,6 +65,16 @@ describe('series', () => {
     expect(pointNote({ ...disturbed, noisy: true })).toBe(`unstable: ${why}; noisy`);
   });
 
+  it('marks a client-bound point like an unstable one and says the client set the pace', () => {
+    const bound = point('c-epoll', 2000, { qps: 150000, stable: true, client_bound: true });
+    expect(seriesLines(sweep, [point('c-epoll', 10, { stable: true }), bound], 'qps')[1]).toEqual({
+      server: 'c-epoll',
+      values: [100, 150000],
+      unstable: [false, true],
+    });
+    expect(pointNote(bound)).toBe('client-bound: this measures the load generator');
+  });
+
   it('uses a log axis for values spanning two decades, and bars when nothing varies', () => {
     expect(wantsLogAxis([10, 100, 1000])).toBe(true);
     expect(wantsLogAxis([0, 1000, 16000])).toBe(false);
@@ -73,12 +83,12 @@ describe('series', () => {
     expect(variesValue({ ...sweep, values: [100] })).toBe(false);
   });
 
-  it('draws only the calls per request of a sweep under strace, whose speed is strace\'s', () => {
+  it('draws calls per request, then throughput, for a sweep that counts system calls', () => {
     expect(chartMetrics(sweep)).toEqual(['qps', 'p99_us']);
-    const traced = { ...sweep, base: { profile: 'syscalls' as const } };
-    expect(chartMetrics(traced)).toEqual(['calls_per_request']);
+    const counted = { ...sweep, base: { profile: 'syscalls' as const } };
+    expect(chartMetrics(counted)).toEqual(['calls_per_request', 'qps']);
     const points = [point('c-select', 10, { calls_per_request: 2.02 }), point('c-epoll', 10, { calls_per_request: null })];
-    expect(seriesLines(traced, points, 'calls_per_request')).toEqual([
+    expect(seriesLines(counted, points, 'calls_per_request')).toEqual([
       { server: 'c-select', values: [2.02, null], unstable: [false, false] },
       { server: 'c-epoll', values: [null, null], unstable: [false, false] },
     ]);
@@ -124,6 +134,6 @@ describe('series', () => {
       request: { servers: ['c-epoll', 'c-select'], vary: 'idle_connections', values: [0, 16000], base: { profile: 'syscalls', duration_s: 3 } },
     });
     expect(asked).toMatchObject({ servers: ['c-epoll', 'c-select'], vary: 'idle_connections', values: [0, 16000] });
-    expect(chartMetrics(asked)).toEqual(['calls_per_request']);
+    expect(chartMetrics(asked)).toEqual(['calls_per_request', 'qps']);
   });
 });

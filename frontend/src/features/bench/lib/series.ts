@@ -24,8 +24,10 @@ export function pointFigure(point: SweepPoint | undefined, metric: SeriesMetric)
 }
 
 /** Something disturbed the point's run while it was measured: its figure is drawn, marked. */
+/** A point whose figures are not the server's undisturbed best: disturbed, or set by a
+ *  saturated load generator (client-bound). Charts mark both alike. */
 export function isUnstable(point: SweepPoint | undefined): boolean {
-  return point?.status === 'done' && point.stable === false;
+  return point?.status === 'done' && (point.stable === false || point.client_bound === true);
 }
 
 export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: SeriesMetric): SeriesLine[] {
@@ -37,15 +39,10 @@ export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: S
   }));
 }
 
-/** Its servers run under strace (the syscall profile), many times slower than they can. */
-export function isTraced(sweep: SweepRequest): boolean {
-  return sweep.base.profile === 'syscalls';
-}
-
-/** The charts a series gets: a traced one's throughput and latency are no speed figures,
- *  so only its calls are drawn. */
+/** The charts a series gets: a syscall profile's calls per request first, then its throughput
+ *  (counted at full speed, its speed figures hold too); otherwise throughput and latency. */
 export function chartMetrics(sweep: SweepRequest): SeriesMetric[] {
-  return isTraced(sweep) ? ['calls_per_request'] : ['qps', 'p99_us'];
+  return sweep.base.profile === 'syscalls' ? ['calls_per_request', 'qps'] : ['qps', 'p99_us'];
 }
 
 /** Connections and friends spanning two decades or more read best on a log axis. */
@@ -72,6 +69,7 @@ export function pointNote(point: SweepPoint): string {
       return [
         point.valid ? '' : `invalid: ${point.reason ?? ''}`,
         point.stable === false ? `unstable: ${point.unstable_reason ?? ''}` : '',
+        point.client_bound ? 'client-bound: this measures the load generator' : '',
         point.valid && point.noisy ? 'noisy' : '',
       ]
         .filter(Boolean)
@@ -123,15 +121,15 @@ function unique<T>(values: T[]): T[] {
 
 /**
  * What a sweep's table was asked for, as far as drawing it needs (servers, the varied field and
- * values, and whether it was traced): the request the server sends with the table, or, for a
+ * values, and whether it counted system calls): the request the server sends with the table, or, for a
  * table without one, its servers and values as the points list them (the axis then says
  * connections, the usual case).
  */
 export function sweepRequestOf(table: Sweep): SweepRequest {
   if (table.request) {
     const { servers, vary, values, base } = table.request;
-    const traced: Omit<RunRequest, 'server'> = { profile: 'syscalls' };
-    return { servers, vary, values, base: base.profile === 'syscalls' ? traced : {} };
+    const counted: Omit<RunRequest, 'server'> = { profile: 'syscalls' };
+    return { servers, vary, values, base: base.profile === 'syscalls' ? counted : {} };
   }
   return {
     servers: unique(table.points.map((p) => p.server)),
