@@ -1,7 +1,8 @@
 """The hosting stack as an instructor starts it: docker-compose.yml up, an instructor made on
 the command line, a class and a student through the API, a c-epoll and a c-io-uring benchmark
-run through it, then everything removed, volumes too. `make test-compose` runs this (the images
-are built first); it needs docker-compose (Debian's 1.29, or compose v2) and the engine."""
+and a syscall profile run through it, then everything removed, volumes too. `make test-compose`
+runs this (the images are built first); it needs docker-compose (Debian's 1.29, or compose v2)
+and the engine."""
 
 import hashlib
 import json
@@ -116,8 +117,8 @@ def add_instructor(stack: Stack, name: str) -> None:
     assert f"instructor {name!r} added" in added
 
 
-def run_to_end(client: httpx.Client, server: str) -> list[dict[str, Any]]:
-    created = client.post("/api/runs", json=RUN | {"server": server})
+def run_to_end(client: httpx.Client, server: str, **extra: Any) -> list[dict[str, Any]]:
+    created = client.post("/api/runs", json=RUN | {"server": server} | extra)
     assert created.status_code == 202, created.text
     events = client.get(f"/api/runs/{created.json()['id']}/events", timeout=120)
     return parse_sse(events.text)
@@ -145,6 +146,10 @@ def test_a_class_runs_epoll_and_io_uring_benchmarks_on_the_stack(stack: Stack) -
                 done["data"]["summary"]["qps"] > 1000 and done["data"]["server"]["exit_code"] == 0
             )
             assert done["data"]["provenance"]["server_image"]["tag"] == f"c10klab/server:{server}"
+
+        # The runner in its container starts the syscall counter beside the server too.
+        counted = run_to_end(ana, "c-epoll", profile="syscalls")[-1]["data"]["syscalls"]
+        assert counted["refused"] is None and 1.5 < counted["calls_per_request"] < 3, counted
 
         mine = ana.get("/api/runs").json()
         assert {r["server"] for r in mine} == {"c-epoll", "c-io-uring"}
