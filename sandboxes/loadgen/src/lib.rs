@@ -29,7 +29,9 @@
 //! ```
 
 pub mod cli;
+pub mod engine;
 pub mod http;
+pub mod net;
 pub mod output;
 pub mod pacing;
 pub mod procs;
@@ -48,6 +50,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use clap::Parser;
 
 use crate::cli::{Args, Config, Protocol};
+use crate::engine::Setup;
 use crate::output::{
     ConfigEcho, ConnectionMode, Idle, Line, Mode, OpenLoop, Phase, Progress, SHORT_OF_TARGET,
     Summary, emit,
@@ -72,7 +75,7 @@ const REPORT_GRACE: Duration = Duration::from_secs(10);
 
 /// How long opening the connections may take besides the ramp and the connect timeout:
 /// connect() itself can cost over a millisecond each when ephemeral ports run short (see
-/// [`worker::CONNECTIONS_PER_SOURCE`]).
+/// [`net::CONNECTIONS_PER_SOURCE`]).
 const OPEN_GRACE: Duration = Duration::from_secs(60);
 
 /// A run that could not be carried out; written as an `error` line.
@@ -227,6 +230,8 @@ struct Workers {
 impl Workers {
     /// Starts `config.threads` workers and waits until each has opened its connections.
     fn start(config: &Config, addr: SocketAddr, request: &Arc<[u8]>) -> Result<Workers, Fatal> {
+        let started = Instant::now();
+        let specs = worker_specs(config, addr, request, started);
         let (tx, rx) = mpsc::channel();
         let mut workers = Workers {
             handles: Vec::with_capacity(config.threads),
@@ -237,38 +242,10 @@ impl Workers {
             open_failures: 0,
             idle_open: 0,
         };
-        let started = Instant::now();
-        let ramp = Ramp {
-            start: started,
-            length: config.ramp,
-            total: opened_ahead(config),
-        };
-        let mut first_connection = 0;
-        let mut first_idle = config.connections;
-        let shares = split(config.connections, config.threads)
-            .into_iter()
-            .zip(split(config.idle, config.threads));
-        for (index, (connections, idle)) in shares.enumerate() {
-            let spec = WorkerSpec {
-                index,
-                connections,
-                first_connection,
-                idle,
-                first_idle,
-                total_connections: config.connections,
-                addr,
-                protocol: config.protocol,
-                request: request.clone(),
-                timeout: config.timeout,
-                rate: config.rate,
-                per_request: config.new_connection_per_request,
-                ramp,
-            };
-            first_connection += connections;
-            first_idle += idle;
-            let handle =
-                worker::spawn(spec, tx.clone(), workers.gate.clone(), workers.stop.clone())
-                    .map_err(|e| Fatal::new("internal", format!("cannot start a thread: {e}")))?;
+        for spec in specs {
+            let gate = workers.gate.clone();
+            let handle = worker::spawn(spec, Setup::Epoll, tx.clone(), gate, workers.stop.clone())
+                .map_err(|e| Fatal::new("internal", format!("cannot start a thread: {e}")))?;
             workers.handles.push(handle);
         }
         drop(tx);
@@ -320,6 +297,49 @@ impl Drop for Workers {
             self.gate.abort();
         }
     }
+}
+
+/// What each of the `config.threads` workers is to do: its share of the connections (and of
+/// the idle ones), numbered run-wide; the ramp starts at `started`.
+fn worker_specs(
+    config: &Config,
+    addr: SocketAddr,
+    request: &Arc<[u8]>,
+    started: Instant,
+) -> Vec<WorkerSpec> {
+    let ramp = Ramp {
+        start: started,
+        length: config.ramp,
+        total: opened_ahead(config),
+    };
+    let mut first_connection = 0;
+    let mut first_idle = config.connections;
+    let shares = split(config.connections, config.threads)
+        .into_iter()
+        .zip(split(config.idle, config.threads));
+    shares
+        .enumerate()
+        .map(|(index, (connections, idle))| {
+            let spec = WorkerSpec {
+                index,
+                connections,
+                first_connection,
+                idle,
+                first_idle,
+                total_connections: config.connections,
+                addr,
+                protocol: config.protocol,
+                request: request.clone(),
+                timeout: config.timeout,
+                rate: config.rate,
+                per_request: config.new_connection_per_request,
+                ramp,
+            };
+            first_connection += connections;
+            first_idle += idle;
+            spec
+        })
+        .collect()
 }
 
 /// How many connections are opened before the load starts: the active ones (unless each
