@@ -9,6 +9,14 @@
  * as completion queue entries (CQEs) from a second shared ring. One io_uring_enter() call
  * hands the kernel a whole batch of SQEs and sleeps until completions arrive, so the
  * number of system calls per request falls far below epoll's two or three.
+ *   - one system call per turn of the loop: CQEs are read from shared memory without
+ *     one, so the loop enters the kernel only when the completion queue is empty, and
+ *     then submits the replies of the last batch and waits for the next in the same call;
+ *   - a wait that expects a batch: it asks for the CQEs it can expect soon (its own sends
+ *     and about as many requests as last time), for at most WAIT_USEC, so one wake-up
+ *     brings many completions, not one; a lone client is not kept waiting;
+ *   - replies decided once per batch: a connection with several CQEs in one batch gets
+ *     one send with all its replies;
  *   - multishot accept: one SQE accepts every future connection, one CQE each;
  *   - multishot recv: one SQE per connection receives for as long as data comes. The
  *     kernel picks a buffer for each chunk from a "provided buffer ring" the server shares
@@ -70,7 +78,12 @@
 #define DEFAULT_ENTRIES          4096          /* submission queue slots (a power of two) */
 #define CQ_ENTRIES_PER_SQE       4             /* completion queue slots per SQ slot: one
                                                   multishot SQE posts many CQEs */
-#define DEFAULT_BATCH            64            /* CQEs handled between two submissions */
+#define DEFAULT_BATCH            64            /* CQEs handled between two submissions, and
+                                                  the most the loop waits for at once */
+#define WAIT_USEC                100           /* how long the loop waits for more completions
+                                                  to come in before it takes what is there */
+#define WAIT_SHARE               4             /* ... and it waits for the requests of at most
+                                                  one in this many connections */
 #define MAX_BATCH                4096
 #define DEFAULT_BUFFERS          1024          /* receive buffers in the ring, shared by all */
 #define MAX_BUFFERS              32768         /* the kernel's limit for one buffer ring */
@@ -143,6 +156,7 @@ static bool stop_armed;                /* the poll on stop_fd is in the kernel *
 static struct client *clients;         /* clients[fd] */
 static int max_fds;                    /* size of clients[] */
 static unsigned ops_in_flight;         /* SQEs whose last CQE has not arrived yet */
+static unsigned open_connections;      /* clients[] entries in use */
 
 static struct io_uring_buf_ring *buf_ring;  /* the provided buffer ring shared with the kernel */
 static size_t buf_ring_bytes;
@@ -245,8 +259,9 @@ static void __attribute__((noreturn)) die_setup_failed(int err)
  * rings, sized by `entries` and cq_entries, and rejecting with EINVAL a flag the kernel
  * does not know. Without SQPOLL we ask for SINGLE_ISSUER (only this thread submits) and
  * DEFER_TASKRUN (the kernel finishes completions only when we wait for them, in one go,
- * instead of interrupting us at any system call); if the kernel is older than 6.1 we do
- * without. SQPOLL cannot be combined with DEFER_TASKRUN.
+ * instead of interrupting us at any system call: so the loop asks for completions only
+ * when it has none left to read, and for many at once); if the kernel is older than 6.1
+ * we do without. SQPOLL cannot be combined with DEFER_TASKRUN.
  */
 /* ANCHOR: ring-setup */
 static void setup_ring(unsigned entries)
@@ -405,6 +420,22 @@ static bool setup_buffer_ring(unsigned count)
 }
 /* ANCHOR_END: buffer-ring */
 
+/*
+ * One io_uring_enter(): submits what is queued and waits until `want` CQEs are waiting or
+ * `usec` microseconds have passed (IORING_FEAT_EXT_ARG, Linux 5.11). Neither -ETIME (the
+ * time is up and nothing came) nor -EINTR (a signal) is an error here: the caller looks
+ * at the queue.
+ */
+static void submit_and_wait_at_most(unsigned want, long usec)
+{
+    struct __kernel_timespec timeout = {.tv_sec = usec / 1000000,
+                                        .tv_nsec = usec % 1000000 * 1000};
+    struct io_uring_cqe *cqe;
+    int ret = io_uring_submit_and_wait_timeout(&ring, &cqe, want, &timeout, NULL);
+    if (ret < 0 && ret != -ETIME && ret != -EINTR)
+        die_with(ret, "io_uring_submit_and_wait_timeout()");
+}
+
 /* Submits what is queued and waits for one CQE; set-up and shut-down only. */
 static struct io_uring_cqe *wait_one_cqe(void)
 {
@@ -540,6 +571,7 @@ static void free_if_idle(struct client *cl)
     buffer_free(&cl->sending);
     free(cl->recv_buf);
     *cl = (struct client){0};
+    open_connections--;
 
     if (accept_paused && !stop_requested()) {   /* a file descriptor is free again */
         accept_paused = false;
@@ -583,11 +615,11 @@ static bool wants_to_receive(const struct client *cl)
 }
 
 /*
- * After every completion: what does this connection need from the kernel next? The
- * io_uring counterpart of epoll.c's update_interest(). Sends what is queued; once all
- * is sent, shuts down the sending side after an HTTP "Connection: close" reply, and
- * closes when the client has finished too; arms a recv if we want bytes and none is in
- * the kernel, or cancels it if replies are piling up (backpressure).
+ * After a batch of completions, for each connection that had one: what does it need from
+ * the kernel next? The io_uring counterpart of epoll.c's update_interest(). Sends what
+ * is queued; once all is sent, shuts down the sending side after an HTTP "Connection:
+ * close" reply, and closes when the client has finished too; arms a recv if we want
+ * bytes and none is in the kernel, or cancels it if replies are piling up (backpressure).
  */
 static void schedule_io(struct client *cl)
 {
@@ -640,6 +672,7 @@ static void handle_accept(const struct io_uring_cqe *cqe)
                 log_errno("close(fd %d) failed", fd);
         } else {
             clients[fd] = (struct client){.conn = c, .recv_buf = recv_buf};
+            open_connections++;
             arm_recv(&clients[fd]);
         }
     } else if (fd == -EINVAL && multishot_accept) {
@@ -665,14 +698,15 @@ static void handle_accept(const struct io_uring_cqe *cqe)
  * Relies on: a recv CQE's result being the byte count (0: the client shut down its
  * sending side; negative: -errno), and, with a ring buffer, IORING_CQE_F_BUFFER plus the
  * buffer's id in the upper 16 bits of the flags. We copy the bytes into the protocol
- * (conn_feed) and give the buffer straight back to the ring.
+ * (conn_feed) and give the buffer straight back to the ring. The replies go out when
+ * the whole batch is in (schedule_io()).
  */
 /* ANCHOR: recv-completion */
 static void handle_recv(struct client *cl, const struct io_uring_cqe *cqe)
 {
     struct conn *c = cl->conn;
     if (!(cqe->flags & IORING_CQE_F_MORE))
-        cl->recv_armed = false;          /* the kernel ended it: schedule_io() re-arms */
+        cl->recv_armed = false;          /* the kernel ended it: schedule_io() re-arms it */
     int res = cqe->res;
     int fed = 0;
     if (res > 0 && !cl->closing) {
@@ -703,9 +737,7 @@ static void handle_recv(struct client *cl, const struct io_uring_cqe *cqe)
         errno = -res;
         conn_log_error(c, "recv");
         close_client(cl);
-        return;
     }
-    schedule_io(cl);
 }
 /* ANCHOR_END: recv-completion */
 
@@ -728,7 +760,6 @@ static void handle_send(struct client *cl, const struct io_uring_cqe *cqe)
         return;
     }
     buffer_consume(&cl->sending, (size_t)cqe->res);
-    schedule_io(cl);
 }
 /* ANCHOR_END: send-completion */
 
@@ -775,29 +806,99 @@ static void handle_completion(const struct io_uring_cqe *cqe)
 }
 
 /*
- * Relies on: io_uring_submit_and_wait() being one io_uring_enter() call that submits
- * every SQE written since the last call and then sleeps until at least one CQE is
- * waiting (or a signal arrives: EINTR). When CQEs are already waiting we only submit,
- * which with SQPOLL usually needs no system call at all. We take up to --batch CQEs at
- * a time and tell the kernel once, with io_uring_cq_advance(), that their slots are free.
+ * The second half of a completion: the connection it was about, if it is still open,
+ * decides what it needs next. Called once the whole batch has been handled, so that a
+ * connection whose recv posted three chunks in one batch sends one reply with all three,
+ * instead of one now and the others only after that send's CQE has come back.
+ */
+static void schedule_after(const struct io_uring_cqe *cqe)
+{
+    uint64_t data = io_uring_cqe_get_data64(cqe);
+    if (op_of(data) != OP_RECV && op_of(data) != OP_SEND)
+        return;
+    struct client *cl = &clients[fd_of(data)];
+    if (cl->conn != NULL && !cl->closing)
+        schedule_io(cl);                 /* twice for the same connection does no harm */
+}
+
+/* ANCHOR: coalesced-wait */
+/*
+ * How many CQEs the next wait can expect soon: one for each SQE we are about to submit
+ * (nearly all sends, which complete at once), and as many requests (recv CQEs) as the
+ * last wait brought, at least one: a lone client's next request is the one more we wait
+ * for, so it is not slowed. But at most the requests of one connection in WAIT_SHARE: a
+ * client that sends its next request only once it has our reply would otherwise find
+ * all its connections waiting on us, and idle. Never more than one batch.
+ */
+static unsigned expected_completions(unsigned requests)
+{
+    unsigned most = open_connections / WAIT_SHARE;
+    if (requests > most)
+        requests = most;
+    unsigned want = io_uring_sq_ready(&ring) + (requests > 0 ? requests : 1);
+    return want < batch ? want : batch;
+}
+
+/*
+ * Relies on: io_uring_enter() with IORING_ENTER_GETEVENTS doing three jobs in one call:
+ * it submits every SQE written since the last call, runs the completion work that
+ * DEFER_TASKRUN kept for this moment, and sleeps until `want` CQEs are waiting. With a
+ * timeout (IORING_FEAT_EXT_ARG, Linux 5.11) it returns when the time is up with whatever
+ * is there, or -ETIME if nothing came.
+ *
+ * Why wait for more than one CQE: the sends we submit in the same call usually complete
+ * at once, so waiting for one CQE would return straight away with just those, and a
+ * second call would do the real waiting; and with DEFER_TASKRUN the kernel finishes at
+ * most max(20, want) completions per pass (Linux 6.13 and later). So we wait for the
+ * CQEs we can expect (expected_completions()), but never longer than WAIT_USEC: a
+ * request that came in early waits at most that long for company. If nothing came in
+ * that time the server is idle, and the next call sleeps for one CQE without a limit.
+ */
+static void wait_for_completions(unsigned want)
+{
+    if (want > 1 && (ring.features & IORING_FEAT_EXT_ARG)) {
+        submit_and_wait_at_most(want, WAIT_USEC);
+    } else {
+        int ret = io_uring_submit_and_wait(&ring, 1);
+        if (ret < 0 && ret != -EINTR)
+            die_with(ret, "io_uring_enter()");
+    }
+}
+/* ANCHOR_END: coalesced-wait */
+
+/*
+ * Relies on: the completion queue being memory we can read without a system call. So
+ * the loop enters the kernel only when there is nothing left to read: then one
+ * io_uring_enter() submits what the last batch queued and waits for the next. While
+ * CQEs are waiting we take up to --batch of them at a time, first handling each, then
+ * deciding once per connection what it needs next (schedule_after), and tell the kernel
+ * once, with io_uring_cq_advance(), that their slots are free. After a full batch, if
+ * more CQEs are waiting, we submit without waiting (one system call, none with SQPOLL
+ * while its thread is awake), so replies do not wait for the whole queue to be read.
  */
 /* ANCHOR: event-loop */
 static void run_event_loop(void)
 {
     static struct io_uring_cqe *cqes[MAX_BATCH];
+    unsigned requests = 0;               /* recv CQEs since the last wait */
 
     while (!stop_requested()) {
-        int ret;
-        if (io_uring_cq_ready(&ring) > 0)
-            ret = io_uring_submit(&ring);
-        else
-            ret = io_uring_submit_and_wait(&ring, 1);
-        if (ret < 0 && ret != -EINTR)
-            die_with(ret, "io_uring_enter()");
+        if (io_uring_cq_ready(&ring) == 0) {
+            wait_for_completions(expected_completions(requests));
+            requests = 0;
+        } else {
+            int ret = io_uring_submit(&ring);    /* no system call if nothing is queued */
+            if (ret < 0 && ret != -EINTR)
+                die_with(ret, "io_uring_enter()");
+        }
 
         unsigned n = io_uring_peek_batch_cqe(&ring, cqes, batch);
-        for (unsigned i = 0; i < n; i++)
+        for (unsigned i = 0; i < n; i++) {
+            requests += op_of(io_uring_cqe_get_data64(cqes[i])) == OP_RECV;
             handle_completion(cqes[i]);
+        }
+        for (unsigned i = 0; i < n; i++)
+            schedule_after(cqes[i]);
         io_uring_cq_advance(&ring, n);
     }
 }
@@ -842,13 +943,9 @@ static void drain_in_flight_operations(void)
                     ops_in_flight, SHUTDOWN_DRAIN_MS);
             return;
         }
-        struct __kernel_timespec timeout = {.tv_sec = left_ms / 1000,
-                                            .tv_nsec = (left_ms % 1000) * 1000000L};
-        struct io_uring_cqe *cqe;
-        int ret = io_uring_submit_and_wait_timeout(&ring, &cqe, 1, &timeout, NULL);
-        if (ret < 0 && ret != -ETIME && ret != -EINTR)
-            die_with(ret, "io_uring_submit_and_wait_timeout()");
+        submit_and_wait_at_most(1, left_ms * 1000);
 
+        struct io_uring_cqe *cqe;
         unsigned head, seen = 0;
         io_uring_for_each_cqe(&ring, head, cqe) {
             seen++;
