@@ -8,6 +8,14 @@
 //! as completion queue entries (CQEs) from a second shared ring. One io_uring_enter() call
 //! hands the kernel a whole batch of SQEs and sleeps until completions arrive, so the number
 //! of system calls per request falls far below epoll's two or three.
+//!   - one system call per turn of the loop: CQEs are read from shared memory without one, so
+//!     the loop enters the kernel only when the completion queue is empty, and then submits
+//!     the replies of the last batch and waits for the next in the same call;
+//!   - a wait that expects a batch: it asks for the CQEs it can expect soon (its own sends and
+//!     about as many requests as last time), for at most WAIT, so one wake-up brings many
+//!     completions, not one; a lone client is not kept waiting;
+//!   - replies decided once per batch: a connection with several CQEs in one batch gets one
+//!     send with all its replies;
 //!   - multishot accept: one SQE accepts every future connection, one CQE each;
 //!   - multishot recv: one SQE per connection receives for as long as data comes. The kernel
 //!     picks a buffer for each chunk from a "provided buffer ring" we share with it, so an
@@ -91,6 +99,10 @@ const SENDING_KEEP_BYTES: usize = 65536;
 const PAUSE_LOG_INTERVAL: Duration = Duration::from_secs(10);
 /// At exit: how long we wait for the kernel to give back cancelled operations.
 const SHUTDOWN_DRAIN: Duration = Duration::from_millis(1000);
+/// How long the loop waits for more completions to come in before it takes what is there.
+const WAIT: Duration = Duration::from_micros(100);
+/// ... and it waits for the requests of at most one in this many connections.
+const WAIT_SHARE: usize = 4;
 
 /// One thread serves every client through io_uring.
 #[derive(Parser, Debug)]
@@ -241,6 +253,19 @@ impl Ring {
         unsafe { self.push(entry, Op::Cancel, fd) }
     }
 
+    /// One io_uring_enter(): submits what is queued and waits until `want` CQEs are waiting or
+    /// `timeout` has passed (IORING_FEAT_EXT_ARG, Linux 5.11). Neither ETIME (the time is up
+    /// and nothing came) nor EINTR (a signal) is an error here: the caller looks at the queue.
+    fn submit_and_wait_at_most(&mut self, want: usize, timeout: Duration) {
+        let timeout = Timespec::from(timeout);
+        let args = SubmitArgs::new().timespec(&timeout);
+        match self.uring.submitter().submit_with_args(want, &args) {
+            Ok(_) => {}
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME | libc::EINTR)) => {}
+            Err(e) => die(format_args!("io_uring_enter() failed: {e}")),
+        }
+    }
+
     /// Submits what is queued and waits for one CQE; set-up only.
     fn wait_one(&mut self) -> cqueue::Entry {
         loop {
@@ -302,7 +327,8 @@ fn die_setup_failed(err: io::Error, sqpoll: bool) -> ! {
 /// queue size, and rejecting with EINVAL a flag the kernel does not know. Without SQPOLL we
 /// ask for SINGLE_ISSUER (only this thread submits) and DEFER_TASKRUN (the kernel finishes
 /// completions only when we wait for them, in one go, instead of interrupting us at any
-/// system call); if the kernel is older than 6.1 we do without. SQPOLL cannot be combined
+/// system call: so the loop asks for completions only when it has none left to read, and for
+/// many at once); if the kernel is older than 6.1 we do without. SQPOLL cannot be combined
 /// with DEFER_TASKRUN.
 // ANCHOR: ring-setup
 fn setup_ring(entries: u32, sqpoll: bool) -> (IoUring, &'static str) {
@@ -621,6 +647,8 @@ struct Server {
     stop_armed: bool,
     /// Recvs the kernel ended with ENOBUFS.
     ring_ran_dry: u64,
+    /// `clients` entries in use.
+    open_connections: usize,
 }
 
 impl Server {
@@ -736,6 +764,7 @@ impl Server {
             return; // their CQEs will call us again
         }
         self.clients[fd as usize] = None; // closes the socket, frees the buffers
+        self.open_connections -= 1;
 
         if self.accept_paused && !stop::stop_requested() {
             self.accept_paused = false; // a file descriptor is free again
@@ -769,11 +798,11 @@ impl Server {
     }
     // ANCHOR_END: close
 
-    /// After every completion: what does this connection need from the kernel next? The
-    /// io_uring counterpart of epoll.c's update_interest(). Sends what is queued; once all is
-    /// sent, shuts down the sending side after an HTTP "Connection: close" reply, and closes
-    /// when the client has finished too; arms a recv if we want bytes and none is in the
-    /// kernel, or cancels it if replies are piling up (backpressure).
+    /// After a batch of completions, for each connection that had one: what does it need from
+    /// the kernel next? The io_uring counterpart of epoll.c's update_interest(). Sends what is
+    /// queued; once all is sent, shuts down the sending side after an HTTP "Connection: close"
+    /// reply, and closes when the client has finished too; arms a recv if we want bytes and
+    /// none is in the kernel, or cancels it if replies are piling up (backpressure).
     fn schedule_io(&mut self, fd: RawFd) {
         self.start_send(fd);
         let cl = self.client(fd);
@@ -819,6 +848,7 @@ impl Server {
             }
             let recv_buf = (self.recv_mode == RecvMode::Plain)
                 .then(|| Box::new_uninit_slice(self.buffer_bytes));
+            self.open_connections += 1;
             self.clients[index] = Some(Client {
                 socket,
                 conn: Conn::new(self.protocol),
@@ -862,7 +892,8 @@ impl Server {
     /// Relies on: a recv CQE's result being the byte count (0: the client shut down its
     /// sending side; negative: -errno), and, with a ring buffer, IORING_CQE_F_BUFFER plus the
     /// buffer's id in the flags. We copy the bytes into the protocol (`feed`) and give the
-    /// buffer straight back to the ring.
+    /// buffer straight back to the ring. The replies go out when the whole batch is in
+    /// (schedule_io()).
     // ANCHOR: recv-completion
     fn handle_recv(&mut self, fd: RawFd, result: i32, flags: u32) {
         let buffer_id = cqueue::buffer_select(flags);
@@ -870,7 +901,7 @@ impl Server {
             unreachable!("recv completion for fd {fd}, which has no connection");
         };
         if !cqueue::more(flags) {
-            cl.recv_armed = false; // the kernel ended it: schedule_io() re-arms
+            cl.recv_armed = false; // the kernel ended it: schedule_io() re-arms it
         }
         if result > 0 && !cl.closing {
             let len = result as usize;
@@ -905,11 +936,10 @@ impl Server {
             }
             r if r < 0 && r != -libc::ECANCELED => {
                 log::connection_error("recv", fd, &errno(r));
-                return self.close_client(fd);
+                self.close_client(fd);
             }
             _ => {}
         }
-        self.schedule_io(fd);
     }
     // ANCHOR_END: recv-completion
 
@@ -931,7 +961,6 @@ impl Server {
             cl.sending = Vec::new(); // give back what a burst needed
             cl.sent = 0;
         }
-        self.schedule_io(fd);
     }
     // ANCHOR_END: send-completion
 
@@ -962,30 +991,95 @@ impl Server {
         }
     }
 
-    /// Relies on: io_uring_enter() submitting every SQE written since the last call and then
-    /// sleeping until at least one CQE is waiting (or a signal arrives: EINTR). When CQEs are
-    /// already waiting we only submit, which with SQPOLL usually needs no system call at all.
-    /// We take up to --batch CQEs at a time; the completion queue's head moves past them when
-    /// the iterator is dropped, freeing their slots for the kernel at once.
+    /// The second half of a completion: the connection it was about, if it is still open,
+    /// decides what it needs next. Called once the whole batch has been handled, so that a
+    /// connection whose recv posted three chunks in one batch sends one reply with all three,
+    /// instead of one now and the others only after that send's CQE has come back.
+    fn schedule_after(&mut self, cqe: &cqueue::Entry) {
+        let data = cqe.user_data();
+        if !matches!(op_of(data), Some(Op::Recv | Op::Send)) {
+            return;
+        }
+        let fd = fd_of(data);
+        if self.clients[fd as usize]
+            .as_ref()
+            .is_some_and(|cl| !cl.closing)
+        {
+            self.schedule_io(fd); // twice for the same connection does no harm
+        }
+    }
+
+    // ANCHOR: coalesced-wait
+    /// How many CQEs the next wait can expect soon: one for each SQE we are about to submit
+    /// (nearly all sends, which complete at once), and as many requests (recv CQEs) as the last
+    /// wait brought, at least one: a lone client's next request is the one more we wait for,
+    /// so it is not slowed. But at most the requests of one connection in WAIT_SHARE: a client
+    /// that sends its next request only once it has our reply would otherwise find all its
+    /// connections waiting on us, and idle. Never more than one batch.
+    fn expected_completions(&mut self, requests: usize) -> usize {
+        let requests = requests.min(self.open_connections / WAIT_SHARE).max(1);
+        (self.ring.uring.submission().len() + requests).min(self.batch)
+    }
+
+    /// Relies on: io_uring_enter() with IORING_ENTER_GETEVENTS doing three jobs in one call:
+    /// it submits every SQE written since the last call, runs the completion work that
+    /// DEFER_TASKRUN kept for this moment, and sleeps until `want` CQEs are waiting. With a
+    /// timeout (IORING_FEAT_EXT_ARG, Linux 5.11) it returns when the time is up with whatever
+    /// is there, or ETIME if nothing came.
+    ///
+    /// Why wait for more than one CQE: the sends we submit in the same call usually complete at
+    /// once, so waiting for one CQE would return straight away with just those, and a second
+    /// call would do the real waiting; and with DEFER_TASKRUN the kernel finishes at most
+    /// max(20, want) completions per pass (Linux 6.13 and later). So we wait for the CQEs we
+    /// can expect (expected_completions()), but never longer than WAIT: a request that came in
+    /// early waits at most that long for company. If nothing came in that time the server is
+    /// idle, and the next call sleeps for one CQE without a limit.
+    fn wait_for_completions(&mut self, want: usize) {
+        if want > 1 && self.ring.uring.params().is_feature_ext_arg() {
+            self.ring.submit_and_wait_at_most(want, WAIT);
+        } else if let Err(e) = self.ring.uring.submit_and_wait(1)
+            && e.raw_os_error() != Some(libc::EINTR)
+        {
+            die(format_args!("io_uring_enter() failed: {e}"));
+        }
+    }
+    // ANCHOR_END: coalesced-wait
+
+    /// Relies on: the completion queue being memory we can read without a system call. So the
+    /// loop enters the kernel only when there is nothing left to read: then one io_uring_enter()
+    /// submits what the last batch queued and waits for the next. While CQEs are waiting we take
+    /// up to --batch of them at a time (the completion queue's head moves past them when the
+    /// iterator is dropped, freeing their slots for the kernel at once), first handling each,
+    /// then deciding once per connection what it needs next (schedule_after). After a full
+    /// batch, if more CQEs are waiting, we submit without waiting (one system call, none with
+    /// SQPOLL while its thread is awake), so replies do not wait for the whole queue to be read.
     // ANCHOR: event-loop
     fn run(&mut self) {
         let mut completions: Vec<cqueue::Entry> = Vec::with_capacity(self.batch);
+        let mut requests = 0; // recv CQEs since the last wait
         while !stop::stop_requested() {
-            let submitted = if self.ring.uring.completion().is_empty() {
-                self.ring.uring.submit_and_wait(1)
-            } else {
-                self.ring.uring.submit()
-            };
-            if let Err(e) = submitted
+            if self.ring.uring.completion().is_empty() {
+                let want = self.expected_completions(requests);
+                self.wait_for_completions(want);
+                requests = 0;
+            } else if !self.ring.uring.submission().is_empty()
+                && let Err(e) = self.ring.uring.submit()
                 && e.raw_os_error() != Some(libc::EINTR)
             {
                 die(format_args!("io_uring_enter() failed: {e}"));
             }
 
             completions.extend(self.ring.uring.completion().take(self.batch));
-            for cqe in completions.drain(..) {
-                self.handle_completion(&cqe);
+            for cqe in &completions {
+                if op_of(cqe.user_data()) == Some(Op::Recv) {
+                    requests += 1;
+                }
+                self.handle_completion(cqe);
             }
+            for cqe in &completions {
+                self.schedule_after(cqe);
+            }
+            completions.clear();
         }
     }
     // ANCHOR_END: event-loop
@@ -1026,19 +1120,16 @@ impl Server {
                 ));
                 return;
             }
-            let waited = if self.ring.uring.params().is_feature_ext_arg() {
-                let timeout = Timespec::from(left);
-                let args = SubmitArgs::new().timespec(&timeout);
-                self.ring.uring.submitter().submit_with_args(1, &args)
+            if self.ring.uring.params().is_feature_ext_arg() {
+                self.ring.submit_and_wait_at_most(1, left);
             } else {
                 // Before Linux 5.11 a wait cannot carry a timeout: look again in a moment.
                 std::thread::sleep(Duration::from_millis(10));
-                self.ring.uring.submit()
-            };
-            match waited {
-                Ok(_) => {}
-                Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME | libc::EINTR)) => {}
-                Err(e) => die(format_args!("io_uring_enter() failed: {e}")),
+                if let Err(e) = self.ring.uring.submit()
+                    && e.raw_os_error() != Some(libc::EINTR)
+                {
+                    die(format_args!("io_uring_enter() failed: {e}"));
+                }
             }
             for cqe in self.ring.uring.completion() {
                 if !cqueue::more(cqe.flags()) {
@@ -1151,6 +1242,7 @@ fn main() -> ExitCode {
         pause_log: RateLimit::new(PAUSE_LOG_INTERVAL),
         stop_armed: false,
         ring_ran_dry: 0,
+        open_connections: 0,
     };
     server.arm_accept();
     server.arm_stop_poll();
