@@ -1,4 +1,7 @@
 //! Command-line arguments, their validation, and the effective configuration.
+//!
+//! `--engine` defaults to `epoll`: see [`crate::engine`] for why, and for what `io_uring`
+//! needs of the kernel.
 
 use std::time::Duration;
 
@@ -27,6 +30,29 @@ pub enum Protocol {
     Echo,
     /// Send `GET / HTTP/1.1`, expect `HTTP/1.1 200` with a Content-Length body.
     Http,
+}
+
+/// How the worker threads drive their sockets (see [`crate::engine`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    /// epoll (through mio): readiness, then a read and a write system call per round trip.
+    #[default]
+    Epoll,
+    /// io_uring: one ring per thread, multishot receives into provided buffers, sends
+    /// batched into the wait's system call (Linux 6.0+; falls back to epoll, saying why).
+    #[value(name = "io_uring", alias = "io-uring")]
+    IoUring,
+}
+
+impl Engine {
+    /// The name used on the command line and in the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Epoll => "epoll",
+            Engine::IoUring => "io_uring",
+        }
+    }
 }
 
 /// Load generator for the C10K Lab servers: N connections, one request in flight on each,
@@ -115,6 +141,12 @@ pub struct Args {
     /// namespace (the server's, when run in its namespace): threads, memory, context switches.
     #[arg(long)]
     pub sample_procs: bool,
+
+    /// How each worker thread drives its sockets: epoll, or io_uring (one ring per thread,
+    /// many operations per system call). Where the kernel refuses io_uring the run uses epoll
+    /// and says why (stderr, and the summary's engine_note).
+    #[arg(long, value_enum, default_value_t = Engine::Epoll)]
+    pub engine: Engine,
 }
 
 /// A request rate: finite, 0 (closed loop) or [`MIN_RATE`]..=[`MAX_RATE`] requests per second.
@@ -176,6 +208,8 @@ pub struct Config {
     pub new_connection_per_request: bool,
     pub ramp: Duration,
     pub sample_procs: bool,
+    /// The engine asked for (the one that ran may be epoll instead, see [`crate::engine`]).
+    pub engine: Engine,
 }
 
 impl Args {
@@ -213,6 +247,7 @@ impl Args {
             new_connection_per_request: self.new_connection_per_request,
             ramp: Duration::from_secs_f64(self.ramp_s),
             sample_procs: self.sample_procs,
+            engine: self.engine,
         })
     }
 }
@@ -243,6 +278,25 @@ mod tests {
         assert!(!c.new_connection_per_request);
         assert_eq!(c.ramp, Duration::ZERO);
         assert!(!c.sample_procs);
+        assert_eq!(c.engine, Engine::Epoll);
+    }
+
+    #[test]
+    fn engines() {
+        assert_eq!(
+            parse(&["--engine", "io_uring"]).unwrap().engine,
+            Engine::IoUring
+        );
+        assert_eq!(
+            parse(&["--engine", "io-uring"]).unwrap().engine,
+            Engine::IoUring
+        );
+        assert_eq!(parse(&["--engine", "epoll"]).unwrap().engine, Engine::Epoll);
+        for engine in [Engine::Epoll, Engine::IoUring] {
+            let json = serde_json::to_string(&engine).unwrap();
+            assert_eq!(json, format!("\"{}\"", engine.name()));
+            assert_eq!(parse(&["--engine", engine.name()]).unwrap().engine, engine);
+        }
     }
 
     #[test]
@@ -357,6 +411,7 @@ mod tests {
             (&["--ramp", "NaN"][..], "--ramp"),
             (&["--new-connection-per-request", "yes"][..], "yes"),
             (&["--sample-procs=1"][..], "--sample-procs"),
+            (&["--engine", "poll"][..], "--engine"),
             (&["--bogus"][..], "--bogus"),
         ] {
             let err = parse(args).expect_err(&format!("{args:?} should fail"));

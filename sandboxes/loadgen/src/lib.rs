@@ -17,9 +17,11 @@
 //!
 //! A run goes: wait until the server accepts a connection ([`ready::wait_ready`]), verify one
 //! reply ([`ready::verify`]), open the connections, warm up, measure. The load is made like
-//! wrk makes it: `--threads` OS threads, each with its own single-threaded epoll loop, its own
-//! connections and its own HdrHistograms ([`worker`]); this thread (the coordinator) merges
-//! their per-interval figures into progress lines and the summary.
+//! wrk makes it: `--threads` OS threads, each with its own single-threaded event loop, its
+//! own connections and its own HdrHistograms ([`worker`]); this thread (the coordinator)
+//! merges their per-interval figures into progress lines and the summary. The loop is epoll
+//! by default, or io_uring with `--engine io_uring` ([`engine`]: where the kernel refuses
+//! io_uring, the run falls back to epoll and says so in the summary's `engine_note`).
 //!
 //! Try it against any echo server on port 9000:
 //!
@@ -49,8 +51,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Parser;
 
-use crate::cli::{Args, Config, Protocol};
-use crate::engine::Setup;
+use crate::cli::{Args, Config, Engine, Protocol};
 use crate::output::{
     ConfigEcho, ConnectionMode, Idle, Line, Mode, OpenLoop, Phase, Progress, SHORT_OF_TARGET,
     Summary, emit,
@@ -67,7 +68,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// File descriptors needed besides the connections and the threads' (stdio, the probe,
 /// `/proc` files).
 const SPARE_FDS: u64 = 64;
-/// File descriptors of each worker thread: its epoll instance and its timerfd.
+/// File descriptors of each worker thread: its epoll instance and its timerfd, or its ring.
 const FDS_PER_THREAD: u64 = 2;
 
 /// How long past the schedule's end the coordinator waits for a worker's last report.
@@ -170,7 +171,7 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, Fatal> {
     )?;
     eprintln!("loadgen: {addr} ready and verified ({:?})", config.protocol);
 
-    let workers = Workers::start(config, addr, &request)?;
+    let mut workers = Workers::start(config, addr, &request)?;
     let plan = plan(config.warmup, config.duration, config.progress_interval);
     let mut sampler = config.sample_procs.then(ProcSampler::new);
     if let Some(sampler) = sampler.as_mut() {
@@ -193,6 +194,8 @@ pub fn run(config: &Config, out: &mut dyn Write) -> Result<Summary, Fatal> {
     let mut totals = report_intervals(&workers, &plan, deadline, sampler.as_mut(), out)?;
     totals.connect_failures += workers.open_failures;
     totals.idle_open_at_start = workers.idle_open;
+    totals.engine = workers.engine;
+    totals.engine_note = workers.engine_note.take();
     workers.join();
 
     let config_echo = ConfigEcho::new(config, addr.to_string(), request.len());
@@ -225,13 +228,21 @@ struct Workers {
     open_failures: u64,
     /// Idle connections open once opening was over.
     idle_open: usize,
+    /// The engine the workers run, and why it is not the one asked for (if it is not).
+    engine: Engine,
+    engine_note: Option<String>,
 }
 
 impl Workers {
-    /// Starts `config.threads` workers and waits until each has opened its connections.
+    /// Starts `config.threads` workers with the engine asked for (or epoll, if the kernel
+    /// refuses io_uring) and waits until each has opened its connections.
     fn start(config: &Config, addr: SocketAddr, request: &Arc<[u8]>) -> Result<Workers, Fatal> {
         let started = Instant::now();
         let specs = worker_specs(config, addr, request, started);
+        let chosen = engine::prepare(config.engine, &specs);
+        if let Some(note) = &chosen.note {
+            eprintln!("loadgen: {note}");
+        }
         let (tx, rx) = mpsc::channel();
         let mut workers = Workers {
             handles: Vec::with_capacity(config.threads),
@@ -241,10 +252,12 @@ impl Workers {
             count: config.threads,
             open_failures: 0,
             idle_open: 0,
+            engine: chosen.engine,
+            engine_note: chosen.note,
         };
-        for spec in specs {
+        for (spec, setup) in specs.into_iter().zip(chosen.setups) {
             let gate = workers.gate.clone();
-            let handle = worker::spawn(spec, Setup::Epoll, tx.clone(), gate, workers.stop.clone())
+            let handle = worker::spawn(spec, setup, tx.clone(), gate, workers.stop.clone())
                 .map_err(|e| Fatal::new("internal", format!("cannot start a thread: {e}")))?;
             workers.handles.push(handle);
         }
@@ -269,10 +282,11 @@ impl Workers {
             }
         }
         eprintln!(
-            "loadgen: {} in {:.1} ms ({} failed attempts)",
+            "loadgen: {} in {:.1} ms ({} failed attempts; engine {})",
             opened_message(config, connected, workers.idle_open),
             started.elapsed().as_secs_f64() * 1e3,
-            workers.open_failures
+            workers.open_failures,
+            workers.engine.name()
         );
         Ok(workers)
     }
@@ -384,6 +398,9 @@ pub struct Totals {
     pub idle_open_at_start: usize,
     /// The measure phase's `/proc` samples.
     pub procs: ProcTotals,
+    /// The engine that ran, and why it is not the one asked for (if it is not).
+    pub engine: Engine,
+    pub engine_note: Option<String>,
 }
 
 /// Merges the workers' interval reports in order and writes each progress line as soon as
@@ -504,6 +521,8 @@ pub fn build_summary(totals: &Totals, config: &Config, echo: ConfigEcho) -> Summ
         } else {
             None
         },
+        engine: totals.engine,
+        engine_note: totals.engine_note.clone(),
         config: echo,
         version: VERSION,
     }

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::cli::{Config, Protocol};
+use crate::cli::{Config, Engine, Protocol};
 use crate::procs::{ProcSample, ProcSummary};
 use crate::stats::{ErrorCounts, LatencyDigest, LatencySummary, PercentilePoint};
 
@@ -86,6 +86,10 @@ pub struct Summary {
     pub open_loop: Option<OpenLoop>,
     pub idle: Idle,
     pub procs: Option<ProcSummary>,
+    /// The engine that ran (`config.engine` is the one asked for).
+    pub engine: Engine,
+    /// Why the engine that ran is not the one asked for; `None` when it is.
+    pub engine_note: Option<String>,
     pub config: ConfigEcho,
     pub version: &'static str,
 }
@@ -161,6 +165,8 @@ pub struct ConfigEcho {
     pub new_connection_per_request: bool,
     pub ramp_s: f64,
     pub sample_procs: bool,
+    /// `--engine`: the engine asked for.
+    pub engine: Engine,
 }
 
 impl ConfigEcho {
@@ -184,6 +190,7 @@ impl ConfigEcho {
             new_connection_per_request: config.new_connection_per_request,
             ramp_s: config.ramp.as_secs_f64(),
             sample_procs: config.sample_procs,
+            engine: config.engine,
         }
     }
 }
