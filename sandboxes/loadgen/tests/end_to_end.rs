@@ -1,6 +1,9 @@
 //! End-to-end tests: tiny in-test servers (a thread per connection) on free ports in
 //! 15000–19999, the real `loadgen` binary run against them for about a second, and its JSON
-//! lines checked — each one against `schema/output.schema.json`.
+//! lines checked — each one against `schema/output.schema.json`. Every run of the load is
+//! tested once per engine (`epoll::…` and `io_uring::…`, see `with_each_engine!`), and the
+//! fallback from a refused io_uring under a seccomp filter, as a container's profile refuses
+//! it.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -11,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const HTTP_RESPONSE: &[u8] =
     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, world!";
@@ -218,6 +221,8 @@ struct Run {
     status: i32,
     lines: Vec<Value>,
     stderr: String,
+    /// The engine asked for.
+    engine: &'static str,
 }
 
 impl Run {
@@ -225,6 +230,8 @@ impl Run {
         self.lines.iter().filter(move |l| l["type"] == kind)
     }
 
+    /// The summary line, which must be the last, of a run on the engine asked for (a run
+    /// that fell back to epoll here would not test the io_uring engine).
     fn summary(&self) -> &Value {
         let last = self.lines.last().expect("some output");
         assert_eq!(
@@ -232,6 +239,9 @@ impl Run {
             "last line: {last}\nstderr: {}",
             self.stderr
         );
+        assert_eq!(last["config"]["engine"], self.engine);
+        assert_eq!(last["engine"], self.engine, "{last}");
+        assert!(last["engine_note"].is_null(), "{last}");
         last
     }
 
@@ -242,12 +252,31 @@ impl Run {
     }
 }
 
-/// Runs the real binary with `args`; every stdout line must be JSON valid against the schema.
-fn loadgen(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_loadgen"))
-        .args(args)
-        .output()
-        .expect("run loadgen");
+/// The engine a test runs the binary with (`--engine`).
+#[derive(Clone, Copy)]
+struct Engine(&'static str);
+
+impl Engine {
+    /// Runs the real binary with `args` on this engine; every stdout line must be JSON valid
+    /// against the schema.
+    fn loadgen(self, args: &[&str]) -> Run {
+        self.run(Command::new(env!("CARGO_BIN_EXE_loadgen")), args)
+    }
+
+    /// Runs `command` (the binary, perhaps prepared to run restricted) as [`Self::loadgen`].
+    fn run(self, mut command: Command, args: &[&str]) -> Run {
+        let output = command
+            .args(["--engine", self.0])
+            .args(args)
+            .output()
+            .expect("run loadgen");
+        parse_run(self, output)
+    }
+}
+
+/// The outcome of a run: its exit status, its stdout lines (each checked against the
+/// schema) and its stderr.
+fn parse_run(engine: Engine, output: std::process::Output) -> Run {
     let stdout = String::from_utf8(output.stdout).expect("utf-8 stdout");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let schema: Value = serde_json::from_str(include_str!("../schema/output.schema.json")).unwrap();
@@ -269,6 +298,7 @@ fn loadgen(args: &[&str]) -> Run {
         status: output.status.code().unwrap_or(-1),
         lines,
         stderr,
+        engine: engine.0,
     }
 }
 
@@ -314,9 +344,33 @@ fn schema_accepts_edge_cases_built_by_the_library() {
             connect_failures: 3,
             ..loadgen::Totals::default()
         };
-        let summary = loadgen::build_summary(&totals, &config, echo);
+        let mut summary = loadgen::build_summary(&totals, &config, echo);
         assert!(summary.percentiles.is_empty());
         check(&Line::Summary(&summary));
+        // Either engine, and a fallback's note; not anything else.
+        summary.engine = loadgen::cli::Engine::IoUring;
+        check(&Line::Summary(&summary));
+        summary.engine = loadgen::cli::Engine::Epoll;
+        summary.config.engine = loadgen::cli::Engine::IoUring;
+        summary.engine_note =
+            Some("io_uring refused (ENOSYS): io_uring_setup failed; used epoll".into());
+        check(&Line::Summary(&summary));
+        let mut value = serde_json::to_value(Line::Summary(&summary)).unwrap();
+        for (field, bad) in [
+            ("engine", json!("uring")),
+            ("engine_note", json!("io_uring was refused")),
+            ("engine_note", json!(3)),
+        ] {
+            let good = std::mem::replace(&mut value[field], bad);
+            assert!(
+                !validator.is_valid(&value),
+                "accepted {field} {}",
+                value[field]
+            );
+            value[field] = good;
+        }
+        value.as_object_mut().unwrap().remove("engine");
+        assert!(!validator.is_valid(&value), "engine is required");
         let mut progress = loadgen::progress_line(
             loadgen::output::Phase::Warmup,
             Duration::ZERO,
@@ -352,10 +406,9 @@ fn schema_accepts_edge_cases_built_by_the_library() {
     }
 }
 
-#[test]
-fn echo_run_reports_phases_progress_and_summary() {
+fn echo_run_reports_phases_progress_and_summary(engine: Engine) {
     let port = port_arg(serve(listen(), echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--protocol",
@@ -463,10 +516,9 @@ fn echo_run_reports_phases_progress_and_summary() {
     assert!(percentiles.iter().any(|p| p["percentile"] == 99.9));
 }
 
-#[test]
-fn http_run_with_two_threads_and_no_warmup() {
+fn http_run_with_two_threads_and_no_warmup(engine: Engine) {
     let port = port_arg(serve(listen(), http));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--protocol",
@@ -492,10 +544,9 @@ fn http_run_with_two_threads_and_no_warmup() {
     assert_eq!(summary["config"]["protocol"], "http");
 }
 
-#[test]
-fn large_echo_payloads_are_sent_and_checked_in_pieces() {
+fn large_echo_payloads_are_sent_and_checked_in_pieces(engine: Engine) {
     let port = port_arg(serve(listen(), echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -513,10 +564,9 @@ fn large_echo_payloads_are_sent_and_checked_in_pieces() {
     assert_eq!(summary["error_total"], 0, "{summary}");
 }
 
-#[test]
-fn connections_closed_by_the_server_count_as_eof_and_reconnect() {
+fn connections_closed_by_the_server_count_as_eof_and_reconnect(engine: Engine) {
     let port = port_arg(serve(listen(), flaky_echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -544,11 +594,10 @@ fn connections_closed_by_the_server_count_as_eof_and_reconnect() {
     );
 }
 
-#[test]
-fn nothing_listening_is_not_ready() {
+fn nothing_listening_is_not_ready(engine: Engine) {
     let port = port_arg(closed_port());
     let started = Instant::now();
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--wait-ready-s",
@@ -563,10 +612,9 @@ fn nothing_listening_is_not_ready() {
     assert_eq!(run.lines[0]["kind"], "not_ready");
 }
 
-#[test]
-fn wrong_echo_is_verify_failed_with_what_came_back() {
+fn wrong_echo_is_verify_failed_with_what_came_back(engine: Engine) {
     let port = port_arg(serve(listen(), wrong_echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--payload-bytes",
@@ -585,10 +633,9 @@ fn wrong_echo_is_verify_failed_with_what_came_back() {
     assert!(run.of_type("progress").next().is_none());
 }
 
-#[test]
-fn http_against_an_echo_server_is_verify_failed() {
+fn http_against_an_echo_server_is_verify_failed(engine: Engine) {
     let port = port_arg(serve(listen(), echo));
-    let run = loadgen(&["--port", &port, "--protocol", "http", "--duration-s", "1"]);
+    let run = engine.loadgen(&["--port", &port, "--protocol", "http", "--duration-s", "1"]);
     assert_eq!(run.status, 1);
     let error = run.lines.last().unwrap();
     assert_eq!(error["kind"], "verify_failed");
@@ -599,9 +646,8 @@ fn http_against_an_echo_server_is_verify_failed() {
     );
 }
 
-#[test]
-fn bad_arguments_are_a_usage_error() {
-    let run = loadgen(&["--connections", "0"]);
+fn bad_arguments_are_a_usage_error(engine: Engine) {
+    let run = engine.loadgen(&["--connections", "0"]);
     assert_eq!(run.status, 2);
     assert_eq!(run.lines.len(), 1);
     assert_eq!(run.lines[0]["kind"], "usage");
@@ -613,7 +659,7 @@ fn bad_arguments_are_a_usage_error() {
     );
     assert!(run.stderr.contains("--connections"));
 
-    let run = loadgen(&["--connections", "2", "--threads", "4"]);
+    let run = engine.loadgen(&["--connections", "2", "--threads", "4"]);
     assert_eq!(run.status, 2);
     assert!(
         run.lines[0]["message"]
@@ -642,6 +688,8 @@ fn help_and_version_exit_zero() {
         "--ramp-s",
         "[alias: --ramp]",
         "--sample-procs",
+        "--engine",
+        "io_uring",
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
     }
@@ -658,10 +706,9 @@ fn us(v: &Value, key: &str) -> u64 {
     v[key].as_u64().unwrap_or_else(|| panic!("no {key} in {v}"))
 }
 
-#[test]
-fn open_loop_at_a_modest_rate_meets_its_target() {
+fn open_loop_at_a_modest_rate_meets_its_target(engine: Engine) {
     let port = port_arg(serve(listen(), echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -701,12 +748,11 @@ fn open_loop_at_a_modest_rate_meets_its_target() {
     assert!(!run.stderr.contains("could not keep up"), "{}", run.stderr);
 }
 
-#[test]
-fn a_slow_server_falls_short_and_its_stalls_show_in_corrected_latency() {
+fn a_slow_server_falls_short_and_its_stalls_show_in_corrected_latency(engine: Engine) {
     // Two connections to a server that takes 20 ms per reply manage about 100 req/s; 400 are
     // asked for, so requests queue up behind late replies.
     let port = port_arg(serve(listen(), slow_echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -737,10 +783,9 @@ fn a_slow_server_falls_short_and_its_stalls_show_in_corrected_latency() {
     );
 }
 
-#[test]
-fn idle_connections_stay_open_and_silent() {
+fn idle_connections_stay_open_and_silent(engine: Engine) {
     let (port, seen) = serve_counting(listen(), echo);
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port_arg(port),
         "--connections",
@@ -770,10 +815,9 @@ fn idle_connections_stay_open_and_silent() {
     assert_eq!(ended.iter().filter(|&&b| b == 0).count(), 5, "{ended:?}");
 }
 
-#[test]
-fn idle_connections_the_server_closes_are_dropped_and_reopened() {
+fn idle_connections_the_server_closes_are_dropped_and_reopened(engine: Engine) {
     let port = port_arg(serve(listen(), impatient_echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -800,10 +844,9 @@ fn idle_connections_the_server_closes_are_dropped_and_reopened() {
     assert_eq!(summary["error_total"], 0, "drops are not errors: {summary}");
 }
 
-#[test]
-fn a_new_connection_per_request_makes_one_connection_per_request() {
+fn a_new_connection_per_request_makes_one_connection_per_request(engine: Engine) {
     let (port, seen) = serve_counting(listen(), echo);
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port_arg(port),
         "--connections",
@@ -837,10 +880,9 @@ fn a_new_connection_per_request_makes_one_connection_per_request() {
     );
 }
 
-#[test]
-fn a_new_connection_per_request_in_open_loop_over_http() {
+fn a_new_connection_per_request_in_open_loop_over_http(engine: Engine) {
     let (port, seen) = serve_counting(listen(), http);
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port_arg(port),
         "--protocol",
@@ -870,11 +912,10 @@ fn a_new_connection_per_request_in_open_loop_over_http() {
     );
 }
 
-#[test]
-fn a_ramp_spreads_the_opening_of_connections() {
+fn a_ramp_spreads_the_opening_of_connections(engine: Engine) {
     let (port, seen) = serve_counting(listen(), echo);
     let started = Instant::now();
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port_arg(port),
         "--connections",
@@ -901,14 +942,13 @@ fn a_ramp_spreads_the_opening_of_connections() {
     assert!(spread >= Duration::from_millis(400), "{spread:?}");
 }
 
-#[test]
-fn sample_procs_sees_other_processes() {
+fn sample_procs_sees_other_processes(engine: Engine) {
     let mut child = Command::new("sleep")
         .arg("30")
         .spawn()
         .expect("spawn sleep");
     let port = port_arg(serve(listen(), echo));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -953,12 +993,11 @@ fn serve_one_at_a_time(listener: TcpListener) -> u16 {
     port
 }
 
-#[test]
-fn connections_a_server_never_serves_are_reported_starved_even_before_any_timeout() {
+fn connections_a_server_never_serves_are_reported_starved_even_before_any_timeout(engine: Engine) {
     // Three connections to a one-at-a-time server: the first is served, the other two wait
     // through the whole run, far shorter than the 5 s request timeout.
     let port = port_arg(serve_one_at_a_time(listen()));
-    let run = loadgen(&[
+    let run = engine.loadgen(&[
         "--port",
         &port,
         "--connections",
@@ -976,6 +1015,131 @@ fn connections_a_server_never_serves_are_reported_starved_even_before_any_timeou
 
     // A server that serves everyone starves nobody.
     let port = port_arg(serve(listen(), echo));
-    let run = loadgen(&["--port", &port, "--connections", "3", "--duration-s", "0.5"]);
+    let run = engine.loadgen(&["--port", &port, "--connections", "3", "--duration-s", "0.5"]);
     assert_eq!(run.summary()["starved"], 0);
 }
+
+/// Syscall filter instructions (classic BPF, as seccomp takes them).
+fn bpf(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
+    libc::sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    }
+}
+
+/// The binary, made to run under a seccomp filter that fails `io_uring_setup` with `errno`,
+/// as Docker's default profile does (EPERM) or a sandbox without io_uring (ENOSYS).
+fn without_io_uring(errno: i32) -> Command {
+    use std::os::unix::process::CommandExt;
+    let filter = [
+        // Load the syscall number (offset 0 of struct seccomp_data).
+        bpf(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
+        bpf(
+            libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+            libc::SYS_io_uring_setup as u32,
+            0,
+            1,
+        ),
+        bpf(
+            libc::BPF_RET | libc::BPF_K,
+            libc::SECCOMP_RET_ERRNO | errno as u32,
+            0,
+            0,
+        ),
+        bpf(libc::BPF_RET | libc::BPF_K, libc::SECCOMP_RET_ALLOW, 0, 0),
+    ];
+    let mut command = Command::new(env!("CARGO_BIN_EXE_loadgen"));
+    // SAFETY: between fork and exec only prctl(2) is called, which is async-signal-safe;
+    // `filter` is copied into the child with the rest of the parent's memory.
+    unsafe {
+        command.pre_exec(move || {
+            let program = libc::sock_fprog {
+                len: filter.len() as u16,
+                filter: filter.as_ptr().cast_mut(),
+            };
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                || libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &program) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    };
+    command
+}
+
+#[test]
+fn a_refused_io_uring_falls_back_to_epoll_and_says_why() {
+    for (errno, name) in [(libc::EPERM, "EPERM"), (libc::ENOSYS, "ENOSYS")] {
+        let port = port_arg(serve(listen(), echo));
+        let args = [
+            "--port",
+            &port,
+            "--connections",
+            "4",
+            "--threads",
+            "2",
+            "--duration-s",
+            "0.3",
+        ];
+        let run = Engine("io_uring").run(without_io_uring(errno), &args);
+        assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+        let summary = run.lines.last().unwrap();
+        assert_eq!(summary["type"], "summary", "{summary}");
+        assert_eq!(summary["engine"], "epoll", "{summary}");
+        assert_eq!(summary["config"]["engine"], "io_uring");
+        let note = summary["engine_note"].as_str().unwrap();
+        let expected = format!("io_uring refused ({name}): io_uring_setup failed: ");
+        assert!(note.starts_with(&expected), "{note}");
+        assert!(note.ends_with("; used epoll"), "{note}");
+        assert!(
+            summary["requests"].as_u64().unwrap() > 0,
+            "epoll did the work: {summary}"
+        );
+        let said: Vec<&str> = run.stderr.lines().filter(|l| l.contains(note)).collect();
+        assert_eq!(said.len(), 1, "the note once on stderr: {}", run.stderr);
+    }
+    // Asked for epoll, the same filter changes nothing and nothing is noted.
+    let port = port_arg(serve(listen(), echo));
+    let run = Engine("epoll").run(
+        without_io_uring(libc::EPERM),
+        &["--port", &port, "--duration-s", "0.3"],
+    );
+    run.summary();
+    assert!(!run.stderr.contains("io_uring"), "{}", run.stderr);
+}
+
+/// Makes each listed test (a function taking the [`Engine`]) two tests: `epoll::<name>` and
+/// `io_uring::<name>`.
+macro_rules! with_each_engine {
+    ($($test:ident),* $(,)?) => {
+        mod epoll {
+            $( #[test] fn $test() { super::$test(super::Engine("epoll")) } )*
+        }
+        mod io_uring {
+            $( #[test] fn $test() { super::$test(super::Engine("io_uring")) } )*
+        }
+    };
+}
+
+with_each_engine!(
+    echo_run_reports_phases_progress_and_summary,
+    http_run_with_two_threads_and_no_warmup,
+    large_echo_payloads_are_sent_and_checked_in_pieces,
+    connections_closed_by_the_server_count_as_eof_and_reconnect,
+    nothing_listening_is_not_ready,
+    wrong_echo_is_verify_failed_with_what_came_back,
+    http_against_an_echo_server_is_verify_failed,
+    bad_arguments_are_a_usage_error,
+    open_loop_at_a_modest_rate_meets_its_target,
+    a_slow_server_falls_short_and_its_stalls_show_in_corrected_latency,
+    idle_connections_stay_open_and_silent,
+    idle_connections_the_server_closes_are_dropped_and_reopened,
+    a_new_connection_per_request_makes_one_connection_per_request,
+    a_new_connection_per_request_in_open_loop_over_http,
+    a_ramp_spreads_the_opening_of_connections,
+    sample_procs_sees_other_processes,
+    connections_a_server_never_serves_are_reported_starved_even_before_any_timeout,
+);
