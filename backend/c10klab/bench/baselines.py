@@ -7,6 +7,7 @@ change the block and the page stops showing the old result until this script rec
 
     make record-baselines                          # every lesson
     .venv/bin/python -m c10klab.bench.baselines --lesson 04-select-and-poll
+    .venv/bin/python -m c10klab.bench.baselines --lesson 11-choosing-a-model --syscalls-only
 """
 
 import argparse
@@ -20,7 +21,7 @@ from fastapi.testclient import TestClient
 from c10klab.bench.harness import harness
 from c10klab.content.check import WIDGET_ONLY_KEYS, fenced_blocks, series_request
 from c10klab.content.schemas import Baseline, LessonBaselines
-from c10klab.content.service import baselines_path, load_lessons
+from c10klab.content.service import baselines_path, load_lessons, read_baselines
 from c10klab.main import create_app
 from c10klab.runs.service import parse_sse
 
@@ -83,6 +84,11 @@ def record_series(client: TestClient, block: str, spec: dict[str, Any]) -> Basel
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--lesson", action="append", help="only this lesson (repeatable)")
+    parser.add_argument(
+        "--syscalls-only",
+        action="store_true",
+        help="record again only the blocks that count system calls; keep the others' recordings",
+    )
     args = parser.parse_args()
 
     problems = []
@@ -92,10 +98,16 @@ def main() -> int:
             if args.lesson and lesson.slug not in args.lesson:
                 continue
             recorded = LessonBaselines(lesson=lesson.slug)
+            committed = read_baselines(content_dir, lesson.slug)
+            kept = {b.block: b for b in committed.experiments} if committed else {}
             for block in fenced_blocks(lesson.markdown):
                 if block.language != "experiment":
                     continue
                 spec = yaml.safe_load(block.body)
+                if args.syscalls_only and spec.get("profile") != "syscalls":
+                    if block.body.strip() in kept:
+                        recorded.experiments.append(kept[block.body.strip()])
+                    continue
                 print(f"{lesson.slug}:{block.line}: {spec}", flush=True)
                 record = record_series if "servers" in spec else record_run
                 outcome = record(client, block.body.strip(), spec)

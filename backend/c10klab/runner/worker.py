@@ -303,6 +303,7 @@ class Runner:
         }
         if syscalls is not None:
             outcome["syscalls"] = syscalls
+        outcome["client"] |= {k: summary.get(k) for k in ("engine", "engine_note")}
         return outcome, summary
 
     def stability(self, ex: Execution, rep: Repetition) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def test_every_container_is_locked_down_pinned_and_labelled() -> None:
     for spec, cpus in ((plan.server, "0"), (plan.loadgen, "1")):
         kw = spec.kwargs
         assert kw["cap_drop"] == ["ALL"] and "privileged" not in kw and "cap_add" not in kw
-        assert kw["security_opt"] == ["no-new-privileges"]
+        assert kw["security_opt"][0] == "no-new-privileges"  # (+ loadgen's io_uring profile)
         assert kw["read_only"] is True and kw["user"] == "65534:65534"
         assert kw["cpuset_cpus"] == cpus
         assert kw["labels"]["c10klab.store"] == store_label(settings)
@@ -126,6 +126,14 @@ def test_the_load_generator_gets_the_open_loop_idle_short_and_ramp_flags() -> No
     assert argv[argv.index("--ramp-s") + 1] == "2.5"
     closed = plan_run("abc123", SERVER, REQUEST, Settings()).loadgen.command
     assert not {"--rate", "--idle", "--new-connection-per-request", "--ramp-s"} & set(closed)
+
+
+def test_the_load_generator_uses_its_io_uring_engine_under_the_io_uring_profile() -> None:
+    loadgen = plan_run("abc123", SERVER, REQUEST, Settings()).loadgen
+    assert loadgen.command[loadgen.command.index("--engine") + 1] == "io_uring"
+    options = loadgen.kwargs["security_opt"]
+    assert options[0] == "no-new-privileges" and options[1].startswith("seccomp={")
+    assert loadgen.kwargs["cap_drop"] == ["ALL"] and loadgen.kwargs["user"] == "65534:65534"
 
 
 def test_a_syscall_profile_counts_beside_the_server_which_runs_as_always() -> None:

@@ -110,6 +110,9 @@ def test_a_run_streams_queued_started_progress_done(
     assert stats and all(s["memory_bytes"] > 0 for s in stats)
 
     done = frames[-1]["data"]
+    # The load generator drove its sockets with io_uring, and said how busy it was.
+    assert done["client"]["engine"] == "io_uring", done["client"]
+    assert 0 < done["client"]["cpu"] <= 1.05 and done["client"]["bound"] is not None
     assert done["valid"] is True, done["invalid_reason"]
     summary = done["summary"]
     assert summary["qps"] > 0 and summary["requests"] > 0 and summary["error_total"] == 0
