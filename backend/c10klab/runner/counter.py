@@ -97,7 +97,7 @@ class Counter:
             return measure.refused_profile(self.refused or "nothing was counted")
         Engine.interrupt(self.container)
         Engine.wait(self.container, STOP_WAIT_S)
-        counts = measure.parse_perf_counts(logs(self.container, measure.COUNTER_LOG_LINES))
+        counts = measure.parse_perf_counts(Engine.log_tail(self.container, "all"))
         profile = measure.syscall_profile(counts, requests)
         if profile is None:
             return measure.refused_profile(

@@ -6,7 +6,7 @@ The Docker SDK blocks; the runner is its own process and calls it from plain thr
 import contextlib
 import platform
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 import docker
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
@@ -85,7 +85,7 @@ class Engine:
         return chunks
 
     @staticmethod
-    def log_tail(container: Container, lines: int = 20) -> list[str]:
+    def log_tail(container: Container, lines: int | Literal["all"] = 20) -> list[str]:
         try:
             raw: bytes = container.logs(stdout=True, stderr=True, tail=lines)
         except (NotFound, APIError):

@@ -504,8 +504,6 @@ NAMED_SYSCALLS = (
 # to write, no connection waiting) is the lesson, and a failed call is a call all the same.
 ERROR_SYSCALLS = ("read", "recvfrom", "recvmsg", "write", "sendto", "sendmsg", "accept4")
 TOTAL_EVENT = "raw_syscalls:sys_enter"
-# The counter's log: a line per event every 250 ms, for runs of up to a few minutes.
-COUNTER_LOG_LINES = 50_000
 
 
 def counter_args() -> list[str]:

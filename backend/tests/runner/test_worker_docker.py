@@ -6,6 +6,7 @@ unless C10K_SKIP_DOCKER_TESTS=1 is set (for a quick run on a machine without Doc
 
 import json
 import os
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -239,6 +240,7 @@ def test_a_server_that_fails_to_start_gives_failed_with_its_log(
     broken = next(s for s in catalog["servers"] if s["id"] == "c-epoll")
     broken["command"] = [*broken["command"], "--no-such-flag"]
     (sandboxes / "catalog.json").write_text(json.dumps(catalog))
+    shutil.copytree(real.sandboxes_dir / "seccomp", sandboxes / "seccomp")  # loadgen's profile
     settings = Settings(repo_root=tmp_path, db_path=store.path)
 
     run, _ = store.create_run("c-epoll", QUICK_RUN)
