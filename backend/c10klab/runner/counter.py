@@ -43,12 +43,14 @@ class Counter:
 
     def start(self, server: Container) -> None:
         """Count the server's calls from now on; a refusal is kept as the profile's reason."""
-        if not self.wait_for(server, lambda: any(LISTENING in line for line in logs(server, 50))):
+        if not self.wait_for(
+            server, lambda: any(LISTENING in line for line in Engine.log_tail(server, 50))
+        ):
             self.refused = "the server did not say it was listening, so nothing was counted"
             return
         self.container = self.launch(server)
         if self.container is not None and not self.wait_for(self.container, self.counting):
-            tail = logs(self.container, 5)
+            tail = Engine.log_tail(self.container, 5)
             self.refused = f"perf did not start counting: {' / '.join(tail) or 'no output'}"
 
     def launch(self, server: Container) -> Container | None:
@@ -77,7 +79,7 @@ class Counter:
 
     def counting(self) -> bool:
         assert self.container is not None
-        return bool(measure.parse_perf_counts(logs(self.container, 50)))
+        return bool(measure.parse_perf_counts(Engine.log_tail(self.container, 50)))
 
     @staticmethod
     def wait_for(container: Container, check: Callable[[], bool]) -> bool:
@@ -100,14 +102,11 @@ class Counter:
         counts = measure.parse_perf_counts(Engine.log_tail(self.container, "all"))
         profile = measure.syscall_profile(counts, requests)
         if profile is None:
+            tail = Engine.log_tail(self.container, 5)
             return measure.refused_profile(
-                f"perf printed no counts: {' / '.join(logs(self.container, 5)) or 'no output'}"
+                f"perf printed no counts: {' / '.join(tail) or 'no output'}"
             )
         return profile
-
-
-def logs(container: Container, lines: int) -> list[str]:
-    return Engine.log_tail(container, lines)
 
 
 def first_line(exc: Exception) -> str:
