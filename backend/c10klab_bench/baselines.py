@@ -6,8 +6,8 @@ with when and on what) and offers "Run live". A baseline belongs to the exact te
 change the block and the page stops showing the old result until this script records it again.
 
     make record-baselines                          # every lesson
-    .venv/bin/python -m c10klab.bench.baselines --lesson 04-select-and-poll
-    .venv/bin/python -m c10klab.bench.baselines --lesson 11-choosing-a-model --syscalls-only
+    .venv/bin/python -m c10klab_bench.baselines --lesson 04-select-and-poll
+    .venv/bin/python -m c10klab_bench.baselines --lesson 11-choosing-a-model --syscalls-only
 """
 
 import argparse
@@ -18,12 +18,12 @@ from typing import Any
 import yaml
 from fastapi.testclient import TestClient
 
-from c10klab.bench.harness import harness
 from c10klab.content.check import WIDGET_ONLY_KEYS, fenced_blocks, series_request
 from c10klab.content.schemas import Baseline, LessonBaselines
 from c10klab.content.service import baselines_path, load_lessons, read_baselines
 from c10klab.main import create_app
 from c10klab.runs.service import parse_sse
+from c10klab_bench.harness import harness
 
 # The events a widget replays; `queued` and `started` say nothing about the result.
 REPLAYED_EVENTS = {"progress", "server_stats", "repetition", "done"}

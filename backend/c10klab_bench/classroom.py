@@ -37,8 +37,8 @@ from typing import Any
 import httpx
 import yaml
 
-from c10klab.bench.hosting import PASSWORD, free_port, start_course, wait_ready
 from c10klab.config import REPO_ROOT
+from c10klab_bench.hosting import PASSWORD, free_port, start_course, wait_ready
 
 STUDENTS = 30
 LESSON = "01-c10k-problem"

@@ -18,10 +18,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from c10klab.bench.harness import harness
 from c10klab.config import REPO_ROOT, Settings
 from c10klab.main import create_app
 from c10klab.runner.worker import cpu_model
+from c10klab_bench.harness import harness
 
 POLL_S = 1.0
 RESULT = REPO_ROOT / "results" / "findings.md"

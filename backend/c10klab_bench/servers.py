@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from c10klab.bench.harness import Outcome, harness, median_and_spread
 from c10klab.config import REPO_ROOT
 from c10klab.sandboxes.schemas import Server
+from c10klab_bench.harness import Outcome, harness, median_and_spread
 
 LEVELS = (10, 100, 1000)
 # Models whose point is many connections on few threads also get a 10,000-connection level.

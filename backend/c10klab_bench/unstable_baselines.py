@@ -6,7 +6,7 @@ interval's QPS more than C10K_MAX_DRIFT from the run's median interval QPS) can 
 it now; a recorded series keeps only its sweep table (one figure per point), which has no
 intervals to judge. CPU interference cannot be judged afterwards: nobody sampled /proc/stat.
 
-    .venv/bin/python -m c10klab.bench.unstable_baselines [--max-drift 0.3]
+    .venv/bin/python -m c10klab_bench.unstable_baselines [--max-drift 0.3]
 """
 
 import argparse

@@ -178,7 +178,7 @@ def check_baselines(
     """Each experiment block has a recorded reference result for its exact text, and no
     recording outlives its block. Line 0 for problems that belong to no block."""
     name = baselines_path(settings.content_dir, slug).name
-    record = f"record them: .venv/bin/python -m c10klab.bench.baselines --lesson {slug}"
+    record = f"record them: .venv/bin/python -m c10klab_bench.baselines --lesson {slug}"
     try:
         recorded = read_baselines(settings.content_dir, slug)
     except ValidationError as exc:

@@ -124,7 +124,7 @@ def test_every_experiment_needs_a_reference_result_for_its_exact_text(course: Se
     _, problems = check_course(course)
     assert problems == [
         "01-t.md:1: no reference results (01-t.json is missing); record them: "
-        ".venv/bin/python -m c10klab.bench.baselines --lesson 01-t"
+        ".venv/bin/python -m c10klab_bench.baselines --lesson 01-t"
     ]
     record(course, "01-t", GOOD)
     write(course, GOOD.replace("connections: 10", "connections: 20"), recorded=False)
