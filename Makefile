@@ -18,7 +18,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up compose-up test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-hosting bench-classroom bench-servers bench-findings bench-loadgen bench-peers bench-frontend record-baselines diagrams clean
+        bench bench-hosting bench-classroom bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -148,6 +148,11 @@ bench-loadgen: loadgen
 bench-peers: servers loadgen
 	@sandboxes/images/ensure-packages.sh wrk linux-perf util-linux
 	python3 sandboxes/loadgen/bench/peers.py
+
+# What counting a server's system calls costs it, counted and not: results/counting.md.
+bench-counting: servers loadgen
+	@sandboxes/images/ensure-packages.sh linux-perf util-linux
+	python3 sandboxes/loadgen/bench/counting.py
 
 # JavaScript a browser downloads when it opens each lesson (gzip, br, raw): results/frontend.md.
 # The API alone serves the built frontend; no runner or Docker is needed for page loads.

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from vs_wrk import (
     LOADGEN,
@@ -155,6 +156,12 @@ def nginx_server(workdir: Path) -> Server:
     return Server([str(NGINX), "-p", str(workdir), "-e", "stderr", "-c", str(conf)])
 
 
+class Counter(Protocol):
+    """Counts a server's system calls from its creation until stop(), which returns them."""
+
+    def stop(self) -> int: ...
+
+
 class SyscallCount:
     """perf stat counting every system call of `pid` (and what it starts) until stopped."""
 
@@ -191,10 +198,14 @@ def loadgen_args(engine: str, protocol: str, connections: int, seconds: int) -> 
 
 
 def drive(
-    label: str, client: list[str], server: Server, seconds: int, count_calls: bool = False
+    label: str,
+    client: list[str],
+    server: Server,
+    seconds: int,
+    count_calls: Callable[[int], Counter] | None = None,
 ) -> Run:
     """Runs `client` on CLIENT_CPU against `server`; stops the server afterwards."""
-    counter = SyscallCount(server.process.pid) if count_calls else None
+    counter = count_calls(server.process.pid) if count_calls else None
     server_before, client_before = family_ticks(server.process.pid), reaped_cpu_s()
     started = time.monotonic()
     process = subprocess.Popen(
@@ -247,7 +258,7 @@ class Contender:
     label: str
     server: Callable[[], Server]
     client: list[str]
-    count_calls: bool = False
+    count_calls: Callable[[int], Counter] | None = None  # SyscallCount, or None: not counted
 
 
 def rounds(contenders: list[Contender], seconds: int, count: int) -> dict[str, list[Run]]:
@@ -365,9 +376,10 @@ def measure_all(seconds: int, count: int, workdir: Path) -> list[Section]:
     for connections in (100, 1000, 15000):
         client = loadgen_args("io_uring", "echo", connections, seconds)
         section(SERVERS_TITLE, connections, [
-            Contender("c-epoll", lambda: c_server("c-epoll", "echo"), client, count_calls=True),
+            Contender("c-epoll", lambda: c_server("c-epoll", "echo"), client,
+                      count_calls=SyscallCount),
             Contender("c-io-uring", lambda: c_server("c-io-uring", "echo"), client,
-                      count_calls=True),
+                      count_calls=SyscallCount),
         ])  # fmt: skip
     for connections in (100, 1000):
         client = loadgen_args("io_uring", "http", connections, seconds)
