@@ -77,7 +77,8 @@ test: host-test deps lint test-content test-loadgen test-rust-servers test-confo
 lint: deps
 	$(VENV)/bin/ruff check backend sandboxes/tests sandboxes/seccomp
 	$(VENV)/bin/ruff format --check backend sandboxes/tests sandboxes/seccomp
-	cd backend && ../$(VENV)/bin/mypy c10klab tests
+	cd backend && ../$(VENV)/bin/mypy c10klab c10klab_bench tests
+	cd backend && ../$(VENV)/bin/lint-imports
 	for crate in sandboxes/loadgen $(RUST_SERVERS); do \
 	    (cd $$crate && cargo fmt --check && cargo clippy --locked --all-targets -- -D warnings) \
 	    || exit 1; done
@@ -96,8 +97,11 @@ test-conformance: venv servers servers-asan
 	$(VENV)/bin/pytest -q sandboxes/tests
 	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q sandboxes/tests
 
+# Every backend test on the SQLite file, then the ones without Docker again on PostgreSQL (a
+# throwaway server from Debian's package, a fresh database per test: tests/conftest.py).
 test-backend: venv images
 	cd backend && ../$(VENV)/bin/pytest -q -m 'not compose'
+	cd backend && ../$(VENV)/bin/pytest -q -m 'not compose and not docker' --store postgresql
 
 test-frontend: frontend-deps
 	cd frontend && npm test
@@ -117,21 +121,21 @@ test-e2e: frontend images
 bench: bench-servers bench-findings bench-loadgen
 
 bench-servers: venv images
-	$(PY) -m c10klab.bench.servers
+	$(PY) -m c10klab_bench.servers
 
 # A class of 50 submitting at once, against the real course: results/hosting.md.
 bench-hosting: venv frontend images
-	$(PY) -m c10klab.bench.hosting
+	$(PY) -m c10klab_bench.hosting
 
 bench-classroom: venv frontend images
-	$(PY) -m c10klab.bench.classroom
+	$(PY) -m c10klab_bench.classroom
 
 bench-findings: venv images
-	$(PY) -m c10klab.bench.findings
+	$(PY) -m c10klab_bench.findings
 
 # Reference results for the lessons' experiment widgets (content/baselines/), real runs only.
 record-baselines: venv images
-	$(PY) -m c10klab.bench.baselines
+	$(PY) -m c10klab_bench.baselines
 
 # The lessons' Mermaid diagrams drawn once, by the frontend's Mermaid in Chromium, to
 # content/diagrams/ (served with each lesson, so browsers load no Mermaid). Run after editing one.

@@ -53,7 +53,7 @@ def instructor(args: argparse.Namespace) -> None:
     from c10klab.people.service import add_instructor
     from c10klab.people.store import PeopleStore
 
-    people = PeopleStore(get_settings().db_path)
+    people = PeopleStore(get_settings().store)
     if args.action == "list":
         for person in people.instructors():
             print(person.name)

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     mode: Literal["solo", "classroom"] = "solo"
     repo_root: Path = REPO_ROOT
     db_path: Path = REPO_ROOT / "var" / "c10klab.sqlite3"
+    # The store: the SQLite file above unless a database URL is given, e.g.
+    # postgresql://c10k:secret@db-host/c10klab for a class served by several runner hosts.
+    database_url: str = Field("", max_length=1000)
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
 
@@ -96,6 +99,15 @@ class Settings(BaseSettings):
     max_drift: float = Field(0.50, gt=0, le=1)
 
     @property
+    def store(self) -> str | Path:
+        """Where the store is: a PostgreSQL (or SQLite) URL, or the SQLite file's path."""
+        return self.database_url or self.db_path
+
+    @property
+    def store_is_file(self) -> bool:
+        return not self.database_url
+
+    @property
     def content_dir(self) -> Path:
         return self.repo_root / "content"
 
@@ -114,6 +126,12 @@ class Settings(BaseSettings):
                 f"C10K_SERVER_CPUS={self.server_cpus} and C10K_LOADGEN_CPUS={self.loadgen_cpus} "
                 "overlap: the load generator would steal the server's CPU and every figure would "
                 "be wrong. Give them disjoint CPUs."
+            )
+        scheme = self.database_url.split("://", 1)[0].split("+", 1)[0]
+        if self.database_url and scheme not in ("sqlite", "postgresql", "postgres"):
+            raise ValueError(
+                f"C10K_DATABASE_URL starts with {scheme!r}: give a postgresql://user:password@host"
+                "/database URL (or leave it empty for the SQLite file at C10K_DB_PATH)."
             )
         if self.env == "production":
             if self.max_duration_s > 120:

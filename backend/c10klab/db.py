@@ -1,24 +1,41 @@
-"""The SQLite file every domain keeps its tables in, and the two ways to use it.
+"""The one database every domain keeps its tables in, and the three ways to use it.
 
-The API and the runner are separate processes that open the same file (WAL mode, so readers
-never block the writer). Each operation takes a short-lived connection: safe across threads and
-processes. A write takes the lock up front (BEGIN IMMEDIATE), so concurrent writers queue
-instead of failing, and whatever is checked inside one write holds when it commits: that is what
-makes admission atomic. Reads that must agree with each other share one read transaction.
+The store is chosen by one URL (C10K_DATABASE_URL): an SQLite file by default (`make up`, one
+host), PostgreSQL for a class served by several runner hosts. The API and the runners are
+separate processes, on one host or several, that share it. Each domain declares its tables on
+the one `metadata` below and keeps its queries in its own store; the schema's history is one
+Alembic migration history (c10klab/migrations) that runs on both, when a process first opens
+the store.
+
+- `connect()`: a connection for one or a few independent statements.
+- `read()`: several reads that see one moment of the store (one snapshot).
+- `write()`: a transaction that commits as a whole or not at all. On SQLite it takes the one
+  write lock up front (BEGIN IMMEDIATE), so writers queue instead of failing and whatever is
+  checked inside one write holds when it commits. PostgreSQL lets writers run side by side;
+  the queue, which needs the same guarantee, takes its own row lock (runs/store.py).
 """
 
 import os
-import sqlite3
 import stat
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any
 
-# How long a writer waits for the lock before SQLite gives up.
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, event, pool
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+
+# How long a writer waits for SQLite's lock before giving up.
 LOCK_TIMEOUT_S = 15
+MIGRATIONS = Path(__file__).parent / "migrations"
+# Every domain's tables, for the migrations to be checked against (tests/test_migrations.py).
+metadata = MetaData()
 
 
 def now_iso() -> str:
@@ -29,70 +46,146 @@ def unix_now() -> float:
     return time.time()
 
 
+def database_url(where: str | Path) -> str:
+    """The SQLAlchemy URL for a store: a path is an SQLite file; a `postgresql://` URL gets
+    the driver the course ships (psycopg 3)."""
+    if isinstance(where, Path):
+        return f"sqlite:///{where}"
+    if where.startswith("postgresql://") or where.startswith("postgres://"):
+        return "postgresql+psycopg://" + where.split("://", 1)[1]
+    return where
+
+
+def _sqlite_engine(url: str) -> Engine:
+    path = Path(make_url(url).database or "")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A connection per use, as sqlite3 is cheap to open: no file handles held between uses
+    # (a test suite opens hundreds of stores) and no connection shared across threads.
+    engine = create_engine(url, poolclass=pool.NullPool, connect_args={"timeout": LOCK_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def no_implicit_transactions(dbapi_connection: Any, _record: Any) -> None:
+        # Python's sqlite3 begins transactions on its own, late (at the first write): a read
+        # then write in one transaction would not see one moment. We say when instead.
+        dbapi_connection.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def begin(connection: Connection) -> None:
+        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+    raw = engine.raw_connection()
+    try:
+        raw.cursor().execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    finally:
+        raw.close()
+    return engine
+
+
+def _postgres_engine(url: str) -> Engine:
+    # pool_pre_ping: a class's database may restart under a running API; the next use of a
+    # pooled connection finds out and takes a fresh one instead of failing a request.
+    return create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+
+
+_engines: dict[str, Engine] = {}
+_engines_lock = threading.Lock()
+
+
+def engine_for(url: str) -> Engine:
+    """One engine per store and process, its schema brought up to date on first use."""
+    with _engines_lock:
+        if url not in _engines:
+            engine = _sqlite_engine(url) if url.startswith("sqlite") else _postgres_engine(url)
+            migrate(engine)
+            _engines[url] = engine
+        return _engines[url]
+
+
+def forget_engine(url: str) -> None:
+    """Close a store's pooled connections (a test's database, before it is dropped)."""
+    with _engines_lock:
+        engine = _engines.pop(database_url(url), None)
+    if engine is not None:
+        engine.dispose()
+
+
+def migrate(engine: Engine) -> None:
+    """Run the migrations the store has not had. Processes starting together (the API and
+    the runners) take turns: SQLite's write lock, or an advisory lock on PostgreSQL, held for
+    the whole upgrade, and each finds the work done by the one before."""
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.connect() as connection:
+        connection.execution_options(sqlite_begin="IMMEDIATE")
+        with connection.begin():
+            if connection.dialect.name == "postgresql":
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1010)")
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+
 class Database:
-    """One SQLite file. Domains subclass it with their own tables (`SCHEMA`) and the columns
-    later versions added to them (`ADDED_COLUMNS`), so a file made by an older version of the
-    course upgrades in place when it is opened."""
+    """A domain's view of the store. Each domain subclasses it with its queries; all of them
+    share one engine per store and process."""
 
-    SCHEMA = ""
-    # Indexes, created after the added columns they may name exist.
-    INDEXES = ""
-    # table -> [(column, its SQL definition)], added where a file lacks them
-    ADDED_COLUMNS: ClassVar[dict[str, list[tuple[str, str]]]] = {}
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self.connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(self.SCHEMA)
-        self._add_missing_columns()
-        with self.connect() as db:
-            db.executescript(self.INDEXES)
-        if os.geteuid() == 0:  # the runner (or the supervisor): see share_with_folder_owner
-            share_with_folder_owner(self.path)
-
-    def _add_missing_columns(self) -> None:
-        with self.write() as db:
-            for table, columns in self.ADDED_COLUMNS.items():
-                have = {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}
-                for name, definition in columns:
-                    if name not in have:
-                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+    def __init__(self, where: str | Path) -> None:
+        self.url = database_url(where)
+        self.engine = engine_for(self.url)
+        self.dialect = self.engine.dialect.name
+        if self.dialect == "sqlite" and os.geteuid() == 0:  # the runner: see below
+            share_with_folder_owner(Path(make_url(self.url).database or ""))
 
     @contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT_S, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        try:
-            yield db
-        finally:
-            db.close()
+    def connect(self) -> Iterator[Connection]:
+        with self.engine.connect() as connection:
+            yield connection  # nothing written is kept: closing rolls back
 
     @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """Several reads that see one moment of the store. Outside a transaction each
+    def read(self) -> Iterator[Connection]:
+        """Several reads that see one moment of the store. Outside such a transaction each
         statement sees the store as it is when it runs, so a run queued between two of them
-        is in the second answer and not the first. In WAL mode the snapshot is taken at the
-        first read, and writers are not held up meanwhile."""
-        with self.connect() as db:
-            db.execute("BEGIN")
+        is in the second answer and not the first. Writers are not held up meanwhile (WAL on
+        SQLite; a REPEATABLE READ snapshot on PostgreSQL)."""
+        with self.engine.connect() as connection:
+            if self.dialect == "postgresql":
+                connection.execution_options(isolation_level="REPEATABLE READ")
+            transaction = connection.begin()
             try:
-                yield db
+                yield connection
             finally:
-                db.execute("ROLLBACK")  # nothing was written: just let the snapshot go
+                transaction.rollback()  # nothing was written: just let the snapshot go
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction taken up front; rolled back if the block raises."""
-        with self.connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+    def write(self) -> Iterator[Connection]:
+        """A transaction that commits when the block ends, or is rolled back if it raises."""
+        with self.engine.connect() as connection:
+            connection.execution_options(sqlite_begin="IMMEDIATE")
+            with connection.begin():
+                yield connection
+
+    def insert_ignoring_conflicts(self, table: Table, values: Mapping[str, Any]) -> Any:
+        """INSERT that leaves an existing row with the same key as it is."""
+        return self._insert(table).values(**values).on_conflict_do_nothing()
+
+    def upsert(
+        self,
+        table: Table,
+        values: Mapping[str, Any],
+        key: list[str],
+        changes: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """INSERT, or UPDATE the row with the same `key` columns to these values (or, for the
+        columns named in `changes`, to those expressions of the row as it was)."""
+        statement = self._insert(table).values(**values)
+        changed = {name: statement.excluded[name] for name in values if name not in key}
+        return statement.on_conflict_do_update(
+            index_elements=key, set_=changed | dict(changes or {})
+        )
+
+    def _insert(self, table: Table) -> Any:
+        dialect_insert = postgresql.insert if self.dialect == "postgresql" else sqlite.insert
+        return dialect_insert(table)
 
 
 def share_with_folder_owner(db_path: Path) -> None:

@@ -68,9 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
-        app.state.store = Store(settings.db_path)
-        app.state.people = PeopleStore(settings.db_path)
-        app.state.classroom = ClassroomStore(settings.db_path)
+        app.state.store = Store(settings.store)
+        app.state.people = PeopleStore(settings.store)
+        app.state.classroom = ClassroomStore(settings.store)
         app.state.class_hub = ClassHub(
             StateReader(
                 app.state.people, app.state.store, app.state.classroom, settings.content_dir

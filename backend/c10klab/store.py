@@ -1,9 +1,13 @@
-"""The runs domain's tables: runs, their events, sweeps (series of runs), the queue's clock and
-the runner's heartbeat.
+"""The runs' queries: runs, their events, sweeps (series of runs), the queue's clock and the
+runner's heartbeat (the tables are declared in runs/, sweeps/ and runners/tables.py).
 
 The runs table is also the queue, and admission happens inside the write that queues: one
 transaction counts what the person and the site already have waiting, refuses or inserts. No
-burst of requests can get past a limit between a check and an insert.
+burst of requests can get past a limit between a check and an insert. Every write that changes
+the queue first locks its one `queue_state` row, so on PostgreSQL, where writers otherwise run
+side by side, they take turns as they do on SQLite, and what one checked still holds when it
+commits. Those writes take milliseconds and come a few a second at most: taking turns costs
+nothing a class would notice.
 
 Fair share is start-time fair queueing. Every queued run carries a virtual start tag: the later
 of the queue's virtual clock and the finish tag of its owner's latest run still waiting or
@@ -17,7 +21,6 @@ run whose position changes is told so by a new `queued` event with its estimated
 
 import json
 import math
-import sqlite3
 import statistics
 import uuid
 from collections.abc import Callable, Sequence
@@ -25,85 +28,35 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Row,
+    and_,
+    case,
+    delete,
+    func,
+    insert,
+    not_,
+    or_,
+    select,
+    true,
+    update,
+)
+
 from c10klab.db import Database, now_iso, unix_now
 from c10klab.errors import InvalidRequest, QueueFull
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    id TEXT PRIMARY KEY,
-    server TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('queued','running','done','failed','cancelled')),
-    request TEXT NOT NULL,
-    result TEXT,
-    error TEXT,
-    cancel_requested INTEGER NOT NULL DEFAULT 0,
-    created_at TEXT NOT NULL,
-    started_at TEXT,
-    finished_at TEXT
-);
-CREATE TABLE IF NOT EXISTS events (
-    run_id TEXT NOT NULL REFERENCES runs (id),
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)
-);
-CREATE TABLE IF NOT EXISTS sweeps (
-    id TEXT PRIMARY KEY,
-    request TEXT NOT NULL,
-    points TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runner_status (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    updated_at REAL NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS queue_state (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    vclock REAL NOT NULL,
-    next_seq INTEGER NOT NULL
-);
-INSERT OR IGNORE INTO queue_state (id, vclock, next_seq) VALUES (1, 0, 1);
-CREATE TABLE IF NOT EXISTS held_classes (
-    class_id TEXT PRIMARY KEY,
-    held_at TEXT NOT NULL
-);
-"""
-
-# Columns that came with people, fair share and leases; a file from before gets them on open.
-ADDED_COLUMNS = {
-    "runs": [
-        ("owner_id", "TEXT NOT NULL DEFAULT 'solo'"),
-        ("class_id", "TEXT"),
-        ("priority", "INTEGER NOT NULL DEFAULT 0"),
-        ("vstart", "REAL NOT NULL DEFAULT 0"),
-        ("vfinish", "REAL NOT NULL DEFAULT 0"),
-        ("expected_s", "REAL NOT NULL DEFAULT 0"),
-        ("queue_seq", "INTEGER NOT NULL DEFAULT 0"),
-        ("announced_position", "INTEGER"),
-        ("created_unix", "REAL"),
-        ("started_unix", "REAL"),
-        ("finished_unix", "REAL"),
-        ("claimed_by", "TEXT"),
-        ("lease_until", "REAL"),
-    ],
-    "sweeps": [("owner_id", "TEXT NOT NULL DEFAULT 'solo'"), ("class_id", "TEXT")],
-}
-
-INDEXES = """
-CREATE INDEX IF NOT EXISTS runs_queue ON runs (status, priority, vstart, queue_seq);
-CREATE INDEX IF NOT EXISTS runs_by_owner ON runs (owner_id, created_unix);
-CREATE INDEX IF NOT EXISTS runs_by_class ON runs (class_id, created_at);
-CREATE INDEX IF NOT EXISTS runs_finished ON runs (status, finished_unix);
-"""
+from c10klab.runners.tables import runner_status
+from c10klab.runs.tables import events, held_classes, queue_state, runs
+from c10klab.sweeps.tables import sweeps
 
 TERMINAL_EVENTS = frozenset({"done", "failed"})
 # The queue's order: the instructor's runs first, then by virtual start tag, then arrival.
-QUEUE_ORDER = "priority DESC, vstart, queue_seq"
+QUEUE_ORDER = (runs.c.priority.desc(), runs.c.vstart, runs.c.queue_seq)
 # A queued run of a class its instructor paused waits, keeping its tags, until it is released.
-HELD = "class_id IS NOT NULL AND class_id IN (SELECT class_id FROM held_classes)"
+HELD = and_(runs.c.class_id.is_not(None), runs.c.class_id.in_(select(held_classes.c.class_id)))
+QUEUED = runs.c.status == "queued"
+LIVE = runs.c.status.in_(("queued", "running"))
 # Seconds a run takes beyond its load: two containers started, readiness and one reply
 # verified, the server stopped, both removed (0.4 s on the course's reference machine, in
 # results/hosting.md; the waits announced follow the real pace, see Store._pace).
@@ -184,43 +137,41 @@ class Scope:
     owner_id: str | None = None
     class_ids: tuple[str, ...] = ()
 
-    def where(self) -> tuple[str, list[Any]]:
+    def where(self) -> ColumnElement[bool]:
         if self.everyone:
-            return "1", []
-        marks = ", ".join("?" for _ in self.class_ids)
-        classes = f" OR class_id IN ({marks})" if self.class_ids else ""
-        return f"(owner_id = ?{classes})", [self.owner_id, *self.class_ids]
+            return true()
+        return or_(runs.c.owner_id == self.owner_id, runs.c.class_id.in_(self.class_ids))
 
 
 # A planned sweep point: (server, value, run request or None, why skipped).
 PlannedPoint = tuple[str, float, dict[str, Any] | None, str]
 
 
-def _run(row: sqlite3.Row) -> Run:
+def _run(row: Row[Any]) -> Run:
     return Run(
-        id=row["id"],
-        server=row["server"],
-        status=row["status"],
-        request=json.loads(row["request"]),
-        result=json.loads(row["result"]) if row["result"] else None,
-        error=row["error"],
-        cancel_requested=bool(row["cancel_requested"]),
-        created_at=row["created_at"],
-        started_at=row["started_at"],
-        finished_at=row["finished_at"],
-        owner_id=row["owner_id"],
-        class_id=row["class_id"],
+        id=row.id,
+        server=row.server,
+        status=row.status,
+        request=json.loads(row.request),
+        result=json.loads(row.result) if row.result else None,
+        error=row.error,
+        cancel_requested=bool(row.cancel_requested),
+        created_at=row.created_at,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        owner_id=row.owner_id,
+        class_id=row.class_id,
     )
 
 
-def _sweep(row: sqlite3.Row) -> Sweep:
+def _sweep(row: Row[Any]) -> Sweep:
     return Sweep(
-        row["id"],
-        json.loads(row["request"]),
-        json.loads(row["points"]),
-        row["created_at"],
-        row["owner_id"],
-        row["class_id"],
+        row.id,
+        json.loads(row.request),
+        json.loads(row.points),
+        row.created_at,
+        row.owner_id,
+        row.class_id,
     )
 
 
@@ -229,83 +180,93 @@ def _retry_after(seconds: float) -> int:
 
 
 class Store(Database):
-    SCHEMA = SCHEMA
-    ADDED_COLUMNS = ADDED_COLUMNS
-    INDEXES = INDEXES
-
     @staticmethod
-    def _append(db: sqlite3.Connection, run_id: str, type_: str, data: dict[str, Any]) -> Event:
+    def _append(db: Connection, run_id: str, type_: str, data: dict[str, Any]) -> Event:
+        # The run's row is locked first: two writers appending to one run on PostgreSQL (the
+        # runner's progress, the API ending it) would otherwise both take the same number.
+        db.execute(select(runs.c.id).where(runs.c.id == run_id).with_for_update())
         seq = db.execute(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)
-        ).fetchone()[0]
+            select(func.coalesce(func.max(events.c.seq), 0) + 1).where(events.c.run_id == run_id)
+        ).scalar_one()
         db.execute(
-            "INSERT INTO events (run_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            (run_id, seq, type_, json.dumps(data), now_iso()),
+            insert(events).values(
+                run_id=run_id, seq=seq, type=type_, data=json.dumps(data), created_at=now_iso()
+            )
         )
         return Event(run_id, seq, type_, data)
 
     # --- the queue ------------------------------------------------------------------------
 
     @staticmethod
-    def _queue(db: sqlite3.Connection, held: bool = False) -> list[sqlite3.Row]:
-        """The runs waiting to start, in the order they will; with held=True the held ones
-        instead (those of paused classes, which the runner skips)."""
-        which = HELD if held else f"NOT ({HELD})"
-        return db.execute(
-            "SELECT id, owner_id, expected_s, announced_position, created_unix FROM runs "
-            f"WHERE status = 'queued' AND {which} ORDER BY {QUEUE_ORDER}"
-        ).fetchall()
+    def _lock_queue(db: Connection) -> None:
+        """Take the queue's turn (see the module's docstring). SQLite's write transaction
+        holds the whole file already, and renders no FOR UPDATE."""
+        db.execute(select(queue_state.c.id).where(queue_state.c.id == 1).with_for_update())
 
     @staticmethod
-    def _pace(db: sqlite3.Connection) -> float:
+    def _queue(db: Connection, held: bool = False) -> list[Row[Any]]:
+        """The runs waiting to start, in the order they will; with held=True the held ones
+        instead (those of paused classes, which the runner skips)."""
+        columns = (runs.c.id, runs.c.owner_id, runs.c.expected_s, runs.c.announced_position)
+        which = HELD if held else not_(HELD)
+        return list(db.execute(select(*columns).where(QUEUED, which).order_by(*QUEUE_ORDER)))
+
+    @staticmethod
+    def _pace(db: Connection) -> float:
         """How long runs really take against what was expected of them: the median ratio
         over the last PACE_SAMPLE finished runs (1 before there are any). The fixed overhead
         in expected_seconds() is a guess; this keeps the waits people are told honest on
         whatever host the course runs."""
-        ratios = [
-            row[0]
-            for row in db.execute(
-                "SELECT (finished_unix - started_unix) / expected_s FROM runs "
-                "WHERE status = 'done' AND finished_unix IS NOT NULL "
-                "AND started_unix IS NOT NULL AND expected_s > 0 "
-                "ORDER BY finished_unix DESC LIMIT ?",
-                (PACE_SAMPLE,),
+        ratios = db.execute(
+            select((runs.c.finished_unix - runs.c.started_unix) / runs.c.expected_s)
+            .where(
+                runs.c.status == "done",
+                runs.c.finished_unix.is_not(None),
+                runs.c.started_unix.is_not(None),
+                runs.c.expected_s > 0,
             )
-        ]
-        return statistics.median(ratios) if ratios else 1.0
+            .order_by(runs.c.finished_unix.desc())
+            .limit(PACE_SAMPLE)
+        ).scalars()
+        sample = [float(r) for r in ratios]
+        return statistics.median(sample) if sample else 1.0
 
     @classmethod
-    def _waits(cls, db: sqlite3.Connection, queue: list[sqlite3.Row]) -> list[float]:
+    def _waits(cls, db: Connection, queue: list[Row[Any]]) -> list[float]:
         """Seconds until each queued run (in queue order) is expected to start: what the
         running run has left, then everything ahead of it, at the pace runs really go."""
         now, pace = unix_now(), cls._pace(db)
         running = db.execute(
-            "SELECT expected_s, started_unix FROM runs WHERE status = 'running'"
-        ).fetchall()
+            select(runs.c.expected_s, runs.c.started_unix).where(runs.c.status == "running")
+        )
         ahead = sum(
-            max(1.0, r["expected_s"] * pace - (now - (r["started_unix"] or now))) for r in running
+            max(1.0, r.expected_s * pace - (now - (r.started_unix or now))) for r in running
         )
         waits = []
         for row in queue:
             waits.append(ahead)
-            ahead += row["expected_s"] * pace
+            ahead += row.expected_s * pace
         return waits
 
-    def _announce_positions(self, db: sqlite3.Connection) -> None:
+    def _announce_positions(self, db: Connection) -> None:
         """A `queued` event for every waiting run whose position changed (or was never said)."""
         queue = self._queue(db)
         for position, (row, wait) in enumerate(
             zip(queue, self._waits(db, queue), strict=True), start=1
         ):
-            if row["announced_position"] == position:
+            if row.announced_position == position:
                 continue
-            db.execute("UPDATE runs SET announced_position = ? WHERE id = ?", (position, row["id"]))
-            self._append(db, row["id"], "queued", {"position": position, "wait_s": round(wait)})
+            self._set_announced(db, row.id, position)
+            self._append(db, row.id, "queued", {"position": position, "wait_s": round(wait)})
         for row in self._queue(db, held=True):  # announced_position 0: said to be held
-            if row["announced_position"] == 0:
+            if row.announced_position == 0:
                 continue
-            db.execute("UPDATE runs SET announced_position = 0 WHERE id = ?", (row["id"],))
-            self._append(db, row["id"], "queued", {"position": None, "wait_s": None, "held": True})
+            self._set_announced(db, row.id, 0)
+            self._append(db, row.id, "queued", {"position": None, "wait_s": None, "held": True})
+
+    @staticmethod
+    def _set_announced(db: Connection, run_id: str, position: int) -> None:
+        db.execute(update(runs).where(runs.c.id == run_id).values(announced_position=position))
 
     @staticmethod
     def _check_limit(
@@ -324,7 +285,7 @@ class Store(Database):
             retry = _retry_after(room_after[over - 1])
             raise QueueFull(full(len(room_after), retry), retry)
 
-    def _admit(self, db: sqlite3.Connection, admission: Admission, costs: list[float]) -> None:
+    def _admit(self, db: Connection, admission: Admission, costs: list[float]) -> None:
         """Refuse, with when to try again, what would take the site or the person past a
         limit. Runs in the write transaction that then queues the runs."""
         wanted = len(costs)
@@ -346,9 +307,7 @@ class Store(Database):
         limit = admission.queued_per_person
         if limit is not None:
             mine = [
-                w
-                for w, row in zip(waits, queue, strict=True)
-                if row["owner_id"] == admission.owner_id
+                w for w, row in zip(waits, queue, strict=True) if row.owner_id == admission.owner_id
             ]
             self._check_limit(
                 limit,
@@ -365,13 +324,13 @@ class Store(Database):
         if per_minute is not None:
             now = unix_now()
             recent = db.execute(
-                "SELECT created_unix FROM runs WHERE owner_id = ? AND created_unix > ? "
-                "ORDER BY created_unix",
-                (admission.owner_id, now - 60),
-            )
+                select(runs.c.created_unix)
+                .where(runs.c.owner_id == admission.owner_id, runs.c.created_unix > now - 60)
+                .order_by(runs.c.created_unix)
+            ).scalars()
             self._check_limit(
                 per_minute,
-                [created + 60 - now for (created,) in recent],
+                [created + 60 - now for created in recent],
                 wanted,
                 f"one person may start at most {per_minute} a minute (use fewer values or servers)",
                 lambda n, retry: (
@@ -383,48 +342,46 @@ class Store(Database):
 
     def _insert_runs(
         self,
-        db: sqlite3.Connection,
+        db: Connection,
         admission: Admission,
-        runs: list[tuple[str, str, dict[str, Any]]],
+        new_runs: list[tuple[str, str, dict[str, Any]]],
     ) -> None:
         """Queue (id, server, request) runs in this order, each tagged after the last."""
-        clock, seq = db.execute("SELECT vclock, next_seq FROM queue_state WHERE id = 1").fetchone()
+        clock, seq = db.execute(
+            select(queue_state.c.vclock, queue_state.c.next_seq).where(queue_state.c.id == 1)
+        ).one()
         latest = db.execute(
-            "SELECT MAX(vfinish) FROM runs WHERE owner_id = ? AND status IN ('queued','running')",
-            (admission.owner_id,),
-        ).fetchone()[0]
+            select(func.max(runs.c.vfinish)).where(runs.c.owner_id == admission.owner_id, LIVE)
+        ).scalar()
         tag = max(clock, latest or 0.0)
         created, created_unix = now_iso(), unix_now()
-        for run_id, server, request in runs:
+        for run_id, server, request in new_runs:
             cost = expected_seconds(request)
             db.execute(
-                "INSERT INTO runs (id, server, status, request, created_at, created_unix, "
-                "owner_id, class_id, priority, vstart, vfinish, expected_s, queue_seq) "
-                "VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    run_id,
-                    server,
-                    json.dumps(request),
-                    created,
-                    created_unix,
-                    admission.owner_id,
-                    admission.class_id,
-                    admission.priority,
-                    tag,
-                    tag + cost,
-                    cost,
-                    seq,
-                ),
+                insert(runs).values(
+                    id=run_id,
+                    server=server,
+                    status="queued",
+                    request=json.dumps(request),
+                    created_at=created,
+                    created_unix=created_unix,
+                    owner_id=admission.owner_id,
+                    class_id=admission.class_id,
+                    priority=admission.priority,
+                    vstart=tag,
+                    vfinish=tag + cost,
+                    expected_s=cost,
+                    queue_seq=seq,
+                )
             )
             tag, seq = tag + cost, seq + 1
-        db.execute("UPDATE queue_state SET next_seq = ? WHERE id = 1", (seq,))
+        db.execute(update(queue_state).where(queue_state.c.id == 1).values(next_seq=seq))
 
     # --- runs -------------------------------------------------------------------------------
 
     def count_queued(self) -> int:
         with self.connect() as db:
-            row = db.execute("SELECT COUNT(*) FROM runs WHERE status = 'queued'").fetchone()
-        return int(row[0])
+            return int(db.execute(select(func.count()).where(QUEUED)).scalar_one())
 
     def create_run(
         self, server: str, request: dict[str, Any], admission: Admission = Admission()
@@ -432,25 +389,26 @@ class Store(Database):
         """Admit and queue a run; returns it and where it stands in the queue."""
         run_id = uuid.uuid4().hex
         with self.write() as db:
+            self._lock_queue(db)
             self._admit(db, admission, [expected_seconds(request)])
             self._insert_runs(db, admission, [(run_id, server, request)])
             self._announce_positions(db)
-            row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = db.execute(select(runs).where(runs.c.id == run_id)).one()
             place = self._place(db, run_id)
         assert place is not None  # queued in this very transaction
         return _run(row), place
 
     def get_run(self, run_id: str) -> Run | None:
         with self.connect() as db:
-            row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = db.execute(select(runs).where(runs.c.id == run_id)).first()
         return _run(row) if row else None
 
-    def _place(self, db: sqlite3.Connection, run_id: str) -> Place | None:
+    def _place(self, db: Connection, run_id: str) -> Place | None:
         queue = self._queue(db)
-        index = next((i for i, row in enumerate(queue) if row["id"] == run_id), None)
+        index = next((i for i, row in enumerate(queue) if row.id == run_id), None)
         if index is not None:
             return Place(index + 1, round(self._waits(db, queue)[index]))
-        if any(row["id"] == run_id for row in self._queue(db, held=True)):
+        if any(row.id == run_id for row in self._queue(db, held=True)):
             return Place(None, None, held=True)
         return None  # not queued (any more)
 
@@ -462,51 +420,64 @@ class Store(Database):
             return self._place(db, run.id)
 
     def list_runs(self, scope: Scope, limit: int = 50) -> list[Run]:
-        where, params = scope.where()
         with self.connect() as db:
             rows = db.execute(
-                f"SELECT * FROM runs WHERE {where} ORDER BY created_at DESC, queue_seq DESC "
-                "LIMIT ?",
-                (*params, limit),
-            ).fetchall()
-        return [_run(r) for r in rows]
+                select(runs)
+                .where(scope.where())
+                .order_by(runs.c.created_at.desc(), runs.c.queue_seq.desc())
+                .limit(limit)
+            )
+            return [_run(r) for r in rows]
 
     def claim_next(self, runner_id: str = "local", lease_s: float = 3600) -> Run | None:
         """Take the first run in fair-share order for a runner, holding it for `lease_s`
-        seconds unless renewed, and tell the runs behind it that they moved up."""
-        first = (
-            f"SELECT * FROM runs WHERE status = 'queued' AND NOT ({HELD}) "
-            f"ORDER BY {QUEUE_ORDER} LIMIT 1"
-        )
+        seconds unless renewed, and tell the runs behind it that they moved up. The row is
+        locked as it is taken (FOR UPDATE SKIP LOCKED on PostgreSQL): whatever else happens,
+        no two runners can both take one run."""
+        first = select(runs).where(QUEUED, not_(HELD)).order_by(*QUEUE_ORDER).limit(1)
         with self.connect() as db:  # an idle runner asks often: no write lock for nothing
-            if db.execute(first).fetchone() is None:
+            if db.execute(first).first() is None:
                 return None
         with self.write() as db:
-            row = db.execute(first).fetchone()
+            self._lock_queue(db)
+            row = db.execute(first.with_for_update(skip_locked=True, of=runs)).first()
             if row is None:  # another runner took it meanwhile
                 return None
             now = unix_now()
             db.execute(
-                "UPDATE runs SET status = 'running', started_at = ?, started_unix = ?, "
-                "claimed_by = ?, lease_until = ? WHERE id = ?",
-                (now_iso(), now, runner_id, now + lease_s, row["id"]),
+                update(runs)
+                .where(runs.c.id == row.id)
+                .values(
+                    status="running",
+                    started_at=now_iso(),
+                    started_unix=now,
+                    claimed_by=runner_id,
+                    lease_until=now + lease_s,
+                )
             )
+            clock = queue_state.c.vclock
             db.execute(
-                "UPDATE queue_state SET vclock = MAX(vclock, ?) WHERE id = 1", (row["vstart"],)
+                update(queue_state)
+                .where(queue_state.c.id == 1)
+                .values(vclock=case((clock < row.vstart, row.vstart), else_=clock))
             )
             self._announce_positions(db)
-            claimed = db.execute("SELECT * FROM runs WHERE id = ?", (row["id"],)).fetchone()
+            claimed = db.execute(select(runs).where(runs.c.id == row.id)).one()
         return _run(claimed)
 
     def renew_lease(self, run_id: str, runner_id: str, lease_s: float) -> bool:
         """Extend a runner's hold on its run; False if the run is no longer its to run."""
         with self.write() as db:
-            cursor = db.execute(
-                "UPDATE runs SET lease_until = ? "
-                "WHERE id = ? AND status = 'running' AND claimed_by = ?",
-                (unix_now() + lease_s, run_id, runner_id),
+            renewed = db.execute(
+                update(runs)
+                .where(
+                    runs.c.id == run_id,
+                    runs.c.status == "running",
+                    runs.c.claimed_by == runner_id,
+                )
+                .values(lease_until=unix_now() + lease_s)
             )
-        return cursor.rowcount == 1
+        return renewed.rowcount == 1
 
     def request_cancel(self, run_id: str) -> str | None:
         """Cancel a queued run at once, or ask the runner to stop a running one.
@@ -514,27 +485,23 @@ class Store(Database):
         Returns the run's status afterwards, or None if there is no such run.
         """
         with self.write() as db:
-            row = db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
-            if row is None:
+            self._lock_queue(db)
+            status = db.execute(select(runs.c.status).where(runs.c.id == run_id)).scalar()
+            if status is None:
                 return None
-            status = str(row["status"])
             if status == "queued":
                 reason = "cancelled before it started"
                 self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
                 self._announce_positions(db)
                 return "cancelled"
             if status == "running":
-                db.execute("UPDATE runs SET cancel_requested = 1 WHERE id = ?", (run_id,))
-            return status
+                db.execute(update(runs).where(runs.c.id == run_id).values(cancel_requested=1))
+            return str(status)
 
-    def _cancel_queued(self, column: str, value: str, reason: str) -> list[str]:
+    def _cancel_queued(self, whose: ColumnElement[bool], reason: str) -> list[str]:
         with self.write() as db:
-            ids = [
-                row[0]
-                for row in db.execute(
-                    f"SELECT id FROM runs WHERE {column} = ? AND status = 'queued'", (value,)
-                )
-            ]
+            self._lock_queue(db)
+            ids = list(db.execute(select(runs.c.id).where(whose, QUEUED)).scalars())
             for run_id in ids:
                 self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
             self._announce_positions(db)
@@ -542,33 +509,36 @@ class Store(Database):
 
     def cancel_queued_of_class(self, class_id: str, reason: str) -> list[str]:
         """Cancel every run of the class still waiting to start; returns their ids."""
-        return self._cancel_queued("class_id", class_id, reason)
+        return self._cancel_queued(runs.c.class_id == class_id, reason)
 
     def cancel_queued_of_owner(self, owner_id: str, reason: str) -> list[str]:
         """Cancel every run of one person still waiting to start; returns their ids."""
-        return self._cancel_queued("owner_id", owner_id, reason)
+        return self._cancel_queued(runs.c.owner_id == owner_id, reason)
 
     def hold_class(self, class_id: str) -> None:
         """Pause a class: its waiting runs keep their place but the runner skips them (a run
         already running finishes)."""
         with self.write() as db:
+            self._lock_queue(db)
             db.execute(
-                "INSERT OR IGNORE INTO held_classes (class_id, held_at) VALUES (?, ?)",
-                (class_id, now_iso()),
+                self.insert_ignoring_conflicts(
+                    held_classes, {"class_id": class_id, "held_at": now_iso()}
+                )
             )
             self._announce_positions(db)
 
     def release_class(self, class_id: str) -> None:
         with self.write() as db:
-            db.execute("DELETE FROM held_classes WHERE class_id = ?", (class_id,))
+            self._lock_queue(db)
+            db.execute(delete(held_classes).where(held_classes.c.class_id == class_id))
             self._announce_positions(db)
 
     def is_held(self, class_id: str) -> bool:
         with self.connect() as db:
-            row = db.execute(
-                "SELECT 1 FROM held_classes WHERE class_id = ?", (class_id,)
-            ).fetchone()
-        return row is not None
+            held = db.execute(
+                select(held_classes.c.class_id).where(held_classes.c.class_id == class_id)
+            )
+            return held.first() is not None
 
     def class_queue(self, class_id: str, ended: int = 100) -> list[tuple[Run, Place | None]]:
         """A class's runs for its instructor: waiting (in the order they will start, held
@@ -579,50 +549,51 @@ class Store(Database):
             for position, (row, wait) in enumerate(
                 zip(queue, self._waits(db, queue), strict=True), start=1
             ):
-                places[row["id"]] = Place(position, round(wait))
+                places[row.id] = Place(position, round(wait))
             for row in self._queue(db, held=True):
-                places[row["id"]] = Place(None, None, held=True)
+                places[row.id] = Place(None, None, held=True)
+            of_class = runs.c.class_id == class_id
             live = db.execute(
-                "SELECT * FROM runs WHERE class_id = ? AND status IN ('queued', 'running') "
-                f"ORDER BY status = 'queued', {QUEUE_ORDER}",
-                (class_id,),
-            ).fetchall()
+                select(runs).where(of_class, LIVE).order_by(QUEUED, *QUEUE_ORDER)
+            ).all()
             done = db.execute(
-                "SELECT * FROM runs WHERE class_id = ? AND status NOT IN ('queued', 'running') "
-                "ORDER BY finished_unix DESC LIMIT ?",
-                (class_id, ended),
-            ).fetchall()
+                select(runs)
+                .where(of_class, not_(LIVE))
+                .order_by(runs.c.finished_unix.desc())
+                .limit(ended)
+            ).all()
         waiting = sorted(
-            (r for r in live if r["status"] == "queued"),
-            key=lambda r: (places[r["id"]].held, places[r["id"]].position or 0),
+            (r for r in live if r.status == "queued"),
+            key=lambda r: (places[r.id].held, places[r.id].position or 0),
         )
-        running = [r for r in live if r["status"] == "running"]
-        return [(_run(r), places.get(r["id"])) for r in (*running, *waiting, *done)]
+        running = [r for r in live if r.status == "running"]
+        return [(_run(r), places.get(r.id)) for r in (*running, *waiting, *done)]
 
     def class_runs(self, class_id: str) -> list[Run]:
         """Every run of a class, oldest first: for its board and its CSV."""
         with self.connect() as db:
             rows = db.execute(
-                "SELECT * FROM runs WHERE class_id = ? ORDER BY created_unix, queue_seq",
-                (class_id,),
-            ).fetchall()
-        return [_run(r) for r in rows]
+                select(runs)
+                .where(runs.c.class_id == class_id)
+                .order_by(runs.c.created_unix, runs.c.queue_seq)
+            )
+            return [_run(r) for r in rows]
 
     def class_sweeps(self, class_id: str) -> list[Sweep]:
         with self.connect() as db:
             rows = db.execute(
-                "SELECT * FROM sweeps WHERE class_id = ? ORDER BY created_at", (class_id,)
-            ).fetchall()
-        return [_sweep(r) for r in rows]
+                select(sweeps).where(sweeps.c.class_id == class_id).order_by(sweeps.c.created_at)
+            )
+            return [_sweep(r) for r in rows]
 
     def cancel_requested(self, run_id: str) -> bool:
         with self.connect() as db:
-            row = db.execute("SELECT cancel_requested FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return bool(row and row[0])
+            asked = db.execute(select(runs.c.cancel_requested).where(runs.c.id == run_id))
+            return bool(asked.scalar())
 
     def _end(
         self,
-        db: sqlite3.Connection,
+        db: Connection,
         run_id: str,
         status: str,
         event_type: str,
@@ -631,20 +602,19 @@ class Store(Database):
         error: str | None = None,
     ) -> Event | None:
         """End a run that has not ended yet: its status, result and last event together."""
-        cursor = db.execute(
-            "UPDATE runs SET status = ?, result = ?, error = ?, finished_at = ?, "
-            "finished_unix = ?, lease_until = NULL "
-            "WHERE id = ? AND status IN ('queued', 'running')",
-            (
-                status,
-                json.dumps(result) if result is not None else None,
-                error if error is not None else data.get("reason"),
-                now_iso(),
-                unix_now(),
-                run_id,
-            ),
+        ended = db.execute(
+            update(runs)
+            .where(runs.c.id == run_id, LIVE)
+            .values(
+                status=status,
+                result=json.dumps(result) if result is not None else None,
+                error=error if error is not None else data.get("reason"),
+                finished_at=now_iso(),
+                finished_unix=unix_now(),
+                lease_until=None,
+            )
         )
-        if cursor.rowcount == 0:
+        if ended.rowcount == 0:
             return None
         if event_type == "failed":
             data = {"logs": []} | data  # a failure always says what the server last logged
@@ -668,11 +638,10 @@ class Store(Database):
     def fail_interrupted(self, reason: str, runner_id: str | None = None) -> list[str]:
         """Fail every run left `running` (by one runner, or by any): returns their ids."""
         with self.write() as db:
-            query = "SELECT id FROM runs WHERE status = 'running'"
-            params: tuple[Any, ...] = ()
+            running = select(runs.c.id).where(runs.c.status == "running")
             if runner_id is not None:
-                query, params = query + " AND claimed_by = ?", (runner_id,)
-            ids = [r["id"] for r in db.execute(query, params)]
+                running = running.where(runs.c.claimed_by == runner_id)
+            ids = list(db.execute(running).scalars())
             for run_id in ids:
                 self._end(db, run_id, "failed", "failed", {"reason": reason})
         return ids
@@ -681,24 +650,23 @@ class Store(Database):
         """Fail every running run whose runner stopped renewing its lease; returns their ids.
         The runner, when it comes back, removes the run's containers."""
         now = unix_now()
-        expired = (
-            "SELECT id, claimed_by, lease_until FROM runs "
-            "WHERE status = 'running' AND lease_until < ?"
+        expired = select(runs.c.id, runs.c.claimed_by, runs.c.lease_until).where(
+            runs.c.status == "running", runs.c.lease_until < now
         )
         with self.connect() as db:  # most checks find none: no write lock for those
-            if db.execute(expired, (now,)).fetchone() is None:
+            if db.execute(expired).first() is None:
                 return []
         with self.write() as db:
-            rows = db.execute(expired, (now,)).fetchall()
+            rows = db.execute(expired).all()
             for row in rows:
-                lost = datetime.fromtimestamp(row["lease_until"], UTC).strftime("%H:%M:%S")
+                lost = datetime.fromtimestamp(row.lease_until, UTC).strftime("%H:%M:%S")
                 reason = (
-                    f"the runner ({row['claimed_by']}) stopped during this run: it last "
+                    f"the runner ({row.claimed_by}) stopped during this run: it last "
                     f"answered before {lost} UTC. Its containers are removed when it comes "
                     "back; run it again."
                 )
-                self._end(db, row["id"], "failed", "failed", {"reason": reason, "lost": True})
-        return [row["id"] for row in rows]
+                self._end(db, row.id, "failed", "failed", {"reason": reason, "lost": True})
+        return [row.id for row in rows]
 
     # --- events -----------------------------------------------------------------------------
 
@@ -709,10 +677,11 @@ class Store(Database):
     def events_after(self, run_id: str, after_seq: int = 0) -> list[Event]:
         with self.connect() as db:
             rows = db.execute(
-                "SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq",
-                (run_id, after_seq),
-            ).fetchall()
-        return [Event(r["run_id"], r["seq"], r["type"], json.loads(r["data"])) for r in rows]
+                select(events)
+                .where(events.c.run_id == run_id, events.c.seq > after_seq)
+                .order_by(events.c.seq)
+            )
+            return [Event(r.run_id, r.seq, r.type, json.loads(r.data)) for r in rows]
 
     # --- sweeps -------------------------------------------------------------------------------
 
@@ -726,36 +695,35 @@ class Store(Database):
         point is queued, or none."""
         sweep_id = uuid.uuid4().hex
         stored: list[dict[str, Any]] = []
-        runs: list[tuple[str, str, dict[str, Any]]] = []
+        new_runs: list[tuple[str, str, dict[str, Any]]] = []
         for server, value, run_request, skipped in points:
             run_id = None
             if run_request is not None:
                 run_id = uuid.uuid4().hex
-                runs.append((run_id, server, run_request))
+                new_runs.append((run_id, server, run_request))
             why = None if run_id else skipped
             stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
         created = now_iso()
         with self.write() as db:
-            self._admit(db, admission, [expected_seconds(r) for _, _, r in runs])
-            self._insert_runs(db, admission, runs)
+            self._lock_queue(db)
+            self._admit(db, admission, [expected_seconds(r) for _, _, r in new_runs])
+            self._insert_runs(db, admission, new_runs)
             db.execute(
-                "INSERT INTO sweeps (id, request, points, created_at, owner_id, class_id) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    sweep_id,
-                    json.dumps(request),
-                    json.dumps(stored),
-                    created,
-                    admission.owner_id,
-                    admission.class_id,
-                ),
+                insert(sweeps).values(
+                    id=sweep_id,
+                    request=json.dumps(request),
+                    points=json.dumps(stored),
+                    created_at=created,
+                    owner_id=admission.owner_id,
+                    class_id=admission.class_id,
+                )
             )
             self._announce_positions(db)
         return Sweep(sweep_id, request, stored, created, admission.owner_id, admission.class_id)
 
     def get_sweep(self, sweep_id: str) -> Sweep | None:
         with self.connect() as db:
-            row = db.execute("SELECT * FROM sweeps WHERE id = ?", (sweep_id,)).fetchone()
+            row = db.execute(select(sweeps).where(sweeps.c.id == sweep_id)).first()
         return _sweep(row) if row else None
 
     # --- runner status ------------------------------------------------------------------------
@@ -763,14 +731,15 @@ class Store(Database):
     def put_runner_status(self, data: dict[str, Any]) -> None:
         with self.write() as db:
             db.execute(
-                "INSERT INTO runner_status (id, updated_at, data) VALUES (1, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, "
-                "data = excluded.data",
-                (unix_now(), json.dumps(data)),
+                self.upsert(
+                    runner_status,
+                    {"id": 1, "updated_at": unix_now(), "data": json.dumps(data)},
+                    key=["id"],
+                )
             )
 
     def runner_status(self) -> tuple[float, dict[str, Any]] | None:
         """The runner's last heartbeat: (unix time, what it reported), or None if never."""
         with self.connect() as db:
-            row = db.execute("SELECT updated_at, data FROM runner_status WHERE id = 1").fetchone()
-        return (float(row[0]), json.loads(row[1])) if row else None
+            row = db.execute(select(runner_status.c.updated_at, runner_status.c.data)).first()
+        return (float(row.updated_at), json.loads(row.data)) if row else None

@@ -23,9 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from c10klab.config import Settings, get_settings, parse_cpus
-from c10klab.db import share_with_folder_owner
-from c10klab.people.store import PeopleStore
-from c10klab.store import Store
+from c10klab.db import Database, share_with_folder_owner
 
 # The unprivileged account the API runs as when the course is started as root.
 API_USER = "c10klab"
@@ -116,7 +114,9 @@ def check_readable_by(account: Account, settings: Settings) -> None:
         "import os, sys; import c10klab; "
         "sys.exit(0 if all(os.access(p, os.R_OK) for p in sys.argv[1:]) else 3)"
     )
-    paths = [settings.content_dir, settings.sandboxes_dir / "catalog.json", settings.db_path.parent]
+    paths = [settings.content_dir, settings.sandboxes_dir / "catalog.json"]
+    if settings.store_is_file:
+        paths.append(settings.db_path.parent)
     result = subprocess.run(
         [sys.executable, "-c", probe, *map(str, paths)],
         user=account.uid,
@@ -201,11 +201,11 @@ def children(settings: Settings) -> list[Child]:
     api_account = None
     if os.geteuid() == 0:
         api_account = ensure_api_account()
-        # Made here, then handed over: a store file the root runner made first would be
-        # read-only for the API.
-        Store(settings.db_path)
-        PeopleStore(settings.db_path)
-        hand_store_to(api_account, settings.db_path)
+        if settings.store_is_file:
+            # Made here, then handed over: a store file the root runner made first would be
+            # read-only for the API.
+            Database(settings.db_path)
+            hand_store_to(api_account, settings.db_path)
         check_readable_by(api_account, settings)
     return [
         Child("runner", [*command, "runner"], cpus=cpus),

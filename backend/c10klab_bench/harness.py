@@ -73,7 +73,7 @@ def harness(settings: Settings | None = None) -> Iterator[Harness]:
         settings = (settings or Settings()).model_copy(
             update={"db_path": Path(tmp) / "bench.sqlite3"}
         )
-        store = Store(settings.db_path)
+        store = Store(settings.store)
         runner = Runner(settings, store, Engine())
         thread = threading.Thread(target=runner.serve, daemon=True, name="runner")
         thread.start()

@@ -1,3 +1,8 @@
+"""Fixtures every test may use. `pytest --store postgresql` runs the same tests with each test's
+store a fresh database on a real, throwaway PostgreSQL server (tests/postgres.py) instead of an
+SQLite file: `make test-backend` runs the suite both ways."""
+
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -5,19 +10,58 @@ import pytest
 from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
+from c10klab.db import Database, forget_engine
 from c10klab.main import create_app
 from c10klab.store import Store
+from tests import postgres
+
+TEMPLATE = "c10k_migrated"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--store",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="the store the tests' course keeps its tables in (default: an SQLite file)",
+    )
+
+
+@pytest.fixture(scope="session")
+def migrated_template(request: pytest.FixtureRequest) -> str | None:
+    """A PostgreSQL database with the schema made once, copied for each test; None on SQLite."""
+    if request.config.getoption("--store") != "postgresql":
+        return None
+    server = postgres.server()
+    server.create_database(TEMPLATE)
+    Database(server.url(TEMPLATE))  # migrates it
+    forget_engine(server.url(TEMPLATE))  # a template must have no one connected
+    return TEMPLATE
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def database_url(migrated_template: str | None) -> Iterator[str]:
+    """The test's own store as C10K_DATABASE_URL: "" (the SQLite file at db_path) or a fresh
+    PostgreSQL database."""
+    if migrated_template is None:
+        yield ""
+        return
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    postgres.server().create_database(name, template=migrated_template)
+    url = postgres.server().url(name)
+    yield url
+    forget_engine(url)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str) -> Settings:
     """The real repository's content and catalog, with a store of the test's own."""
-    return Settings(db_path=tmp_path / "store.sqlite3")
+    return Settings(db_path=tmp_path / "store.sqlite3", database_url=database_url)
 
 
 @pytest.fixture
 def store(settings: Settings) -> Store:
-    return Store(settings.db_path)
+    return Store(settings.store)
 
 
 @pytest.fixture

@@ -132,10 +132,14 @@ class PostgresServer:
         """A SQLAlchemy URL, with the psycopg (3) driver."""
         return f"postgresql+psycopg://{USER}@{HOST}:{self.port}/{database}"
 
-    def create_database(self, name: str) -> None:
+    def create_database(self, name: str, template: str = "template1") -> None:
+        """A new database, a copy of `template` (one already migrated saves each test the
+        migrations)."""
         # CREATE DATABASE can't run inside a transaction. FILE_COPY (PostgreSQL 15+) copies the
         # template's files instead of logging every page: twice as fast here, with fsync off.
-        create = sql.SQL("CREATE DATABASE {} STRATEGY FILE_COPY").format(sql.Identifier(name))
+        create = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
+            sql.Identifier(name), sql.Identifier(template)
+        )
         with psycopg.connect(self.conninfo("postgres"), autocommit=True) as conn:
             conn.execute(create)
 

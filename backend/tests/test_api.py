@@ -1,7 +1,9 @@
 """The read-only parts of the API, against the real content and catalog."""
 
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
+from c10klab.runners.tables import runner_status
 from c10klab.store import Store
 
 
@@ -52,7 +54,7 @@ def test_health_says_how_long_a_silent_runner_has_been_gone(
 ) -> None:
     store.put_runner_status({"docker": {"reachable": True, "version": "20.10", "error": None}})
     with store.write() as db:
-        db.execute("UPDATE runner_status SET updated_at = updated_at - 40")
+        db.execute(update(runner_status).values(updated_at=runner_status.c.updated_at - 40))
     health = client.get("/api/health").json()
     assert health["runner"] is False and health["ready"] is False
     assert 39 <= health["heartbeat_age_s"] <= 45

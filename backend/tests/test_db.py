@@ -6,10 +6,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
+from c10klab.runs.tables import runs
 from c10klab.store import Store
 
 NOBODY = 65534
+COUNT = select(func.count()).select_from(runs)
 
 
 @pytest.fixture
@@ -48,8 +51,8 @@ def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path)
 def test_reads_in_one_read_see_one_moment(store: Store) -> None:
     store.create_run("c-epoll", {})
     with store.read() as db:
-        before = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        before = db.execute(COUNT).scalar_one()
         store.create_run("c-epoll", {})  # another connection writes meanwhile, unhindered
-        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == before
+        assert db.execute(COUNT).scalar_one() == before
     with store.read() as db:
-        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == before + 1
+        assert db.execute(COUNT).scalar_one() == before + 1

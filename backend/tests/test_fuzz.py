@@ -91,7 +91,7 @@ def classroom_with_a_student() -> tuple[Any, dict[str, str]]:
     """A classroom-mode app with an instructor, a class and a student already in it, and the
     student's session cookie: the people endpoints and ownership checks under fuzzing."""
     settings = Settings(mode="classroom", db_path=Path(STORE_DIR.name) / "classroom.sqlite3")
-    people = PeopleStore(settings.db_path)
+    people = PeopleStore(settings.store)
     grace = add_instructor(people, "Grace", "fuzzing-password")
     student, _ = join(people, create_class(people, grace, "Fuzz").join_code, "Ada")
     return create_app(settings), {COOKIE: issue_session(people, settings, student)}

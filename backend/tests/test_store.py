@@ -6,8 +6,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from c10klab.errors import InvalidRequest, QueueFull
+from c10klab.runs.tables import runs
 from c10klab.store import RUN_OVERHEAD_S, Admission, PlannedPoint, Scope, Store
 
 
@@ -248,7 +250,8 @@ def test_waits_follow_how_long_runs_really_took(store: Store) -> None:
         store.claim_next()
         store.finish(run.id, "done", "done", {"summary": {}})
         with store.write() as db:
-            db.execute("UPDATE runs SET finished_unix = started_unix + 10 WHERE id = ?", (run.id,))
+            took_10_s = runs.c.started_unix + 10
+            db.execute(update(runs).where(runs.c.id == run.id).values(finished_unix=took_10_s))
     _, first = store.create_run("c-epoll", request)
     _, second = store.create_run("c-epoll", request)
     assert (first.wait_s, second.wait_s) == (0, 10)

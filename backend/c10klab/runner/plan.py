@@ -46,7 +46,11 @@ class RunPlan:
 
 
 def store_label(settings: Settings) -> str:
-    return hashlib.sha256(str(settings.db_path.resolve()).encode()).hexdigest()[:12]
+    return hashlib.sha256(
+        str(
+            settings.db_path.resolve() if settings.store_is_file else settings.database_url
+        ).encode()
+    ).hexdigest()[:12]
 
 
 def _value(value: int | str | bool) -> str:

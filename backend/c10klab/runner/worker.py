@@ -481,7 +481,7 @@ def busy_columns() -> tuple[str, ...]:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s runner %(levelname)s %(message)s")
     settings = get_settings()
-    store = Store(settings.db_path)
+    store = Store(settings.store)
     stopping = threading.Event()
 
     def stop(signum: int, _frame: object) -> None:

@@ -62,9 +62,11 @@ class Course:
 
 
 @pytest.fixture
-def course(tmp_path: Path) -> Iterator[Course]:
-    settings = Settings(mode="classroom", db_path=tmp_path / "store.sqlite3")
-    people = PeopleStore(settings.db_path)
+def course(tmp_path: Path, database_url: str) -> Iterator[Course]:
+    settings = Settings(
+        mode="classroom", db_path=tmp_path / "store.sqlite3", database_url=database_url
+    )
+    people = PeopleStore(settings.store)
     add_instructor(people, "Grace", PASSWORD)
     add_instructor(people, "Linus", PASSWORD)
     port = free_port()
@@ -77,7 +79,7 @@ def course(tmp_path: Path) -> Iterator[Course]:
     while not server.started:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.02)
-    course = Course(f"http://127.0.0.1:{port}", settings, Store(settings.db_path), people)
+    course = Course(f"http://127.0.0.1:{port}", settings, Store(settings.store), people)
     yield course
     for stream in course.streams:  # uvicorn waits for open connections before it stops
         stream.close()

@@ -15,13 +15,13 @@ Browser = Callable[[], TestClient]
 
 
 @pytest.fixture
-def classroom(tmp_path: Path) -> Settings:
-    return Settings(mode="classroom", db_path=tmp_path / "store.sqlite3")
+def classroom(tmp_path: Path, database_url: str) -> Settings:
+    return Settings(mode="classroom", db_path=tmp_path / "store.sqlite3", database_url=database_url)
 
 
 @pytest.fixture
 def people(classroom: Settings) -> PeopleStore:
-    store = PeopleStore(classroom.db_path)
+    store = PeopleStore(classroom.store)
     add_instructor(store, "Grace", PASSWORD)
     add_instructor(store, "Linus", PASSWORD)
     return store

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from c10klab.config import Settings
 from c10klab.people.service import COOKIE
 from c10klab.people.store import PeopleStore
+from c10klab.people.tables import classes, sessions
 from tests.people.conftest import PASSWORD, Browser, join, log_in, make_class
 
 
@@ -100,7 +102,7 @@ def test_an_ended_class_admits_nobody_and_ends_its_students_sessions(
     code = make_class(log_in(browser(), "Grace"))
     student = join(browser(), code, "Ada")
     with people.write() as db:
-        db.execute("UPDATE classes SET ended_at = '2026-11-24T10:00:00.000+00:00'")
+        db.execute(update(classes).values(ended_at="2026-11-24T10:00:00.000+00:00"))
     late = browser().post("/api/classes/join", json={"code": code, "name": "Bea"})
     assert late.status_code == 410 and "has ended" in late.json()["detail"]
     refused = student.get("/api/runs")
@@ -119,7 +121,7 @@ def test_forged_tampered_and_expired_sessions_get_401(
     client.cookies.set(COOKIE, real)
     assert client.get("/api/runs").status_code == 200
     with people.write() as db:
-        db.execute("UPDATE sessions SET expires_unix = 0")
+        db.execute(update(sessions).values(expires_unix=0))
     expired = client.get("/api/runs")
     assert expired.status_code == 401 and "session has ended" in expired.json()["detail"]
     assert browser().get("/api/runs").status_code == 401  # no cookie at all

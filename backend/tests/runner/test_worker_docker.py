@@ -231,7 +231,7 @@ def test_a_sweep_streams_a_point_per_finished_run(runner: Runner, settings: Sett
 
 
 def test_a_server_that_fails_to_start_gives_failed_with_its_log(
-    engine: Engine, tmp_path: Path, store: Store
+    engine: Engine, tmp_path: Path, settings: Settings, store: Store
 ) -> None:
     real = Settings()
     sandboxes = tmp_path / "sandboxes"
@@ -241,12 +241,12 @@ def test_a_server_that_fails_to_start_gives_failed_with_its_log(
     broken["command"] = [*broken["command"], "--no-such-flag"]
     (sandboxes / "catalog.json").write_text(json.dumps(catalog))
     shutil.copytree(real.sandboxes_dir / "seccomp", sandboxes / "seccomp")  # loadgen's profile
-    settings = Settings(repo_root=tmp_path, db_path=store.path)
+    broken_catalog = Settings(repo_root=tmp_path, db_path=settings.db_path)
 
     run, _ = store.create_run("c-epoll", QUICK_RUN)
     claimed = store.claim_next()
     assert claimed is not None
-    Runner(settings, store, engine).execute(claimed)
+    Runner(broken_catalog, store, engine).execute(claimed)
 
     failed = store.events_after(run.id)[-1]
     assert failed.type == "failed"

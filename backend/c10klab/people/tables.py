@@ -1,0 +1,73 @@
+"""The people domain's tables: instructors and students, classes, sessions, failed logins and
+the site's signing secret."""
+
+from sqlalchemy import CheckConstraint, Column, Float, ForeignKey, Index, Table, Text, text
+
+from c10klab.db import metadata
+
+people = Table(
+    "people",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("name_key", Text, nullable=False),  # the name as compared: see name_key()
+    Column("class_id", Text, ForeignKey("classes.id")),  # a student's class
+    Column("password_hash", Text),
+    Column("created_at", Text, nullable=False),
+    Column("removed_at", Text),
+    CheckConstraint("kind IN ('instructor', 'student')", name="people_kind"),
+    # No two instructors share a name, nor two present students of one class (a removed
+    # student's name is free again).
+    Index(
+        "instructor_names",
+        "name_key",
+        unique=True,
+        sqlite_where=text("kind = 'instructor'"),
+        postgresql_where=text("kind = 'instructor'"),
+    ),
+    Index(
+        "present_student_names",
+        "class_id",
+        "name_key",
+        unique=True,
+        sqlite_where=text("kind = 'student' AND removed_at IS NULL"),
+        postgresql_where=text("kind = 'student' AND removed_at IS NULL"),
+    ),
+)
+
+classes = Table(
+    "classes",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("join_code", Text, nullable=False, unique=True),
+    Column("instructor_id", Text, ForeignKey("people.id"), nullable=False),
+    Column("created_at", Text, nullable=False),
+    Column("ended_at", Text),
+    Column("ends_at", Text),  # when it ends by itself, if its instructor said
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", Text, primary_key=True),
+    Column("person_id", Text, ForeignKey("people.id"), nullable=False),
+    Column("created_at", Text, nullable=False),
+    Column("expires_unix", Float, nullable=False),
+)
+
+login_attempts = Table(
+    "login_attempts",
+    metadata,
+    Column("key", Text, nullable=False),
+    Column("at_unix", Float, nullable=False),
+    Index("login_attempts_by_key", "key", "at_unix"),
+)
+
+site_secrets = Table(
+    "site_secrets",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("value", Text, nullable=False),
+)
