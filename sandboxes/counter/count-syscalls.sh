@@ -9,9 +9,12 @@
 # Why perf's tracepoints and not strace: strace stops the server at every call (ptrace), and a
 # server slowed that much finds more work waiting each time it looks, so it makes fewer calls
 # per request than it would at full speed.
-# A tracepoint counter only adds one to a number in the kernel on each call; the server runs
-# as fast as without it. Why per process, not per cgroup: `perf stat -G` needs the perf_event
-# cgroup controller, which cgroup v1 hosts (Docker's cgroupfs driver) often lack.
+# A tracepoint counter only adds one to a number in the kernel on each call: an event loop
+# keeps within about a tenth of its uncounted rate. Each child inherits a copy of every counter,
+# though, so a server that forks or starts a thread per connection is slowed by half or more
+# (results/counting.md). Why per process, not per cgroup: `perf stat -G` needs the perf_event
+# cgroup controller, which cgroup v1 hosts (Docker's cgroupfs driver) often lack; not per CPU:
+# the rest of the host's calls on the server's CPU would count as the server's.
 #
 # Counted: raw_syscalls:sys_enter (every call: the total), and syscalls:sys_enter_NAME for
 # each NAME given (those this kernel has), and for the NAMEs after `--errors` also the calls

@@ -179,7 +179,7 @@ const aggregateSchema = z.object({
 });
 export type Aggregate = z.infer<typeof aggregateSchema>;
 
-/** A syscall profile: perf's counts at full speed, per request served; or, where the host
+/** A syscall profile: perf's counts (no ptrace), per request served; or, where the host
  *  would not count, why (`refused`) and no figure. `errors` is counted for some calls only. */
 const syscallsSchema = z.object({
   method: z.literal('perf'),

@@ -114,7 +114,7 @@ describe('RunResults', () => {
       },
     });
     expect(screen.getByTestId('run-syscalls')).toHaveTextContent(
-      '2.50 per request (100,000 requests, counted by perf at full speed): read 2.00 (50 % failed) · epoll_wait 0.50',
+      '2.50 per request (100,000 requests, counted by perf\'s tracepoints; they slow a server that forks or starts a thread per connection): read 2.00 (50 % failed) · epoll_wait 0.50',
     );
   });
 

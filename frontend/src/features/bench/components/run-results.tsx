@@ -47,7 +47,7 @@ function callShare(row: Syscalls['rows'][number]): string {
   return `${row.syscall} ${row.per_request.toFixed(2)}${failed}`;
 }
 
-/** The syscall profile: the most frequent calls, per request served, counted at full speed. */
+/** The syscall profile: the most frequent calls, per request served, counted without ptrace. */
 function SyscallsRow({ syscalls }: { syscalls: Syscalls }) {
   return (
     <tr>
@@ -58,7 +58,9 @@ function SyscallsRow({ syscalls }: { syscalls: Syscalls }) {
         ) : (
           <>
             {syscalls.calls_per_request.toFixed(2)} per request ({formatInt(syscalls.requests ?? 0)} requests,
-            counted by perf at full speed): {syscalls.rows.slice(0, SYSCALL_ROWS).map(callShare).join(' · ')}
+            counted by perf's tracepoints; they slow a server that forks or starts a thread per
+            connection):{' '}
+            {syscalls.rows.slice(0, SYSCALL_ROWS).map(callShare).join(' · ')}
           </>
         )}
       </td>

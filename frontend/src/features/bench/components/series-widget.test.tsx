@@ -118,7 +118,7 @@ describe('SeriesWidget', () => {
     await waitFor(() => {
       expect(plotted('series-syscalls-chart')).toBe('1');
     });
-    // Counted at full speed (perf, not strace): the throughput is a speed figure too.
+    // Counted by perf's tracepoints, not strace: the throughput is a speed figure too.
     expect(plotted('series-qps-chart')).toBe('1');
     expect(screen.queryByTestId('series-p99-chart')).not.toBeInTheDocument();
   });

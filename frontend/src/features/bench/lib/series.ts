@@ -40,7 +40,8 @@ export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: S
 }
 
 /** The charts a series gets: a syscall profile's calls per request first, then its throughput
- *  (counted at full speed, its speed figures hold too); otherwise throughput and latency. */
+ *  (counting slows an event loop little: comparable with other counted runs); otherwise
+ *  throughput and latency. */
 export function chartMetrics(sweep: SweepRequest): SeriesMetric[] {
   return sweep.base.profile === 'syscalls' ? ['calls_per_request', 'qps'] : ['qps', 'p99_us'];
 }
