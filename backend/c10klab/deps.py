@@ -10,7 +10,10 @@ from c10klab.config import Settings
 from c10klab.errors import Unauthenticated
 from c10klab.people.service import COOKIE, person_for_cookie
 from c10klab.people.store import SOLO, PeopleStore, Person
-from c10klab.store import Store
+from c10klab.runners.store import RunnerStore
+from c10klab.runs.news import RunNews
+from c10klab.runs.store import RunStore
+from c10klab.sweeps.store import SweepStore
 
 
 def get_app_settings(request: Request) -> Settings:
@@ -18,9 +21,24 @@ def get_app_settings(request: Request) -> Settings:
     return settings
 
 
-def get_store(request: Request) -> Store:
-    store: Store = request.app.state.store
+def get_store(request: Request) -> RunStore:
+    store: RunStore = request.app.state.store
     return store
+
+
+def get_sweeps(request: Request) -> SweepStore:
+    sweeps: SweepStore = request.app.state.sweeps
+    return sweeps
+
+
+def get_runners(request: Request) -> RunnerStore:
+    runners: RunnerStore = request.app.state.runners
+    return runners
+
+
+def get_news(request: Request) -> RunNews:
+    news: RunNews = request.app.state.news
+    return news
 
 
 def get_people(request: Request) -> PeopleStore:
@@ -39,7 +57,10 @@ def get_hub(request: Request) -> ClassHub:
 
 
 SettingsDep = Annotated[Settings, Depends(get_app_settings)]
-StoreDep = Annotated[Store, Depends(get_store)]
+StoreDep = Annotated[RunStore, Depends(get_store)]
+SweepsDep = Annotated[SweepStore, Depends(get_sweeps)]
+RunnersDep = Annotated[RunnerStore, Depends(get_runners)]
+NewsDep = Annotated[RunNews, Depends(get_news)]
 PeopleDep = Annotated[PeopleStore, Depends(get_people)]
 ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
 HubDep = Annotated[ClassHub, Depends(get_hub)]

@@ -23,10 +23,13 @@ from c10klab.http_guards import install_request_guards
 from c10klab.people import service as people_service
 from c10klab.people.router import router as people_router
 from c10klab.people.store import PeopleStore
+from c10klab.runners.store import RunnerStore
+from c10klab.runs.news import RunNews
 from c10klab.runs.router import router as runs_router
+from c10klab.runs.store import RunStore
 from c10klab.sandboxes.router import router as sandboxes_router
-from c10klab.store import Store
 from c10klab.sweeps.router import router as sweeps_router
+from c10klab.sweeps.store import SweepStore
 from c10klab.web import mount_frontend
 
 log = logging.getLogger("c10klab.api")
@@ -36,7 +39,7 @@ log = logging.getLogger("c10klab.api")
 LEASE_CHECK_S = 2.0
 
 
-def expire_leases(store: Store) -> None:
+def expire_leases(store: RunStore) -> None:
     """End the runs of a runner that died: a run whose lease ran out is failed with the
     reason, which also ends its event stream. The API does it, not the runner, because the
     runner may not come back."""
@@ -44,14 +47,14 @@ def expire_leases(store: Store) -> None:
         log.warning("run %s failed: its runner's lease ran out", run_id)
 
 
-def end_due_classes(people: PeopleStore, store: Store) -> None:
+def end_due_classes(people: PeopleStore, store: RunStore) -> None:
     """End the classes whose planned end has come, as their instructor would."""
     for klass in people.classes_due_to_end():
         people_service.end_class(people, store, klass)
         log.info("class %s ended at its planned time", klass.id)
 
 
-async def housekeeping_forever(people: PeopleStore, store: Store) -> None:
+async def housekeeping_forever(people: PeopleStore, store: RunStore) -> None:
     chores = (partial(expire_leases, store), partial(end_due_classes, people, store))
     while True:
         for chore in chores:
@@ -68,18 +71,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
-        app.state.store = Store(settings.store)
+        app.state.store = RunStore(settings.store)
+        app.state.sweeps = SweepStore(settings.store)
+        app.state.runners = RunnerStore(settings.store)
+        app.state.news = RunNews(settings.database_url)
+        await app.state.news.start()
         app.state.people = PeopleStore(settings.store)
         app.state.classroom = ClassroomStore(settings.store)
         app.state.class_hub = ClassHub(
             StateReader(
-                app.state.people, app.state.store, app.state.classroom, settings.content_dir
+                app.state.people, app.state.sweeps, app.state.classroom, settings.content_dir
             ),
             app.state.classroom,
         )
         chores = asyncio.create_task(housekeeping_forever(app.state.people, app.state.store))
         yield
         await app.state.class_hub.close()
+        await app.state.news.close()
         chores.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await chores

@@ -21,8 +21,8 @@ from c10klab.runner.docker_engine import Engine
 from c10klab.runner.worker import Runner
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import create_run
+from c10klab.runs.store import TERMINAL_EVENTS, RunStore
 from c10klab.sandboxes.service import load_catalog
-from c10klab.store import TERMINAL_EVENTS, Store
 
 POLL_S = 0.2
 
@@ -43,7 +43,7 @@ class Outcome:
 
 
 class Harness:
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: RunStore) -> None:
         self.settings, self.store = settings, store
         self.catalog = load_catalog(settings.sandboxes_dir)
 
@@ -73,7 +73,7 @@ def harness(settings: Settings | None = None) -> Iterator[Harness]:
         settings = (settings or Settings()).model_copy(
             update={"db_path": Path(tmp) / "bench.sqlite3"}
         )
-        store = Store(settings.store)
+        store = RunStore(settings.store)
         runner = Runner(settings, store, Engine())
         thread = threading.Thread(target=runner.serve, daemon=True, name="runner")
         thread.start()

@@ -12,7 +12,9 @@ from fastapi.testclient import TestClient
 from c10klab.config import Settings
 from c10klab.db import Database, forget_engine
 from c10klab.main import create_app
-from c10klab.store import Store
+from c10klab.runners.store import RunnerStore
+from c10klab.runs.store import RunStore
+from c10klab.sweeps.store import SweepStore
 from tests import postgres
 
 TEMPLATE = "c10k_migrated"
@@ -60,8 +62,18 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
 
 
 @pytest.fixture
-def store(settings: Settings) -> Store:
-    return Store(settings.store)
+def store(settings: Settings) -> RunStore:
+    return RunStore(settings.store)
+
+
+@pytest.fixture
+def sweeps(settings: Settings) -> SweepStore:
+    return SweepStore(settings.store)
+
+
+@pytest.fixture
+def runners(settings: Settings) -> RunnerStore:
+    return RunnerStore(settings.store)
 
 
 @pytest.fixture

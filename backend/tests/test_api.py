@@ -3,8 +3,8 @@
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from c10klab.runners.tables import runner_status
-from c10klab.store import Store
+from c10klab.runners.store import RunnerHost, RunnerStore
+from c10klab.runners.tables import runners as hosts
 
 
 def test_lessons_and_one_lesson(client: TestClient) -> None:
@@ -30,16 +30,33 @@ def test_health_without_a_runner_says_so(client: TestClient) -> None:
     assert health["ready"] is False and "runner is not running" in health["reason"]
 
 
-def test_health_reports_the_runners_heartbeat(client: TestClient, store: Store) -> None:
-    store.put_runner_status(
-        {
-            "docker": {"reachable": True, "version": "20.10", "error": None},
-            "images": {"c10klab/server:c-epoll": True, "c10klab/loadgen:latest": False},
-        }
-    )
+ENGINE = {"reachable": True, "version": "20.10", "error": None}
+
+
+def runner(name: str, images: dict[str, bool], host: str = "lab-1", cpus: str = "0") -> RunnerHost:
+    return RunnerHost(name, host, cpus, "1", ENGINE, images, "idle", None, "2026-11-25T08:00:00")
+
+
+def test_health_reports_the_runners_heartbeat(client: TestClient, runners: RunnerStore) -> None:
+    runners.beat(runner("a", {"c10klab/server:c-epoll": True, "c10klab/loadgen:latest": False}))
     health = client.get("/api/health").json()
     assert health["runner"] is True and health["docker"]["version"] == "20.10"
     assert health["ready"] is False and "c10klab/loadgen:latest" in health["reason"]
+    [a] = health["runners"]
+    assert (a["id"], a["state"], a["ready"], a["engine"]) == ("a", "idle", False, "20.10")
+
+
+def test_health_is_ready_when_one_runner_is_and_lists_them_all(
+    client: TestClient, runners: RunnerStore
+) -> None:
+    runners.beat(runner("a", {"c10klab/loadgen:latest": False}))
+    runners.beat(runner("b", {"c10klab/loadgen:latest": True}))  # same host, same CPUs
+    runners.beat(runner("c", {"c10klab/loadgen:latest": True}, host="lab-2"))
+    health = client.get("/api/health").json()
+    assert health["ready"] is True and health["reason"] is None
+    listed = {r["id"]: r for r in health["runners"]}
+    assert [listed[i]["ready"] for i in "abc"] == [False, True, True]
+    assert listed["a"]["shares_cpus_with"] == ["b"] and listed["c"]["shares_cpus_with"] == []
 
 
 def test_the_frontend_is_served_for_any_non_api_path(client: TestClient) -> None:
@@ -50,15 +67,16 @@ def test_the_frontend_is_served_for_any_non_api_path(client: TestClient) -> None
 
 
 def test_health_says_how_long_a_silent_runner_has_been_gone(
-    client: TestClient, store: Store
+    client: TestClient, runners: RunnerStore
 ) -> None:
-    store.put_runner_status({"docker": {"reachable": True, "version": "20.10", "error": None}})
-    with store.write() as db:
-        db.execute(update(runner_status).values(updated_at=runner_status.c.updated_at - 40))
+    runners.beat(runner("a", {}))
+    with runners.write() as db:
+        db.execute(update(hosts).values(heartbeat_unix=hosts.c.heartbeat_unix - 40))
     health = client.get("/api/health").json()
     assert health["runner"] is False and health["ready"] is False
     assert 39 <= health["heartbeat_age_s"] <= 45
     assert "last heard of 40 s ago" in health["reason"]
+    assert health["runners"][0]["state"] == "lost"
 
 
 def test_json_answers_are_gzipped_for_browsers_that_take_it(client: TestClient) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from c10klab.runs.store import RunStore
 from c10klab.runs.tables import runs
-from c10klab.store import Store
 
 NOBODY = 65534
 COUNT = select(func.count()).select_from(runs)
@@ -30,7 +30,7 @@ def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path)
     folder = tmp_path / "store"
     folder.mkdir()
     os.chown(folder, NOBODY, NOBODY)  # the API's folder, as the supervisor hands it over
-    store = Store(folder / "s.sqlite3")
+    store = RunStore(folder / "s.sqlite3")
     assert folder.stat().st_mode & stat.S_ISGID  # new files take the folder's group
     for path in folder.iterdir():
         info = path.stat()
@@ -48,7 +48,7 @@ def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path)
     assert info.st_mode & stat.S_IWGRP, "the umask took the group's write bit"
 
 
-def test_reads_in_one_read_see_one_moment(store: Store) -> None:
+def test_reads_in_one_read_see_one_moment(store: RunStore) -> None:
     store.create_run("c-epoll", {})
     with store.read() as db:
         before = db.execute(COUNT).scalar_one()

@@ -9,11 +9,12 @@ import pytest
 from sqlalchemy import update
 
 from c10klab.errors import InvalidRequest, QueueFull
+from c10klab.runs.store import RUN_OVERHEAD_S, Admission, RunStore, Scope
 from c10klab.runs.tables import runs
-from c10klab.store import RUN_OVERHEAD_S, Admission, PlannedPoint, Scope, Store
+from c10klab.sweeps.store import PlannedPoint, SweepStore
 
 
-def test_queue_positions_move_up_when_the_runner_claims(store: Store) -> None:
+def test_queue_positions_move_up_when_the_runner_claims(store: RunStore) -> None:
     first, place1 = store.create_run("c-epoll", {"n": 1})
     second, place2 = store.create_run("c-epoll", {"n": 2})
     third, place3 = store.create_run("c-epoll", {"n": 3})
@@ -32,13 +33,13 @@ def test_queue_positions_move_up_when_the_runner_claims(store: Store) -> None:
     ]
 
 
-def test_a_run_is_claimed_once(store: Store) -> None:
+def test_a_run_is_claimed_once(store: RunStore) -> None:
     store.create_run("c-epoll", {})
     assert store.claim_next() is not None
     assert store.claim_next() is None
 
 
-def test_event_numbers_count_from_one_and_resume_after_a_given_id(store: Store) -> None:
+def test_event_numbers_count_from_one_and_resume_after_a_given_id(store: RunStore) -> None:
     run, _ = store.create_run("c-epoll", {})
     for i in range(4):
         store.append_event(run.id, "progress", {"i": i})
@@ -47,7 +48,7 @@ def test_event_numbers_count_from_one_and_resume_after_a_given_id(store: Store) 
     assert [e.data for e in store.events_after(run.id, 3)] == [{"i": 2}, {"i": 3}]
 
 
-def test_cancelling_a_queued_run_ends_it_at_once(store: Store) -> None:
+def test_cancelling_a_queued_run_ends_it_at_once(store: RunStore) -> None:
     run, _ = store.create_run("c-epoll", {})
     assert store.request_cancel(run.id) == "cancelled"
     assert store.claim_next() is None
@@ -55,7 +56,7 @@ def test_cancelling_a_queued_run_ends_it_at_once(store: Store) -> None:
     assert last.type == "failed" and last.data["cancelled"] is True
 
 
-def test_cancelling_a_running_run_asks_the_runner(store: Store) -> None:
+def test_cancelling_a_running_run_asks_the_runner(store: RunStore) -> None:
     run, _ = store.create_run("c-epoll", {})
     store.claim_next()
     assert not store.cancel_requested(run.id)
@@ -65,14 +66,14 @@ def test_cancelling_a_running_run_asks_the_runner(store: Store) -> None:
 
 def test_everything_survives_reopening_the_file(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
-    first = Store(path)
+    first = RunStore(path)
     queued, _ = first.create_run("c-epoll", {"connections": 10})
     running, _ = first.create_run("c-epoll", {"connections": 20})
     first.claim_next()  # takes `queued`
     first.finish(queued.id, "done", "done", {"summary": {"qps": 1}}, result={"qps": 1})
     first.claim_next()  # takes `running`, then the process "dies"
 
-    again = Store(path)
+    again = RunStore(path)
     assert again.get_run(queued.id).result == {"qps": 1}  # type: ignore[union-attr]
     assert again.fail_interrupted("interrupted") == [running.id]
     interrupted = again.get_run(running.id)
@@ -80,26 +81,21 @@ def test_everything_survives_reopening_the_file(tmp_path: Path) -> None:
     assert again.events_after(running.id)[-1].data["reason"] == "interrupted"
 
 
-def test_runner_status_round_trips(store: Store) -> None:
-    assert store.runner_status() is None
-    store.put_runner_status({"docker": {"reachable": True}})
-    status = store.runner_status()
-    assert status is not None and status[1] == {"docker": {"reachable": True}}
-
-
-def claim_all(store: Store) -> list[str]:
+def claim_all(store: RunStore) -> list[str]:
     order = []
     while (run := store.claim_next()) is not None:
         order.append(run.request["name"])
     return order
 
 
-def test_fair_share_interleaves_a_sweep_with_other_peoples_runs(store: Store) -> None:
+def test_fair_share_interleaves_a_sweep_with_other_peoples_runs(
+    store: RunStore, sweeps: SweepStore
+) -> None:
     """Three people and a sweep: the sweep's points take turns with the others' runs, and the
     instructor's run, queued last, goes first."""
     ana, ben, cai = (Admission(owner_id=who) for who in ("ana", "ben", "cai"))
     sweep = [("c-epoll", float(i), {"name": f"ana{i}"}, "") for i in range(1, 5)]
-    store.create_sweep({"vary": "connections"}, sweep, ana)
+    sweeps.create_sweep({"vary": "connections"}, sweep, ana)
     store.create_run("c-epoll", {"name": "ben1"}, ben)
     store.create_run("c-epoll", {"name": "cai1"}, cai)
     store.create_run("c-epoll", {"name": "cai2"}, cai)
@@ -108,7 +104,7 @@ def test_fair_share_interleaves_a_sweep_with_other_peoples_runs(store: Store) ->
     assert claim_all(store) == ["teacher", "ana1", "ben1", "cai1", "ana2", "cai2", "ana3", "ana4"]
 
 
-def test_a_person_joining_late_waits_behind_the_clock_not_behind_everyone(store: Store) -> None:
+def test_a_person_joining_late_waits_behind_the_clock_not_behind_everyone(store: RunStore) -> None:
     ana, ben = Admission(owner_id="ana"), Admission(owner_id="ben")
     for i in range(1, 4):
         store.create_run("c-epoll", {"name": f"ana{i}"}, ana)
@@ -117,7 +113,7 @@ def test_a_person_joining_late_waits_behind_the_clock_not_behind_everyone(store:
     assert claim_all(store) == ["ben1", "ana2", "ana3"]
 
 
-def test_positions_are_exact_under_concurrent_submissions(store: Store) -> None:
+def test_positions_are_exact_under_concurrent_submissions(store: RunStore) -> None:
     """One person's 50 concurrent runs queue one behind the other: 50 different answers.
     With several people a newcomer may go ahead of earlier runs (fair share), so answers
     given at different moments can repeat a number; at any one moment positions are 1..N."""
@@ -132,7 +128,7 @@ def test_positions_are_exact_under_concurrent_submissions(store: Store) -> None:
     assert now == list(range(1, 81))
 
 
-def test_a_class_queue_read_while_runs_are_queued_is_one_moments(store: Store) -> None:
+def test_a_class_queue_read_while_runs_are_queued_is_one_moments(store: RunStore) -> None:
     """The class's queue reads the places and the runs in several statements: they must see
     the same moment, or a run queued in between has no place (a KeyError, a 500, once seen
     under the e2e test's load). 300 reads while 300 runs are queued beside them."""
@@ -146,7 +142,9 @@ def test_a_class_queue_read_while_runs_are_queued_is_one_moments(store: Store) -
         assert positions == list(range(1, len(listed) + 1))
 
 
-def test_one_hundred_concurrent_submissions_never_pass_a_limit(store: Store) -> None:
+def test_one_hundred_concurrent_submissions_never_pass_a_limit(
+    store: RunStore, sweeps: SweepStore
+) -> None:
     """Runs and sweeps from five people at once, against per-person and site limits: every
     answer is a queued run or a refusal with Retry-After, and no limit is ever passed."""
     per_person, site = 12, 40
@@ -160,7 +158,7 @@ def test_one_hundred_concurrent_submissions_never_pass_a_limit(store: Store) -> 
         admission = people[i % 5]
         try:
             if i % 4 == 0:
-                store.create_sweep({"vary": "connections"}, sweep, admission)
+                sweeps.create_sweep({"vary": "connections"}, sweep, admission)
             else:
                 store.create_run("c-epoll", {}, admission)
         except QueueFull as full:
@@ -176,7 +174,7 @@ def test_one_hundred_concurrent_submissions_never_pass_a_limit(store: Store) -> 
         assert sum(r.owner_id == person.owner_id for r in queued) <= per_person
 
 
-def test_limits_refuse_with_when_to_try_again(store: Store) -> None:
+def test_limits_refuse_with_when_to_try_again(store: RunStore, sweeps: SweepStore) -> None:
     ana = Admission(owner_id="ana", queued_per_person=2, runs_per_minute=3, queued_site=10)
     for _ in range(2):
         store.create_run("c-epoll", {}, ana)
@@ -190,27 +188,49 @@ def test_limits_refuse_with_when_to_try_again(store: Store) -> None:
         store.create_run("c-epoll", {}, ana)
     assert 55 <= fast.value.retry_after_s <= 60
     with pytest.raises(InvalidRequest, match="at most 2 waiting"):
-        store.create_sweep({}, [("c-epoll", 1.0, {}, "")] * 3, replace(ana, runs_per_minute=None))
+        sweeps.create_sweep({}, [("c-epoll", 1.0, {}, "")] * 3, replace(ana, runs_per_minute=None))
     site = Admission(owner_id="ben", queued_site=1)
     with pytest.raises(QueueFull, match="the course's queue is full"):
         store.create_run("c-epoll", {}, site)
 
 
 def test_a_run_whose_lease_ran_out_fails_and_its_runner_cannot_overwrite_it(
-    store: Store,
+    store: RunStore,
 ) -> None:
     run, _ = store.create_run("c-epoll", {})
     store.claim_next(runner_id="r1", lease_s=0.05)
+    store.began_measuring(run.id)
     assert store.renew_lease(run.id, "r1", 0.05)
     assert not store.renew_lease(run.id, "r2", 60)  # not r2's run
     time.sleep(0.1)
     assert store.expire_leases() == [run.id]
     last = store.events_after(run.id)[-1]
-    assert last.type == "failed" and "runner (r1) stopped" in last.data["reason"]
+    assert last.type == "failed" and last.data["reason"].startswith("runner r1 lost at ")
     # The runner, back from the dead, finds its run ended and leaves it so.
     assert store.finish(run.id, "done", "done", {"summary": {}}) is None
     assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
     assert not store.renew_lease(run.id, "r1", 60)
+
+
+def test_a_run_that_lost_its_runner_before_measuring_is_queued_again_once(
+    store: RunStore,
+) -> None:
+    run, _ = store.create_run("c-epoll", {})
+    behind, _ = store.create_run("c-epoll", {})
+    store.claim_next(runner_id="r1", lease_s=0.01)
+    time.sleep(0.05)
+    assert store.expire_leases() == [run.id]
+    requeued = [e for e in store.events_after(run.id) if e.type == "requeued"]
+    assert len(requeued) == 1 and "runner r1 lost at " in requeued[0].data["reason"]
+    assert "before it began measuring: queued again" in requeued[0].data["reason"]
+    assert store.queue_place(store.get_run(run.id)).position == 1  # type: ignore[arg-type,union-attr]
+    # Its place kept: it is claimed again before the run behind it. A second loss fails it.
+    again = store.claim_next(runner_id="r2", lease_s=0.01)
+    assert again is not None and again.id == run.id
+    time.sleep(0.05)
+    store.expire_leases()
+    assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+    assert store.get_run(behind.id).status == "queued"  # type: ignore[union-attr]
 
 
 OLD_SCHEMA = """
@@ -234,15 +254,15 @@ def test_a_store_from_the_previous_version_upgrades_in_place(tmp_path: Path) -> 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:
         db.executescript(OLD_SCHEMA)
-    store = Store(path)
+    store = RunStore(path)
     old = store.get_run("old")
     assert old is not None and old.result == {"qps": 7} and old.owner_id == "solo"
-    assert store.get_sweep("s").owner_id == "solo"  # type: ignore[union-attr]
+    assert SweepStore(path).get_sweep("s").owner_id == "solo"  # type: ignore[union-attr]
     claimed = store.claim_next()
     assert claimed is not None and claimed.id == "waiting"
 
 
-def test_waits_follow_how_long_runs_really_took(store: Store) -> None:
+def test_waits_follow_how_long_runs_really_took(store: RunStore) -> None:
     """Two finished runs took half the time expected of them: the waits announced halve."""
     request = {"duration_s": 20 - RUN_OVERHEAD_S}  # expected: 20 s
     for _ in range(2):

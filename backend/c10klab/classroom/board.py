@@ -21,9 +21,10 @@ from c10klab.classroom.schemas import (
 from c10klab.content.schemas import Baseline, ExperimentRef
 from c10klab.content.service import diagram_key, load_lessons, read_baselines, read_experiments
 from c10klab.people.store import PeopleStore
-from c10klab.store import Run, Store, Sweep
+from c10klab.runs.store import Run
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import point_of, run_figures
+from c10klab.sweeps.store import Sweep, SweepStore
 
 
 def spread(values: Iterable[float | None]) -> Spread | None:
@@ -190,9 +191,9 @@ def _experiment(
     )
 
 
-def build_board(content_dir: Path, people: PeopleStore, store: Store, class_id: str) -> Board:
-    runs = store.class_runs(class_id)
-    sweeps = store.class_sweeps(class_id)
+def build_board(content_dir: Path, people: PeopleStore, series: SweepStore, class_id: str) -> Board:
+    runs = series.runs.class_runs(class_id)
+    sweeps = series.class_sweeps(class_id)
     owners: set[str] = {r.owner_id for r in runs} | {s.owner_id for s in sweeps}
     names = people.names_of(sorted(owners))
     runs_by_id = {r.id: r for r in runs}

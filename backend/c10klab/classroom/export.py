@@ -8,8 +8,8 @@ from pathlib import Path
 from c10klab.classroom.service import lesson_titles, sweep_of_runs
 from c10klab.content.service import load_lessons, read_experiments
 from c10klab.people.store import PeopleStore
-from c10klab.store import Store
 from c10klab.sweeps.service import run_figures
+from c10klab.sweeps.store import SweepStore
 
 COLUMNS = [
     "run_id", "student", "lesson", "experiment", "title", "sweep_id", "server", "protocol",
@@ -39,10 +39,10 @@ def _cell(value: object) -> object:
     return value
 
 
-def class_csv(content_dir: Path, people: PeopleStore, store: Store, class_id: str) -> str:
-    runs = store.class_runs(class_id)
+def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_id: str) -> str:
+    runs = sweeps.runs.class_runs(class_id)
     names = people.names_of(sorted({r.owner_id for r in runs}))
-    sweeps = sweep_of_runs(store, class_id)
+    sweep_ids = sweep_of_runs(sweeps, class_id)
     titles = _experiment_titles(content_dir)
     lessons = lesson_titles(content_dir)
     out = io.StringIO()
@@ -62,7 +62,7 @@ def class_csv(content_dir: Path, people: PeopleStore, store: Store, class_id: st
             "experiment": experiment or "",
             "title": titles.get((lesson or "", experiment or ""), "")
             or lessons.get(lesson or "", ""),
-            "sweep_id": sweeps.get(run.id, ""),
+            "sweep_id": sweep_ids.get(run.id, ""),
             "knobs": json.dumps(request.get("knobs") or {}, sort_keys=True),
             "status": run.status,
             "created_at": run.created_at,

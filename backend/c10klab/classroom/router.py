@@ -18,7 +18,15 @@ from c10klab.classroom.schemas import (
 )
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
-from c10klab.deps import ClassroomDep, HubDep, PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.deps import (
+    ClassroomDep,
+    HubDep,
+    PeopleDep,
+    PersonDep,
+    SettingsDep,
+    StoreDep,
+    SweepsDep,
+)
 from c10klab.errors import NotFound
 from c10klab.people import service as people_service
 from c10klab.people.access import member_class, taught_class
@@ -62,9 +70,12 @@ def remove_student(
 
 
 @classes.get("/queue")
-def class_queue(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassQueue:
+def class_queue(
+    class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep
+) -> ClassQueue:
     taught_class(people, person, class_id)
-    return ClassQueue(paused=store.is_held(class_id), runs=service.queue(people, store, class_id))
+    runs = service.queue(people, sweeps, class_id)
+    return ClassQueue(paused=sweeps.runs.is_held(class_id), runs=runs)
 
 
 @classes.post("/pause")
@@ -84,10 +95,10 @@ def resume(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep)
 
 @classes.get("/runs.csv", response_class=Response)
 def export_csv(
-    class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep, settings: SettingsDep
+    class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep, settings: SettingsDep
 ) -> Response:
     klass = taught_class(people, person, class_id)
-    text = class_csv(settings.content_dir, people, store, class_id)
+    text = class_csv(settings.content_dir, people, sweeps, class_id)
     filename = "".join(ch if ch.isalnum() else "-" for ch in klass.name).strip("-") or "class"
     return Response(
         content=text,
@@ -102,13 +113,13 @@ def present(
     body: PresentRequest,
     person: PersonDep,
     people: PeopleDep,
-    store: StoreDep,
+    sweeps: SweepsDep,
     classroom: ClassroomDep,
     settings: SettingsDep,
 ) -> PresentationOut:
     """Show an experiment, a run or a sweep to the whole class (in place of what was shown)."""
     klass = taught_class(people, person, class_id)
-    shown = service.present(settings.content_dir, store, classroom, klass, body)
+    shown = service.present(settings.content_dir, sweeps, classroom, klass, body)
     out = service.presentation_out(people, settings.content_dir, shown)
     assert out is not None
     return out
@@ -151,10 +162,10 @@ def class_events(
 
 @classes.get("/board")
 def board(
-    class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep, settings: SettingsDep
+    class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep, settings: SettingsDep
 ) -> Board:
     member_class(people, person, class_id)
-    return build_board(settings.content_dir, people, store, class_id)
+    return build_board(settings.content_dir, people, sweeps, class_id)
 
 
 progress = APIRouter(prefix="/progress", dependencies=[Depends(require_classroom)])

@@ -20,8 +20,9 @@ from c10klab.db import now_iso
 from c10klab.errors import InvalidRequest, NotFound
 from c10klab.people import service as people_service
 from c10klab.people.store import Class, PeopleStore
-from c10klab.store import Run, Store
+from c10klab.runs.store import Run, RunStore
 from c10klab.sweeps.service import run_figures, sweep_out
+from c10klab.sweeps.store import SweepStore
 
 
 def lesson_titles(content_dir: Path) -> dict[str, str]:
@@ -44,7 +45,7 @@ def run_counts(runs: list[Run]) -> dict[str, int]:
 
 
 def roster(
-    people: PeopleStore, store: Store, classroom: ClassroomStore, class_id: str
+    people: PeopleStore, store: RunStore, classroom: ClassroomStore, class_id: str
 ) -> list[RosterEntry]:
     students = people.students_of(class_id)
     ids = [s.id for s in students]
@@ -69,7 +70,7 @@ def roster(
     return entries
 
 
-def remove_student(people: PeopleStore, store: Store, klass: Class, person_id: str) -> None:
+def remove_student(people: PeopleStore, store: RunStore, klass: Class, person_id: str) -> None:
     if not people.remove_student(klass.id, person_id):
         raise NotFound(
             f"{klass.name!r} has no student {person_id!r}; "
@@ -78,20 +79,20 @@ def remove_student(people: PeopleStore, store: Store, klass: Class, person_id: s
     store.cancel_queued_of_owner(person_id, "its student was removed from the class")
 
 
-def sweep_of_runs(store: Store, class_id: str) -> dict[str, str]:
+def sweep_of_runs(sweeps: SweepStore, class_id: str) -> dict[str, str]:
     """Which sweep each of the class's runs belongs to, by run id."""
     return {
         point["run_id"]: sweep.id
-        for sweep in store.class_sweeps(class_id)
+        for sweep in sweeps.class_sweeps(class_id)
         for point in sweep.points
         if point["run_id"]
     }
 
 
-def queue(people: PeopleStore, store: Store, class_id: str) -> list[QueueEntry]:
-    listed = store.class_queue(class_id)
+def queue(people: PeopleStore, sweeps: SweepStore, class_id: str) -> list[QueueEntry]:
+    listed = sweeps.runs.class_queue(class_id)
     names = people.names_of(sorted({run.owner_id for run, _ in listed}))
-    sweeps = sweep_of_runs(store, class_id)
+    sweep_ids = sweep_of_runs(sweeps, class_id)
     entries = []
     for run, place in listed:
         figures = run_figures(run)
@@ -107,7 +108,7 @@ def queue(people: PeopleStore, store: Store, class_id: str) -> list[QueueEntry]:
                 held=place.held if place else False,
                 lesson=run.request.get("lesson"),
                 experiment=run.request.get("experiment"),
-                sweep_id=sweeps.get(run.id),
+                sweep_id=sweep_ids.get(run.id),
                 created_at=run.created_at,
                 started_at=run.started_at,
                 finished_at=run.finished_at,
@@ -121,16 +122,16 @@ def queue(people: PeopleStore, store: Store, class_id: str) -> list[QueueEntry]:
 
 
 def _owner_in_class(
-    store: Store, klass: Class, run_id: str | None, sweep_id: str | None
+    sweeps: SweepStore, klass: Class, run_id: str | None, sweep_id: str | None
 ) -> str | None:
     """Whose run or sweep is to be presented; it must be the class's or its instructor's."""
     if run_id is not None:
-        run = store.get_run(run_id)
+        run = sweeps.runs.get_run(run_id)
         if run is None:
             raise InvalidRequest(f"run_id: no run {run_id!r}")
         owner, class_id = run.owner_id, run.class_id
     elif sweep_id is not None:
-        sweep = store.get_sweep(sweep_id)
+        sweep = sweeps.get_sweep(sweep_id)
         if sweep is None:
             raise InvalidRequest(f"sweep_id: no sweep {sweep_id!r}")
         owner, class_id = sweep.owner_id, sweep.class_id
@@ -143,7 +144,7 @@ def _owner_in_class(
 
 def present(
     content_dir: Path,
-    store: Store,
+    sweeps: SweepStore,
     classroom: ClassroomStore,
     klass: Class,
     body: PresentRequest,
@@ -154,7 +155,7 @@ def present(
         _, block = find_experiment(content_dir, body.lesson, body.experiment)
     except NotFound as missing:
         raise InvalidRequest(missing.message) from missing
-    owner = _owner_in_class(store, klass, body.run_id, body.sweep_id)
+    owner = _owner_in_class(sweeps, klass, body.run_id, body.sweep_id)
     title = (
         body.title or (block.title if block else None) or lesson_titles(content_dir)[body.lesson]
     )
@@ -196,9 +197,10 @@ class StateReader:
     """Reads what a class's stream shows (classroom.feed.ReadState), in a worker thread."""
 
     def __init__(
-        self, people: PeopleStore, store: Store, classroom: ClassroomStore, content_dir: Path
+        self, people: PeopleStore, sweeps: SweepStore, classroom: ClassroomStore, content_dir: Path
     ) -> None:
-        self.people, self.store, self.classroom = people, store, classroom
+        self.people, self.sweeps, self.classroom = people, sweeps, classroom
+        self.store = sweeps.runs
         self.content_dir = content_dir
         # The presentation as last read, and its JSON: lesson titles and names are read
         # only when it changes.
@@ -226,8 +228,8 @@ class StateReader:
                 for e in self.store.events_after(shown.run_id, after_seq)
             ]
         if shown is not None and shown.sweep_id is not None and read_sweep:
-            found = self.store.get_sweep(shown.sweep_id)
-            sweep = sweep_out(self.store, found).model_dump() if found else None
+            found = self.sweeps.get_sweep(shown.sweep_id)
+            sweep = sweep_out(self.sweeps, found).model_dump() if found else None
         view = people_service.class_out(self.people, self.store, klass, for_student=True)
         return ClassState(
             class_=view.model_dump(),

@@ -1,18 +1,16 @@
-"""GET /api/health. The API never talks to Docker: it reports what the runner last said in its
-heartbeat (engine reachable, images present), and whether that heartbeat is recent."""
+"""GET /api/health. The API never talks to Docker: it reports what each runner host last said
+in its heartbeat (engine reachable, images present, what it is running), and whether that
+heartbeat is recent. The course can run when at least one live runner is ready."""
 
-import time
-from typing import Any
+from typing import Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from c10klab.deps import StoreDep
+from c10klab.deps import RunnersDep
+from c10klab.runners.store import RunnerHost, sharing_cpus
 
 router = APIRouter(tags=["health"])
-
-# The runner writes a heartbeat every few seconds; older than this means it is not running.
-HEARTBEAT_STALE_S = 12.0
 
 
 class DockerHealth(BaseModel):
@@ -21,23 +19,70 @@ class DockerHealth(BaseModel):
     error: str | None
 
 
+class RunnerHealth(BaseModel):
+    id: str
+    host: str
+    server_cpus: str
+    loadgen_cpus: str
+    engine: str | None = Field(description="the Docker engine's version, if reachable")
+    state: Literal["idle", "running", "stopped", "lost"]
+    run_id: str | None
+    ready: bool
+    reason: str | None
+    heartbeat_age_s: float
+    shares_cpus_with: list[str] = Field(
+        description="live runners on the same host pinned to some of the same CPUs"
+    )
+
+
 class Health(BaseModel):
     status: str
-    runner: bool
+    runner: bool = Field(description="at least one runner is alive")
     docker: DockerHealth
     images: dict[str, bool]
     ready: bool
     reason: str | None
     heartbeat_age_s: float | None = Field(
-        description="seconds since the runner last reported; null if it never has"
+        description="seconds since a runner last reported; null if none ever has"
+    )
+    runners: list[RunnerHealth]
+
+
+def why_not_ready(runner: RunnerHost) -> str | None:
+    docker = DockerHealth(**runner.docker) if runner.docker else None
+    missing = [tag for tag, present in runner.images.items() if not present]
+    if docker is None or not docker.reachable:
+        return f"the Docker engine is not reachable: {docker.error if docker else 'unknown'}"
+    if missing:
+        return f"images not built: {', '.join(missing)} (run `make images`)"
+    return None
+
+
+def runner_health(runner: RunnerHost, everyone: list[RunnerHost]) -> RunnerHealth:
+    state = runner.state if runner.alive or runner.state == "stopped" else "lost"
+    reason = why_not_ready(runner) if runner.alive else None
+    return RunnerHealth(
+        id=runner.id,
+        host=runner.host,
+        server_cpus=runner.server_cpus,
+        loadgen_cpus=runner.loadgen_cpus,
+        engine=runner.docker.get("version") if runner.docker.get("reachable") else None,
+        state=state,  # idle | running | stopped, as the runner says, or lost
+        run_id=runner.run_id if runner.alive else None,
+        ready=runner.alive and reason is None,
+        reason=reason,
+        heartbeat_age_s=round(runner.age_s(), 1),
+        shares_cpus_with=sharing_cpus(runner, everyone) if runner.alive else [],
     )
 
 
 @router.get("/health")
-def health(store: StoreDep) -> Health:
-    beat = store.runner_status()
-    age = round(time.time() - beat[0], 1) if beat else None
-    if beat is None or age is None or age > HEARTBEAT_STALE_S:
+def health(runners: RunnersDep) -> Health:
+    hosts = runners.hosts()  # the latest heard from first
+    listed = [runner_health(r, hosts) for r in hosts]
+    alive = [r for r in hosts if r.alive]
+    age = round(hosts[0].age_s(), 1) if hosts else None
+    if not alive:
         last = f" (last heard of {age:.0f} s ago; queued runs wait for it)" if age else ""
         return Health(
             status="ok",
@@ -48,22 +93,18 @@ def health(store: StoreDep) -> Health:
             reason="the benchmark runner is not running"
             + (last or " (start the course with `make up`)"),
             heartbeat_age_s=age,
+            runners=listed,
         )
-    report: dict[str, Any] = beat[1]
-    docker = DockerHealth(**report["docker"])
-    images: dict[str, bool] = report.get("images", {})
-    missing = [tag for tag, present in images.items() if not present]
-    reason = None
-    if not docker.reachable:
-        reason = f"the Docker engine is not reachable: {docker.error}"
-    elif missing:
-        reason = f"images not built: {', '.join(missing)} (run `make images`)"
+    # The engine and images shown are a ready runner's if there is one, else the freshest's.
+    best = next((r for r in alive if why_not_ready(r) is None), alive[0])
+    reason = why_not_ready(best)
     return Health(
         status="ok",
         runner=True,
-        docker=docker,
-        images=images,
+        docker=DockerHealth(**best.docker),
+        images=best.images,
         ready=reason is None,
         reason=reason,
-        heartbeat_age_s=age,
+        heartbeat_age_s=round(best.age_s(), 1),
+        runners=listed,
     )

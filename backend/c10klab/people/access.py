@@ -8,7 +8,7 @@
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, NotFound
 from c10klab.people.store import Class, PeopleStore, Person
-from c10klab.store import Admission, Scope
+from c10klab.runs.store import Admission, Scope
 
 
 def class_ids_taught(people: PeopleStore, person: Person) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from c10klab.db import now_iso, unix_now
 from c10klab.errors import Gone, InvalidRequest, NotFound, TooManyRequests, Unauthenticated
 from c10klab.people.schemas import ClassOut
 from c10klab.people.store import Class, NameTaken, PeopleStore, Person
-from c10klab.store import Store
+from c10klab.runs.store import RunStore
 
 COOKIE = "c10k_session"
 # Join codes: unambiguous letters and digits (no 0/O, 1/I/L), shown as XXXX-XXXX.
@@ -200,7 +200,7 @@ def create_class(
     raise RuntimeError("could not draw an unused join code in ten tries")
 
 
-def end_class(people: PeopleStore, store: Store, klass: Class) -> Class:
+def end_class(people: PeopleStore, store: RunStore, klass: Class) -> Class:
     """End a class: its code admits nobody, its students' sessions end (they are refused at
     their next request) and their waiting runs are cancelled; what ran stays."""
     ended = people.end_class(klass.id)
@@ -210,7 +210,7 @@ def end_class(people: PeopleStore, store: Store, klass: Class) -> Class:
 
 
 def class_out(
-    people: PeopleStore, store: Store, klass: Class, for_student: bool = False
+    people: PeopleStore, store: RunStore, klass: Class, for_student: bool = False
 ) -> ClassOut:
     """A class as the API shows it; a student is not shown the join code."""
     return ClassOut(

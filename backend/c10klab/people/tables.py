@@ -12,7 +12,9 @@ people = Table(
     Column("kind", Text, nullable=False),
     Column("name", Text, nullable=False),
     Column("name_key", Text, nullable=False),  # the name as compared: see name_key()
-    Column("class_id", Text, ForeignKey("classes.id")),  # a student's class
+    # A student's class. people and classes refer to each other: this key is the one made
+    # after both tables (use_alter), as the migrations do on PostgreSQL.
+    Column("class_id", Text, ForeignKey("classes.id", use_alter=True)),
     Column("password_hash", Text),
     Column("created_at", Text, nullable=False),
     Column("removed_at", Text),

@@ -7,6 +7,7 @@ catalog, and every security-relevant option is fixed below.
 
 import hashlib
 import json
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,12 +46,16 @@ class RunPlan:
     counter: ContainerSpec | None = None  # a syscall profile's; pid_mode set at start
 
 
+def runner_name(settings: Settings) -> str:
+    """The name a runner claims runs under: C10K_RUNNER_ID, or the host's name."""
+    return settings.runner_id or socket.gethostname()
+
+
 def store_label(settings: Settings) -> str:
-    return hashlib.sha256(
-        str(
-            settings.db_path.resolve() if settings.store_is_file else settings.database_url
-        ).encode()
-    ).hexdigest()[:12]
+    """The label on every container one runner starts for one store: it removes those it
+    left behind, and only those (runners scaled on one engine each have their own)."""
+    store = str(settings.db_path.resolve()) if settings.store_is_file else settings.database_url
+    return hashlib.sha256(f"{store} {runner_name(settings)}".encode()).hexdigest()[:12]
 
 
 def _value(value: int | str | bool) -> str:

@@ -2,6 +2,7 @@
 start the server, wait until it is ready, verify a correct reply, warm up, measure, stop,
 clean up — writing every step to the store as an event."""
 
+import contextlib
 import gzip
 import logging
 import os
@@ -24,9 +25,17 @@ from c10klab.runner import measure
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.measure import CpuSample
-from c10klab.runner.plan import COUNTER_IMAGE, LOADGEN_IMAGE, RunPlan, plan_run, store_label
+from c10klab.runner.plan import (
+    COUNTER_IMAGE,
+    LOADGEN_IMAGE,
+    RunPlan,
+    plan_run,
+    runner_name,
+    store_label,
+)
+from c10klab.runners.store import RunnerHost, RunnerStore, sharing_cpus
+from c10klab.runs.store import Run, RunStore
 from c10klab.sandboxes.service import load_catalog
-from c10klab.store import Run, Store
 
 log = logging.getLogger("c10klab.runner")
 
@@ -95,10 +104,12 @@ class Execution:
 
 
 class Runner:
-    def __init__(self, settings: Settings, store: Store, engine: Engine) -> None:
+    def __init__(self, settings: Settings, store: RunStore, engine: Engine) -> None:
         self.settings, self.store, self.engine = settings, store, engine
+        self.hosts = RunnerStore(settings.store)
         self.store_label = store_label(settings)
-        self.runner_id = settings.runner_id or socket.gethostname()
+        self.runner_id = runner_name(settings)
+        self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.stopping = threading.Event()
         self.current_run: str | None = None  # whose lease to renew
 
@@ -106,7 +117,8 @@ class Runner:
 
     def recover(self) -> None:
         """After a crash or restart: fail the runs this runner held and remove every container
-        its store's runs left, before claiming anything."""
+        it left, before claiming anything (other runners' containers on the same engine are
+        not its own: they carry another runner's label)."""
         for run_id in self.store.fail_interrupted(
             "interrupted: the runner stopped while this run was in progress; run it again",
             runner_id=self.runner_id,
@@ -128,12 +140,19 @@ class Runner:
                 log.exception("renewing the lease of run %s failed", run_id)
             self.stopping.wait(LEASE_RENEW_S)
 
-    def heartbeat(self) -> None:
+    def heartbeat(self, state: str | None = None) -> None:
         catalog = load_catalog(self.settings.sandboxes_dir)
         tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE, COUNTER_IMAGE})
         docker_state = Engine.probe()
         images = self.engine.images_present(tags) if docker_state["reachable"] else {}
-        self.store.put_runner_status({"docker": docker_state, "images": images})
+        run_id = self.current_run
+        state = state or ("running" if run_id else "idle")
+        self.hosts.beat(self.describe(docker_state, images, state, run_id))
+
+    def describe(
+        self, docker: dict[str, Any], images: dict[str, bool], state: str, run_id: str | None
+    ) -> RunnerHost:
+        return describe_runner(self.settings, docker, images, state, run_id, self.started_at)
 
     def heartbeat_forever(self) -> None:
         while not self.stopping.is_set():
@@ -162,6 +181,8 @@ class Runner:
                 self.execute(run)
             finally:
                 self.current_run = None
+        with contextlib.suppress(Exception):  # say goodbye, so no one waits for this runner
+            self.heartbeat(state="stopped")
 
     # --- one run -------------------------------------------------------------------------------
 
@@ -265,6 +286,7 @@ class Runner:
                 else f"the server exited with code {code} before it was ready"
             )
             raise RunFailed(reason, Engine.log_tail(server)) from exc
+        self.store.began_measuring(ex.run.id)  # losing this runner now fails the run
         threading.Thread(target=self.sample_loadgen, args=(ex, rep, loadgen), daemon=True).start()
         threading.Thread(target=self.watch, args=(ex, rep, server, loadgen), daemon=True).start()
 
@@ -422,6 +444,10 @@ class Runner:
                 return
             time.sleep(WATCH_S)
 
+    def shares_cpus_with(self) -> list[str]:
+        me = self.describe({}, {}, "running", None)
+        return sharing_cpus(me, self.hosts.hosts())
+
     def provenance(self, ex: Execution, summary: dict[str, Any], started_at: str) -> dict[str, Any]:
         return {
             "request": ex.run.request,
@@ -438,6 +464,11 @@ class Runner:
             "loadgen_version": summary.get("version"),
             "server_cpus": self.settings.server_cpus,
             "loadgen_cpus": self.settings.loadgen_cpus,
+            "runner": self.runner_id,
+            "runner_host": socket.gethostname(),
+            # Other runners on this host pinned to the same CPUs: their runs may have run at
+            # the same moment as this one, on the same cores.
+            "shares_cpus_with": self.shares_cpus_with(),
             "cpu_model": cpu_model(),
             **self.engine.host_facts(),
             "started_at": started_at,
@@ -478,10 +509,32 @@ def busy_columns() -> tuple[str, ...]:
     return measure.busy_columns(accounted)
 
 
+def describe_runner(
+    settings: Settings,
+    docker: dict[str, Any],
+    images: dict[str, bool],
+    state: str,
+    run_id: str | None,
+    started_at: str,
+) -> RunnerHost:
+    """What a runner says about itself in its heartbeat."""
+    return RunnerHost(
+        id=runner_name(settings),
+        host=socket.gethostname(),
+        server_cpus=settings.server_cpus,
+        loadgen_cpus=settings.loadgen_cpus,
+        docker=docker,
+        images=images,
+        state=state,
+        run_id=run_id,
+        started_at=started_at,
+    )
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s runner %(levelname)s %(message)s")
     settings = get_settings()
-    store = Store(settings.store)
+    store = RunStore(settings.store)
     stopping = threading.Event()
 
     def stop(signum: int, _frame: object) -> None:
@@ -490,7 +543,7 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    engine = connect(store, stopping)
+    engine = connect(settings, stopping)
     if engine is None:
         return
     runner = Runner(settings, store, engine)
@@ -498,14 +551,16 @@ def main() -> None:
     runner.serve()
 
 
-def connect(store: Store, stopping: threading.Event) -> Engine | None:
+def connect(settings: Settings, stopping: threading.Event) -> Engine | None:
     """Wait for a Docker engine, telling /api/health why runs cannot start meanwhile.
     Queued runs stay queued; they start once the engine answers."""
+    hosts = RunnerStore(settings.store)
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
     while not stopping.is_set():
         state = Engine.probe()
         if state["reachable"]:
             return Engine()
-        store.put_runner_status({"docker": state, "images": {}})
+        hosts.beat(describe_runner(settings, state, {}, "idle", None, started_at))
         log.warning("Docker engine not reachable (%s); retrying", state["error"])
         stopping.wait(HEARTBEAT_S)
     return None

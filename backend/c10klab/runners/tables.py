@@ -1,14 +1,21 @@
-"""The runners domain's table: each runner's last heartbeat."""
+"""The runners domain's table: every runner host that has served this store, and what it last
+said about itself in its heartbeat."""
 
-from sqlalchemy import CheckConstraint, Column, Float, Integer, Table, Text
+from sqlalchemy import Column, Float, Table, Text
 
 from c10klab.db import metadata
 
-runner_status = Table(
-    "runner_status",
+runners = Table(
+    "runners",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=False),
-    Column("updated_at", Float, nullable=False),
-    Column("data", Text, nullable=False),  # JSON: what the runner reported
-    CheckConstraint("id = 1", name="runner_status_one_row"),
+    Column("id", Text, primary_key=True),  # C10K_RUNNER_ID, or the host's name
+    Column("host", Text, nullable=False),
+    Column("server_cpus", Text, nullable=False),  # the CPUs it pins servers to
+    Column("loadgen_cpus", Text, nullable=False),
+    Column("docker", Text, nullable=False),  # JSON: {reachable, version, error}
+    Column("images", Text, nullable=False),  # JSON: {tag: present}
+    Column("state", Text, nullable=False),  # idle | running | stopped (lost: a stale heartbeat)
+    Column("run_id", Text),  # the run it is running
+    Column("started_at", Text, nullable=False),
+    Column("heartbeat_unix", Float, nullable=False),
 )

@@ -6,18 +6,18 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep
 from c10klab.people.access import admission_for, require_visible, scope_for
 from c10klab.people.store import PeopleStore, Person
 from c10klab.runs import service
 from c10klab.runs.schemas import CancelOut, RunCreated, RunOut, RunRequest
+from c10klab.runs.store import Run, RunStore
 from c10klab.sandboxes.service import load_catalog
-from c10klab.store import Run, Store
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
 
-def visible_run(store: Store, people: PeopleStore, person: Person, run_id: str) -> Run:
+def visible_run(store: RunStore, people: PeopleStore, person: Person, run_id: str) -> Run:
     """The run, if it exists (404) and the person may see it (403)."""
     run = service.get_run(store, run_id)
     require_visible(people, person, run.owner_id, run.class_id, "run")
@@ -69,13 +69,15 @@ def run_events(
     run_id: str,
     person: PersonDep,
     store: StoreDep,
+    news: NewsDep,
     people: PeopleDep,
     last_event_id: Annotated[str | None, Header()] = None,
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
 ) -> StreamingResponse:
     visible_run(store, people, person, run_id)
+    resume = service.resume_after(last_event_id, after)
     return StreamingResponse(
-        service.stream_events(store, run_id, service.resume_after(last_event_id, after)),
+        service.stream_events(store, news, run_id, resume),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

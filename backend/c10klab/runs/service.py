@@ -8,11 +8,11 @@ from typing import Any
 from c10klab.config import Settings
 from c10klab.content.service import find_experiment
 from c10klab.errors import InvalidRequest, NotFound
+from c10klab.runs.news import RunNews
 from c10klab.runs.schemas import RunOut, RunRequest
+from c10klab.runs.store import TERMINAL_EVENTS, Admission, Place, Run, RunStore
 from c10klab.sandboxes.schemas import Catalog, Knob
-from c10klab.store import TERMINAL_EVENTS, Admission, Place, Run, Store
 
-POLL_INTERVAL_S = 0.2
 KEEPALIVE_S = 15.0
 
 
@@ -120,7 +120,7 @@ def create_run(
     request: RunRequest,
     catalog: Catalog,
     settings: Settings,
-    store: Store,
+    store: RunStore,
     admission: Admission | None = None,
 ) -> tuple[Run, Place]:
     """Validate and queue a run; admission (the person's and the site's limits) happens in
@@ -130,14 +130,14 @@ def create_run(
     return store.create_run(request.server, stored_request(request), admission)
 
 
-def get_run(store: Store, run_id: str) -> Run:
+def get_run(store: RunStore, run_id: str) -> Run:
     run = store.get_run(run_id)
     if run is None:
         raise NotFound(f"no run {run_id!r}")
     return run
 
 
-def run_out(store: Store, run: Run) -> RunOut:
+def run_out(store: RunStore, run: Run) -> RunOut:
     place = store.queue_place(run)
     return RunOut(
         id=run.id,
@@ -201,32 +201,35 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
     return frames
 
 
-def _has_ended(store: Store, run_id: str) -> bool:
+def _has_ended(store: RunStore, run_id: str) -> bool:
     run = store.get_run(run_id)
     return run is None or run.status in ("done", "failed", "cancelled")
 
 
-async def stream_events(store: Store, run_id: str, after_seq: int) -> AsyncIterator[str]:
+async def stream_events(
+    store: RunStore, news: RunNews, run_id: str, after_seq: int
+) -> AsyncIterator[str]:
     """Every event of the run after `after_seq`, as SSE frames, until `done` or `failed`.
     A client resuming after the last event of a run that has ended gets an empty stream."""
     yield "retry: 1000\n\n"
     idle = 0.0
     first = True
-    while True:
-        events = await asyncio.to_thread(store.events_after, run_id, after_seq)
-        if first and not events and await asyncio.to_thread(_has_ended, store, run_id):
-            return  # its last event, written with its end, is behind the resume point
-        first = False
-        for event in events:
-            yield sse_frame(event.seq, event.type, event.data)
-            after_seq = event.seq
-            if event.type in TERMINAL_EVENTS:
-                return
-        if events:
-            idle = 0.0
-            continue
-        await asyncio.sleep(POLL_INTERVAL_S)
-        idle += POLL_INTERVAL_S
-        if idle >= KEEPALIVE_S:
-            idle = 0.0
-            yield ": keep-alive\n\n"
+    async with news.subscription(run_id) as woken:
+        while True:
+            woken.clear()  # news from here on wakes the wait below
+            events = await asyncio.to_thread(store.events_after, run_id, after_seq)
+            if first and not events and await asyncio.to_thread(_has_ended, store, run_id):
+                return  # its last event, written with its end, is behind the resume point
+            first = False
+            for event in events:
+                yield sse_frame(event.seq, event.type, event.data)
+                after_seq = event.seq
+                if event.type in TERMINAL_EVENTS:
+                    return
+            if events:
+                idle = 0.0
+                continue
+            idle += await news.wait(woken)
+            if idle >= KEEPALIVE_S:
+                idle = 0.0
+                yield ": keep-alive\n\n"

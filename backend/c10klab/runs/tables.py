@@ -36,6 +36,10 @@ runs = Table(
     # Which runner holds a running run, and until when unless it renews its lease.
     Column("claimed_by", Text),
     Column("lease_until", Float),
+    # When its load began (a run whose runner is lost before that is queued again, once), and
+    # how many times it was.
+    Column("measuring_unix", Float),
+    Column("requeued", Integer, nullable=False, server_default="0"),
     CheckConstraint(f"status IN {STATUSES}", name="runs_status"),
     Index("runs_queue", "status", "priority", "vstart", "queue_seq"),
     Index("runs_by_owner", "owner_id", "created_unix"),

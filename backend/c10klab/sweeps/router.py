@@ -6,34 +6,34 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.deps import PeopleDep, PersonDep, SettingsDep, SweepsDep
 from c10klab.people.access import admission_for, require_visible
 from c10klab.people.store import PeopleStore, Person
 from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import load_catalog
-from c10klab.store import Store, Sweep
 from c10klab.sweeps import service
 from c10klab.sweeps.schemas import SweepCreated, SweepOut, SweepRequest
+from c10klab.sweeps.store import Sweep, SweepStore
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 
 
-def visible_sweep(store: Store, people: PeopleStore, person: Person, sweep_id: str) -> Sweep:
+def visible_sweep(sweeps: SweepStore, people: PeopleStore, person: Person, sweep_id: str) -> Sweep:
     """The sweep, if it exists (404) and the person may see it (403)."""
-    sweep = service.get_sweep(store, sweep_id)
+    sweep = service.get_sweep(sweeps, sweep_id)
     require_visible(people, person, sweep.owner_id, sweep.class_id, "sweep")
     return sweep
 
 
 @router.post("", status_code=202)
 def create_sweep(
-    request: SweepRequest, person: PersonDep, settings: SettingsDep, store: StoreDep
+    request: SweepRequest, person: PersonDep, settings: SettingsDep, sweeps: SweepsDep
 ) -> SweepCreated:
     sweep = service.create_sweep(
         request,
         load_catalog(settings.sandboxes_dir),
         settings,
-        store,
+        sweeps,
         admission_for(person, settings),
     )
     skipped = sum(1 for p in sweep.points if p["run_id"] is None)
@@ -41,30 +41,32 @@ def create_sweep(
 
 
 @router.get("/{sweep_id}")
-def get_sweep(sweep_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> SweepOut:
-    return service.sweep_out(store, visible_sweep(store, people, person, sweep_id))
+def get_sweep(sweep_id: str, person: PersonDep, sweeps: SweepsDep, people: PeopleDep) -> SweepOut:
+    return service.sweep_out(sweeps, visible_sweep(sweeps, people, person, sweep_id))
 
 
 @router.delete("/{sweep_id}")
-def cancel_sweep(sweep_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> SweepOut:
-    sweep = visible_sweep(store, people, person, sweep_id)
-    service.cancel_sweep(store, sweep)
-    return service.sweep_out(store, sweep)
+def cancel_sweep(
+    sweep_id: str, person: PersonDep, sweeps: SweepsDep, people: PeopleDep
+) -> SweepOut:
+    sweep = visible_sweep(sweeps, people, person, sweep_id)
+    service.cancel_sweep(sweeps, sweep)
+    return service.sweep_out(sweeps, sweep)
 
 
 @router.get("/{sweep_id}/events")
 def sweep_events(
     sweep_id: str,
     person: PersonDep,
-    store: StoreDep,
+    sweeps: SweepsDep,
     people: PeopleDep,
     last_event_id: Annotated[str | None, Header()] = None,
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
 ) -> StreamingResponse:
-    sweep = visible_sweep(store, people, person, sweep_id)
+    sweep = visible_sweep(sweeps, people, person, sweep_id)
     resume = resume_after(last_event_id, after)
     return StreamingResponse(
-        service.stream_points(store, sweep, min(resume, len(sweep.points))),
+        service.stream_points(sweeps, sweep, min(resume, len(sweep.points))),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

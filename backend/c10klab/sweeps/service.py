@@ -15,9 +15,10 @@ from c10klab.config import Settings
 from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import sse_frame, stored_request, validate_origin, validate_request
+from c10klab.runs.store import Admission, Run
 from c10klab.sandboxes.schemas import Catalog
-from c10klab.store import Admission, PlannedPoint, Run, Store, Sweep
 from c10klab.sweeps.schemas import Point, SweepOut, SweepRequest
+from c10klab.sweeps.store import PlannedPoint, Sweep, SweepStore
 
 POLL_INTERVAL_S = 0.3
 KEEPALIVE_S = 15.0
@@ -74,18 +75,18 @@ def create_sweep(
     request: SweepRequest,
     catalog: Catalog,
     settings: Settings,
-    store: Store,
+    sweeps: SweepStore,
     admission: Admission | None = None,
 ) -> Sweep:
     """Plan and queue a sweep; admission (every point against the person's and the site's
     limits) happens in the store's transaction that queues them."""
     points = plan_points(request, catalog, settings)
     admission = admission or Admission(queued_site=settings.max_queued_runs)
-    return store.create_sweep(request.model_dump(exclude_none=True), points, admission)
+    return sweeps.create_sweep(request.model_dump(exclude_none=True), points, admission)
 
 
-def get_sweep(store: Store, sweep_id: str) -> Sweep:
-    sweep = store.get_sweep(sweep_id)
+def get_sweep(sweeps: SweepStore, sweep_id: str) -> Sweep:
+    sweep = sweeps.get_sweep(sweep_id)
     if sweep is None:
         raise NotFound(f"no sweep {sweep_id!r}")
     return sweep
@@ -159,12 +160,12 @@ def memory_per_connection(points: list[Point], vary: str) -> dict[str, float | N
     return slopes
 
 
-def read_point(store: Store, stored: dict[str, Any]) -> Point:
-    return point_of(stored, store.get_run(stored["run_id"]) if stored["run_id"] else None)
+def read_point(sweeps: SweepStore, stored: dict[str, Any]) -> Point:
+    return point_of(stored, sweeps.runs.get_run(stored["run_id"]) if stored["run_id"] else None)
 
 
-def sweep_out(store: Store, sweep: Sweep) -> SweepOut:
-    points = [read_point(store, p) for p in sweep.points]
+def sweep_out(sweeps: SweepStore, sweep: Sweep) -> SweepOut:
+    points = [read_point(sweeps, p) for p in sweep.points]
     return SweepOut(
         id=sweep.id,
         request=sweep.request,
@@ -175,23 +176,26 @@ def sweep_out(store: Store, sweep: Sweep) -> SweepOut:
     )
 
 
-def cancel_sweep(store: Store, sweep: Sweep) -> int:
+def cancel_sweep(sweeps: SweepStore, sweep: Sweep) -> int:
     """Cancel every point not finished yet; returns how many were asked to stop."""
     asked = 0
     for stored in sweep.points:
-        if stored["run_id"] and store.request_cancel(stored["run_id"]) in ("cancelled", "running"):
+        if stored["run_id"] and sweeps.runs.request_cancel(stored["run_id"]) in (
+            "cancelled",
+            "running",
+        ):
             asked += 1
     return asked
 
 
-async def stream_points(store: Store, sweep: Sweep, after_seq: int) -> AsyncIterator[str]:
+async def stream_points(sweeps: SweepStore, sweep: Sweep, after_seq: int) -> AsyncIterator[str]:
     """SSE: a `point` event per point in order as it finishes (id = its position, from 1),
     then `done` with the whole table (id = points + 1). Resumes after `after_seq`."""
     yield "retry: 1000\n\n"
     seq, idle = after_seq, 0.0
     while seq < len(sweep.points):
         stored = sweep.points[seq]
-        point = await asyncio.to_thread(read_point, store, stored)
+        point = await asyncio.to_thread(read_point, sweeps, stored)
         if point.status in FINISHED:
             seq += 1
             idle = 0.0
@@ -202,5 +206,5 @@ async def stream_points(store: Store, sweep: Sweep, after_seq: int) -> AsyncIter
         if idle >= KEEPALIVE_S:
             idle = 0.0
             yield ": keep-alive\n\n"
-    table = await asyncio.to_thread(sweep_out, store, sweep)
+    table = await asyncio.to_thread(sweep_out, sweeps, sweep)
     yield sse_frame(len(sweep.points) + 1, "done", table.model_dump())

@@ -20,7 +20,7 @@ from c10klab.config import Settings
 from c10klab.main import create_app
 from c10klab.people.service import add_instructor
 from c10klab.people.store import PeopleStore
-from c10klab.store import Store
+from c10klab.runs.store import RunStore
 
 PASSWORD = "correct horse battery"
 
@@ -36,7 +36,7 @@ def free_port() -> int:
 class Course:
     url: str
     settings: Settings
-    store: Store
+    store: RunStore
     people: PeopleStore
     streams: list["ClassStream"] = field(default_factory=list)
 
@@ -79,7 +79,7 @@ def course(tmp_path: Path, database_url: str) -> Iterator[Course]:
     while not server.started:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.02)
-    course = Course(f"http://127.0.0.1:{port}", settings, Store(settings.store), people)
+    course = Course(f"http://127.0.0.1:{port}", settings, RunStore(settings.store), people)
     yield course
     for stream in course.streams:  # uvicorn waits for open connections before it stops
         stream.close()

@@ -5,7 +5,7 @@ from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
 from c10klab.runs.service import parse_sse
-from c10klab.store import RUN_OVERHEAD_S
+from c10klab.runs.store import RUN_OVERHEAD_S
 from tests.people.conftest import Browser, join, log_in, make_class
 
 SWEEP = {"servers": ["c-epoll"], "vary": "connections", "values": [1, 2], "base": {"duration_s": 1}}

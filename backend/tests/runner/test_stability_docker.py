@@ -15,7 +15,7 @@ import pytest
 from c10klab.config import Settings
 from c10klab.runner.docker_engine import Engine
 from c10klab.runner.worker import Runner
-from c10klab.store import Store
+from c10klab.runs.store import RunStore
 
 pytestmark = pytest.mark.docker
 
@@ -68,7 +68,7 @@ def burner(settings: Settings) -> Iterator[None]:
         container.remove(force=True)
 
 
-def measured(engine: Engine, settings: Settings, store: Store) -> dict[str, Any]:
+def measured(engine: Engine, settings: Settings, store: RunStore) -> dict[str, Any]:
     run, _ = store.create_run("c-epoll", RUN)
     claimed = store.claim_next()
     assert claimed is not None
@@ -89,7 +89,7 @@ def figures(result: dict[str, Any]) -> str:
     )
 
 
-def test_a_quiet_run_is_stable(engine: Engine, settings: Settings, store: Store) -> None:
+def test_a_quiet_run_is_stable(engine: Engine, settings: Settings, store: RunStore) -> None:
     result = measured(engine, settings, store)
     interference = result["interference"]
     for role in ("server", "loadgen"):
@@ -108,7 +108,7 @@ def test_a_quiet_run_is_stable(engine: Engine, settings: Settings, store: Store)
 
 @pytest.mark.usefixtures("burner")
 def test_a_cpu_burner_on_the_servers_core_makes_the_run_unstable(
-    engine: Engine, settings: Settings, store: Store
+    engine: Engine, settings: Settings, store: RunStore
 ) -> None:
     result = measured(engine, settings, store)
     server = result["interference"]["server"]

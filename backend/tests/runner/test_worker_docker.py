@@ -25,8 +25,8 @@ from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, plan_run, store_label
 from c10klab.runner.worker import Runner
 from c10klab.runs.service import parse_sse
+from c10klab.runs.store import RunStore
 from c10klab.sandboxes.service import load_catalog
-from c10klab.store import Store
 
 pytestmark = pytest.mark.docker
 
@@ -70,7 +70,7 @@ def leftovers(settings: Settings) -> list[Any]:
 
 
 @pytest.fixture
-def runner(engine: Engine, settings: Settings, store: Store) -> Iterator[Runner]:
+def runner(engine: Engine, settings: Settings, store: RunStore) -> Iterator[Runner]:
     runner = Runner(settings, store, engine)
     thread = threading.Thread(target=runner.serve, daemon=True)
     thread.start()
@@ -80,7 +80,7 @@ def runner(engine: Engine, settings: Settings, store: Store) -> Iterator[Runner]
     assert not thread.is_alive(), "the runner did not stop"
 
 
-def wait_for(store: Store, run_id: str, event_type: str, timeout_s: float = 60) -> None:
+def wait_for(store: RunStore, run_id: str, event_type: str, timeout_s: float = 60) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if any(e.type == event_type for e in store.events_after(run_id)):
@@ -90,7 +90,7 @@ def wait_for(store: Store, run_id: str, event_type: str, timeout_s: float = 60) 
 
 
 def test_a_run_streams_queued_started_progress_done(
-    runner: Runner, settings: Settings, store: Store
+    runner: Runner, settings: Settings, store: RunStore
 ) -> None:
     with TestClient(create_app(settings)) as client:
         created = client.post("/api/runs", json=QUICK_RUN)
@@ -231,7 +231,7 @@ def test_a_sweep_streams_a_point_per_finished_run(runner: Runner, settings: Sett
 
 
 def test_a_server_that_fails_to_start_gives_failed_with_its_log(
-    engine: Engine, tmp_path: Path, settings: Settings, store: Store
+    engine: Engine, tmp_path: Path, settings: Settings, store: RunStore
 ) -> None:
     real = Settings()
     sandboxes = tmp_path / "sandboxes"
@@ -257,7 +257,7 @@ def test_a_server_that_fails_to_start_gives_failed_with_its_log(
 
 
 def test_cancelling_a_running_run_stops_its_containers(
-    runner: Runner, settings: Settings, store: Store
+    runner: Runner, settings: Settings, store: RunStore
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN | {"duration_s": 30})
     wait_for(store, run.id, "progress")
@@ -269,7 +269,7 @@ def test_cancelling_a_running_run_stops_its_containers(
 
 
 def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
-    engine: Engine, settings: Settings, store: Store
+    engine: Engine, settings: Settings, store: RunStore
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
     runner = Runner(settings, store, engine)
@@ -301,7 +301,7 @@ def catalog_ids() -> list[str]:
 
 @pytest.mark.parametrize("server_id", catalog_ids())
 def test_every_server_runs_in_its_locked_down_container(
-    engine: Engine, settings: Settings, store: Store, server_id: str
+    engine: Engine, settings: Settings, store: RunStore, server_id: str
 ) -> None:
     """Each image starts under the runner's limits (io_uring ones with the course's seccomp
     profile), serves a short load without errors, and honours SIGTERM."""

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from c10klab.errors import InvalidRequest, describe_validation_error, jsonable
 from c10klab.runs.service import parse_sse, resume_after
-from c10klab.store import Store
+from c10klab.runs.store import RunStore
 
 JSON = {"content-type": "application/json"}
 # What Python's JSON parser reads although JSON has none of them (1e400 reads as inf).
@@ -15,7 +15,7 @@ NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"]
 LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
 
 
-def finished_run(client: TestClient, store: Store) -> str:
+def finished_run(client: TestClient, store: RunStore) -> str:
     run_id: str = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
     store.claim_next()
     store.finish(run_id, "done", "done", {"summary": {}}, result={"summary": {}})
@@ -102,7 +102,7 @@ def test_cancelling_a_queued_run(client: TestClient) -> None:
     assert frames[-1]["data"]["cancelled"] is True
 
 
-def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store: Store) -> None:
+def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store: RunStore) -> None:
     run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
     store.claim_next()
     store.append_event(run_id, "started", {"server": "c-epoll"})
@@ -204,7 +204,7 @@ def test_json_with_parameters_or_in_capitals_is_json(client: TestClient, content
 
 
 def test_the_guard_leaves_bodiless_calls_and_streams_alone(
-    client: TestClient, store: Store
+    client: TestClient, store: RunStore
 ) -> None:
     run_id = finished_run(client, store)
     headers = {"content-type": "text/plain"}
@@ -268,7 +268,9 @@ def test_the_422_handler_cannot_fail_on_what_it_reports(rejected: object) -> Non
         str(2**64),  # was a 200 and a stream cut off by SQLite's integer overflow
     ],
 )
-def test_a_bad_last_event_id_header_is_422(client: TestClient, store: Store, header: str) -> None:
+def test_a_bad_last_event_id_header_is_422(
+    client: TestClient, store: RunStore, header: str
+) -> None:
     run_id = finished_run(client, store)
     answer = client.get(f"/api/runs/{run_id}/events", headers={"Last-Event-ID": header.encode()})
     assert answer.status_code == 422, answer.text
@@ -279,7 +281,7 @@ def test_a_bad_last_event_id_header_is_422(client: TestClient, store: Store, hea
 
 
 @pytest.mark.parametrize("query", ["-1", str(LARGEST_EVENT + 1), str(2**64), "9" * 5000, "x"])
-def test_a_bad_last_event_id_query_is_422(client: TestClient, store: Store, query: str) -> None:
+def test_a_bad_last_event_id_query_is_422(client: TestClient, store: RunStore, query: str) -> None:
     run_id = finished_run(client, store)
     answer = client.get(f"/api/runs/{run_id}/events", params={"last_event_id": query})
     assert answer.status_code == 422, answer.text
@@ -307,18 +309,19 @@ def test_resume_after_takes_the_later_of_header_and_query() -> None:
 
 
 def test_a_run_whose_runner_vanished_fails_and_its_stream_ends(
-    client: TestClient, store: Store
+    client: TestClient, store: RunStore
 ) -> None:
     run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
-    store.claim_next("ghost", lease_s=0.5)  # a runner that takes the run, then dies
+    store.claim_next("ghost", lease_s=0.5)  # a runner that takes the run, starts it, dies
+    store.began_measuring(run_id)
     frames = parse_sse(client.get(f"/api/runs/{run_id}/events").text)  # ends by itself
     assert [f["event"] for f in frames] == ["queued", "failed"]
-    assert "runner (ghost) stopped during this run" in frames[-1]["data"]["reason"]
+    assert frames[-1]["data"]["reason"].startswith("runner ghost lost at ")
     assert client.get(f"/api/runs/{run_id}").json()["status"] == "failed"
 
 
 def test_resuming_after_the_end_of_a_finished_run_ends_at_once(
-    client: TestClient, store: Store
+    client: TestClient, store: RunStore
 ) -> None:
     run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
     assert client.delete(f"/api/runs/{run_id}").json()["status"] == "cancelled"

@@ -8,12 +8,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from c10klab.runs.service import parse_sse
-from c10klab.store import Store
+from c10klab.runs.store import RunStore
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import memory_per_connection
 
 
-def finish(store: Store, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
+def finish(store: RunStore, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
     result: dict[str, Any] = {
         "summary": {"qps": qps, "latency_us": {"p50": 90, "p99": 400}, "error_total": 0,
                     "idle": {"requested": 0, "open_at_start": 0, "dropped": 0}},
@@ -39,7 +39,7 @@ def sweep_body(**overrides: Any) -> dict[str, Any]:
 
 
 def test_a_sweep_queues_one_run_per_point_and_skips_what_a_server_cannot_take(
-    client: TestClient, store: Store
+    client: TestClient, store: RunStore
 ) -> None:
     created = client.post("/api/sweeps", json=sweep_body())
     assert created.status_code == 202, created.text
@@ -61,7 +61,7 @@ def test_a_sweep_queues_one_run_per_point_and_skips_what_a_server_cannot_take(
 
 
 def test_points_stream_in_order_as_their_runs_finish_then_the_whole_table(
-    client: TestClient, store: Store
+    client: TestClient, store: RunStore
 ) -> None:
     sweep_id = client.post("/api/sweeps", json=sweep_body(servers=["c-epoll"], values=[100, 1100]))
     points = client.get(f"/api/sweeps/{sweep_id.json()['id']}").json()["points"]

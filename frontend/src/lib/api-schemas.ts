@@ -306,8 +306,12 @@ export const failedEventSchema = z.object({
 });
 export type FailedEvent = z.infer<typeof failedEventSchema>;
 
+/** The run's runner was lost before its load began: it is back in the queue, at its place. */
+export const requeuedEventSchema = z.object({ reason: z.string() });
+
 export const runEventSchemas = {
   queued: queuedEventSchema,
+  requeued: requeuedEventSchema,
   started: startedEventSchema,
   progress: progressEventSchema,
   server_stats: serverStatsEventSchema,

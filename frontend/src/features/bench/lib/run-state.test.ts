@@ -140,6 +140,15 @@ describe('runReducer', () => {
     expect(runStateLabel(state)).toBe('starting');
   });
 
+  it('goes back to the queue, saying why, when its runner was lost before the load began', () => {
+    const reason = 'runner lab-2 lost at 08:01:02 UTC, before it began measuring: queued again';
+    let state = run([created, event('started', 1, { server: 'c-epoll' }), event('requeued', 2, { reason })]);
+    expect(state.phase).toBe('queued');
+    expect(state.notes).toEqual([reason]);
+    state = run([event('queued', 3, { position: 1, wait_s: 0 })], state);
+    expect(runStateLabel(state)).toBe('Waiting: number 1 in the queue');
+  });
+
   it('ignores events when no run is attached', () => {
     expect(runReducer(initialRunState, event('progress', 1, progress(1, 'warmup')))).toBe(initialRunState);
   });

@@ -172,6 +172,9 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
         waitS: frame.data.wait_s ?? null,
         held: frame.data.held ?? false,
       };
+    case 'requeued':
+      // Its `queued` event with the new position comes next.
+      return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, frame.data.reason);
     case 'started':
       return { ...next, ...LEFT_QUEUE, phase: 'starting', server: frame.data.server };
     case 'progress': {

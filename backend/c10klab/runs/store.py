@@ -1,5 +1,5 @@
-"""The runs' queries: runs, their events, sweeps (series of runs), the queue's clock and the
-runner's heartbeat (the tables are declared in runs/, sweeps/ and runners/tables.py).
+"""The runs domain's queries: runs, their events, the queue and its clock, leases (the tables
+are declared in tables.py).
 
 The runs table is also the queue, and admission happens inside the write that queues: one
 transaction counts what the person and the site already have waiting, refuses or inserts. No
@@ -23,7 +23,7 @@ import json
 import math
 import statistics
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -46,11 +46,11 @@ from sqlalchemy import (
 
 from c10klab.db import Database, now_iso, unix_now
 from c10klab.errors import InvalidRequest, QueueFull
-from c10klab.runners.tables import runner_status
 from c10klab.runs.tables import events, held_classes, queue_state, runs
-from c10klab.sweeps.tables import sweeps
 
 TERMINAL_EVENTS = frozenset({"done", "failed"})
+# The PostgreSQL channel each appended event is announced on (runs/news.py listens).
+NEWS_CHANNEL = "c10k_events"
 # The queue's order: the instructor's runs first, then by virtual start tag, then arrival.
 QUEUE_ORDER = (runs.c.priority.desc(), runs.c.vstart, runs.c.queue_seq)
 # A queued run of a class its instructor paused waits, keeping its tags, until it is released.
@@ -88,17 +88,6 @@ class Run:
 
 
 @dataclass(frozen=True)
-class Sweep:
-    id: str
-    request: dict[str, Any]
-    # [{"server", "value", "run_id" (None if skipped), "skipped" (why, or None)}], in order
-    points: list[dict[str, Any]]
-    created_at: str
-    owner_id: str = "solo"
-    class_id: str | None = None
-
-
-@dataclass(frozen=True)
 class Event:
     run_id: str
     seq: int
@@ -130,7 +119,7 @@ class Admission:
 
 @dataclass(frozen=True)
 class Scope:
-    """Whose runs and sweeps a listing covers: everyone's, or one owner's and those of the
+    """Whose runs a listing covers: everyone's, or one owner's and those of the
     given classes."""
 
     everyone: bool = False
@@ -141,10 +130,6 @@ class Scope:
         if self.everyone:
             return true()
         return or_(runs.c.owner_id == self.owner_id, runs.c.class_id.in_(self.class_ids))
-
-
-# A planned sweep point: (server, value, run request or None, why skipped).
-PlannedPoint = tuple[str, float, dict[str, Any] | None, str]
 
 
 def _run(row: Row[Any]) -> Run:
@@ -164,22 +149,11 @@ def _run(row: Row[Any]) -> Run:
     )
 
 
-def _sweep(row: Row[Any]) -> Sweep:
-    return Sweep(
-        row.id,
-        json.loads(row.request),
-        json.loads(row.points),
-        row.created_at,
-        row.owner_id,
-        row.class_id,
-    )
-
-
 def _retry_after(seconds: float) -> int:
     return max(1, math.ceil(seconds))
 
 
-class Store(Database):
+class RunStore(Database):
     @staticmethod
     def _append(db: Connection, run_id: str, type_: str, data: dict[str, Any]) -> Event:
         # The run's row is locked first: two writers appending to one run on PostgreSQL (the
@@ -193,6 +167,8 @@ class Store(Database):
                 run_id=run_id, seq=seq, type=type_, data=json.dumps(data), created_at=now_iso()
             )
         )
+        if db.dialect.name == "postgresql":  # wakes the run's streams when this commits
+            db.execute(select(func.pg_notify(NEWS_CHANNEL, run_id)))
         return Event(run_id, seq, type_, data)
 
     # --- the queue ------------------------------------------------------------------------
@@ -377,6 +353,16 @@ class Store(Database):
             tag, seq = tag + cost, seq + 1
         db.execute(update(queue_state).where(queue_state.c.id == 1).values(next_seq=seq))
 
+    def queue(
+        self, db: Connection, admission: Admission, new_runs: list[tuple[str, str, dict[str, Any]]]
+    ) -> None:
+        """Admit and queue (id, server, request) runs in this order, inside the caller's write
+        transaction (a sweep records itself in the same one): all of them, or none."""
+        self._lock_queue(db)
+        self._admit(db, admission, [expected_seconds(r) for _, _, r in new_runs])
+        self._insert_runs(db, admission, new_runs)
+        self._announce_positions(db)
+
     # --- runs -------------------------------------------------------------------------------
 
     def count_queued(self) -> int:
@@ -389,10 +375,7 @@ class Store(Database):
         """Admit and queue a run; returns it and where it stands in the queue."""
         run_id = uuid.uuid4().hex
         with self.write() as db:
-            self._lock_queue(db)
-            self._admit(db, admission, [expected_seconds(request)])
-            self._insert_runs(db, admission, [(run_id, server, request)])
-            self._announce_positions(db)
+            self.queue(db, admission, [(run_id, server, request)])
             row = db.execute(select(runs).where(runs.c.id == run_id)).one()
             place = self._place(db, run_id)
         assert place is not None  # queued in this very transaction
@@ -579,13 +562,6 @@ class Store(Database):
             )
             return [_run(r) for r in rows]
 
-    def class_sweeps(self, class_id: str) -> list[Sweep]:
-        with self.connect() as db:
-            rows = db.execute(
-                select(sweeps).where(sweeps.c.class_id == class_id).order_by(sweeps.c.created_at)
-            )
-            return [_sweep(r) for r in rows]
-
     def cancel_requested(self, run_id: str) -> bool:
         with self.connect() as db:
             asked = db.execute(select(runs.c.cancel_requested).where(runs.c.id == run_id))
@@ -646,27 +622,59 @@ class Store(Database):
                 self._end(db, run_id, "failed", "failed", {"reason": reason})
         return ids
 
+    def began_measuring(self, run_id: str) -> None:
+        """The run's load has started: from now on, losing its runner fails it."""
+        with self.write() as db:
+            db.execute(
+                update(runs)
+                .where(runs.c.id == run_id, runs.c.measuring_unix.is_(None))
+                .values(measuring_unix=unix_now())
+            )
+
     def expire_leases(self) -> list[str]:
-        """Fail every running run whose runner stopped renewing its lease; returns their ids.
-        The runner, when it comes back, removes the run's containers."""
+        """End the hold of every runner that stopped renewing its lease; returns the runs it
+        held. A run whose load had not started yet is queued again, once, at the place it had
+        (a runner lost while starting containers costs it nothing it measured); any other is
+        failed. The runner, when it comes back, removes the run's containers."""
         now = unix_now()
-        expired = select(runs.c.id, runs.c.claimed_by, runs.c.lease_until).where(
-            runs.c.status == "running", runs.c.lease_until < now
-        )
+        expired = select(runs).where(runs.c.status == "running", runs.c.lease_until < now)
         with self.connect() as db:  # most checks find none: no write lock for those
             if db.execute(expired).first() is None:
                 return []
         with self.write() as db:
+            self._lock_queue(db)
             rows = db.execute(expired).all()
             for row in rows:
                 lost = datetime.fromtimestamp(row.lease_until, UTC).strftime("%H:%M:%S")
+                who = f"runner {row.claimed_by} lost at {lost} UTC"
+                if row.measuring_unix is None and row.requeued == 0:
+                    self._queue_again(db, row.id, f"{who}, before it began measuring")
+                    continue
                 reason = (
-                    f"the runner ({row.claimed_by}) stopped during this run: it last "
-                    f"answered before {lost} UTC. Its containers are removed when it comes "
-                    "back; run it again."
+                    f"{who}: it stopped answering during this run. Its containers are removed "
+                    "when it comes back; run it again."
                 )
                 self._end(db, row.id, "failed", "failed", {"reason": reason, "lost": True})
+            self._announce_positions(db)
         return [row.id for row in rows]
+
+    def _queue_again(self, db: Connection, run_id: str, why: str) -> None:
+        """Put a run that lost its runner back in the queue with the tags it had: it was
+        first in line once, so it is again."""
+        db.execute(
+            update(runs)
+            .where(runs.c.id == run_id)
+            .values(
+                status="queued",
+                started_at=None,
+                started_unix=None,
+                claimed_by=None,
+                lease_until=None,
+                announced_position=None,
+                requeued=runs.c.requeued + 1,
+            )
+        )
+        self._append(db, run_id, "requeued", {"reason": f"{why}: queued again"})
 
     # --- events -----------------------------------------------------------------------------
 
@@ -682,64 +690,3 @@ class Store(Database):
                 .order_by(events.c.seq)
             )
             return [Event(r.run_id, r.seq, r.type, json.loads(r.data)) for r in rows]
-
-    # --- sweeps -------------------------------------------------------------------------------
-
-    def create_sweep(
-        self,
-        request: dict[str, Any],
-        points: Sequence[PlannedPoint],
-        admission: Admission = Admission(),
-    ) -> Sweep:
-        """Admit and queue a sweep's runs and record it, all in one transaction: either every
-        point is queued, or none."""
-        sweep_id = uuid.uuid4().hex
-        stored: list[dict[str, Any]] = []
-        new_runs: list[tuple[str, str, dict[str, Any]]] = []
-        for server, value, run_request, skipped in points:
-            run_id = None
-            if run_request is not None:
-                run_id = uuid.uuid4().hex
-                new_runs.append((run_id, server, run_request))
-            why = None if run_id else skipped
-            stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
-        created = now_iso()
-        with self.write() as db:
-            self._lock_queue(db)
-            self._admit(db, admission, [expected_seconds(r) for _, _, r in new_runs])
-            self._insert_runs(db, admission, new_runs)
-            db.execute(
-                insert(sweeps).values(
-                    id=sweep_id,
-                    request=json.dumps(request),
-                    points=json.dumps(stored),
-                    created_at=created,
-                    owner_id=admission.owner_id,
-                    class_id=admission.class_id,
-                )
-            )
-            self._announce_positions(db)
-        return Sweep(sweep_id, request, stored, created, admission.owner_id, admission.class_id)
-
-    def get_sweep(self, sweep_id: str) -> Sweep | None:
-        with self.connect() as db:
-            row = db.execute(select(sweeps).where(sweeps.c.id == sweep_id)).first()
-        return _sweep(row) if row else None
-
-    # --- runner status ------------------------------------------------------------------------
-
-    def put_runner_status(self, data: dict[str, Any]) -> None:
-        with self.write() as db:
-            db.execute(
-                self.upsert(
-                    runner_status,
-                    {"id": 1, "updated_at": unix_now(), "data": json.dumps(data)},
-                    key=["id"],
-                )
-            )
-
-    def runner_status(self) -> tuple[float, dict[str, Any]] | None:
-        """The runner's last heartbeat: (unix time, what it reported), or None if never."""
-        with self.connect() as db:
-            row = db.execute(select(runner_status.c.updated_at, runner_status.c.data)).first()
-        return (float(row.updated_at), json.loads(row.data)) if row else None

@@ -1,0 +1,94 @@
+"""The runners domain's queries: each runner host registers itself and heartbeats every few
+seconds; the API reads who is there, what each runs, and which share CPUs (its table is
+declared in tables.py)."""
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, select
+
+from c10klab.config import parse_cpus
+from c10klab.db import Database, unix_now
+from c10klab.runners.tables import runners
+
+# A runner writes a heartbeat every few seconds; one silent longer than this is lost.
+STALE_AFTER_S = 12.0
+
+
+@dataclass(frozen=True)
+class RunnerHost:
+    id: str
+    host: str
+    server_cpus: str
+    loadgen_cpus: str
+    docker: dict[str, Any]  # {reachable, version, error}
+    images: dict[str, bool]
+    state: str  # idle | running | stopped
+    run_id: str | None
+    started_at: str
+    heartbeat_unix: float = 0.0
+
+    def age_s(self) -> float:
+        return unix_now() - self.heartbeat_unix
+
+    @property
+    def alive(self) -> bool:
+        return self.state != "stopped" and self.age_s() <= STALE_AFTER_S
+
+    @property
+    def cpus(self) -> set[int]:
+        return parse_cpus(self.server_cpus) | parse_cpus(self.loadgen_cpus)
+
+
+def _host(row: Row[Any]) -> RunnerHost:
+    return RunnerHost(
+        id=row.id,
+        host=row.host,
+        server_cpus=row.server_cpus,
+        loadgen_cpus=row.loadgen_cpus,
+        docker=json.loads(row.docker),
+        images=json.loads(row.images),
+        state=row.state,
+        run_id=row.run_id,
+        started_at=row.started_at,
+        heartbeat_unix=row.heartbeat_unix,
+    )
+
+
+def sharing_cpus(runner: RunnerHost, others: list[RunnerHost]) -> list[str]:
+    """The live runners on the same host whose CPUs overlap this one's: their benchmarks
+    and this one's may run at once on the same cores, and disturb each other's figures."""
+    return sorted(
+        other.id
+        for other in others
+        if other.id != runner.id
+        and other.alive
+        and other.host == runner.host
+        and other.cpus & runner.cpus
+    )
+
+
+class RunnerStore(Database):
+    def beat(self, runner: RunnerHost) -> None:
+        """Register or refresh a runner: what it is, and that it is alive now."""
+        values = {
+            "id": runner.id,
+            "host": runner.host,
+            "server_cpus": runner.server_cpus,
+            "loadgen_cpus": runner.loadgen_cpus,
+            "docker": json.dumps(runner.docker),
+            "images": json.dumps(runner.images),
+            "state": runner.state,
+            "run_id": runner.run_id,
+            "started_at": runner.started_at,
+            "heartbeat_unix": unix_now(),
+        }
+        with self.write() as db:
+            db.execute(self.upsert(runners, values, key=["id"]))
+
+    def hosts(self) -> list[RunnerHost]:
+        """Every runner that has served this store, the latest heard from first."""
+        with self.connect() as db:
+            rows = db.execute(select(runners).order_by(runners.c.heartbeat_unix.desc()))
+            return [_host(r) for r in rows]
