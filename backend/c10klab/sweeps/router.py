@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, SweepsDep
+from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, SweepsDep
 from c10klab.people.access import admission_for, require_visible
 from c10klab.people.store import PeopleStore, Person
 from c10klab.runs.service import resume_after
@@ -59,6 +59,7 @@ def sweep_events(
     sweep_id: str,
     person: PersonDep,
     sweeps: SweepsDep,
+    news: NewsDep,
     people: PeopleDep,
     last_event_id: Annotated[str | None, Header()] = None,
     after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
@@ -66,7 +67,7 @@ def sweep_events(
     sweep = visible_sweep(sweeps, people, person, sweep_id)
     resume = resume_after(last_event_id, after)
     return StreamingResponse(
-        service.stream_points(sweeps, sweep, min(resume, len(sweep.points))),
+        service.stream_points(sweeps, news, sweep, min(resume, len(sweep.points))),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from c10klab.config import Settings
 from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
+from c10klab.runs.news import RunNews
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import sse_frame, stored_request, validate_origin, validate_request
 from c10klab.runs.store import Admission, Run
@@ -20,7 +21,6 @@ from c10klab.sandboxes.schemas import Catalog
 from c10klab.sweeps.schemas import Point, SweepOut, SweepRequest
 from c10klab.sweeps.store import PlannedPoint, Sweep, SweepStore
 
-POLL_INTERVAL_S = 0.3
 KEEPALIVE_S = 15.0
 WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
 FINISHED = {"done", "failed", "cancelled", "skipped"}
@@ -188,23 +188,28 @@ def cancel_sweep(sweeps: SweepStore, sweep: Sweep) -> int:
     return asked
 
 
-async def stream_points(sweeps: SweepStore, sweep: Sweep, after_seq: int) -> AsyncIterator[str]:
+async def stream_points(
+    sweeps: SweepStore, news: RunNews, sweep: Sweep, after_seq: int
+) -> AsyncIterator[str]:
     """SSE: a `point` event per point in order as it finishes (id = its position, from 1),
-    then `done` with the whole table (id = points + 1). Resumes after `after_seq`."""
+    then `done` with the whole table (id = points + 1). Resumes after `after_seq`. Waiting
+    for a point is waiting for news of its run (runs/news.py)."""
     yield "retry: 1000\n\n"
     seq, idle = after_seq, 0.0
     while seq < len(sweep.points):
         stored = sweep.points[seq]
-        point = await asyncio.to_thread(read_point, sweeps, stored)
-        if point.status in FINISHED:
-            seq += 1
-            idle = 0.0
-            yield sse_frame(seq, "point", point.model_dump())
-            continue
-        await asyncio.sleep(POLL_INTERVAL_S)
-        idle += POLL_INTERVAL_S
-        if idle >= KEEPALIVE_S:
-            idle = 0.0
-            yield ": keep-alive\n\n"
+        async with news.subscription(stored["run_id"] or "") as woken:
+            while True:
+                woken.clear()
+                point = await asyncio.to_thread(read_point, sweeps, stored)
+                if point.status in FINISHED:
+                    break
+                idle += await news.wait(woken)
+                if idle >= KEEPALIVE_S:
+                    idle = 0.0
+                    yield ": keep-alive\n\n"
+        seq += 1
+        idle = 0.0
+        yield sse_frame(seq, "point", point.model_dump())
     table = await asyncio.to_thread(sweep_out, sweeps, sweep)
     yield sse_frame(len(sweep.points) + 1, "done", table.model_dump())
