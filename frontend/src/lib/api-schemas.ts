@@ -16,8 +16,27 @@ export const healthSchema = z.object({
   }),
   images: z.record(z.string(), z.boolean()),
   ready: z.boolean(),
+  /** Every runner host that has served the store, the latest heard from first. */
+  runners: z
+    .array(
+      z.object({
+        id: z.string(),
+        host: z.string(),
+        server_cpus: z.string(),
+        loadgen_cpus: z.string(),
+        engine: z.string().nullable(),
+        state: z.enum(['idle', 'running', 'stopped', 'lost']),
+        run_id: z.string().nullable(),
+        ready: z.boolean(),
+        reason: z.string().nullable(),
+        heartbeat_age_s: z.number(),
+        shares_cpus_with: z.array(z.string()),
+      }),
+    )
+    .default([]),
 });
 export type Health = z.infer<typeof healthSchema>;
+export type RunnerHealth = Health['runners'][number];
 
 // ───────────────────────────── lessons ────────────────────────────
 

@@ -6,6 +6,21 @@ export const healthyHealth: Health = {
   docker: { reachable: true, version: '27.3.1', error: null },
   images: { 'c10klab/server:c-epoll': true, 'c10klab/server:c-poll': true, 'c10klab/loadgen:latest': true },
   ready: true,
+  runners: [
+    {
+      id: 'lab-1',
+      host: 'lab-1',
+      server_cpus: '0',
+      loadgen_cpus: '1',
+      engine: '27.3.1',
+      state: 'idle',
+      run_id: null,
+      ready: true,
+      reason: null,
+      heartbeat_age_s: 1.5,
+      shares_cpus_with: [],
+    },
+  ],
 };
 
 export const servers = [

@@ -18,12 +18,14 @@ import { PauseToggle } from './pause-toggle';
 import { PresentationBar } from './presentation-bar';
 import { QueueTable } from './queue-table';
 import { RosterTable } from './roster-table';
+import { RunnersTable } from './runners-table';
 
 import './classroom.css';
 
 /**
  * /#/classes/:id, the instructor's page while teaching: the join code for the room, what is
- * presented, who is here and where, the class's queue (pause, cancel, export), and the board.
+ * presented, who is here and where, the class's queue (pause, cancel, export), the runner hosts
+ * and what each is running, and the board.
  * The class stream keeps the class (paused, ended) and the presentation current.
  */
 export function ClassPage({ classId }: { classId: string }) {
@@ -98,6 +100,13 @@ export function ClassPage({ classId }: { classId: string }) {
         </p>
         <ErrorBoundary name="The queue">
           <QueueTable classId={classId} live={!ended} titles={titles} />
+        </ErrorBoundary>
+      </section>
+
+      <section className="class-page__section" aria-labelledby="class-runners">
+        <h2 id="class-runners">Runners</h2>
+        <ErrorBoundary name="The runners">
+          <RunnersTable classId={classId} live={!ended} />
         </ErrorBoundary>
       </section>
 
