@@ -35,7 +35,6 @@ from dataclasses import dataclass
 
 from peers import (
     CLIENT_CPU,
-    PORT,
     SERVER_CPU,
     SERVERS,
     Contender,
@@ -44,10 +43,11 @@ from peers import (
     c_server,
     loadgen_args,
     median_qps,
+    missing_for_counting,
     rounds,
     section_table,
 )
-from vs_wrk import LOADGEN, ROOT, load_average, machine, port_is_free, raise_nofile
+from vs_wrk import LOADGEN, ROOT, load_average, machine, raise_nofile
 
 RESULTS = ROOT / "results/counting.md"
 MEASURE = ROOT / "backend/c10klab/runner/measure.py"
@@ -200,24 +200,14 @@ def report(sections: list[Section], seconds: int, count: int) -> str:
 
 
 def check_prerequisites() -> None:
-    missing = [
-        f"{path} is missing: {how}"
-        for path, how in [
+    missing = missing_for_counting(
+        [
             *((SERVERS / case.server, "make servers") for case in CASES),
             (LOADGEN, "make loadgen"),
         ]
-        if not path.exists()
-    ]
-    if subprocess.run(["perf", "--version"], capture_output=True).returncode != 0:
-        missing.append("perf is missing: apt-get install linux-perf")
+    )
     if not os.path.isdir(f"{TRACEPOINTS}/raw_syscalls"):
         missing.append(f"no tracepoints at {TRACEPOINTS} (is tracefs mounted?)")
-    if os.geteuid() != 0:
-        missing.append("root is needed: perf counts another process's system calls")
-    if (os.cpu_count() or 1) < 2:
-        missing.append("2 CPUs are needed (server on CPU 0, client on CPU 1)")
-    if not port_is_free(PORT):
-        missing.append(f"port {PORT} is in use")
     if missing:
         sys.exit("counting: cannot run:\n  " + "\n  ".join(missing))
 

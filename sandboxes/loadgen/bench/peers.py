@@ -445,17 +445,10 @@ def fetch_nginx() -> None:
         subprocess.run(["dpkg-deb", "-x", str(package), str(NGINX_DIR)], check=True)
 
 
-def check_prerequisites() -> None:
-    missing = [
-        f"{path} is missing: {how}"
-        for path, how in (
-            (SERVERS / "c-epoll", "make servers"),
-            (SERVERS / "c-io-uring", "make servers"),
-            (LOADGEN, "make loadgen"),
-            (WRK, "apt-get install wrk"),
-        )
-        if not path.exists()
-    ]
+def missing_for_counting(needed: list[tuple[Path, str]]) -> list[str]:
+    """What a benchmark that counts a server's calls with perf lacks on this machine: the
+    `needed` files (path, how to get it), perf, root, two CPUs, the port."""
+    missing = [f"{path} is missing: {how}" for path, how in needed if not path.exists()]
     if subprocess.run(["perf", "--version"], capture_output=True).returncode != 0:
         missing.append("perf is missing: apt-get install linux-perf")
     if os.geteuid() != 0:
@@ -464,6 +457,18 @@ def check_prerequisites() -> None:
         missing.append("2 CPUs are needed (server on CPU 0, client on CPU 1)")
     if not port_is_free(PORT):
         missing.append(f"port {PORT} is in use")
+    return missing
+
+
+def check_prerequisites() -> None:
+    missing = missing_for_counting(
+        [
+            (SERVERS / "c-epoll", "make servers"),
+            (SERVERS / "c-io-uring", "make servers"),
+            (LOADGEN, "make loadgen"),
+            (WRK, "apt-get install wrk"),
+        ]
+    )
     if missing:
         sys.exit("peers: cannot run:\n  " + "\n  ".join(missing))
 
