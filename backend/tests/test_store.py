@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import update
 
 from c10klab.errors import InvalidRequest, QueueFull
+from c10klab.runners.store import RunnerHost, RunnerStore
 from c10klab.runs.store import RUN_OVERHEAD_S, Admission, RunStore, Scope
 from c10klab.runs.tables import runs
 from c10klab.sweeps.store import PlannedPoint, SweepStore
@@ -31,6 +32,13 @@ def test_queue_positions_move_up_when_the_runner_claims(store: RunStore) -> None
         {"position": 3, "wait_s": 2 * step},
         {"position": 2, "wait_s": 2 * step},
     ]
+
+
+def test_waits_count_every_live_runner(store: RunStore, runners: RunnerStore) -> None:
+    for name in ("a", "b"):
+        runners.beat(RunnerHost(name, "lab", "0", "1", {}, {}, "idle", None, "2026-11-25"))
+    waits = [store.create_run("c-epoll", {})[1].wait_s for _ in range(3)]
+    assert waits == [0, 0, RUN_OVERHEAD_S]  # two start at once, the third when one is free
 
 
 def test_a_run_is_claimed_once(store: RunStore) -> None:

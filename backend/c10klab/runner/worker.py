@@ -112,6 +112,8 @@ class Runner:
         self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.stopping = threading.Event()
         self.current_run: str | None = None  # whose lease to renew
+        self.beating = threading.Lock()
+        self.said_goodbye = False
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -141,13 +143,22 @@ class Runner:
             self.stopping.wait(LEASE_RENEW_S)
 
     def heartbeat(self, state: str | None = None) -> None:
-        catalog = load_catalog(self.settings.sandboxes_dir)
-        tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE, COUNTER_IMAGE})
-        docker_state = Engine.probe()
-        images = self.engine.images_present(tags) if docker_state["reachable"] else {}
-        run_id = self.current_run
-        state = state or ("running" if run_id else "idle")
-        self.hosts.beat(self.describe(docker_state, images, state, run_id))
+        # One beat at a time, and none after the goodbye: a beat under way while the runner
+        # stops must not undo it.
+        with self.beating:
+            if self.said_goodbye:
+                return
+            catalog = load_catalog(self.settings.sandboxes_dir)
+            tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE, COUNTER_IMAGE})
+            docker_state = Engine.probe()
+            images = self.engine.images_present(tags) if docker_state["reachable"] else {}
+            run_id = self.current_run
+            self.hosts.beat(
+                self.describe(
+                    docker_state, images, state or ("running" if run_id else "idle"), run_id
+                )
+            )
+            self.said_goodbye = state == "stopped"
 
     def describe(
         self, docker: dict[str, Any], images: dict[str, bool], state: str, run_id: str | None

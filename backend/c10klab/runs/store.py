@@ -19,6 +19,7 @@ costs nothing, and waiting idle earns nothing. Positions follow that order exact
 run whose position changes is told so by a new `queued` event with its estimated wait.
 """
 
+import heapq
 import json
 import math
 import statistics
@@ -26,6 +27,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -46,6 +48,7 @@ from sqlalchemy import (
 
 from c10klab.db import Database, now_iso, unix_now
 from c10klab.errors import InvalidRequest, QueueFull
+from c10klab.runners.store import RunnerStore
 from c10klab.runs.tables import events, held_classes, queue_state, runs
 
 TERMINAL_EVENTS = frozenset({"done", "failed"})
@@ -154,6 +157,10 @@ def _retry_after(seconds: float) -> int:
 
 
 class RunStore(Database):
+    def __init__(self, where: str | Path) -> None:
+        super().__init__(where)
+        self.hosts = RunnerStore(where)  # how many runners serve the queue, for its waits
+
     @staticmethod
     def _append(db: Connection, run_id: str, type_: str, data: dict[str, Any]) -> Event:
         # The run's row is locked first: two writers appending to one run on PostgreSQL (the
@@ -207,22 +214,28 @@ class RunStore(Database):
         sample = [float(r) for r in ratios]
         return statistics.median(sample) if sample else 1.0
 
-    @classmethod
-    def _waits(cls, db: Connection, queue: list[Row[Any]]) -> list[float]:
-        """Seconds until each queued run (in queue order) is expected to start: what the
-        running run has left, then everything ahead of it, at the pace runs really go."""
-        now, pace = unix_now(), cls._pace(db)
+    def _waits(self, db: Connection, queue: list[Row[Any]]) -> list[float]:
+        """Seconds until each queued run (in queue order) is expected to start, at the pace
+        runs really go: each live runner is free once its running run ends, and each run
+        goes to the runner free first."""
+        now, pace = unix_now(), self._pace(db)
         running = db.execute(
             select(runs.c.expected_s, runs.c.started_unix).where(runs.c.status == "running")
         )
-        ahead = sum(
-            max(1.0, r.expected_s * pace - (now - (r.started_unix or now))) for r in running
-        )
+        free_at = [max(1.0, r.expected_s * pace - (now - (r.started_unix or now))) for r in running]
+        free_at += [0.0] * max(0, self.runner_count() - len(free_at))
+        heapq.heapify(free_at)
         waits = []
         for row in queue:
-            waits.append(ahead)
-            ahead += row.expected_s * pace
+            start = heapq.heappop(free_at)
+            waits.append(start)
+            heapq.heappush(free_at, start + row.expected_s * pace)
         return waits
+
+    def runner_count(self) -> int:
+        """How many runners serve the queue: the live ones (at least one: with none, the
+        queue waits for the first to come)."""
+        return max(1, sum(1 for host in self.hosts.hosts() if host.alive))
 
     def _announce_positions(self, db: Connection) -> None:
         """A `queued` event for every waiting run whose position changed (or was never said)."""
