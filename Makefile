@@ -16,16 +16,30 @@ RUST_SERVERS := sandboxes/servers/rust
 UP_PACKAGES := debootstrap python3-venv curl procps
 TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev postgresql
 
-.PHONY: up compose-up test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
+.PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
         bench bench-hosting bench-classroom bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
 
-# The classroom stack (README: "Host it for a class").
+# The classroom stack (README: "Host it for a class"), with RUNNERS runner containers.
+RUNNERS ?= 1
 compose-up: host-compose deps frontend images
-	docker-compose up -d --build
+	docker-compose up -d --build --scale runner=$(RUNNERS)
+
+# A lab machine as one more runner of a class (README: "More runners"): the sandbox images, the
+# venv, then one runner in the foreground on the class's PostgreSQL store (Ctrl-C stops it).
+# C10K_DATABASE_URL, given on the command line, reaches it through the environment.
+ifneq ($(filter runner,$(MAKECMDGOALS)),)
+ifeq ($(filter postgresql://% postgres://%,$(C10K_DATABASE_URL)),)
+$(error make runner needs the class's PostgreSQL store, and C10K_DATABASE_URL is \
+    $(if $(C10K_DATABASE_URL),not a postgresql:// URL,empty): \
+    make runner C10K_DATABASE_URL=postgresql://USER:PASSWORD@HOST/DATABASE)
+endif
+endif
+runner: host-up venv images
+	$(PY) -m c10klab runner
 
 deps: venv frontend-deps
 

@@ -1,10 +1,10 @@
-"""The hosting stack as an instructor starts it: docker-compose.yml up, an instructor made on
-the command line, a class and a student through the API, a c-epoll and a c-io-uring benchmark
-and a syscall profile run through it, then everything removed, volumes too. `make test-compose`
-runs this (the images are built first); it needs docker-compose (Debian's 1.29, or compose v2)
-and the engine."""
+"""The hosting stack as an instructor starts it: docker-compose.yml up (the API, a runner and
+PostgreSQL), an instructor made on the command line, a class and a student through the API, a
+c-epoll and a c-io-uring benchmark and a syscall profile run through it, a busy class, the
+runners scaled to two, then everything removed, volumes too. `make test-compose` runs this (the
+images are built first); it needs docker-compose (Debian's 1.29, or compose v2) and the
+engine."""
 
-import hashlib
 import json
 import os
 import shutil
@@ -21,8 +21,8 @@ import docker
 import httpx
 import pytest
 
-from c10klab.config import REPO_ROOT
-from c10klab.runner.plan import LABEL
+from c10klab.config import REPO_ROOT, Settings
+from c10klab.runner.plan import LABEL, store_label
 from c10klab.runs.service import parse_sse
 
 pytestmark = [pytest.mark.compose, pytest.mark.docker]
@@ -30,8 +30,6 @@ pytestmark = [pytest.mark.compose, pytest.mark.docker]
 PROJECT = "c10klab-smoke"
 PASSWORD = "compose-smoke-password"
 RUN = {"connections": 10, "duration_s": 2, "warmup_s": 1}
-# The runner inside the stack labels its containers with the hash of its store's path.
-STACK_STORE = "/data/c10klab.sqlite3"
 
 
 def compose_command() -> list[str]:
@@ -53,6 +51,9 @@ class Stack:
     def __init__(self, port: int) -> None:
         self.base = f"http://127.0.0.1:{port}"
         self.env = os.environ | {"C10K_PUBLISH": f"127.0.0.1:{port}"}
+        # The label on the benchmark containers of each runner the stack has had (each runner
+        # has its own: its store and its name, the container's host name).
+        self.benchmark_labels: set[str] = set()
 
     def compose(self, *args: str, stdin: str | None = None) -> str:
         done = subprocess.run(
@@ -66,15 +67,29 @@ class Stack:
         assert done.returncode == 0, f"compose {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
         return done.stdout
 
+    def service(self, name: str) -> list[Any]:
+        """The service's containers, running or not."""
+        labels = [f"com.docker.compose.project={PROJECT}", f"com.docker.compose.service={name}"]
+        return docker.from_env().containers.list(all=True, filters={"label": labels})
+
+    def note_runners(self) -> None:
+        for runner in self.service("runner"):
+            env = dict(e.split("=", 1) for e in runner.attrs["Config"]["Env"])
+            named = Settings(database_url=env["C10K_DATABASE_URL"], runner_id=hostname(runner))
+            self.benchmark_labels.add(f"{LABEL}={store_label(named)}")
+
     def containers(self) -> list[Any]:
         project = f"com.docker.compose.project={PROJECT}"
         engine = docker.from_env()
         stack = engine.containers.list(all=True, filters={"label": project})
-        return stack + engine.containers.list(all=True, filters={"label": benchmark_label()})
+        for label in sorted(self.benchmark_labels):
+            stack += engine.containers.list(all=True, filters={"label": label})
+        return stack
 
 
-def benchmark_label() -> str:
-    return f"{LABEL}={hashlib.sha256(STACK_STORE.encode()).hexdigest()[:12]}"
+def hostname(container: Any) -> str:
+    name: str = container.attrs["Config"]["Hostname"]
+    return name
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +104,7 @@ def stack() -> Iterator[Stack]:
         wait_ready(stack)
         yield stack
     finally:
+        stack.note_runners()
         logs = stack.compose("logs", "--no-color", "--tail", "40")
         stack.compose("down", "--volumes", "--remove-orphans")
         Path(REPO_ROOT / "var").mkdir(exist_ok=True)
@@ -103,6 +119,7 @@ def wait_ready(stack: Stack, timeout_s: float = 120) -> None:
         try:
             health = httpx.get(stack.base + "/api/health", timeout=5).json()
             if health["ready"]:
+                stack.note_runners()
                 return
         except (httpx.HTTPError, json.JSONDecodeError):
             pass
@@ -257,3 +274,41 @@ def test_a_busy_class_gets_no_server_error(stack: Stack) -> None:
     assert busy.errors == [], f"{len(busy.errors)} of {busy.answers} answers"
     print(f"{busy.answers} answers, no 5xx; {len(busy.runs_done)} runs done")
     assert len(busy.runs_done) >= 3, "the students' runs went through meanwhile"
+
+
+def live_runners(stack: Stack) -> list[dict[str, Any]]:
+    runners: list[dict[str, Any]] = httpx.get(stack.base + "/api/health").json()["runners"]
+    return [r for r in runners if r["state"] in ("idle", "running")]
+
+
+def test_runners_scale_and_each_registers_under_its_host_name(stack: Stack) -> None:
+    """`docker-compose up -d --scale runner=2`: a second runner container serves the same
+    store, and /api/health lists both, live, each under its container's host name."""
+    stack.compose("up", "-d", "--scale", "runner=2")
+    try:
+        names = {hostname(c) for c in stack.service("runner")}
+        assert len(names) == 2, names
+        stack.note_runners()
+        deadline = time.monotonic() + 60
+        while {r["id"] for r in live_runners(stack)} != names and time.monotonic() < deadline:
+            time.sleep(1)
+        live = live_runners(stack)
+        assert {r["id"] for r in live} == names, live
+        assert {r["host"] for r in live} == names and all(r["ready"] for r in live), live
+    finally:
+        stack.compose("up", "-d", "--scale", "runner=1")
+
+
+def test_only_the_api_has_a_route_out(stack: Stack) -> None:
+    """The API, the runner and the database meet on a network with no route out; the API
+    alone is on a second one, for its published port."""
+    engine = docker.from_env()
+
+    def internal(container: Any) -> dict[str, bool]:
+        networks = container.attrs["NetworkSettings"]["Networks"]
+        return {name: engine.networks.get(name).attrs["Internal"] for name in networks}
+
+    store, web = f"{PROJECT}_store", f"{PROJECT}_web"
+    assert internal(stack.service("api")[0]) == {store: True, web: False}
+    for service in ("runner", "db"):
+        assert [internal(c) for c in stack.service(service)] == [{store: True}], service
