@@ -5,6 +5,7 @@ The Docker SDK blocks; the runner is its own process and calls it from plain thr
 
 import contextlib
 import platform
+import socket
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -43,6 +44,13 @@ class Engine:
             except ImageNotFound:
                 present[tag] = False
         return present
+
+    def host_name(self) -> str:
+        """The machine the engine runs on. Runners in containers (the compose stack) each
+        have a host name of their own, their container's; the engine's is the one they share,
+        which is what tells that they share CPUs."""
+        name = self.client.info().get("Name")
+        return str(name) if name else socket.gethostname()
 
     def host_facts(self) -> dict[str, Any]:
         info = self.client.info()

@@ -107,6 +107,7 @@ class Runner:
     def __init__(self, settings: Settings, store: RunStore, engine: Engine) -> None:
         self.settings, self.store, self.engine = settings, store, engine
         self.hosts = RunnerStore(settings.store)
+        self.host = engine.host_name()
         self.store_label = store_label(settings)
         self.runner_id = runner_name(settings)
         self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -163,7 +164,9 @@ class Runner:
     def describe(
         self, docker: dict[str, Any], images: dict[str, bool], state: str, run_id: str | None
     ) -> RunnerHost:
-        return describe_runner(self.settings, docker, images, state, run_id, self.started_at)
+        return describe_runner(
+            self.settings, self.host, docker, images, state, run_id, self.started_at
+        )
 
     def heartbeat_forever(self) -> None:
         while not self.stopping.is_set():
@@ -476,7 +479,7 @@ class Runner:
             "server_cpus": self.settings.server_cpus,
             "loadgen_cpus": self.settings.loadgen_cpus,
             "runner": self.runner_id,
-            "runner_host": socket.gethostname(),
+            "runner_host": self.host,
             # Other runners on this host pinned to the same CPUs: their runs may have run at
             # the same moment as this one, on the same cores.
             "shares_cpus_with": self.shares_cpus_with(),
@@ -522,6 +525,7 @@ def busy_columns() -> tuple[str, ...]:
 
 def describe_runner(
     settings: Settings,
+    host: str,
     docker: dict[str, Any],
     images: dict[str, bool],
     state: str,
@@ -531,7 +535,7 @@ def describe_runner(
     """What a runner says about itself in its heartbeat."""
     return RunnerHost(
         id=runner_name(settings),
-        host=socket.gethostname(),
+        host=host,
         server_cpus=settings.server_cpus,
         loadgen_cpus=settings.loadgen_cpus,
         docker=docker,
@@ -571,7 +575,9 @@ def connect(settings: Settings, stopping: threading.Event) -> Engine | None:
         state = Engine.probe()
         if state["reachable"]:
             return Engine()
-        hosts.beat(describe_runner(settings, state, {}, "idle", None, started_at))
+        hosts.beat(
+            describe_runner(settings, socket.gethostname(), state, {}, "idle", None, started_at)
+        )
         log.warning("Docker engine not reachable (%s); retrying", state["error"])
         stopping.wait(HEARTBEAT_S)
     return None

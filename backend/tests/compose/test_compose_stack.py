@@ -283,7 +283,8 @@ def live_runners(stack: Stack) -> list[dict[str, Any]]:
 
 def test_runners_scale_and_each_registers_under_its_host_name(stack: Stack) -> None:
     """`docker-compose up -d --scale runner=2`: a second runner container serves the same
-    store, and /api/health lists both, live, each under its container's host name."""
+    store, and /api/health lists both, live, each under its container's host name, on one
+    machine (the engine's), pinned to the same CPUs: each says it shares them with the other."""
     stack.compose("up", "-d", "--scale", "runner=2")
     try:
         names = {hostname(c) for c in stack.service("runner")}
@@ -294,7 +295,9 @@ def test_runners_scale_and_each_registers_under_its_host_name(stack: Stack) -> N
             time.sleep(1)
         live = live_runners(stack)
         assert {r["id"] for r in live} == names, live
-        assert {r["host"] for r in live} == names and all(r["ready"] for r in live), live
+        assert all(r["ready"] for r in live) and len({r["host"] for r in live}) == 1, live
+        for runner in live:
+            assert runner["shares_cpus_with"] == sorted(names - {runner["id"]}), live
     finally:
         stack.compose("up", "-d", "--scale", "runner=1")
 
