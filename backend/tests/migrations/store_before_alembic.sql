@@ -1,7 +1,8 @@
 -- A store made by the course before Alembic (commit f0abaf4's schema), with a little of
 -- everything in it: an instructor, a class, a student and her session, a finished run with
 -- events, a sweep, a run waiting in a held class, presence, a lesson read, a presentation.
--- Made with that version's own stores, dumped with sqlite3's iterdump().
+-- Made with that version's own stores, dumped with sqlite3's iterdump(); then the session's
+-- expiry was moved to 2100 (it was an hour), so that the test finds it still valid.
 BEGIN TRANSACTION;
 CREATE TABLE classes (
     id TEXT PRIMARY KEY,
@@ -107,7 +108,7 @@ CREATE TABLE sessions (
     created_at TEXT NOT NULL,
     expires_unix REAL NOT NULL
 );
-INSERT INTO "sessions" VALUES('ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff','6511477d013eeb8ea63486d7abe2ab90','2026-11-25T07:01:50.381+00:00',1.79559371038138842579e+09);
+INSERT INTO "sessions" VALUES('ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff','6511477d013eeb8ea63486d7abe2ab90','2026-11-25T07:01:50.381+00:00',4102444800.0);
 CREATE TABLE site_secrets (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
