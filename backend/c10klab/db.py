@@ -85,7 +85,9 @@ def _sqlite_engine(url: str) -> Engine:
 def _postgres_engine(url: str) -> Engine:
     # pool_pre_ping: a class's database may restart under a running API; the next use of a
     # pooled connection finds out and takes a fresh one instead of failing a request.
-    return create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+    # Up to 30 connections a process: the API answers from a pool of 40 threads, and a class's
+    # database serves several API processes and runners (PostgreSQL allows 100 by default).
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
 _engines: dict[str, Engine] = {}

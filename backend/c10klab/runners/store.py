@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Connection, Row, func, select
 
 from c10klab.config import parse_cpus
 from c10klab.db import Database, unix_now
@@ -86,6 +86,14 @@ class RunnerStore(Database):
         }
         with self.write() as db:
             db.execute(self.upsert(runners, values, key=["id"]))
+
+    def count_live(self, db: Connection) -> int:
+        """How many runners are alive now, read in the caller's transaction (a second
+        connection opened inside one could wait forever for a pool that transaction holds)."""
+        live = select(func.count()).where(
+            runners.c.state != "stopped", runners.c.heartbeat_unix >= unix_now() - STALE_AFTER_S
+        )
+        return int(db.execute(live).scalar_one())
 
     def hosts(self) -> list[RunnerHost]:
         """Every runner that has served this store, the latest heard from first."""

@@ -223,7 +223,7 @@ class RunStore(Database):
             select(runs.c.expected_s, runs.c.started_unix).where(runs.c.status == "running")
         )
         free_at = [max(1.0, r.expected_s * pace - (now - (r.started_unix or now))) for r in running]
-        free_at += [0.0] * max(0, self.runner_count() - len(free_at))
+        free_at += [0.0] * max(0, self.runner_count(db) - len(free_at))
         heapq.heapify(free_at)
         waits = []
         for row in queue:
@@ -232,10 +232,10 @@ class RunStore(Database):
             heapq.heappush(free_at, start + row.expected_s * pace)
         return waits
 
-    def runner_count(self) -> int:
+    def runner_count(self, db: Connection) -> int:
         """How many runners serve the queue: the live ones (at least one: with none, the
         queue waits for the first to come)."""
-        return max(1, sum(1 for host in self.hosts.hosts() if host.alive))
+        return max(1, self.hosts.count_live(db))
 
     def _announce_positions(self, db: Connection) -> None:
         """A `queued` event for every waiting run whose position changed (or was never said)."""
