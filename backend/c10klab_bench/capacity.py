@@ -70,6 +70,7 @@ from c10klab.db import forget_engine
 from c10klab.errors import QueueFull
 from c10klab.people.access import admission_for
 from c10klab.people.store import Person
+from c10klab.runner.worker import cpu_model
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import stored_request, validate_request
 from c10klab.runs.store import Admission, RunStore, expected_seconds
@@ -834,12 +835,7 @@ def instructor_section(grid: dict[tuple[int, int], Outcome], work: Workload, sit
 
 
 def machine() -> str:
-    model = "unknown CPU"
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            model = line.split(":", 1)[1].strip()
-            break
-    return f"{model}, {os.cpu_count()} cores"
+    return f"{cpu_model()}, {os.cpu_count()} cores"
 
 
 def report(

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, select
+from sqlalchemy import Connection, Row, select
 
 from c10klab.config import parse_cpus
 from c10klab.db import Database, unix_now
@@ -90,13 +90,14 @@ class RunnerStore(Database):
     def count_live(self, db: Connection) -> int:
         """How many runners are alive now, read in the caller's transaction (a second
         connection opened inside one could wait forever for a pool that transaction holds)."""
-        live = select(func.count()).where(
-            runners.c.state != "stopped", runners.c.heartbeat_unix >= unix_now() - STALE_AFTER_S
-        )
-        return int(db.execute(live).scalar_one())
+        return sum(1 for host in self._hosts(db) if host.alive)
 
     def hosts(self) -> list[RunnerHost]:
         """Every runner that has served this store, the latest heard from first."""
         with self.connect() as db:
-            rows = db.execute(select(runners).order_by(runners.c.heartbeat_unix.desc()))
-            return [_host(r) for r in rows]
+            return self._hosts(db)
+
+    @staticmethod
+    def _hosts(db: Connection) -> list[RunnerHost]:
+        rows = db.execute(select(runners).order_by(runners.c.heartbeat_unix.desc()))
+        return [_host(r) for r in rows]
