@@ -1,8 +1,9 @@
 """Who may see and cancel what, and which limits a person's runs are admitted under.
 
 - solo mode: one implicit person who owns and sees everything;
-- a student: their own runs and sweeps only;
-- an instructor: their own, and everything of the classes they teach.
+- a student: sees their own runs and sweeps and their classmates' (a permalink shared in the
+  class opens for everyone in it), cancels only their own;
+- an instructor: sees and cancels their own, and everything of the classes they teach.
 """
 
 from c10klab.config import Settings
@@ -23,15 +24,38 @@ def scope_for(people: PeopleStore, person: Person) -> Scope:
     return Scope(owner_id=person.id, class_ids=class_ids_taught(people, person))
 
 
-def require_visible(
+def may_cancel(people: PeopleStore, person: Person, owner_id: str, class_id: str | None) -> bool:
+    """The owner, the instructor of the owner's class, and the solo person."""
+    if person.kind == "solo" or owner_id == person.id:
+        return True
+    return class_id is not None and class_id in class_ids_taught(people, person)
+
+
+def may_view(people: PeopleStore, person: Person, owner_id: str, class_id: str | None) -> bool:
+    """Whoever may cancel, and the owner's classmates: a class's results are its members'."""
+    if may_cancel(people, person, owner_id, class_id):
+        return True
+    return person.kind == "student" and class_id is not None and person.class_id == class_id
+
+
+def require_viewer(
     people: PeopleStore, person: Person, owner_id: str, class_id: str | None, what: str
 ) -> None:
-    """Refuse (403) a person who may not see or cancel a run or sweep of `owner_id`."""
-    if person.kind == "solo" or owner_id == person.id:
-        return
-    if class_id is not None and class_id in class_ids_taught(people, person):
-        return
-    raise Forbidden(f"this {what} belongs to someone else: you can see and cancel only your own")
+    """Refuse (403) a person who may not see a run or sweep of `owner_id` (its permalink)."""
+    if not may_view(people, person, owner_id, class_id):
+        raise Forbidden(
+            f"this {what} belongs to someone else: you can see only your own and your class's"
+        )
+
+
+def require_canceller(
+    people: PeopleStore, person: Person, owner_id: str, class_id: str | None, what: str
+) -> None:
+    """Refuse (403) a person who may not cancel a run or sweep of `owner_id`."""
+    if not may_cancel(people, person, owner_id, class_id):
+        raise Forbidden(
+            f"this {what} belongs to someone else: only its owner or their instructor can cancel it"
+        )
 
 
 def require_instructor(person: Person) -> None:
@@ -63,7 +87,9 @@ def admission_for(person: Person, settings: Settings) -> Admission:
     """Solo mode has the site's cap only; in a class every person has their own limits, and
     an instructor's runs are claimed before the students'."""
     if person.kind == "solo":
-        return Admission(owner_id=person.id, queued_site=settings.max_queued_runs)
+        return Admission(
+            owner_id=person.id, browser=person.browser, queued_site=settings.max_queued_runs
+        )
     return Admission(
         owner_id=person.id,
         class_id=person.class_id,

@@ -1,5 +1,6 @@
 """The runs domain: queueing benchmark runs and streaming their events. Every call acts for
-the person asking (deps.current_person): a student sees and cancels only their own runs."""
+the person asking (deps.current_person): a student sees their own runs and their class's,
+and cancels only their own."""
 
 from typing import Annotated
 
@@ -7,7 +8,7 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
 from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep
-from c10klab.people.access import admission_for, require_visible, scope_for
+from c10klab.people.access import admission_for, require_canceller, require_viewer, scope_for
 from c10klab.people.store import PeopleStore, Person
 from c10klab.runs import service
 from c10klab.runs.schemas import CancelOut, RunCreated, RunOut, RunRequest
@@ -20,7 +21,14 @@ router = APIRouter(prefix="/runs", tags=["runs"])
 def visible_run(store: RunStore, people: PeopleStore, person: Person, run_id: str) -> Run:
     """The run, if it exists (404) and the person may see it (403)."""
     run = service.get_run(store, run_id)
-    require_visible(people, person, run.owner_id, run.class_id, "run")
+    require_viewer(people, person, run.owner_id, run.class_id, "run")
+    return run
+
+
+def cancellable_run(store: RunStore, people: PeopleStore, person: Person, run_id: str) -> Run:
+    """The run, if it exists (404) and the person may cancel it (403)."""
+    run = service.get_run(store, run_id)
+    require_canceller(people, person, run.owner_id, run.class_id, "run")
     return run
 
 
@@ -59,7 +67,7 @@ def get_run(run_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) 
 
 @router.delete("/{run_id}")
 def cancel_run(run_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> CancelOut:
-    run = visible_run(store, people, person, run_id)
+    run = cancellable_run(store, people, person, run_id)
     status = store.request_cancel(run.id) or run.status
     return CancelOut(id=run.id, status=status)
 

@@ -1,5 +1,5 @@
 """Sweeps: a run per (server, value) queued as one request. Like runs, every call acts for the
-person asking: a student sees and cancels only their own sweeps."""
+person asking: a student sees their own sweeps and their class's, and cancels only their own."""
 
 from typing import Annotated
 
@@ -7,7 +7,7 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
 from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, SweepsDep
-from c10klab.people.access import admission_for, require_visible
+from c10klab.people.access import admission_for, require_canceller, require_viewer
 from c10klab.people.store import PeopleStore, Person
 from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import load_catalog
@@ -21,7 +21,16 @@ router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 def visible_sweep(sweeps: SweepStore, people: PeopleStore, person: Person, sweep_id: str) -> Sweep:
     """The sweep, if it exists (404) and the person may see it (403)."""
     sweep = service.get_sweep(sweeps, sweep_id)
-    require_visible(people, person, sweep.owner_id, sweep.class_id, "sweep")
+    require_viewer(people, person, sweep.owner_id, sweep.class_id, "sweep")
+    return sweep
+
+
+def cancellable_sweep(
+    sweeps: SweepStore, people: PeopleStore, person: Person, sweep_id: str
+) -> Sweep:
+    """The sweep, if it exists (404) and the person may cancel it (403)."""
+    sweep = service.get_sweep(sweeps, sweep_id)
+    require_canceller(people, person, sweep.owner_id, sweep.class_id, "sweep")
     return sweep
 
 
@@ -49,7 +58,7 @@ def get_sweep(sweep_id: str, person: PersonDep, sweeps: SweepsDep, people: Peopl
 def cancel_sweep(
     sweep_id: str, person: PersonDep, sweeps: SweepsDep, people: PeopleDep
 ) -> SweepOut:
-    sweep = visible_sweep(sweeps, people, person, sweep_id)
+    sweep = cancellable_sweep(sweeps, people, person, sweep_id)
     service.cancel_sweep(sweeps, sweep)
     return service.sweep_out(sweeps, sweep)
 
