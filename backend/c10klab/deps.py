@@ -1,8 +1,11 @@
 """Typed dependencies shared by the routers."""
 
+import re
+import secrets
+from dataclasses import replace
 from typing import Annotated
 
-from fastapi import Cookie, Depends, Request
+from fastapi import Cookie, Depends, Request, Response
 
 from c10klab.classroom.feed import ClassHub
 from c10klab.classroom.store import ClassroomStore
@@ -66,13 +69,40 @@ ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
 HubDep = Annotated[ClassHub, Depends(get_hub)]
 SessionCookie = Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)]
 
+# Solo mode tells browsers apart by a random id in a cookie, so that each keeps its own history
+# on a shared host. It names no one and grants nothing: in solo mode everyone sees everything.
+BROWSER_COOKIE = "c10k_browser"
+BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
+BrowserCookie = Annotated[str | None, Cookie(alias=BROWSER_COOKIE, include_in_schema=False)]
+
+
+def solo_browser(response: Response, browser: str | None) -> str:
+    """This browser's id, minted (and sent back as a cookie) on its first call."""
+    if browser is not None and BROWSER_ID.match(browser):
+        return browser
+    browser = secrets.token_hex(16)
+    response.set_cookie(
+        BROWSER_COOKIE,
+        browser,
+        max_age=5 * 365 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        path="/",
+    )
+    return browser
+
 
 def current_person(
-    settings: SettingsDep, people: PeopleDep, session: SessionCookie = None
+    settings: SettingsDep,
+    people: PeopleDep,
+    response: Response,
+    session: SessionCookie = None,
+    browser: BrowserCookie = None,
 ) -> Person:
-    """Who is asking: solo mode's one person, or the owner of a valid session (else 401)."""
+    """Who is asking: solo mode's one person (at one browser), or the owner of a valid session
+    (else 401)."""
     if settings.mode == "solo":
-        return SOLO
+        return replace(SOLO, browser=solo_browser(response, browser))
     return person_for_cookie(people, settings, session)
 
 
@@ -80,11 +110,15 @@ PersonDep = Annotated[Person, Depends(current_person)]
 
 
 def maybe_person(
-    settings: SettingsDep, people: PeopleDep, session: SessionCookie = None
+    settings: SettingsDep,
+    people: PeopleDep,
+    response: Response,
+    session: SessionCookie = None,
+    browser: BrowserCookie = None,
 ) -> Person | None:
     """Who is asking, or None for nobody signed in: for public pages that show more to some."""
     try:
-        return current_person(settings, people, session)
+        return current_person(settings, people, response, session, browser)
     except Unauthenticated:
         return None
 

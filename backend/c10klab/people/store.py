@@ -20,6 +20,7 @@ class Person:
     kind: PersonKind
     name: str
     class_id: str | None = None  # a student's class
+    browser: str | None = None  # solo mode: which browser asks (its history is its own)
 
 
 # Solo mode's one implicit person: owns every run, may see and cancel everything.

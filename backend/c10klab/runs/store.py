@@ -114,6 +114,7 @@ class Admission:
 
     owner_id: str = "solo"
     class_id: str | None = None
+    browser: str | None = None  # solo mode: the browser queueing it, for its history
     priority: int = 0  # 1: an instructor's runs, claimed before anyone else's
     queued_per_person: int | None = None
     runs_per_minute: int | None = None
@@ -133,6 +134,23 @@ class Scope:
         if self.everyone:
             return true()
         return or_(runs.c.owner_id == self.owner_id, runs.c.class_id.in_(self.class_ids))
+
+
+@dataclass(frozen=True)
+class Mine:
+    """One learner's own runs and sweeps, as their history lists them: a person's in a class,
+    and in solo mode (one implicit person) those its browser queued, and those queued before
+    browsers were told apart (migration 0003), which were all that one person's."""
+
+    owner_id: str
+    browser: str | None = None
+
+    def where(
+        self, owner: ColumnElement[str], browser: ColumnElement[str | None]
+    ) -> ColumnElement[bool]:
+        if self.owner_id != "solo":
+            return owner == self.owner_id
+        return and_(owner == self.owner_id, or_(browser == self.browser, browser.is_(None)))
 
 
 def _run(row: Row[Any]) -> Run:
@@ -356,6 +374,7 @@ class RunStore(Database):
                     created_unix=created_unix,
                     owner_id=admission.owner_id,
                     class_id=admission.class_id,
+                    browser=admission.browser,
                     priority=admission.priority,
                     vstart=tag,
                     vfinish=tag + cost,
@@ -420,6 +439,17 @@ class RunStore(Database):
             rows = db.execute(
                 select(runs)
                 .where(scope.where())
+                .order_by(runs.c.created_at.desc(), runs.c.queue_seq.desc())
+                .limit(limit)
+            )
+            return [_run(r) for r in rows]
+
+    def history(self, mine: "Mine", limit: int) -> list[Run]:
+        """One learner's newest runs (a sweep's among them): see Mine."""
+        with self.connect() as db:
+            rows = db.execute(
+                select(runs)
+                .where(mine.where(runs.c.owner_id, runs.c.browser))
                 .order_by(runs.c.created_at.desc(), runs.c.queue_seq.desc())
                 .limit(limit)
             )

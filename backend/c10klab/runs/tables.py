@@ -40,10 +40,13 @@ runs = Table(
     # how many times it was.
     Column("measuring_unix", Float),
     Column("requeued", Integer, nullable=False, server_default="0"),
+    # Solo mode: the browser that queued it, whose history lists it (see migration 0003).
+    Column("browser", Text),
     CheckConstraint(f"status IN {STATUSES}", name="runs_status"),
     Index("runs_queue", "status", "priority", "vstart", "queue_seq"),
     Index("runs_by_owner", "owner_id", "created_unix"),
     Index("runs_by_class", "class_id", "created_at"),
+    Index("runs_by_browser", "browser", "created_unix"),
     Index("runs_finished", "status", "finished_unix"),
 )
 

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Row, insert, select
 
 from c10klab.db import Database, now_iso
-from c10klab.runs.store import Admission, RunStore
+from c10klab.runs.store import Admission, Mine, RunStore
 from c10klab.sweeps.tables import sweeps
 
 ANYONE = Admission()  # no limits: for tools and tests that queue directly
@@ -76,6 +76,7 @@ class SweepStore(Database):
                     created_at=created,
                     owner_id=admission.owner_id,
                     class_id=admission.class_id,
+                    browser=admission.browser,
                 )
             )
         return Sweep(sweep_id, request, stored, created, admission.owner_id, admission.class_id)
@@ -89,5 +90,16 @@ class SweepStore(Database):
         with self.connect() as db:
             rows = db.execute(
                 select(sweeps).where(sweeps.c.class_id == class_id).order_by(sweeps.c.created_at)
+            )
+            return [_sweep(r) for r in rows]
+
+    def history(self, mine: Mine, limit: int) -> list[Sweep]:
+        """One learner's newest sweeps: see Mine."""
+        with self.connect() as db:
+            rows = db.execute(
+                select(sweeps)
+                .where(mine.where(sweeps.c.owner_id, sweeps.c.browser))
+                .order_by(sweeps.c.created_at.desc())
+                .limit(limit)
             )
             return [_sweep(r) for r in rows]

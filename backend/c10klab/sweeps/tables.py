@@ -1,6 +1,6 @@
 """The sweeps domain's table: a series of runs, one per (server, value) point."""
 
-from sqlalchemy import Column, Table, Text
+from sqlalchemy import Column, Index, Table, Text
 
 from c10klab.db import metadata
 
@@ -13,4 +13,6 @@ sweeps = Table(
     Column("created_at", Text, nullable=False),
     Column("owner_id", Text, nullable=False, server_default="solo"),
     Column("class_id", Text),
+    Column("browser", Text),  # solo mode: the browser that queued it (see runs.browser)
+    Index("sweeps_by_owner", "owner_id", "created_at"),
 )

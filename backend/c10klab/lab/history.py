@@ -1,0 +1,107 @@
+"""A learner's history: their runs and sweeps, newest first, one entry per sweep (its runs
+are not listed again on their own)."""
+
+from typing import Any
+
+from c10klab.lab.schemas import HistoryEntry, HistoryStatus
+from c10klab.runs.store import Mine, Run, RunStore
+from c10klab.sweeps.store import Sweep, SweepStore
+
+# How far back a history reads: a learner's runs, a sweep's among them. A class of thirty on
+# one host runs a few hundred in a term; a history longer than this shows its newest.
+READ_RUNS = 5000
+READ_SWEEPS = 1000
+ENDED = {"done", "failed", "cancelled"}
+
+
+def _parameters(request: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: v
+        for k, v in request.items()
+        if k not in {"knobs", "lesson", "experiment", "server", "servers"}
+        and (v is None or isinstance(v, int | float | bool | str))
+    }
+
+
+def run_entry(run: Run) -> HistoryEntry:
+    result = run.result or {}
+    summary = result.get("summary") or {}
+    figures = run.status == "done" and result.get("valid") is True
+    return HistoryEntry(
+        kind="run",
+        id=run.id,
+        created_at=run.created_at,
+        servers=[run.server],
+        status=run.status,
+        lesson=run.request.get("lesson"),
+        experiment=run.request.get("experiment"),
+        request=_parameters(run.request),
+        knobs=run.request.get("knobs") or {},
+        qps=summary.get("qps") if figures else None,
+        p99_us=(summary.get("latency_us") or {}).get("p99") if figures else None,
+        valid=result.get("valid") if run.status == "done" else None,
+    )
+
+
+def sweep_status(statuses: list[str]) -> HistoryStatus:
+    """One status for a sweep's points (see HistoryEntry.status)."""
+    if not statuses or all(s == "queued" for s in statuses):
+        return "queued" if statuses else "cancelled"
+    if any(s not in ENDED for s in statuses):
+        return "running"
+    for status in ("done", "failed"):
+        if status in statuses:
+            return status
+    return "cancelled"
+
+
+def sweep_entry(sweep: Sweep, statuses: dict[str, str], runs: RunStore) -> HistoryEntry:
+    request = sweep.request
+    base = request.get("base") or {}
+    run_ids = [p["run_id"] for p in sweep.points if p["run_id"]]
+    point_statuses = [statuses.get(i) or _status_of(runs, i) for i in run_ids]
+    return HistoryEntry(
+        kind="sweep",
+        id=sweep.id,
+        created_at=sweep.created_at,
+        servers=list(request.get("servers") or []),
+        status=sweep_status(point_statuses),
+        lesson=request.get("lesson"),
+        experiment=request.get("experiment"),
+        request=_parameters(base),
+        knobs=base.get("knobs") or {},
+        vary=request.get("vary"),
+        values=list(request.get("values") or []),
+        points=len(run_ids),
+        points_ended=sum(1 for s in point_statuses if s in ENDED),
+    )
+
+
+def _status_of(runs: RunStore, run_id: str) -> str:
+    """A point's status when its run is older than the runs read (or gone: cancelled)."""
+    run = runs.get_run(run_id)
+    return run.status if run else "cancelled"
+
+
+def history(
+    runs: RunStore,
+    sweeps: SweepStore,
+    mine: Mine,
+    server: str | None = None,
+    lesson: str | None = None,
+    limit: int = 100,
+) -> list[HistoryEntry]:
+    """The learner's newest `limit` runs and sweeps, filtered by server and lesson."""
+    their_runs = runs.history(mine, READ_RUNS)
+    their_sweeps = sweeps.history(mine, READ_SWEEPS)
+    statuses = {run.id: run.status for run in their_runs}
+    in_sweeps = {p["run_id"] for s in their_sweeps for p in s.points if p["run_id"]}
+    entries = [run_entry(r) for r in their_runs if r.id not in in_sweeps]
+    entries += [sweep_entry(s, statuses, runs) for s in their_sweeps]
+    wanted = [
+        e
+        for e in entries
+        if (server is None or server in e.servers) and (lesson is None or e.lesson == lesson)
+    ]
+    wanted.sort(key=lambda e: (e.created_at, e.kind == "sweep"), reverse=True)
+    return wanted[:limit]

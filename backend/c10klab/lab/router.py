@@ -1,0 +1,37 @@
+"""The lab's endpoints: the form's fields, and the asker's own history."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from c10klab.deps import PersonDep, SettingsDep, StoreDep, SweepsDep
+from c10klab.lab.fields import lab_fields
+from c10klab.lab.history import history
+from c10klab.lab.schemas import HistoryEntry, LabFields
+from c10klab.runs.schemas import LessonSlug
+from c10klab.runs.store import Mine
+
+router = APIRouter(tags=["lab"])
+
+
+@router.get("/lab/fields")
+def get_lab_fields(settings: SettingsDep) -> LabFields:
+    """Every field a run may set, labelled, with this host's limits."""
+    return lab_fields(settings)
+
+
+@router.get("/history")
+def get_history(
+    person: PersonDep,
+    store: StoreDep,
+    sweeps: SweepsDep,
+    server: Annotated[
+        str | None, Query(max_length=64, description="only entries that ran this server")
+    ] = None,
+    lesson: Annotated[LessonSlug | None, Query(description="only those run from it")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> list[HistoryEntry]:
+    """The asker's own runs and sweeps, newest first: a person's in a class; in solo mode,
+    this browser's (a cookie tells browsers apart)."""
+    mine = Mine(owner_id=person.id, browser=person.browser)
+    return history(store, sweeps, mine, server, lesson, limit)

@@ -1,0 +1,63 @@
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from c10klab.runs.schemas import RunStatus
+from c10klab.sweeps.schemas import Varied
+
+
+class RunField(BaseModel):
+    """One field of POST /api/runs as the lab's form shows it."""
+
+    name: str = Field(description="the field's name in the run request, e.g. payload_bytes")
+    label: str = Field(description="what the form calls it, e.g. Payload")
+    help: str = Field(description="one sentence on what it does")
+    kind: Literal["int", "float", "bool", "choice"]
+    unit: str | None = Field(
+        None, description="the unit of one, singular (connection, byte, s, request/s)"
+    )
+    units: str | None = Field(None, description="the unit of several (connections, bytes)")
+    min: float | None = Field(None, description="the least value accepted")
+    min_exclusive: bool = Field(False, description="true when `min` itself is refused")
+    max: float | None = Field(None, description="the most this host accepts")
+    default: float | bool | str
+    choices: list[str] | None = Field(None, description="for kind choice: the values")
+    sweepable: bool = Field(description="a sweep may vary it")
+
+
+class LabFields(BaseModel):
+    fields: list[RunField]
+    max_sweep_points: int = Field(
+        description="runs a sweep may have at most (servers times values)"
+    )
+    max_sweep_servers: int = Field(description="servers a sweep may compare at most")
+
+
+HistoryStatus = RunStatus
+
+
+class HistoryEntry(BaseModel):
+    """A run or a sweep in a learner's history, with enough to find it again; open it for the
+    rest (GET /api/runs/{id}, GET /api/sweeps/{id})."""
+
+    kind: Literal["run", "sweep"]
+    id: str
+    created_at: str
+    servers: list[str] = Field(description="the server, or the sweep's servers, in order")
+    status: HistoryStatus = Field(
+        description="a sweep's: queued until one of its points starts, running until every "
+        "point has ended, then done if any point is done, else failed or cancelled"
+    )
+    lesson: str | None = Field(None, description="the lesson it was run from, if any")
+    experiment: str | None = Field(None, description="the lesson's experiment block key")
+    request: dict[str, float | int | bool | str | None] = Field(
+        description="the run's parameters (a sweep's base), without knobs"
+    )
+    knobs: dict[str, int | str | bool] = Field(default_factory=dict)
+    vary: Varied | None = Field(None, description="a sweep's varied field")
+    values: list[float] | None = Field(None, description="a sweep's values")
+    points: int | None = Field(None, description="a sweep's runs")
+    points_ended: int | None = Field(None, description="how many of them have ended")
+    qps: float | None = Field(None, description="a done, valid run's requests per second")
+    p99_us: float | None = Field(None, description="its 99th percentile latency in µs")
+    valid: bool | None = Field(None, description="a done run: were its figures valid")

@@ -1,0 +1,143 @@
+"""GET /api/history: a learner's own runs and sweeps, newest first; by browser in solo mode,
+by person in a class."""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from c10klab.config import Settings
+from c10klab.deps import BROWSER_COOKIE
+from c10klab.lab.history import sweep_status
+from c10klab.main import create_app
+from c10klab.runs.store import RunStore
+from tests.people.conftest import Browser, join, log_in, make_class
+
+RESULT = {"valid": True, "summary": {"qps": 12345.0, "latency_us": {"p99": 250.0}}}
+
+
+@pytest.fixture
+def solo_browsers(settings: Settings) -> Iterator[Browser]:
+    """Browsers of one solo course: each its own cookie jar."""
+    clients: list[TestClient] = []
+
+    def new() -> TestClient:
+        client = TestClient(create_app(settings))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield new
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def queue_run(client: TestClient, **fields: Any) -> str:
+    answer = client.post("/api/runs", json={"server": "c-epoll", "duration_s": 1, **fields})
+    assert answer.status_code == 202, answer.text
+    run_id: str = answer.json()["id"]
+    return run_id
+
+
+def queue_sweep(client: TestClient, **fields: Any) -> str:
+    body = {"servers": ["c-epoll", "c-poll"], "vary": "connections", "values": [10, 100]}
+    answer = client.post("/api/sweeps", json={**body, "base": {"duration_s": 1}, **fields})
+    assert answer.status_code == 202, answer.text
+    sweep_id: str = answer.json()["id"]
+    return sweep_id
+
+
+def history(client: TestClient, **query: Any) -> list[dict[str, Any]]:
+    answer = client.get("/api/history", params=query)
+    assert answer.status_code == 200, answer.text
+    entries: list[dict[str, Any]] = answer.json()
+    return entries
+
+
+def finish(store: RunStore, run_id: str) -> None:
+    claimed = store.claim_next()
+    assert claimed is not None and claimed.id == run_id
+    store.finish(run_id, "done", "done", RESULT, result=RESULT)
+
+
+def test_solo_history_is_this_browsers_own(solo_browsers: Browser, store: RunStore) -> None:
+    ada, bob = solo_browsers(), solo_browsers()
+    first = queue_run(ada)
+    sweep = queue_sweep(ada, lesson="05-epoll")
+    theirs = queue_run(bob, connections=7)
+    assert ada.cookies.get(BROWSER_COOKIE) != bob.cookies.get(BROWSER_COOKIE)
+
+    entries = history(ada)
+    # Newest first; the sweep's four runs are inside its entry, not listed again.
+    assert [(e["kind"], e["id"]) for e in entries] == [("sweep", sweep), ("run", first)]
+    assert entries[0]["servers"] == ["c-epoll", "c-poll"]
+    assert entries[0]["points"] == 4 and entries[0]["points_ended"] == 0
+    assert entries[0]["status"] == "queued" and entries[0]["lesson"] == "05-epoll"
+    assert entries[0]["vary"] == "connections" and entries[0]["values"] == [10, 100]
+    assert [e["id"] for e in history(bob)] == [theirs]
+    assert history(bob)[0]["request"]["connections"] == 7
+
+    # A permalink still opens in any browser: solo mode is one person.
+    assert bob.get(f"/api/runs/{first}").status_code == 200
+
+    finish(store, first)
+    done = history(ada)[1]
+    assert done["status"] == "done" and done["qps"] == 12345.0 and done["p99_us"] == 250.0
+
+
+def test_history_filters_by_server_and_lesson(solo_browsers: Browser) -> None:
+    ada = solo_browsers()
+    poll = queue_run(ada, server="c-poll", lesson="04-select-and-poll")
+    epoll = queue_run(ada, lesson="05-epoll")
+    sweep = queue_sweep(ada, lesson="05-epoll")
+    assert [e["id"] for e in history(ada, server="c-poll")] == [sweep, poll]
+    assert [e["id"] for e in history(ada, lesson="05-epoll")] == [sweep, epoll]
+    assert [e["id"] for e in history(ada, server="c-poll", lesson="05-epoll")] == [sweep]
+    assert [e["id"] for e in history(ada, limit=1)] == [sweep]
+
+
+def test_history_refuses_bad_filters(solo_browsers: Browser) -> None:
+    ada = solo_browsers()
+    for query in ({"lesson": "../etc"}, {"limit": 0}, {"limit": 501}, {"server": "x" * 65}):
+        answer = ada.get("/api/history", params=query)
+        assert answer.status_code == 422, query
+        assert answer.json()["detail"]
+
+
+def test_a_forged_browser_cookie_is_replaced(solo_browsers: Browser) -> None:
+    ada = solo_browsers()
+    answer = ada.get("/api/history", headers={"Cookie": f"{BROWSER_COOKIE}=not-an-id"})
+    assert answer.status_code == 200 and answer.json() == []
+    minted = answer.cookies.get(BROWSER_COOKIE)
+    assert minted is not None and len(minted) == 32 and minted != "not-an-id"
+
+
+def test_in_a_class_history_is_the_persons(browser: Browser) -> None:
+    grace = log_in(browser(), "Grace")
+    code = make_class(grace)
+    ada = join(browser(), code, "Ada")
+    bob = join(browser(), code, "Bob")
+    mine = queue_run(ada)
+    queue_run(bob)
+    teaching = queue_run(grace)
+    assert [e["id"] for e in history(ada)] == [mine]
+    # An instructor's history is their own runs, not the class's (the class page has those).
+    assert [e["id"] for e in history(grace)] == [teaching]
+    assert browser().get("/api/history").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("statuses", "expected"),
+    [
+        (["queued", "queued"], "queued"),
+        (["done", "queued"], "running"),
+        (["running", "queued"], "running"),
+        (["done", "failed"], "done"),
+        (["failed", "cancelled"], "failed"),
+        (["cancelled"], "cancelled"),
+        ([], "cancelled"),
+    ],
+)
+def test_a_sweeps_status(statuses: list[str], expected: str) -> None:
+    assert sweep_status(statuses) == expected
