@@ -2,7 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from './app/app';
+import { applyStoredTheme } from './hooks/use-theme';
 import './app/styles/global.css';
+
+// Before the first render, so the page is never drawn in the other theme first.
+applyStoredTheme();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -4,6 +4,7 @@ import { HealthBanner } from '@/components/health-banner';
 import { AccountNav } from '@/features/people';
 
 import { StudentClass } from './student-class';
+import { ThemeSwitch } from './theme-switch';
 
 export function AppLayout() {
   return (
@@ -19,7 +20,7 @@ export function AppLayout() {
           <Link to="/" className="site-header__brand">
             <svg viewBox="0 0 32 32" width="26" height="26" aria-hidden="true">
               <rect width="32" height="32" rx="6" fill="currentColor" />
-              <path d="M6 22 L11 14 L16 18 L21 9 L26 12" fill="none" stroke="#fff" strokeWidth="3"
+              <path d="M6 22 L11 14 L16 18 L21 9 L26 12" fill="none" strokeWidth="3"
                 strokeLinecap="round" strokeLinejoin="round" />
             </svg>
             C10K Lab
@@ -29,6 +30,7 @@ export function AppLayout() {
             <Link to="/glossary">Glossary</Link>
             <AccountNav />
           </nav>
+          <ThemeSwitch />
         </div>
       </header>
       <StudentClass />

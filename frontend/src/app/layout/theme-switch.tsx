@@ -1,0 +1,37 @@
+import { themePreferences, useTheme, type ThemePreference } from '@/hooks/use-theme';
+
+const LABELS: Record<ThemePreference, string> = {
+  system: 'System',
+  light: 'Light',
+  dark: 'Dark',
+};
+
+function isPreference(value: string): value is ThemePreference {
+  return (themePreferences as readonly string[]).includes(value);
+}
+
+/**
+ * The header's theme switch: follow the system, or always light or dark. A native select, so
+ * it is labelled, works from the keyboard and suits a phone without any code of ours. Mounted
+ * once, it also keeps `<html data-theme>` in step with the preference and the system.
+ */
+export function ThemeSwitch() {
+  const { preference, setPreference } = useTheme();
+  return (
+    <label className="theme-switch">
+      <span className="theme-switch__label">Theme</span>
+      <select
+        value={preference}
+        onChange={(event) => {
+          if (isPreference(event.target.value)) setPreference(event.target.value);
+        }}
+      >
+        {themePreferences.map((p) => (
+          <option key={p} value={p}>
+            {LABELS[p]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
