@@ -182,3 +182,41 @@ describe('LessonMarkdown mermaid blocks', () => {
     expect(mermaid.render).not.toHaveBeenCalled();
   });
 });
+
+describe('LessonMarkdown glossary links', () => {
+  const markdown = [
+    '## The event loop',
+    '',
+    'An event loop waits; the event loop again. A `select` call, then select.',
+    '',
+    '| Server | Event loop |',
+    '| --- | --- |',
+    '| c-epoll | yes |',
+  ].join('\n');
+
+  it('links the first mention of each term in the prose to its glossary entry', () => {
+    render(
+      <MemoryRouter>
+        <LessonMarkdown markdown={markdown} blocks={blocks} glossaryTerms={['Event loop', 'select']} />
+      </MemoryRouter>,
+    );
+    const links = screen.getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href'), a.className])).toEqual([
+      ['event loop', '/glossary#event-loop', 'glossary-link'],
+      ['select', '/glossary#select', 'glossary-link'],
+    ]);
+    expect(screen.getByRole('heading', { name: 'The event loop' })).not.toContainElement(links[0]!);
+  });
+
+  it('links nothing without the glossary (the glossary page itself, or it failed to load)', () => {
+    renderMarkdown(markdown);
+    expect(screen.queryAllByRole('link')).toEqual([]);
+  });
+
+  it('puts a table in a box of its own that scrolls sideways and takes keyboard focus', () => {
+    renderMarkdown(markdown);
+    const box = screen.getByRole('group', { name: 'Table, scrolls sideways' });
+    expect(box).toHaveAttribute('tabindex', '0');
+    expect(box).toContainElement(screen.getByRole('table'));
+  });
+});

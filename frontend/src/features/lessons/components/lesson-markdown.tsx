@@ -10,6 +10,7 @@ import { CodeBlock } from '@/components/code-block';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
 import type { Diagram } from '@/lib/api-schemas';
 
+import { rehypeGlossaryLinks } from '../lib/glossary-links';
 import { codeLanguage, hastText, isExternal, lessonHref, slugify } from '../lib/markdown';
 import { lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
 
@@ -27,8 +28,14 @@ function textOf(children: ReactNode): string {
 }
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
-// Raw HTML in lessons (<details> answers, speaker notes) is parsed, then sanitised.
-const rehypePlugins: Options['rehypePlugins'] = [rehypeRaw, [rehypeSanitize, lessonSanitizeSchema]];
+
+/**
+ * Raw HTML in lessons (<details> answers, speaker notes) is parsed, then sanitised; then the
+ * first mention of each glossary term becomes a link to its entry.
+ */
+function rehypePluginsFor(glossaryTerms: readonly string[]): Options['rehypePlugins'] {
+  return [rehypeRaw, [rehypeSanitize, lessonSanitizeSchema], [rehypeGlossaryLinks, { terms: glossaryTerms }]];
+}
 
 /** The lesson's drawn diagrams (`make diagrams`), by the trimmed text of their block. */
 const DiagramsContext = createContext<ReadonlyMap<string, string>>(new Map());
@@ -80,12 +87,13 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
       return <CodeBlock code={text} language={language} />;
     },
     details: LessonDetails,
-    a({ href, children }) {
+    a({ href, className, children }) {
       if (href?.startsWith('#')) {
         // In-page anchor: scroll without touching the (hash-based) route.
         return (
           <a
             href={href}
+            className={className}
             onClick={(event) => {
               const target = document.getElementById(decodeURIComponent(href.slice(1)));
               if (!target) return;
@@ -98,15 +106,25 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
         );
       }
       const internal = lessonHref(href);
-      if (internal) return <Link to={internal}>{children}</Link>;
+      if (internal) {
+        return (
+          <Link to={internal} className={className}>
+            {children}
+          </Link>
+        );
+      }
       if (isExternal(href)) {
         return (
-          <a href={href} target="_blank" rel="noreferrer noopener">
+          <a href={href} className={className} target="_blank" rel="noreferrer noopener">
             {children}
           </a>
         );
       }
-      return <a href={href}>{children}</a>;
+      return (
+        <a href={href} className={className}>
+          {children}
+        </a>
+      );
     },
     h2({ children }) {
       return <h2 id={slugify(textOf(children))}>{children}</h2>;
@@ -115,8 +133,10 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
       return <h3 id={slugify(textOf(children))}>{children}</h3>;
     },
     table({ children }) {
+      // A wide table scrolls in its own box, which the keyboard can reach and scroll too. A group,
+      // not a region: a page of like-named landmarks would be no help to find one's way.
       return (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="group" aria-label="Table, scrolls sideways">
           <table>{children}</table>
         </div>
       );
@@ -125,6 +145,7 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
 }
 
 const NO_DIAGRAMS: readonly Diagram[] = [];
+const NO_TERMS: readonly string[] = [];
 
 interface LessonMarkdownProps {
   markdown: string;
@@ -133,6 +154,8 @@ interface LessonMarkdownProps {
   diagrams?: readonly Diagram[];
   /** Render `<details class="speaker-notes">` (instructor mode); hidden otherwise. */
   showSpeakerNotes?: boolean;
+  /** The glossary's terms: the first mention of each in the prose links to its entry. */
+  glossaryTerms?: readonly string[];
 }
 
 /**
@@ -144,19 +167,21 @@ export function LessonMarkdown({
   blocks,
   diagrams = NO_DIAGRAMS,
   showSpeakerNotes = false,
+  glossaryTerms = NO_TERMS,
 }: LessonMarkdownProps) {
   // Stable component identities: new ones would remount every widget on each render.
   const components = useMemo(() => makeComponents(blocks), [blocks]);
   const drawings = useMemo(() => new Map(diagrams.map((d) => [d.source, d.svg])), [diagrams]);
-  // The same element while the text is the same: the page re-rendering (progress, instructor
+  // The same element while the text (and the glossary) is the same: the page re-rendering (progress, instructor
   // mode) neither re-parses the lesson nor re-renders it, except the speaker notes via context.
+  const rehypePlugins = useMemo(() => rehypePluginsFor(glossaryTerms), [glossaryTerms]);
   const content = useMemo(
     () => (
       <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {markdown}
       </Markdown>
     ),
-    [markdown, components],
+    [markdown, components, rehypePlugins],
   );
   return (
     <div className="prose">

@@ -4,7 +4,7 @@ import { Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
 import type { LessonLink } from '@/lib/api-schemas';
 
-import { useLesson } from '../api/lessons';
+import { useGlossary, useLesson } from '../api/lessons';
 import { useInstructorMode } from '../lib/instructor-mode';
 import { useProgress, useReportCurrentLesson } from '../lib/progress';
 import { maySeeSpeakerNotes, progressStoreFor, type ReaderProp } from '../lib/reader';
@@ -36,6 +36,8 @@ function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) 
 /** One lesson: header, Markdown body with widgets, "mark as read" and prev/next links. */
 export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
   const lesson = useLesson(slug);
+  // Its terms link from the lesson's prose; without it (still loading, or failed) none do.
+  const glossaryTerms = useGlossary().data?.terms;
   const store = progressStoreFor(reader);
   const { isRead, setRead, canSave, saveError } = useProgress(store);
   useReportCurrentLesson(slug, store);
@@ -72,6 +74,7 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
         blocks={blocks}
         diagrams={data.diagrams}
         showSpeakerNotes={notesAllowed && instructor.enabled}
+        glossaryTerms={glossaryTerms}
       />
 
       <footer className="lesson__footer">

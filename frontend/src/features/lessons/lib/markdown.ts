@@ -35,11 +35,5 @@ export function codeLanguage(code: Element): string | undefined {
   return lang?.slice('language-'.length);
 }
 
-/** GitHub-style heading ids so instructors can link to a section. */
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .trim()
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
-    .replace(/\s+/g, '-');
-}
+/** GitHub-style heading ids so instructors can link to a section (shared with search). */
+export { slugify } from '@/lib/slugify';
