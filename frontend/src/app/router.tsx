@@ -50,6 +50,15 @@ export function createAppRouter() {
           path: 'classes/:id/board',
           lazy: async () => ({ Component: (await import('./routes/class-board')).ClassBoardRoute }),
         },
+        // Permalinks: one run or series with its charts, table and provenance, shareable in a class.
+        {
+          path: 'runs/:id',
+          lazy: async () => ({ Component: (await import('./routes/run')).RunRoute }),
+        },
+        {
+          path: 'sweeps/:id',
+          lazy: async () => ({ Component: (await import('./routes/sweep')).SweepRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

@@ -432,12 +432,15 @@ export const sweepRequestSchema = z.object({
   vary: z.enum(['connections', 'idle_connections', 'rate', 'payload_bytes']),
   values: z.array(z.number()),
   base: z.record(z.string(), z.unknown()).default({}),
+  /** The lesson the series was started from, when it was. */
+  lesson: z.string().nullish(),
 });
 
 export const sweepSchema = z.object({
   id: z.string(),
   // Tables recorded before it was stored have none; an unreadable one is treated the same.
   request: sweepRequestSchema.nullish().catch(null),
+  created_at: z.string().nullish(),
   finished: z.boolean(),
   points: z.array(sweepPointSchema),
   memory_per_connection: z.record(z.string(), z.number().nullable()).default({}),

@@ -29,13 +29,12 @@ export interface UseRun {
 }
 
 /**
- * One benchmark run: POST /api/runs, then the run's SSE stream. The browser's
- * EventSource reconnects by itself with Last-Event-ID; if it gives up (an HTTP
- * error while the backend restarts) we ask GET /api/runs/{id} and, while the run
- * is still live, open a new stream with ?last_event_id=N after a back-off. `origin` (the
- * lesson and block, when known) goes with the run for the class board.
+ * A run's state fed by its SSE stream, shared by the widget's own runs and a permalink's. The
+ * browser's EventSource reconnects by itself with Last-Event-ID; if it gives up (an HTTP
+ * error while the backend restarts) we ask GET /api/runs/{id} and, while the run is still
+ * live, open a new stream with ?last_event_id=N after a back-off.
  */
-export function useRun(experimentKey: string, request: RunRequest, origin?: ExperimentOrigin): UseRun {
+function useRunStream() {
   const [state, dispatch, getState] = useThrottledReducer(runReducer, initialRunState, RENDER_INTERVAL_MS);
   const source = useRef<EventSource | null>(null);
   const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -125,14 +124,26 @@ export function useRun(experimentKey: string, request: RunRequest, origin?: Expe
           });
         };
       };
+      attempts.current = 0; // a new subscription gets every attempt again
       connect();
     },
     [close, dispatch, getState, settle],
   );
 
+  useEffect(() => close, [close]);
+
+  return { state, dispatch, getState, subscribe, close };
+}
+
+/**
+ * One benchmark run: POST /api/runs, then the run's SSE stream (useRunStream). `origin` (the
+ * lesson and block, when known) goes with the run for the class board.
+ */
+export function useRun(experimentKey: string, request: RunRequest, origin?: ExperimentOrigin): UseRun {
+  const { state, dispatch, getState, subscribe, close } = useRunStream();
+
   const start = useCallback(async () => {
     close();
-    attempts.current = 0;
     dispatch({ type: 'submit' });
     try {
       const created = await createRun(request, origin);
@@ -186,7 +197,22 @@ export function useRun(experimentKey: string, request: RunRequest, origin?: Expe
     };
   }, [experimentKey, dispatch, getState, subscribe]);
 
-  useEffect(() => close, [close]);
-
   return { state, start, cancel };
+}
+
+/**
+ * A run known by its id (a permalink): its stream from event #1, which replays a finished run
+ * whole and follows a queued or running one live. `run` is GET /api/runs/{id}'s answer (keep
+ * it stable: another answer attaches again and replays from #1); the stream starts once it is
+ * there.
+ */
+export function useFollowRun(run: Run | undefined): RunState {
+  const { state, dispatch, subscribe, close } = useRunStream();
+  useEffect(() => {
+    if (!run) return;
+    dispatch({ type: 'attach', run });
+    subscribe(run.id);
+    return close;
+  }, [run, dispatch, subscribe, close]);
+  return state;
 }

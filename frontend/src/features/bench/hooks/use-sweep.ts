@@ -28,12 +28,11 @@ function parseData(event: Event): unknown {
 }
 
 /**
- * A series experiment: POST /api/sweeps, then its SSE stream of `point` events (one per
- * finished run, in order) and the final `done` table. EventSource reconnects by itself
- * with Last-Event-ID, which the stream honours. `origin` (the lesson and block, when known)
- * goes with the series for the class board.
+ * A series' state fed by its SSE stream of `point` events (one per finished run, in order)
+ * and the final `done` table, shared by the series widget and a permalink. EventSource
+ * reconnects by itself with Last-Event-ID, which the stream honours.
  */
-export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
+function useSweepStream() {
   const [state, setState] = useState<SweepState>(initial);
   const source = useRef<EventSource | null>(null);
 
@@ -90,6 +89,16 @@ export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
     };
   }, [phase, sweepId, arrived]);
 
+  return { state, setState, listen, close };
+}
+
+/**
+ * A series experiment: POST /api/sweeps, then its stream (useSweepStream). `origin` (the
+ * lesson and block, when known) goes with the series for the class board.
+ */
+export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
+  const { state, setState, listen, close } = useSweepStream();
+
   const start = useCallback(async (): Promise<string | null> => {
     setState({ ...initial, phase: 'submitting' });
     try {
@@ -101,7 +110,7 @@ export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
       setState((s) => ({ ...s, phase: 'failed', error: error instanceof Error ? error.message : String(error) }));
       return null;
     }
-  }, [listen, request, origin]);
+  }, [listen, request, origin, setState]);
 
   const cancel = useCallback(async () => {
     const id = state.sweepId;
@@ -113,7 +122,26 @@ export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
     } catch (error) {
       setState((s) => ({ ...s, error: error instanceof Error ? error.message : String(error) }));
     }
-  }, [close, state.sweepId]);
+  }, [close, state.sweepId, setState]);
 
   return { state, start, cancel };
+}
+
+/**
+ * A series known by its id (a permalink), from GET /api/sweeps/{id}'s answer: a finished one is
+ * that table; one still running follows its stream from the first point, as the widget does.
+ */
+export function useFollowSweep(sweep: Sweep | undefined): SweepState {
+  const { state, setState, listen, close } = useSweepStream();
+  useEffect(() => {
+    if (!sweep) return;
+    if (sweep.finished) {
+      setState({ ...initial, phase: 'done', sweepId: sweep.id, table: sweep, points: sweep.points });
+      return;
+    }
+    setState({ ...initial, phase: 'running', sweepId: sweep.id, table: sweep });
+    listen(sweep.id);
+    return close;
+  }, [sweep, setState, listen, close]);
+  return state;
 }

@@ -1,0 +1,83 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+
+import { Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { useServers } from '@/hooks/use-servers';
+import type { Run } from '@/lib/api-schemas';
+
+import { getRun } from '../api/runs';
+import { useFollowRun } from '../hooks/use-run';
+import { experimentOfRun, formatWhen, lessonOf } from '../lib/permalink';
+
+import { ExperimentParams } from './experiment-params';
+import { LessonLink, PermalinkProblem, PermalinkSection, ProvenanceList } from './permalink-parts';
+import { RunFigures } from './run-figures';
+import { RunStateLabel } from './run-state-label';
+
+import './experiment-widget.css';
+
+/**
+ * /#/runs/{id}: one run on a page of its own, for whoever may see it (its owner, their class and
+ * instructor): what was asked, its charts and table, where it was measured. A queued or running
+ * run is followed live; a finished one is replayed from its stored events.
+ */
+export function RunPermalink({ runId }: { runId: string }) {
+  // One answer per page: another would attach again and replay the stream from its start.
+  const run = useQuery({
+    queryKey: ['runs', runId, 'permalink'],
+    queryFn: ({ signal }) => getRun(runId, signal),
+    staleTime: Infinity,
+  });
+  if (run.isPending) return <Loading label="Loading the run…" />;
+  if (run.isError) return <PermalinkProblem what="run" id={runId} error={run.error} />;
+  return <RunPage run={run.data} />;
+}
+
+function RunPage({ run }: { run: Run }) {
+  const state = useFollowRun(run);
+  const servers = useServers().data ?? [];
+  const server = servers.find((s) => s.id === run.server);
+  const experiment = useMemo(() => experimentOfRun(run), [run]);
+  const lesson = lessonOf(run.request);
+  const when = formatWhen(run.created_at);
+  const title = `${server?.title ?? run.server} run`;
+  usePageTitle(`${title}${when ? `, ${when}` : ''}`);
+  const planned = (experiment.duration_s ?? 0) + (experiment.warmup_s ?? 0);
+
+  return (
+    <article className="permalink" data-testid="run-permalink" aria-labelledby="permalink-title">
+      <header>
+        <p className="permalink__kicker">Run · {run.server}</p>
+        <h1 id="permalink-title">{title}</h1>
+        <div className="permalink__meta">
+          {when ? <time dateTime={run.created_at ?? undefined}>queued {when}</time> : null}
+          <RunStateLabel state={state} />
+        </div>
+        {lesson ? <LessonLink slug={lesson} /> : null}
+      </header>
+
+      <PermalinkSection id="permalink-parameters" title="Parameters">
+        <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
+      </PermalinkSection>
+
+      <PermalinkSection id="permalink-result" title="Result">
+        {state.phase === 'queued' || state.phase === 'starting' ? (
+          <p className="permalink__muted">The charts fill in as the run measures; this page follows it live.</p>
+        ) : null}
+        <RunFigures state={state} plannedS={planned} />
+      </PermalinkSection>
+
+      <PermalinkSection id="permalink-provenance" title="Provenance">
+        <ProvenanceList
+          provenance={state.result?.provenance}
+          pending={
+            state.phase === 'failed' || state.phase === 'cancelled'
+              ? 'The run ended before it was measured: there is no record of where it ran.'
+              : 'Recorded when the run finishes: the runner, its host, CPUs and versions.'
+          }
+        />
+      </PermalinkSection>
+    </article>
+  );
+}

@@ -1,0 +1,125 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+
+import { Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { useServers } from '@/hooks/use-servers';
+import { doneEventSchema, type Sweep } from '@/lib/api-schemas';
+import { formatInt } from '@/lib/format';
+
+import { getRun } from '../api/runs';
+import { getSweep } from '../api/sweeps';
+import { useFollowSweep } from '../hooks/use-sweep';
+import { experimentOfSweep, formatWhen } from '../lib/permalink';
+import { describeSweepProgress, sweepProgress, sweepRequestOf } from '../lib/series';
+
+import { ExperimentParams } from './experiment-params';
+import { LessonLink, PermalinkProblem, PermalinkSection, ProvenanceList } from './permalink-parts';
+import { SeriesFigures } from './series-figures';
+
+import './experiment-widget.css';
+
+/**
+ * /#/sweeps/{id}: one series on a page of its own, for whoever may see it: what was asked, its
+ * charts and table, a link to each point's run, and where its first point was measured. One
+ * still running is followed live, as the series widget follows it.
+ */
+export function SweepPermalink({ sweepId }: { sweepId: string }) {
+  // One answer per page: the stream brings the rest.
+  const sweep = useQuery({
+    queryKey: ['sweeps', sweepId, 'permalink'],
+    queryFn: ({ signal }) => getSweep(sweepId, signal),
+    staleTime: Infinity,
+  });
+  if (sweep.isPending) return <Loading label="Loading the series…" />;
+  if (sweep.isError) return <PermalinkProblem what="series" id={sweepId} error={sweep.error} />;
+  return <SweepPage sweep={sweep.data} />;
+}
+
+/** The provenance of the series' first measured point: its runs share the runner's queue, and
+ *  each point's own record is one link away. */
+function FirstPointProvenance({ runId }: { runId: string | null }) {
+  const provenance = useQuery({
+    queryKey: ['runs', runId, 'provenance'],
+    queryFn: ({ signal }) => getRun(runId ?? '', signal),
+    enabled: runId !== null,
+    staleTime: Infinity,
+    select: (run) => {
+      const result = doneEventSchema.safeParse(run.result);
+      return result.success ? (result.data.provenance ?? null) : null;
+    },
+  });
+  return (
+    <>
+      {runId ? <p className="permalink__muted">Of the first measured point; each point’s run has its own.</p> : null}
+      <ProvenanceList
+        provenance={provenance.data}
+        pending={runId ? 'Loading…' : 'Recorded as the points are measured: the runner, its host, CPUs and versions.'}
+      />
+    </>
+  );
+}
+
+function SweepPage({ sweep }: { sweep: Sweep }) {
+  const state = useFollowSweep(sweep);
+  const table = state.table ?? sweep;
+  const request = useMemo(() => sweepRequestOf(table), [table]);
+  const experiment = useMemo(() => experimentOfSweep(sweep), [sweep]);
+  const servers = useServers().data ?? [];
+  const known = servers.filter((s) => request.servers.includes(s.id));
+  const when = formatWhen(sweep.created_at);
+  const title = `${request.servers.join(' vs ')}${request.values.length > 1 ? ` by ${request.vary.replaceAll('_', ' ')}` : ''}`;
+  usePageTitle(`Series ${title}${when ? `, ${when}` : ''}`);
+  const points = state.phase === 'running' ? state.points : table.points;
+  const status =
+    state.phase === 'running'
+      ? describeSweepProgress(sweepProgress(request.servers.length * request.values.length, state.points, state.table))
+      : table.points.some((p) => p.status === 'cancelled')
+        ? 'cancelled'
+        : 'done';
+  const firstRun = table.points.find((p) => p.status === 'done' && p.run_id !== null)?.run_id ?? null;
+  const runs = table.points.filter((p) => p.run_id !== null);
+
+  return (
+    <article className="permalink" data-testid="sweep-permalink" aria-labelledby="permalink-title">
+      <header>
+        <p className="permalink__kicker">Series · {formatInt(table.points.length)} points</p>
+        <h1 id="permalink-title">{title}</h1>
+        <div className="permalink__meta">
+          {when ? <time dateTime={sweep.created_at ?? undefined}>queued {when}</time> : null}
+          <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
+            {status}
+          </p>
+        </div>
+        {sweep.request?.lesson ? <LessonLink slug={sweep.request.lesson} /> : null}
+      </header>
+
+      <PermalinkSection id="permalink-parameters" title="Parameters">
+        <ExperimentParams experiment={experiment} servers={known} />
+      </PermalinkSection>
+
+      <PermalinkSection id="permalink-result" title="Result">
+        <SeriesFigures sweep={request} points={points} table={table} />
+        {runs.length ? (
+          <>
+            <h3 className="permalink__muted">Each point’s run</h3>
+            <ul className="permalink__runs" data-testid="sweep-runs">
+              {runs.map((p) => (
+                <li key={`${p.server}@${p.value}`}>
+                  <Link to={`/runs/${encodeURIComponent(p.run_id ?? '')}`}>
+                    {p.server} at {formatInt(p.value)}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </PermalinkSection>
+
+      <PermalinkSection id="permalink-provenance" title="Provenance">
+        <FirstPointProvenance runId={firstRun} />
+      </PermalinkSection>
+    </article>
+  );
+}
