@@ -1,0 +1,118 @@
+/**
+ * The bench's results as tables to export (src/lib/export.ts writes them as CSV, JSON or
+ * Markdown): figures in base units (µs, bytes, req/s) named in the column or field, columns
+ * named by server id, rounded to what the measurement can tell.
+ */
+import type { NamedTable } from '@/components/export-menu';
+import type { DoneEvent, SweepPoint } from '@/lib/api-schemas';
+import type { Cell, ExportTable } from '@/lib/export';
+
+import type { SweepRequest } from './experiment-block';
+import { pointNote } from './series';
+
+function round(value: number | null | undefined, digits: number): number | null {
+  if (value == null || !Number.isFinite(value)) return null;
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+/** One field of a run's results: its name in the export and how to read it from a result. */
+type RunField = [name: string, read: (r: DoneEvent) => Cell | undefined];
+
+const RUN_FIELDS: RunField[] = [
+  ['qps', (r) => round(r.summary.qps, 1)],
+  ['requests', (r) => r.summary.requests],
+  ['duration_s', (r) => round(r.summary.duration_s, 2)],
+  ['latency_p50_us', (r) => round(r.summary.latency_us.p50, 1)],
+  ['latency_p90_us', (r) => round(r.summary.latency_us.p90, 1)],
+  ['latency_p99_us', (r) => round(r.summary.latency_us.p99, 1)],
+  ['latency_p999_us', (r) => round(r.summary.latency_us.p999, 1)],
+  ['latency_max_us', (r) => round(r.summary.latency_us.max, 1)],
+  ['errors', (r) => r.summary.error_total],
+  ['repetitions', (r) => r.aggregate?.count],
+  ['qps_spread', (r) => round(r.aggregate?.qps.spread, 4)],
+  ['open_loop_target_qps', (r) => round(r.summary.open_loop?.target_qps, 1)],
+  ['open_loop_achieved_qps', (r) => round(r.summary.open_loop?.achieved_qps, 1)],
+  ['idle_connections_open', (r) => r.summary.idle?.open_at_start],
+  ['idle_connections_dropped', (r) => r.summary.idle?.dropped],
+  ['server_cpu_percent_mean', (r) => round(r.server?.cpu_percent_mean, 1)],
+  ['server_memory_peak_bytes', (r) => r.server?.memory_peak_bytes],
+  ['server_pids_peak', (r) => r.server?.pids_peak],
+  ['server_threads_peak', (r) => r.server?.profile?.threads_peak],
+  ['server_rss_mean_bytes', (r) => round(r.server?.profile?.rss_mean_bytes, 0)],
+  ['voluntary_ctxt_switches_per_s', (r) => round(r.server?.profile?.voluntary_ctxt_switches_per_s, 0)],
+  ['nonvoluntary_ctxt_switches_per_s', (r) => round(r.server?.profile?.nonvoluntary_ctxt_switches_per_s, 0)],
+  ['syscalls_per_request', (r) => round(r.syscalls?.calls_per_request, 2)],
+  ['valid', (r) => r.valid],
+  ['invalid_reason', (r) => r.invalid_reason],
+  ['stable', (r) => r.stable],
+  ['unstable_reason', (r) => r.unstable_reason],
+  ['client_bound', (r) => r.client?.bound],
+];
+
+/**
+ * Runs side by side: a `field` column, then one column per run named by its server id (or a
+ * name the caller gives, when two runs share a server). Fields no run has are left out.
+ */
+export function runTable(runs: { name: string; result: DoneEvent }[]): ExportTable {
+  const rows = RUN_FIELDS.map(([field, read]) => [field, ...runs.map((run) => read(run.result) ?? null)]);
+  return { columns: ['field', ...runs.map((run) => run.name)], rows: rows.filter((row) => row.slice(1).some((cell) => cell !== null)) };
+}
+
+/** The figures a series can be exported by, one table each: [field, label, digits]. */
+type PointFigure = 'qps' | 'p50_us' | 'p99_us' | 'calls_per_request' | 'cpu_percent' | 'rss_bytes' | 'threads';
+
+const SERIES_METRICS: [PointFigure, string, number][] = [
+  ['qps', 'QPS', 1],
+  ['p50_us', 'p50 latency (µs)', 1],
+  ['p99_us', 'p99 latency (µs)', 1],
+  ['calls_per_request', 'System calls per request', 2],
+  ['cpu_percent', 'Server CPU (%)', 1],
+  ['rss_bytes', 'Resident memory (bytes)', 0],
+  ['threads', 'Threads', 0],
+];
+
+/** Like the charts: only a finished, valid run has a figure. */
+function validFigure(point: SweepPoint | undefined, field: PointFigure): number | null {
+  if (point?.status !== 'done' || !point.valid) return null;
+  return point[field] ?? null;
+}
+
+/**
+ * A series as tables: one per figure with the varied value first and a column per server
+ * (`connections,c-epoll,c-poll`), only valid points' figures, as the charts draw them; then
+ * every point as a row with its status and note. Figures no point has are left out.
+ */
+export function seriesTables(sweep: SweepRequest, points: SweepPoint[]): NamedTable[] {
+  const at = new Map(points.map((p) => [`${p.server}@${p.value}`, p]));
+  const byMetric = SERIES_METRICS.map(([field, label, digits]): NamedTable => ({
+    what: field,
+    label,
+    table: {
+      columns: [sweep.vary, ...sweep.servers],
+      rows: sweep.values.map((value) => [
+        value,
+        ...sweep.servers.map((server) => round(validFigure(at.get(`${server}@${value}`), field), digits)),
+      ]),
+    },
+  })).filter((t) => t.table.rows.some((row) => row.slice(1).some((cell) => cell !== null)));
+
+  const every: NamedTable = {
+    what: 'points',
+    label: 'Every point',
+    table: {
+      columns: ['server', sweep.vary, 'status', ...SERIES_METRICS.map(([field]) => field), 'qps_spread', 'valid', 'stable', 'note'],
+      rows: points.map((p) => [
+        p.server,
+        p.value,
+        p.status,
+        ...SERIES_METRICS.map(([field, , digits]) => round(p[field], digits)),
+        round(p.spread, 4),
+        p.valid ?? null,
+        p.stable ?? null,
+        pointNote(p) || null,
+      ]),
+    },
+  };
+  return [...byMetric, every];
+}
