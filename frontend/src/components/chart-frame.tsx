@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+
+import { canvasToPng, downloadUrl, exportFileName } from '@/lib/export';
 
 import './chart-frame.css';
 
@@ -16,13 +18,46 @@ interface ChartFrameProps {
   children: ReactNode;
 }
 
-/** Titled box around one chart, with its plotted-point count exposed for tests. */
+/** A colour of the page's theme, as the charts read them (global.css). */
+function themeColour(element: Element, name: string, fallback: string): string {
+  return getComputedStyle(element).getPropertyValue(name).trim() || fallback;
+}
+
+/** Saves the chart drawn in `frame` as `<test id>.png`, on the theme's surface, titled. */
+function downloadPng(frame: HTMLElement, testId: string, title: string): void {
+  const canvas = frame.querySelector('canvas');
+  if (!canvas) return;
+  const png = canvasToPng(canvas, {
+    background: themeColour(frame, '--color-surface', '#ffffff'),
+    ink: themeColour(frame, '--color-text', '#1f2937'),
+    title,
+    ratio: canvas.clientWidth > 0 ? canvas.width / canvas.clientWidth : window.devicePixelRatio,
+  });
+  downloadUrl(exportFileName(testId || title, '', 'png'), png);
+}
+
+/** Titled box around one chart, with its plotted-point count exposed for tests and a PNG of it. */
 export function ChartFrame({ testId, title, points, emptyMessage, caption, controls, children }: ChartFrameProps) {
+  const frame = useRef<HTMLElement>(null);
   return (
-    <figure className="chart-frame" data-testid={testId} data-points={points}>
+    <figure className="chart-frame" data-testid={testId} data-points={points} ref={frame}>
       <div className="chart-frame__header">
         <figcaption className="chart-frame__title">{title}</figcaption>
-        {controls ? <div className="chart-frame__controls">{controls}</div> : null}
+        <div className="chart-frame__controls">
+          {controls}
+          <button
+            type="button"
+            className="chart-frame__png"
+            onClick={() => {
+              if (frame.current) downloadPng(frame.current, testId, title);
+            }}
+            disabled={points === 0}
+            aria-label={`Download the chart “${title}” as PNG`}
+            data-testid="export-png"
+          >
+            PNG
+          </button>
+        </div>
       </div>
       <div className="chart-frame__canvas">
         {children}
