@@ -59,6 +59,15 @@ export function createAppRouter() {
           path: 'sweeps/:id',
           lazy: async () => ({ Component: (await import('./routes/sweep')).SweepRoute }),
         },
+        // The lab (any experiment, its setup in the URL) and the learner's own history.
+        {
+          path: 'lab',
+          lazy: async () => ({ Component: (await import('./routes/lab')).LabRoute }),
+        },
+        {
+          path: 'history',
+          lazy: async () => ({ Component: (await import('./routes/history')).HistoryRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

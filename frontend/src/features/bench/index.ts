@@ -1,6 +1,8 @@
 // Public API of the bench feature.
 export { ExperimentBlock } from './components/experiment-block';
 export type { RunGate } from './components/experiment-controls';
+export { HistoryPage } from './components/lab/history-page';
+export { LabPage } from './components/lab/lab-page';
 export { PresentedRun } from './components/presented-run';
 export { PresentedSweep } from './components/presented-sweep';
 export { RunPermalink } from './components/run-permalink';

@@ -1,0 +1,125 @@
+import { useQueries } from '@tanstack/react-query';
+import { Bar } from 'react-chartjs-2';
+
+import { ChartFrame } from '@/components/chart-frame';
+import { useChartTheme } from '@/hooks/use-chart-theme';
+import { seriesStyle, withAlpha } from '@/lib/chart';
+import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+
+import type { HistoryEntry } from '../../api/lab';
+import { getRun } from '../../api/runs';
+import { getSweep } from '../../api/sweeps';
+import { runRow, sweepRows, type CompareRow } from '../../lib/compare';
+
+interface CompareViewProps {
+  entries: HistoryEntry[];
+  /** Server ids in the catalog's order: a server keeps its look on every chart. */
+  serverOrder: string[];
+}
+
+function useCompareRows(entries: HistoryEntry[]): { rows: CompareRow[]; loading: boolean; error: Error | null } {
+  const results = useQueries({
+    queries: entries.map((entry) =>
+      entry.kind === 'run'
+        ? { queryKey: ['run', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => [runRow(await getRun(entry.id, signal))] }
+        : { queryKey: ['sweep', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => sweepRows(await getSweep(entry.id, signal)) },
+    ),
+  });
+  return {
+    rows: results.flatMap((r) => r.data ?? []),
+    loading: results.some((r) => r.isPending),
+    error: results.find((r) => r.error)?.error ?? null,
+  };
+}
+
+interface FigureChartProps {
+  testId: string;
+  title: string;
+  rows: CompareRow[];
+  figure: (row: CompareRow) => number | null;
+  serverOrder: string[];
+  format: (value: number) => string;
+}
+
+/** One figure of every row as a bar, each coloured (and outlined) as its server. */
+function FigureChart({ testId, title, rows, figure, serverOrder, format }: FigureChartProps) {
+  const theme = useChartTheme();
+  const drawn = rows.filter((r) => figure(r) !== null);
+  const styles = drawn.map((r) => seriesStyle(Math.max(0, serverOrder.indexOf(r.server))));
+  return (
+    <ChartFrame testId={testId} title={title} points={drawn.length} emptyMessage="None of these has this figure.">
+      <Bar
+        aria-label={title}
+        role="img"
+        data={{
+          labels: drawn.map((r) => r.label),
+          datasets: [
+            {
+              label: title,
+              data: drawn.map((r) => figure(r)),
+              backgroundColor: styles.map((s) => withAlpha(s.colour, 0.55)),
+              borderColor: styles.map((s) => s.colour),
+              borderWidth: 2,
+            },
+          ],
+        }}
+        options={{
+          indexAxis: 'y',
+          plugins: { legend: { display: false }, tooltip: { callbacks: { label: (c) => format(c.parsed.x ?? 0) } } },
+          scales: {
+            x: { beginAtZero: true, ticks: { color: theme.muted, callback: (v) => format(Number(v)) }, grid: { color: theme.grid } },
+            y: { ticks: { color: theme.text }, grid: { display: false } },
+          },
+        }}
+      />
+    </ChartFrame>
+  );
+}
+
+const dash = (value: number | null, format: (v: number) => string) => (value === null ? '—' : format(value));
+
+/** The picked results on one chart per figure and one table. */
+export function CompareView({ entries, serverOrder }: CompareViewProps) {
+  const { rows, loading, error } = useCompareRows(entries);
+  if (error) return <p role="alert">Could not load one of them: {error.message}</p>;
+  if (loading) return <p role="status">Loading {entries.length} results…</p>;
+  return (
+    <section className="compare" aria-label="Comparison" data-testid="compare">
+      <h2>Side by side</h2>
+      <div className="compare__charts">
+        <FigureChart testId="compare-qps" title="Requests per second" rows={rows} figure={(r) => r.qps} serverOrder={serverOrder} format={formatQps} />
+        <FigureChart testId="compare-p99" title="p99 latency" rows={rows} figure={(r) => r.p99_us} serverOrder={serverOrder} format={formatLatencyUs} />
+      </div>
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Comparison table">
+        <table className="compare__table" data-testid="compare-table">
+          <thead>
+            <tr>
+              <th scope="col">Result</th>
+              <th scope="col">Requests/s</th>
+              <th scope="col">p50</th>
+              <th scope="col">p99</th>
+              <th scope="col">CPU (% of one core)</th>
+              <th scope="col">Resident memory</th>
+              <th scope="col">Threads</th>
+              <th scope="col">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row">{row.label}</th>
+                <td>{dash(row.qps, formatQps)}</td>
+                <td>{dash(row.p50_us, formatLatencyUs)}</td>
+                <td>{dash(row.p99_us, formatLatencyUs)}</td>
+                <td>{dash(row.cpu_percent, formatPercent)}</td>
+                <td>{dash(row.rss_bytes, formatMiB)}</td>
+                <td>{dash(row.threads, formatInt)}</td>
+                <td>{row.note ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

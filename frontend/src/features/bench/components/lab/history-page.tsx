@@ -1,0 +1,174 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+
+import { Loading } from '@/components/loading';
+import { useServers } from '@/hooks/use-servers';
+import { apiRequest } from '@/lib/api-client';
+import { lessonListSchema } from '@/lib/api-schemas';
+import { formatLatencyUs, formatQps } from '@/lib/format';
+
+import { getHistory, type HistoryEntry } from '../../api/lab';
+import { shortTime } from '../../lib/compare';
+import { describeEntry, entryLabUrl } from '../../lib/history';
+
+import { CompareView } from './compare-view';
+
+import './lab.css';
+
+interface FiltersProps {
+  server: string;
+  lesson: string;
+  onChange: (name: 'server' | 'lesson', value: string) => void;
+}
+
+/** Filter by server and lesson; the choice lives in the URL. */
+function Filters({ server, lesson, onChange }: FiltersProps) {
+  const serverId = useId();
+  const lessonId = useId();
+  const servers = useServers();
+  const lessons = useQuery({ queryKey: ['lessons'], queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }) });
+  return (
+    <div className="history__filters">
+      <label htmlFor={serverId}>Server</label>
+      <select id={serverId} value={server} onChange={(e) => { onChange('server', e.target.value); }}>
+        <option value="">every server</option>
+        {(servers.data ?? []).map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.title} ({s.id})
+          </option>
+        ))}
+      </select>
+      <label htmlFor={lessonId}>Lesson</label>
+      <select id={lessonId} value={lesson} onChange={(e) => { onChange('lesson', e.target.value); }}>
+        <option value="">every lesson, and the lab</option>
+        {(lessons.data ?? []).map((l) => (
+          <option key={l.slug} value={l.slug}>
+            {l.title}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+interface EntryRowProps {
+  entry: HistoryEntry;
+  picked: boolean;
+  onPick: (picked: boolean) => void;
+}
+
+function EntryRow({ entry, picked, onPick }: EntryRowProps) {
+  const permalink = `/${entry.kind === 'run' ? 'runs' : 'sweeps'}/${entry.id}`;
+  const what = describeEntry(entry);
+  return (
+    <tr data-testid="history-entry" data-kind={entry.kind} data-id={entry.id}>
+      <td>
+        <input type="checkbox" checked={picked} aria-label={`Compare ${what}`} onChange={(e) => { onPick(e.target.checked); }} />
+      </td>
+      <td>{shortTime(entry.created_at)}</td>
+      <th scope="row">
+        <Link to={permalink}>{what}</Link>
+        {entry.lesson ? <span className="history__lesson"> · from {entry.lesson}</span> : null}
+      </th>
+      <td>
+        {entry.status}
+        {entry.kind === 'sweep' && entry.points ? ` (${entry.points_ended ?? 0} of ${entry.points} ended)` : ''}
+      </td>
+      <td>{entry.qps != null ? formatQps(entry.qps) : '—'}</td>
+      <td>{entry.p99_us != null ? formatLatencyUs(entry.p99_us) : '—'}</td>
+      <td>
+        <Link to={entryLabUrl(entry)}>Open in lab</Link>
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The learner's history (`#/history`): every run and sweep they started, newest first, by
+ * server and lesson; each opens at its permalink, reopens in the lab, or joins a comparison.
+ */
+export function HistoryPage() {
+  const [params, setParams] = useSearchParams();
+  const server = params.get('server') ?? '';
+  const lesson = params.get('lesson') ?? '';
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<string[] | null>(null);
+  const servers = useServers();
+  const history = useQuery({
+    queryKey: ['history', server, lesson],
+    queryFn: ({ signal }) => getHistory({ server: server || undefined, lesson: lesson || undefined }, signal),
+  });
+  const setFilter = (name: 'server' | 'lesson', value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const entries = history.data ?? [];
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const compared = (comparing ?? []).map((id) => byId.get(id)).filter((e): e is HistoryEntry => e !== undefined);
+
+  return (
+    <div className="history">
+      <h1>Your history</h1>
+      <p>
+        Every run and sweep you started, newest first. Open one for its charts and table, reopen it in the{' '}
+        <Link to="/lab">lab</Link> to change it, or tick several to compare them.
+      </p>
+      <Filters server={server} lesson={lesson} onChange={setFilter} />
+      {history.error ? (
+        <p role="alert">Your history could not be loaded: {history.error.message}</p>
+      ) : history.isPending ? (
+        <Loading />
+      ) : entries.length === 0 ? (
+        <p data-testid="history-empty">
+          Nothing here yet{server || lesson ? ' for this filter' : ''}: run an experiment in a lesson or the lab.
+        </p>
+      ) : (
+        <>
+          <div className="history__actions">
+            <button type="button" className="button button--primary" disabled={picked.length === 0} onClick={() => { setComparing(picked); }}>
+              Compare {picked.length || ''} selected
+            </button>
+            {picked.length ? (
+              <button type="button" className="button" onClick={() => { setPicked([]); }}>
+                Clear selection
+              </button>
+            ) : null}
+          </div>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="History">
+            <table className="history__table" data-testid="history-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span className="visually-hidden">Compare</span>
+                  </th>
+                  <th scope="col">When</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Requests/s</th>
+                  <th scope="col">p99</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Lab</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <EntryRow
+                    key={entry.id}
+                    entry={entry}
+                    picked={picked.includes(entry.id)}
+                    onPick={(on) => { setPicked((now) => (on ? [...now, entry.id] : now.filter((id) => id !== entry.id))); }}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {compared.length ? <CompareView entries={compared} serverOrder={(servers.data ?? []).map((s) => s.id)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+
+import { Loading } from '@/components/loading';
+import { useServers } from '@/hooks/use-servers';
+import type { Knob, Server } from '@/lib/api-schemas';
+
+import { getLabFields } from '../../api/lab';
+import { describeSeconds, planFor, plannedSeconds, setupFromSearch, setupProblems, setupToSearch, type LabField, type LabSetup } from '../../lib/lab-setup';
+import { ExperimentWidget } from '../experiment-widget';
+import { SeriesWidget } from '../series-widget';
+
+import { LabForm } from './lab-form';
+
+import './lab.css';
+
+function knobsByServer(servers: Server[]): Record<string, Knob[]> {
+  return Object.fromEntries(servers.map((s) => [s.id, s.knobs]));
+}
+
+/** Knobs set back to their catalog default are not worth carrying in the URL or the request. */
+function withoutDefaultKnobs(setup: LabSetup, knobs: Record<string, Knob[]>): LabSetup {
+  const kept = Object.entries(setup.knobs).map(([server, values]) => [
+    server,
+    Object.fromEntries(Object.entries(values).filter(([name, v]) => knobs[server]?.find((k) => k.name === name)?.default !== v)),
+  ]);
+  return { ...setup, knobs: Object.fromEntries(kept) as LabSetup['knobs'] };
+}
+
+interface LabResultProps {
+  setup: LabSetup;
+  fields: LabField[];
+  problems: string[];
+}
+
+/** What the setup runs as, and its widget (Run, live charts, results), or why it cannot run. */
+function LabResult({ setup, fields, problems }: LabResultProps) {
+  const plan = useMemo(() => (problems.length === 0 ? planFor(setup, fields) : null), [setup, fields, problems]);
+  if (!plan) {
+    return (
+      <div className="lab-problems" role="status" data-testid="lab-problems">
+        <p>Before it can run:</p>
+        <ul>
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  const runs = plan.kind === 'run' ? 1 : plan.sweep.servers.length * plan.sweep.values.length;
+  const key = JSON.stringify(plan.kind === 'run' ? plan.request : plan.sweep);
+  return (
+    <div className="lab-result">
+      <p className="lab-result__plan" data-testid="lab-plan">
+        {runs === 1 ? 'One run' : `${runs} runs, one sweep`}, about {describeSeconds(plannedSeconds(setup, fields))} of load
+        once it starts.
+      </p>
+      {plan.kind === 'run' ? (
+        <ExperimentWidget key={key} experiment={plan.experiment} request={plan.request} experimentKey={`lab:${key}`} />
+      ) : (
+        <SeriesWidget key={key} experiment={plan.experiment} sweep={plan.sweep} />
+      )}
+    </div>
+  );
+}
+
+/**
+ * The lab (`#/lab`): any run or comparison the course's servers allow. Every field is set from
+ * what the backend says of it (label, unit, range, help) and the setup lives in the URL, so a
+ * lab experiment can be linked and reopened.
+ */
+export function LabPage() {
+  const [params, setParams] = useSearchParams();
+  const servers = useServers();
+  const fields = useQuery({ queryKey: ['lab-fields'], queryFn: ({ signal }) => getLabFields(signal), staleTime: Infinity });
+  const knobs = useMemo(() => knobsByServer(servers.data ?? []), [servers.data]);
+  const setup = useMemo(() => setupFromSearch(params, fields.data?.fields ?? [], knobs), [params, fields.data, knobs]);
+
+  if (servers.error ?? fields.error) {
+    return (
+      <p role="alert" className="lab-error">
+        The lab could not load what it needs: {(servers.error ?? fields.error)?.message}
+      </p>
+    );
+  }
+  if (!servers.data || !fields.data) return <Loading />;
+  const labFields = fields.data.fields;
+  const problems = setupProblems(setup, labFields, knobs, fields.data.max_sweep_points);
+  const change = (next: LabSetup) => { setParams(setupToSearch(withoutDefaultKnobs(next, knobs), labFields), { replace: true }); };
+
+  return (
+    <div className="lab">
+      <h1>Lab</h1>
+      <p className="lab__intro">
+        Set up any experiment the course&apos;s servers allow: one server, several side by side, or one field swept over
+        several values. The page&apos;s address keeps the setup, so you can bookmark or share it; your runs are kept in{' '}
+        <Link to="/history">your history</Link>.
+      </p>
+      <div className="lab__columns">
+        <LabForm setup={setup} onChange={change} fields={labFields} servers={servers.data} />
+        <LabResult setup={setup} fields={labFields} problems={problems} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+
+import type { Knob } from '@/lib/api-schemas';
+
+import {
+  EMPTY_SETUP,
+  fieldProblem,
+  planFor,
+  plannedSeconds,
+  setupFromExperiment,
+  setupFromSearch,
+  setupProblems,
+  setupToSearch,
+  type LabField,
+  type LabSetup,
+} from './lab-setup';
+
+const FIELDS: LabField[] = [
+  { name: 'protocol', label: 'Protocol', help: 'h', kind: 'choice', default: 'echo', choices: ['echo', 'http'], sweepable: false },
+  { name: 'connections', label: 'Connections', help: 'h', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
+  { name: 'payload_bytes', label: 'Payload', help: 'h', kind: 'int', unit: 'byte', units: 'bytes', min: 1, max: 1048576, default: 64, sweepable: true },
+  { name: 'duration_s', label: 'Duration', help: 'h', kind: 'float', unit: 's', units: 's', min: 0, min_exclusive: true, max: 60, default: 10, sweepable: false },
+  { name: 'warmup_s', label: 'Warm-up', help: 'h', kind: 'float', unit: 's', units: 's', min: 0, max: 30, default: 2, sweepable: false },
+  { name: 'new_connection_per_request', label: 'New connection per request', help: 'h', kind: 'bool', default: false, sweepable: false },
+  { name: 'repetitions', label: 'Repetitions', help: 'h', kind: 'int', min: 1, max: 5, default: 1, sweepable: false },
+];
+const KNOBS: Record<string, Knob[]> = {
+  'c-threaded': [{ name: 'stack_kib', flag: '--stack-kib', type: 'int', default: 8192, min: 64, max: 65536, unit: 'KiB', help: 'h' }],
+  'c-epoll': [{ name: 'trigger', flag: '--trigger', type: 'enum', default: 'level', values: ['level', 'edge'], help: 'h' }],
+};
+
+const setup = (partial: Partial<LabSetup>): LabSetup => ({ ...EMPTY_SETUP, ...partial });
+
+describe('planFor', () => {
+  it('makes one server with nothing varied a run, with only the changed fields and its knobs', () => {
+    const plan = planFor(setup({ servers: ['c-threaded'], fields: { connections: 500, payload_bytes: 64 }, knobs: { 'c-threaded': { stack_kib: 256 } } }), FIELDS);
+    expect(plan.kind).toBe('run');
+    expect(plan.kind === 'run' && plan.request).toEqual({ server: 'c-threaded', connections: 500, knobs: { stack_kib: 256 } });
+  });
+
+  it('compares several servers as a one-value sweep at their connections', () => {
+    const plan = planFor(setup({ servers: ['c-epoll', 'c-poll'], fields: { connections: 1000, duration_s: 5 } }), FIELDS);
+    expect(plan.kind === 'sweep' && plan.sweep).toEqual({ servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [1000], base: { duration_s: 5 } });
+  });
+
+  it('sweeps one field over its values, with each server its own knobs', () => {
+    const plan = planFor(
+      setup({ servers: ['c-epoll', 'c-threaded'], vary: 'payload_bytes', values: [16, 4096], fields: { payload_bytes: 999 }, knobs: { 'c-threaded': { stack_kib: 256 } } }),
+      FIELDS,
+    );
+    expect(plan.kind === 'sweep' && plan.sweep).toEqual({
+      servers: ['c-epoll', 'c-threaded'],
+      vary: 'payload_bytes',
+      values: [16, 4096],
+      base: {},
+      server_knobs: { 'c-threaded': { stack_kib: 256 } },
+    });
+  });
+});
+
+describe('setupProblems', () => {
+  it('says what is wrong in words, with the host limits', () => {
+    const problems = setupProblems(
+      setup({ servers: ['c-threaded'], fields: { connections: 20000, duration_s: 0, repetitions: 1.5 }, knobs: { 'c-threaded': { stack_kib: 1 } } }),
+      FIELDS,
+      KNOBS,
+      40,
+    );
+    expect(problems).toEqual([
+      'Connections may be at most 19000 connections here',
+      'Duration must be more than 0 s',
+      'Repetitions takes whole numbers',
+      'c-threaded: stack_kib must be at least 64',
+    ]);
+  });
+
+  it('needs a server, two values for a sweep, and no more runs than the host allows', () => {
+    expect(setupProblems(EMPTY_SETUP, FIELDS, KNOBS, 40)).toEqual(['Pick at least one server']);
+    expect(setupProblems(setup({ servers: ['c-epoll'], vary: 'connections', values: [10] }), FIELDS, KNOBS, 40)).toContain('A sweep needs at least two values');
+    const many = setup({ servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [1, 2, 3] });
+    expect(setupProblems(many, FIELDS, KNOBS, 4)).toContain('6 runs: a sweep may have at most 4 here');
+  });
+
+  it('checks a choice and a bool', () => {
+    expect(fieldProblem(FIELDS[0] as LabField, 'udp')).toBe('Protocol is one of echo, http');
+    expect(fieldProblem(FIELDS[5] as LabField, true)).toBeNull();
+  });
+});
+
+describe('the URL', () => {
+  it('round-trips a setup with only what differs from the defaults', () => {
+    const original = setup({
+      servers: ['c-epoll', 'c-threaded'],
+      fields: { connections: 100, payload_bytes: 512, new_connection_per_request: true, protocol: 'http' },
+      knobs: { 'c-threaded': { stack_kib: 256 }, 'c-epoll': { trigger: 'edge' } },
+      vary: 'connections',
+      values: [10, 100, 1000],
+    });
+    const search = setupToSearch(original, FIELDS);
+    expect(search).not.toContain('connections=100');
+    const back = setupFromSearch(new URLSearchParams(search), FIELDS, KNOBS);
+    expect(back).toEqual({ ...original, fields: { payload_bytes: 512, new_connection_per_request: true, protocol: 'http' } });
+  });
+
+  it('keeps a bad value for the form to flag rather than dropping it', () => {
+    const back = setupFromSearch(new URLSearchParams('servers=c-epoll&connections=lots&vary=bogus'), FIELDS, KNOBS);
+    expect(back.fields.connections).toBeNaN();
+    expect(back.vary).toBeNull();
+    expect(setupProblems(back, FIELDS, KNOBS, 40)).toEqual(['Connections needs a number']);
+  });
+});
+
+describe('setupFromExperiment', () => {
+  it('opens a lesson series in the lab', () => {
+    const lab = setupFromExperiment({ title: 'T', servers: ['c-epoll', 'c-threaded'], vary: 'connections', values: [10, 100], duration_s: 5, knobs: { stack_kib: 256 } });
+    expect(lab).toEqual({
+      servers: ['c-epoll', 'c-threaded'],
+      fields: { duration_s: 5 },
+      knobs: { 'c-epoll': { stack_kib: 256 }, 'c-threaded': { stack_kib: 256 } },
+      vary: 'connections',
+      values: [10, 100],
+    });
+    expect(setupFromExperiment({ server: 'c-poll', connections: 7 })).toEqual({ servers: ['c-poll'], fields: { connections: 7 }, knobs: {}, vary: null, values: [] });
+  });
+});
+
+it('estimates the time a setup takes', () => {
+  expect(plannedSeconds(setup({ servers: ['a', 'b'], vary: 'connections', values: [1, 2, 3], fields: { repetitions: 2 } }), FIELDS)).toBe(2 * 3 * 2 * 12);
+});

@@ -1,0 +1,245 @@
+/**
+ * The lab's experiment as the learner sets it up, and the one request it becomes: a run (one
+ * server, nothing varied) or a sweep (several servers, or one field over several values). The
+ * setup lives in the page's URL (`#/lab?servers=c-epoll,c-poll&connections=1000`), so a lab
+ * experiment can be linked, reloaded and opened from a lesson's block or the history.
+ */
+import type { Knob } from '@/lib/api-schemas';
+
+import type { Experiment, RunRequest, SweepRequest, VariedField } from './experiment-block';
+import { VARIED_FIELDS } from './experiment-block';
+
+export type FieldValue = number | boolean | string;
+export type KnobValue = number | boolean | string;
+
+/** GET /api/lab/fields's field, as the form needs it. */
+export interface LabField {
+  name: string;
+  label: string;
+  help: string;
+  kind: 'int' | 'float' | 'bool' | 'choice';
+  unit?: string | null | undefined;
+  units?: string | null | undefined;
+  min?: number | null | undefined;
+  min_exclusive?: boolean | undefined;
+  max?: number | null | undefined;
+  default: FieldValue;
+  choices?: string[] | null | undefined;
+  sweepable: boolean;
+}
+
+export interface LabSetup {
+  servers: string[];
+  /** Run fields the learner set; the rest take their defaults. */
+  fields: Record<string, FieldValue>;
+  /** Per server: the knobs set away from their defaults. */
+  knobs: Record<string, Record<string, KnobValue>>;
+  /** A sweep's varied field and its values; null for one run per server. */
+  vary: VariedField | null;
+  values: number[];
+}
+
+/** A sweep whose servers may each get knobs of their own (POST /api/sweeps's `server_knobs`). */
+export type LabSweep = SweepRequest & { server_knobs?: Record<string, Record<string, KnobValue>> };
+
+export type LabPlan =
+  | { kind: 'run'; experiment: Experiment; request: RunRequest }
+  | { kind: 'sweep'; experiment: Experiment; sweep: LabSweep };
+
+/** What the form calls a knob: its catalog label, else its name. */
+export function knobLabel(knob: Knob): string {
+  const { label } = knob as Knob & { label?: unknown };
+  return typeof label === 'string' && label ? label : knob.name;
+}
+
+export const EMPTY_SETUP: LabSetup = { servers: [], fields: {}, knobs: {}, vary: null, values: [] };
+
+function isVaried(name: string): name is VariedField {
+  return (VARIED_FIELDS as readonly string[]).includes(name);
+}
+
+// ─────────────────────────── checking values ───────────────────────────
+
+function describeBound(field: LabField, value: number): string | null {
+  const unit = field.units ? ` ${field.units}` : '';
+  if (field.min != null && (field.min_exclusive ? value <= field.min : value < field.min)) {
+    return `${field.label} must be ${field.min_exclusive ? 'more than' : 'at least'} ${field.min}${unit}`;
+  }
+  if (field.max != null && value > field.max) return `${field.label} may be at most ${field.max}${unit} here`;
+  return null;
+}
+
+/** Why a value is refused for a field, or null: the same bounds POST /api/runs applies. */
+export function fieldProblem(field: LabField, value: FieldValue): string | null {
+  if (field.kind === 'bool') return typeof value === 'boolean' ? null : `${field.label} is on or off`;
+  if (field.kind === 'choice') {
+    return field.choices?.includes(String(value)) ? null : `${field.label} is one of ${field.choices?.join(', ') ?? ''}`;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) return `${field.label} needs a number`;
+  if (field.kind === 'int' && !Number.isInteger(value)) return `${field.label} takes whole numbers`;
+  return describeBound(field, value);
+}
+
+/** Why a knob value is refused, or null (the catalog's type, range and values). */
+export function knobProblem(knob: Knob, value: KnobValue): string | null {
+  const name = knobLabel(knob);
+  if (knob.type === 'bool') return typeof value === 'boolean' ? null : `${name} is on or off`;
+  if (knob.type === 'enum') {
+    return knob.values?.map(String).includes(String(value)) ? null : `${name} is one of ${knob.values?.join(', ') ?? ''}`;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) return `${name} takes whole numbers`;
+  if (knob.min != null && value < knob.min) return `${name} must be at least ${knob.min}`;
+  if (knob.max != null && value > knob.max) return `${name} may be at most ${knob.max}`;
+  return null;
+}
+
+// ─────────────────────────── the request ───────────────────────────
+
+function fieldValues(setup: LabSetup, fields: LabField[]): Record<string, FieldValue> {
+  return Object.fromEntries(fields.map((f) => [f.name, setup.fields[f.name] ?? f.default]));
+}
+
+/** Every problem with the setup, in the form's order; empty when it can run. */
+export function setupProblems(setup: LabSetup, fields: LabField[], knobs: Record<string, Knob[]>, maxPoints: number): string[] {
+  const problems: string[] = [];
+  if (setup.servers.length === 0) problems.push('Pick at least one server');
+  const values = fieldValues(setup, fields);
+  for (const field of fields) {
+    if (setup.vary === field.name) continue;
+    const problem = fieldProblem(field, values[field.name] ?? field.default);
+    if (problem) problems.push(problem);
+  }
+  for (const server of setup.servers) {
+    for (const [name, value] of Object.entries(setup.knobs[server] ?? {})) {
+      const knob = knobs[server]?.find((k) => k.name === name);
+      const problem = knob ? knobProblem(knob, value) : `${server} has no knob ${name}`;
+      if (problem) problems.push(`${server}: ${problem}`);
+    }
+  }
+  if (setup.vary) {
+    const field = fields.find((f) => f.name === setup.vary);
+    if (setup.values.length < 2) problems.push('A sweep needs at least two values');
+    for (const value of setup.values) {
+      const problem = field ? fieldProblem(field, value) : null;
+      if (problem) problems.push(problem);
+    }
+  }
+  const runs = setup.servers.length * Math.max(1, setup.vary ? setup.values.length : 1);
+  if (runs > maxPoints) problems.push(`${runs} runs: a sweep may have at most ${maxPoints} here`);
+  return [...new Set(problems)];
+}
+
+/** Only the fields set away from their defaults: what the request and the URL carry. A field
+ *  the list does not know (it is still loading) is kept. */
+function changedFields(setup: LabSetup, fields: LabField[]): Record<string, FieldValue> {
+  const defaults = new Map(fields.map((f) => [f.name, f.default]));
+  return Object.fromEntries(Object.entries(setup.fields).filter(([name, value]) => defaults.get(name) !== value));
+}
+
+function setKnobs(setup: LabSetup): Record<string, Record<string, KnobValue>> {
+  return Object.fromEntries(
+    setup.servers.filter((s) => Object.keys(setup.knobs[s] ?? {}).length > 0).map((s) => [s, setup.knobs[s] ?? {}]),
+  );
+}
+
+/** The setup as the one request it becomes: a run for one server with nothing varied, else a
+ *  sweep (several servers without `vary` compare them at one connection count). */
+export function planFor(setup: LabSetup, fields: LabField[]): LabPlan {
+  const changed = changedFields(setup, fields) as Partial<RunRequest>;
+  const knobs = setKnobs(setup);
+  const [first = ''] = setup.servers;
+  const title = setup.servers.length > 1 || setup.vary ? 'Lab sweep' : 'Lab run';
+  if (setup.servers.length === 1 && !setup.vary) {
+    const request: RunRequest = { ...changed, server: first, ...(knobs[first] ? { knobs: knobs[first] } : {}) };
+    return { kind: 'run', experiment: { title, ...request }, request };
+  }
+  const { [setup.vary ?? 'connections']: varied, ...base } = changed as Record<string, FieldValue>;
+  const vary = setup.vary ?? 'connections';
+  const values = setup.vary ? setup.values : [typeof varied === 'number' ? varied : Number(fields.find((f) => f.name === 'connections')?.default ?? 100)];
+  const sweep: LabSweep = { servers: setup.servers, vary, values, base };
+  if (Object.keys(knobs).length > 0) sweep.server_knobs = knobs;
+  const experiment: Experiment = { title, servers: setup.servers, ...base, ...(setup.vary ? { vary, values } : { connections: values[0] }) };
+  return { kind: 'sweep', experiment, sweep };
+}
+
+/** About how long the setup takes to run, in seconds (warm-up and duration per repetition). */
+export function plannedSeconds(setup: LabSetup, fields: LabField[]): number {
+  const values = fieldValues(setup, fields);
+  const each = (Number(values.warmup_s) + Number(values.duration_s)) * (Number(values.repetitions) || 1);
+  return each * setup.servers.length * (setup.vary ? setup.values.length : 1);
+}
+
+// ─────────────────────────── the URL ───────────────────────────
+
+function encodeValue(value: FieldValue): string {
+  return typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
+}
+
+function decodeValue(raw: string, kind: 'int' | 'float' | 'bool' | 'choice' | 'enum'): FieldValue {
+  if (kind === 'bool') return raw === 'on' || raw === 'true';
+  if (kind === 'choice' || kind === 'enum') return raw;
+  return raw.trim() === '' ? Number.NaN : Number(raw);
+}
+
+function knobKind(knob: Knob | undefined): 'int' | 'bool' | 'enum' {
+  if (knob?.type === 'int' || knob?.type === 'bool') return knob.type;
+  return 'enum';
+}
+
+/** The setup as URL search parameters: only what differs from the defaults. */
+export function setupToSearch(setup: LabSetup, fields: LabField[]): string {
+  const params = new URLSearchParams();
+  if (setup.servers.length) params.set('servers', setup.servers.join(','));
+  for (const [name, value] of Object.entries(changedFields(setup, fields))) params.set(name, encodeValue(value));
+  for (const [server, knobs] of Object.entries(setKnobs(setup))) {
+    for (const [name, value] of Object.entries(knobs)) params.set(`knob.${server}.${name}`, encodeValue(value));
+  }
+  if (setup.vary) {
+    params.set('vary', setup.vary);
+    params.set('values', setup.values.join(','));
+  }
+  return params.toString();
+}
+
+/** A setup read back from the URL; unknown names are ignored, bad values kept for the form to flag. */
+export function setupFromSearch(params: URLSearchParams, fields: LabField[], knobs: Record<string, Knob[]>): LabSetup {
+  const servers = (params.get('servers') ?? '').split(',').filter(Boolean);
+  const setup: LabSetup = { servers, fields: {}, knobs: {}, vary: null, values: [] };
+  for (const field of fields) {
+    const raw = params.get(field.name);
+    if (raw !== null) setup.fields[field.name] = decodeValue(raw, field.kind);
+  }
+  for (const [key, raw] of params) {
+    const [prefix, server, name] = key.split('.');
+    if (prefix !== 'knob' || !server || !name) continue;
+    const knob = knobs[server]?.find((k) => k.name === name);
+    setup.knobs[server] = { ...setup.knobs[server], [name]: decodeValue(raw, knobKind(knob)) };
+  }
+  const vary = params.get('vary');
+  if (vary && isVaried(vary)) {
+    setup.vary = vary;
+    setup.values = (params.get('values') ?? '').split(',').filter((v) => v.trim() !== '').map(Number);
+  }
+  return setup;
+}
+
+/** A lesson's experiment (or a past run's request) as a lab setup: "Open in lab". */
+export function setupFromExperiment(experiment: Experiment): LabSetup {
+  const { title: _title, server, servers, vary, values, knobs, ...rest } = experiment;
+  const ids = servers ?? (server ? [server] : []);
+  const fields = { ...rest } as Record<string, FieldValue>;
+  const perServer = knobs ? Object.fromEntries(ids.map((id) => [id, knobs])) : {};
+  const swept = vary !== undefined && values !== undefined && values.length > 1;
+  const [only] = values ?? [];
+  if (vary && values?.length === 1 && only !== undefined) fields[vary] = only;
+  return { servers: ids, fields, knobs: perServer, vary: swept ? vary : null, values: swept ? values : [] };
+}
+
+/** Seconds as a person says them: "45 s", "2 min", "1 min 20 s". */
+export function describeSeconds(total: number): string {
+  const seconds = Math.round(total);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}
