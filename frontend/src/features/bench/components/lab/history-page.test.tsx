@@ -1,0 +1,97 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { doneData, lessons, servers } from '@/testing/fixtures';
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { HistoryPage } from './history-page';
+
+const runEntry = {
+  kind: 'run',
+  id: 'r1',
+  created_at: '2026-11-25T10:01:00Z',
+  servers: ['c-epoll'],
+  status: 'done',
+  request: { connections: 100 },
+  knobs: {},
+  qps: 51234.5,
+  p99_us: 900,
+};
+const sweepEntry = {
+  kind: 'sweep',
+  id: 's1',
+  created_at: '2026-11-25T10:00:00Z',
+  servers: ['c-epoll', 'c-poll'],
+  status: 'done',
+  lesson: '01-c10k-problem',
+  request: {},
+  knobs: {},
+  vary: 'connections',
+  values: [10],
+  points: 2,
+  points_ended: 2,
+};
+
+function api() {
+  return mockFetch({
+    'GET /api/servers': servers,
+    'GET /api/lessons': lessons,
+    'GET /api/history': [runEntry, sweepEntry],
+    'GET /api/history?server=c-poll': [sweepEntry],
+    'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'done', request: {}, created_at: runEntry.created_at, result: doneData },
+    'GET /api/sweeps/s1': {
+      id: 's1',
+      created_at: sweepEntry.created_at,
+      request: { servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [10], base: {} },
+      finished: true,
+      points: [
+        { server: 'c-epoll', value: 10, run_id: 'a', status: 'done', reason: null, valid: true, qps: 900, p50_us: 5, p99_us: 9 },
+        { server: 'c-poll', value: 10, run_id: 'b', status: 'done', reason: null, valid: true, qps: 800, p50_us: 6, p99_us: 12 },
+      ],
+      memory_per_connection: {},
+    },
+  });
+}
+
+describe('HistoryPage', () => {
+  it('lists runs and sweeps with their permalinks and a way back into the lab', async () => {
+    api();
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    const rows = await screen.findAllByTestId('history-entry');
+    expect(rows.map((r) => r.dataset.id)).toEqual(['r1', 's1']);
+    expect(within(rows[0]!).getByRole('link', { name: 'c-epoll, 100 connections' })).toHaveAttribute('href', '/runs/r1');
+    expect(within(rows[1]!).getByRole('link', { name: 'c-epoll vs c-poll, 10 connections' })).toHaveAttribute('href', '/sweeps/s1');
+    expect(within(rows[1]!).getByRole('link', { name: 'Open in lab' })).toHaveAttribute('href', '/lab?servers=c-epoll%2Cc-poll&connections=10');
+    expect(within(rows[0]!).getByText('51,235')).toBeInTheDocument();
+  });
+
+  it('filters by server through the API', async () => {
+    const { calls } = api();
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findAllByTestId('history-entry');
+    await userEvent.selectOptions(screen.getByLabelText('Server'), 'c-poll');
+    await waitFor(() => {
+      expect(screen.getAllByTestId('history-entry').map((r) => r.dataset.id)).toEqual(['s1']);
+    });
+    expect(calls.some((c) => c.url === '/api/history?server=c-poll')).toBe(true);
+  });
+
+  it('compares the picked results on one chart and one table', async () => {
+    api();
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Compare c-epoll, 100 connections' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Compare c-epoll vs c-poll, 10 connections' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Compare 2 selected' }));
+    const table = await screen.findByTestId('compare-table');
+    const labels = within(table).getAllByRole('rowheader').map((h) => h.textContent.split(' · ')[0]);
+    expect(labels).toEqual(['c-epoll', 'c-epoll @ 10 connections', 'c-poll @ 10 connections']);
+    expect(screen.getByTestId('compare-qps')).toHaveAttribute('data-points', '3');
+  });
+
+  it('says so when there is nothing yet', async () => {
+    mockFetch({ 'GET /api/servers': servers, 'GET /api/lessons': lessons, 'GET /api/history': [] });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    expect(await screen.findByTestId('history-empty')).toHaveTextContent('Nothing here yet');
+  });
+});

@@ -1,0 +1,122 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+
+import { healthyHealth, servers } from '@/testing/fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import { LabPage } from './lab-page';
+
+const fields = {
+  max_sweep_points: 40,
+  max_sweep_servers: 12,
+  fields: [
+    { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], sweepable: false },
+    { name: 'connections', label: 'Connections', help: 'active connections', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
+    { name: 'duration_s', label: 'Duration', help: 'measured seconds', kind: 'float', unit: 's', units: 's', min: 0, min_exclusive: true, max: 60, default: 10, sweepable: false },
+    { name: 'warmup_s', label: 'Warm-up', help: 'seconds before measuring', kind: 'float', unit: 's', units: 's', min: 0, max: 30, default: 2, sweepable: false },
+  ],
+};
+
+function api() {
+  return mockFetch({
+    'GET /api/health': healthyHealth,
+    'GET /api/servers': servers,
+    'GET /api/lab/fields': fields,
+    'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
+    'POST /api/sweeps': reply(202, { id: 's1', points: 2, skipped: 0 }),
+  });
+}
+
+/** The lab with the URL's search shown, so a test can see the setup kept there. */
+function renderLab(route: string) {
+  function Search() {
+    return <output data-testid="search">{useLocation().search}</output>;
+  }
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="/lab"
+        element={
+          <>
+            <LabPage />
+            <Search />
+          </>
+        }
+      />
+    </Routes>,
+    { route },
+  );
+}
+
+describe('LabPage', () => {
+  it('labels every field with its unit, range and help, and knobs by server', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll');
+    const connections = await screen.findByLabelText('Connections');
+    expect(connections).toHaveValue(100);
+    expect(connections).toHaveAccessibleDescription('active connections (1–19000 connections)');
+    const knobs = screen.getByTestId('lab-knobs-c-epoll');
+    expect(within(knobs).getByLabelText('buffer_bytes')).toHaveValue(16384);
+    expect(screen.getByTestId('lab-plan')).toHaveTextContent('One run, about 12 s of load');
+  });
+
+  it('keeps a changed knob in the URL and sends it with the run', async () => {
+    const { calls } = api();
+    renderLab('/lab?servers=c-epoll');
+    const trigger = await screen.findByLabelText('trigger');
+    await userEvent.selectOptions(trigger, 'et');
+    await waitFor(() => {
+      expect(screen.getByTestId('search')).toHaveTextContent('knob.c-epoll.trigger=et');
+    });
+    const run = screen.getByRole('button', { name: 'Run benchmark' });
+    await waitFor(() => {
+      expect(run).toBeEnabled();
+    });
+    await userEvent.click(run);
+    await waitFor(() => {
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ server: 'c-epoll', knobs: { trigger: 'et' } });
+    });
+  });
+
+  it('compares two servers as one sweep', async () => {
+    const { calls } = api();
+    renderLab('/lab?servers=c-epoll&connections=500');
+    await userEvent.click(await screen.findByRole('checkbox', { name: /c-poll/ }));
+    expect(screen.getByTestId('lab-plan')).toHaveTextContent('2 runs, one sweep');
+    const run = screen.getByRole('button', { name: 'Run 2 benchmarks' });
+    await waitFor(() => {
+      expect(run).toBeEnabled();
+    });
+    await userEvent.click(run);
+    await waitFor(() => {
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/api/sweeps')?.body).toEqual({
+        servers: ['c-epoll', 'c-poll'],
+        vary: 'connections',
+        values: [500],
+        base: {},
+      });
+    });
+  });
+
+  it('says what is wrong and offers no run until it is fixed', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll&connections=20000&duration_s=0');
+    const problems = await screen.findByTestId('lab-problems');
+    expect(problems).toHaveTextContent('Connections may be at most 19000 connections here');
+    expect(problems).toHaveTextContent('Duration must be more than 0 s');
+    expect(screen.queryByRole('button', { name: /Run/ })).toBeNull();
+    expect(screen.getByLabelText('Connections')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('sweeps a field over values typed with commas', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll');
+    await userEvent.selectOptions(await screen.findByLabelText('Vary'), 'connections');
+    await userEvent.type(screen.getByLabelText('Values'), '10, 100, 1000');
+    expect(screen.getByTestId('lab-plan')).toHaveTextContent('3 runs, one sweep');
+    expect(screen.getByLabelText('Connections')).toBeDisabled();
+    expect(screen.getByTestId('search')).toHaveTextContent('vary=connections&values=10%2C100%2C1000');
+  });
+});

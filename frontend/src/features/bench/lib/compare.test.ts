@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+
+import type { Run, Sweep } from '@/lib/api-schemas';
+import { doneData } from '@/testing/fixtures';
+
+import { runRow, shortTime, sweepRows } from './compare';
+
+const run = (over: Partial<Run>): Run => ({
+  id: 'r1',
+  server: 'c-epoll',
+  status: 'done',
+  request: {},
+  created_at: '2026-11-25T10:01:00Z',
+  result: doneData,
+  ...over,
+});
+
+describe('runRow', () => {
+  it('takes a valid run’s headline figures', () => {
+    const row = runRow(run({}));
+    expect(row).toMatchObject({ key: 'r1', server: 'c-epoll', qps: 51234.5, p50_us: 120, p99_us: 900, cpu_percent: 87.5, note: null });
+    expect(row.label).toBe(`c-epoll · ${shortTime('2026-11-25T10:01:00Z')}`);
+  });
+
+  it('shows no figure for an invalid or unfinished run, and says why', () => {
+    expect(runRow(run({ result: { ...doneData, valid: false, invalid_reason: 'errors' } }))).toMatchObject({ qps: null, note: 'invalid: errors' });
+    expect(runRow(run({ status: 'failed', result: null }))).toMatchObject({ qps: null, note: 'failed' });
+    expect(runRow(run({ result: { nonsense: true } }))).toMatchObject({ qps: null, note: 'no readable result' });
+  });
+});
+
+describe('sweepRows', () => {
+  it('makes each point a row named by server and value', () => {
+    const sweep = {
+      id: 's1',
+      request: { servers: ['c-epoll'], vary: 'connections', values: [10, 100], base: {} },
+      finished: true,
+      points: [
+        { server: 'c-epoll', value: 10, run_id: 'a', status: 'done', valid: true, qps: 100, p50_us: 5, p99_us: 9 },
+        { server: 'c-epoll', value: 100, run_id: null, status: 'skipped', reason: 'too many' },
+      ],
+      memory_per_connection: {},
+    } as unknown as Sweep;
+    const rows = sweepRows(sweep);
+    expect(rows.map((r) => [r.key, r.label.split(' · ')[0], r.qps, r.note])).toEqual([
+      ['s1:c-epoll:10', 'c-epoll @ 10 connections', 100, null],
+      ['s1:c-epoll:100', 'c-epoll @ 100 connections', null, 'too many'],
+    ]);
+  });
+});
