@@ -16,7 +16,10 @@ import {
   PointElement,
   ScatterController,
   Tooltip,
+  type PointStyle,
 } from 'chart.js';
+
+import { formatLatencyTickUs } from './format';
 
 ChartJS.register(
   BarController,
@@ -37,24 +40,152 @@ ChartJS.defaults.animation = false;
 ChartJS.defaults.font.family =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 ChartJS.defaults.font.size = 13;
-ChartJS.defaults.color = '#374151';
 ChartJS.defaults.maintainAspectRatio = false;
 ChartJS.defaults.plugins.legend.labels.usePointStyle = true;
 ChartJS.defaults.plugins.legend.labels.boxHeight = 8;
 
-/** Colour-blind-safe palette (Okabe–Ito), strong enough for a projector. */
+// ───────────── theme: the page's colours, light or dark ─────────────
+
+/** The colours a chart takes from the page (custom properties of the root element). */
+export interface ChartTheme {
+  text: string;
+  muted: string;
+  grid: string;
+  surface: string;
+}
+
+/** Used where the page defines no custom property (and in tests): the light and dark looks. */
+export const FALLBACK_THEMES: Record<'light' | 'dark', ChartTheme> = {
+  light: { text: '#374151', muted: '#5b6472', grid: 'rgba(31, 41, 55, 0.10)', surface: '#ffffff' },
+  dark: { text: '#d1d5db', muted: '#9ca3af', grid: 'rgba(229, 231, 235, 0.14)', surface: '#111827' },
+};
+
+const THEME_PROPERTIES: Record<keyof ChartTheme, string> = {
+  text: '--color-text',
+  muted: '--color-muted',
+  grid: '--color-grid',
+  surface: '--color-surface',
+};
+
+/** The chart colours `<html data-theme>` and global.css set now. */
+export function readChartTheme(root: HTMLElement = document.documentElement): ChartTheme {
+  const fallback = FALLBACK_THEMES[root.dataset.theme === 'dark' ? 'dark' : 'light'];
+  const style = getComputedStyle(root);
+  const read = (key: keyof ChartTheme) => style.getPropertyValue(THEME_PROPERTIES[key]).trim() || fallback[key];
+  return { text: read('text'), muted: read('muted'), grid: read('grid'), surface: read('surface') };
+}
+
+/** Legends, tooltips and anything else not given a colour follow the theme too. */
+export function applyChartDefaults(theme: ChartTheme): void {
+  ChartJS.defaults.color = theme.text;
+  ChartJS.defaults.borderColor = theme.grid;
+}
+
+applyChartDefaults(FALLBACK_THEMES.light);
+
+// ───────────── series: up to twelve, each unlike the others ─────────────
+
+/**
+ * Colour-blind-safe (Okabe–Ito without its black and yellow, which vanish on a dark or a
+ * white page), strong enough for a projector. The run charts name their figures by these.
+ */
 export const palette = {
   blue: '#0072B2',
-  orange: '#E69F00',
   vermilion: '#D55E00',
   green: '#009E73',
+  orange: '#E69F00',
   purple: '#CC79A7',
   sky: '#56B4E9',
   grey: '#8a8f98',
-  ink: '#1f2937',
 } as const;
 
-export const gridColor = 'rgba(31, 41, 55, 0.10)';
+const SERIES_COLOURS = [palette.blue, palette.vermilion, palette.green, palette.orange, palette.purple, palette.sky];
+/** Solid for the first six series, long dashes for the next six. Dots are the reference's. */
+const SERIES_DASHES: number[][] = [[], [8, 4]];
+const SERIES_POINTS: PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot'];
+
+/** How many series look unlike each other; more repeat the first looks. */
+export const DISTINCT_SERIES = SERIES_COLOURS.length * SERIES_DASHES.length;
+
+export interface SeriesStyle {
+  colour: string;
+  dash: number[];
+  pointStyle: PointStyle;
+}
+
+/**
+ * The look of the series at `index`: twelve pairwise different (colour × line), the point
+ * shape differing too between two series of one colour, so a reader who cannot tell the
+ * colours apart still can. A chart's series keep their index (e.g. a server's place in the
+ * catalog), so one server looks the same on every chart.
+ */
+export function seriesStyle(index: number): SeriesStyle {
+  const i = ((Math.trunc(index) % DISTINCT_SERIES) + DISTINCT_SERIES) % DISTINCT_SERIES;
+  const round = Math.floor(i / SERIES_COLOURS.length);
+  return {
+    colour: SERIES_COLOURS[i % SERIES_COLOURS.length] ?? palette.blue,
+    dash: SERIES_DASHES[round] ?? [],
+    pointStyle: SERIES_POINTS[(i + round) % SERIES_POINTS.length] ?? 'circle',
+  };
+}
+
+/** `#rrggbb` at `alpha`, for the dimmer reference lines. */
+export function withAlpha(hex: string, alpha: number): string {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) return hex;
+  const [r, g, b] = m.slice(1, 4).map((h) => parseInt(h, 16));
+  return `rgba(${r ?? 0}, ${g ?? 0}, ${b ?? 0}, ${alpha})`;
+}
+
+/** Who produced a line: the learner's live run, or the recorded reference drawn under it. */
+export type SeriesRole = 'live' | 'reference';
+
+/** The reference's lines: the series' colour dimmed, dotted, thin, with hollow points. */
+export const REFERENCE_DASH = [2, 3];
+const TRANSPARENT = 'rgba(0, 0, 0, 0)';
+
+/** Line options for a series of `colour` drawn as `role`. */
+export function lineLook(colour: string, role: SeriesRole, dash: number[] = []) {
+  return role === 'live'
+    ? { borderColor: colour, backgroundColor: colour, borderDash: dash, borderWidth: 2.5 }
+    : {
+        borderColor: withAlpha(colour, 0.6),
+        backgroundColor: TRANSPARENT,
+        pointBackgroundColor: TRANSPARENT,
+        borderDash: REFERENCE_DASH,
+        borderWidth: 1.75,
+      };
+}
+
+/** The mark of an unstable point (disturbed while measured, or client-bound): a large ×,
+ *  a shape no series uses. */
+export const UNSTABLE_POINT = { pointStyle: 'crossRot' as PointStyle, radius: 7, borderWidth: 2.5 };
+export const UNSTABLE_CAPTION =
+  '× an unstable point: something disturbed the run while it was measured, or the load generator limited it (client-bound).';
+
+/** Per-point options that mark the `unstable` points of a dataset drawn as `base`. */
+export function pointMarks(unstable: boolean[], base: { pointStyle: PointStyle; radius: number }) {
+  if (!unstable.some(Boolean)) return { pointStyle: base.pointStyle, pointRadius: base.radius };
+  return {
+    pointStyle: unstable.map((u) => (u ? UNSTABLE_POINT.pointStyle : base.pointStyle)),
+    pointRadius: unstable.map((u) => (u ? UNSTABLE_POINT.radius : base.radius)),
+    pointBorderWidth: unstable.map((u) => (u ? UNSTABLE_POINT.borderWidth : 1)),
+  };
+}
+
+/** A dataset may name the point shape its legend entry shows (`legendPointStyle`): Chart.js
+ *  would show its first point's, which may be an unstable ×. */
+export const legendShowsSeriesStyle = {
+  labels: {
+    generateLabels: (chart: ChartJS) =>
+      ChartJS.defaults.plugins.legend.labels.generateLabels(chart).map((label) => {
+        const dataset = chart.data.datasets[label.datasetIndex ?? -1] as { legendPointStyle?: PointStyle } | undefined;
+        return dataset?.legendPointStyle ? { ...label, pointStyle: dataset.legendPointStyle } : label;
+      }),
+  },
+};
+
+// ───────────── axes ─────────────
 
 /**
  * Options every live chart shares: points arrive already as {x, y} (no parsing) and up to
@@ -68,32 +199,59 @@ export const liveChartOptions = {
 } as const;
 
 /** The x axis of every over-time chart: seconds since the run started, from the runner's clock. */
-export function timeAxis(xMax: number | undefined) {
+export function timeAxis(xMax: number | undefined, theme: ChartTheme) {
   return {
     type: 'linear',
     min: 0,
     max: xMax,
-    title: { display: true, text: 'time since start (s)' },
-    grid: { color: gridColor },
+    title: { display: true, text: 'time since the run started (s)', color: theme.text },
+    grid: { color: theme.grid },
+    ticks: { color: theme.text },
   } as const;
 }
 
-/** A y axis in milliseconds of latency. */
-export const latencyAxis = {
-  type: 'linear',
-  beginAtZero: true,
-  title: { display: true, text: 'latency (ms)' },
-  grid: { color: gridColor },
-} as const;
+/**
+ * A log axis's tick label: only 1, 2 and 5 of each decade are written (as Chart.js's own
+ * log ticks), so the labels never crowd; the others stay as grid lines.
+ */
+export function logTickLabel(value: number, format: (value: number) => string): string {
+  if (!(value > 0)) return '';
+  const mantissa = Math.round(value / 10 ** Math.floor(Math.log10(value) + 1e-9));
+  return mantissa === 1 || mantissa === 2 || mantissa === 5 ? format(value) : '';
+}
 
-/** A y axis from zero for one figure (QPS, p99…), its ticks written by `format`. */
-export function valueAxis(text: string, format: (value: number) => string) {
+interface LatencyAxisOptions {
+  /** A log scale, so that one slow outlier does not flatten the rest. */
+  log: boolean;
+  /** Microseconds per unit of the plotted values (1000 when they are in ms). */
+  usPerUnit: number;
+  title: string;
+  theme: ChartTheme;
+}
+
+/** A y axis of latency; its ticks in the unit that fits, never "0.0 µs" at the foot. */
+export function latencyAxis({ log, usPerUnit, title, theme }: LatencyAxisOptions) {
+  const format = (value: number) => formatLatencyTickUs(value * usPerUnit);
+  return {
+    type: log ? 'logarithmic' : 'linear',
+    beginAtZero: !log,
+    title: { display: true, text: log ? `${title} (log scale)` : title, color: theme.text },
+    grid: { color: theme.grid },
+    ticks: {
+      color: theme.text,
+      callback: (value: number | string) => (log ? logTickLabel(Number(value), format) : format(Number(value))),
+    },
+  } as const;
+}
+
+/** A y axis from zero for one figure (QPS, calls…), its ticks written by `format`. */
+export function valueAxis(text: string, format: (value: number) => string, theme: ChartTheme) {
   return {
     type: 'linear',
     beginAtZero: true,
-    title: { display: true, text },
-    grid: { color: gridColor },
-    ticks: { callback: (value: number | string) => format(Number(value)) },
+    title: { display: true, text, color: theme.text },
+    grid: { color: theme.grid },
+    ticks: { color: theme.text, callback: (value: number | string) => format(Number(value)) },
   } as const;
 }
 

@@ -1,4 +1,12 @@
-import { formatBytes, formatLatencyUs, formatMiB, formatQps } from './format';
+import {
+  formatBytes,
+  formatCount,
+  formatLatencyTickUs,
+  formatLatencyUs,
+  formatMiB,
+  formatQps,
+  plural,
+} from './format';
 
 describe('format', () => {
   it('formats latency in a readable unit', () => {
@@ -15,5 +23,24 @@ describe('format', () => {
     expect(formatBytes(64)).toBe('64 B');
     expect(formatBytes(16384)).toBe('16 KiB');
     expect(formatMiB(5 * 1024 * 1024)).toBe('5 MiB');
+  });
+
+  it('agrees a count with its unit', () => {
+    expect(formatCount(1, 'thread')).toBe('1 thread');
+    expect(formatCount(2, 'thread')).toBe('2 threads');
+    expect(formatCount(0, 'connection')).toBe('0 connections');
+    expect(formatCount(16000, 'connection')).toBe('16,000 connections');
+    expect(formatCount(1, 'process', 'processes')).toBe('1 process');
+    expect(formatCount(3, 'process', 'processes')).toBe('3 processes');
+    expect(plural(1.5, 'second')).toBe('seconds');
+  });
+
+  it('writes latency ticks without trailing zeros and a bare zero at the foot', () => {
+    expect(formatLatencyTickUs(0)).toBe('0');
+    expect(formatLatencyTickUs(250)).toBe('250 µs');
+    expect(formatLatencyTickUs(1000)).toBe('1 ms');
+    expect(formatLatencyTickUs(1500)).toBe('1.5 ms');
+    expect(formatLatencyTickUs(2_000_000)).toBe('2 s');
+    expect(formatLatencyTickUs(0.5)).toBe('0.5 µs');
   });
 });

@@ -7,6 +7,7 @@ import type { Baseline } from '@/lib/api-schemas';
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
 import { useRun } from '../hooks/use-run';
 import { describeBaseline, replayRun } from '../lib/baseline';
+import { referenceLabel } from '../lib/chart-data';
 import type { Experiment, ExperimentOrigin, RunRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { isBusy, isCancellable } from '../lib/run-state';
@@ -26,7 +27,7 @@ interface ExperimentWidgetProps {
   experimentKey: string;
   /** The lesson and block key, sent with each run; unknown outside a lesson the server lists. */
   origin?: ExperimentOrigin | undefined;
-  /** The recorded reference result, shown until a live run starts. */
+  /** The recorded reference result: shown until a live run starts, then drawn under it. */
   baseline?: Baseline | undefined;
   /** Set when this browser may not run benchmarks: shown instead of Run. */
   gate?: RunGate | null | undefined;
@@ -40,9 +41,15 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
   const servers = useServers();
   const { state: live, start, cancel } = useRun(experimentKey, request, origin);
   const recorded = useMemo(() => (baseline?.kind === 'run' ? replayRun(baseline) : null), [baseline]);
-  // Until the learner runs it, the widget shows the recorded reference result.
+  // Until the learner runs it, the widget shows the recorded reference result; a live run is
+  // then drawn over it, the reference dimmer beneath, never instead of it.
   const showingRecorded = live.phase === 'idle' && recorded !== null;
   const state = showingRecorded ? recorded : live;
+  const reference = useMemo(
+    () =>
+      !showingRecorded && recorded !== null && baseline ? { state: recorded, label: referenceLabel(baseline.recorded_at) } : null,
+    [showingRecorded, recorded, baseline],
+  );
 
   const serverId = request.server;
   const server = servers.data?.find((s) => s.id === serverId);
@@ -90,7 +97,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
         ) : null}
       </ExperimentControls>
 
-      <RunFigures state={state} plannedS={planned} />
+      <RunFigures state={state} plannedS={planned} warmupS={experiment.warmup_s} reference={reference} />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 
-import { timeAxisMax, warmupBands } from '../lib/chart-data';
+import { LIVE_LABEL, timeAxisMax, warmupBands, type ReferenceRun } from '../lib/chart-data';
 import { isBusy, type RunState } from '../lib/run-state';
 
 import { LatencyLiveChart } from './charts/latency-live-chart';
@@ -10,13 +10,19 @@ import { LatencyPercentileChart } from './charts/latency-percentile-chart';
 import { QpsChart } from './charts/qps-chart';
 import { ServerStatsChart } from './charts/server-stats-chart';
 import { FailureDetails } from './failure-details';
-import { RunResults } from './run-results';
+import { RunResults, type ResultColumn } from './run-results';
 
 interface RunFiguresProps {
   state: RunState;
   /** Seconds the run is planned to last (warm-up included): the time axis's length until the
    *  data is longer; 0 when not known. */
   plannedS: number;
+  /** The warm-up the run asked for, in seconds: its band on the time charts is this long.
+   *  Unknown: estimated from the warm-up intervals. */
+  warmupS?: number | undefined;
+  /** The recorded reference, drawn dimmer under this run on every chart and given a column
+   *  of its own in the table. */
+  reference?: { state: RunState; label: string } | null | undefined;
 }
 
 /**
@@ -24,16 +30,33 @@ interface RunFiguresProps {
  * (mounted with the run's first data and then kept: one long-lived chart each) and the final
  * figures. Shared by the experiment widget and the presented run a class follows.
  */
-export function RunFigures({ state, plannedS }: RunFiguresProps) {
+export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresProps) {
   const busy = isBusy(state.phase);
   const hasData = state.progress.length > 0 || state.stats.length > 0;
   // A run that ended before sending any data shows no charts.
   const showCharts = state.phase !== 'idle' && (busy || hasData);
-  const xMax = useMemo(
-    () => timeAxisMax(state.progress, state.stats, plannedS),
-    [state.progress, state.stats, plannedS],
+  const under = useMemo<ReferenceRun | null>(
+    () =>
+      reference
+        ? {
+            label: reference.label,
+            progress: reference.state.progress,
+            stats: reference.state.stats,
+            result: reference.state.result,
+          }
+        : null,
+    [reference],
   );
-  const warmups = useMemo(() => warmupBands(state.progress), [state.progress]);
+  const xMax = useMemo(
+    () =>
+      timeAxisMax([...state.progress, ...(under?.progress ?? [])], [...state.stats, ...(under?.stats ?? [])], plannedS),
+    [state.progress, state.stats, under, plannedS],
+  );
+  const warmups = useMemo(() => warmupBands(state.progress, warmupS), [state.progress, warmupS]);
+  const columns: ResultColumn[] = [
+    ...(state.result ? [{ label: under ? LIVE_LABEL : null, result: state.result }] : []),
+    ...(under?.result ? [{ label: under.label, result: under.result, reference: true }] : []),
+  ];
 
   return (
     <>
@@ -49,23 +72,23 @@ export function RunFigures({ state, plannedS }: RunFiguresProps) {
       {showCharts ? (
         <div className="experiment__charts">
           <ErrorBoundary name="The QPS chart">
-            <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} />
+            <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} result={state.result} reference={under} />
           </ErrorBoundary>
           <ErrorBoundary name="The latency chart">
-            <LatencyLiveChart progress={state.progress} xMax={xMax} />
+            <LatencyLiveChart progress={state.progress} xMax={xMax} reference={under} />
           </ErrorBoundary>
           <ErrorBoundary name="The percentile chart">
-            <LatencyPercentileChart progress={state.progress} summary={state.result?.summary ?? null} />
+            <LatencyPercentileChart progress={state.progress} result={state.result} reference={under} />
           </ErrorBoundary>
           <ErrorBoundary name="The server stats chart">
-            <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} />
+            <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} reference={under} />
           </ErrorBoundary>
         </div>
       ) : null}
 
-      {state.result ? (
+      {columns.length > 0 ? (
         <ErrorBoundary name="The results table">
-          <RunResults result={state.result} />
+          <RunResults columns={columns} />
         </ErrorBoundary>
       ) : null}
     </>

@@ -6,9 +6,13 @@ import {
   normalisePercentiles,
   percentileAxisMax,
   percentileLabel,
+  percentileTicks,
   percentileToX,
   plottedCount,
   qpsSeries,
+  referenceLabel,
+  resultIsUnstable,
+  unstablePercentiles,
   statsSeries,
   summaryDistribution,
   timeAxisMax,
@@ -30,6 +34,22 @@ describe('chart data', () => {
     expect(warmupBands([point(1, 'measure')])).toEqual([]);
   });
 
+  it('draws the warm-up band exactly as long as the warm-up asked for, not from the run start', () => {
+    // The server took 0.5 s to start (2.5 s with a syscall counter): the axis counts from the run's
+    // start, and the band used to span 0–1.5 s (0–2.5 s) for a 1 s warm-up.
+    const started = [point(1.5, 'warmup'), point(2.5, 'measure'), point(3.5, 'measure')];
+    expect(warmupBands(started, 1)).toEqual([{ start: 0.5, end: 1.5 }]);
+    const counted = [point(2.5, 'warmup'), point(3.5, 'measure'), point(4.5, 'measure')];
+    expect(warmupBands(counted, 1)).toEqual([{ start: 1.5, end: 2.5 }]);
+    // Without the request: the warm-up intervals times their spacing.
+    expect(warmupBands(started)).toEqual([{ start: 0.5, end: 1.5 }]);
+    const twoIntervals = [point(1.2, 'warmup'), point(2.2, 'warmup'), point(3.2, 'measure')];
+    expect(warmupBands(twoIntervals)[0]?.start).toBeCloseTo(0.2);
+    expect(warmupBands(twoIntervals, 2)[0]?.start).toBeCloseTo(0.2);
+    // Never before the axis starts.
+    expect(warmupBands([point(0.5, 'warmup')], 2)).toEqual([{ start: 0, end: 0.5 }]);
+  });
+
   it('breaks the lines between repetitions and shades each warm-up with the restart before it', () => {
     const repeated = [...points, point(5, 'warmup', 40), point(6, 'measure', 50)];
     expect(qpsSeries(repeated)).toEqual({
@@ -38,7 +58,7 @@ describe('chart data', () => {
     });
     expect(liveLatencySeries(repeated).p99.map((p) => p.y)).toEqual([0.9, 0.9, null, 0.9]);
     expect(plottedCount(qpsSeries(repeated).measure)).toBe(3);
-    expect(warmupBands(repeated)).toEqual([{ start: 0, end: 1 }, { start: 3, end: 5 }]);
+    expect(warmupBands(repeated, 1)).toEqual([{ start: 0, end: 1 }, { start: 4, end: 5 }]);
   });
 
   it('plots live p50/p99 in ms for measured intervals only', () => {
@@ -65,6 +85,30 @@ describe('chart data', () => {
       '99%',
       '99.9%',
     ]);
+  });
+
+  it('labels 50 % and up only, so no two percentile labels meet', () => {
+    expect(percentileTicks(1000).map((t) => percentileLabel(t.value))).toEqual(['50%', '90%', '99%', '99.9%']);
+    expect(percentileTicks(100_000).map((t) => t.value)).toEqual([2, 10, 100, 1000, 10_000, 100_000]);
+    expect(percentileTicks(1000).some((t) => t.value === 1)).toBe(false);
+  });
+
+  it('names the reference by its date and knows an unstable result', () => {
+    expect(referenceLabel('2026-11-22T08:00:00+00:00')).toBe('reference (recorded 2026-11-22)');
+    expect(resultIsUnstable({ ...doneData, stable: false })).toBe(true);
+    expect(resultIsUnstable({ ...doneData, stable: true, client: { bound: true } })).toBe(true);
+    expect(resultIsUnstable({ ...doneData, stable: true })).toBe(false);
+    expect(resultIsUnstable(null)).toBe(false);
+  });
+
+  it('marks every point of a short unstable distribution, the labelled percentiles of a long one', () => {
+    const few = [{ x: 1, y: 1 }, { x: 2, y: 2 }];
+    expect(unstablePercentiles(few, true)).toEqual([true, true]);
+    expect(unstablePercentiles(few, false)).toEqual([false, false]);
+    const many = Array.from({ length: 250 }, (_, i) => ({ x: 10 ** (i / 100), y: i }));
+    const marked = unstablePercentiles(many, true);
+    expect(marked.filter(Boolean)).toHaveLength(3); // 50 %, 90 %, 99 %: 99.9 % is past the data
+    expect(many.filter((_, i) => marked[i]).map((p) => Math.round(p.x))).toEqual([2, 10, 100]);
   });
 
   it('accepts fractional percentiles and sizes the axis to the data', () => {

@@ -2,7 +2,7 @@
  * Pure conversions from run state to chart points, kept out of the components
  * so they can be unit-tested without a canvas.
  */
-import type { PercentilePoint, Summary } from '@/lib/api-schemas';
+import type { DoneEvent, PercentilePoint, Summary } from '@/lib/api-schemas';
 import { bytesToMiB } from '@/lib/format';
 
 import type { ProgressPoint, StatsPoint } from './run-state';
@@ -59,30 +59,82 @@ export function statsSeries(stats: StatsPoint[]): { cpu: XY[]; memory: XY[] } {
   };
 }
 
+/**
+ * The recorded reference of an experiment, drawn dimmer under the learner's live run on the
+ * same charts (never instead of it), and given a column of its own in the results table.
+ */
+export interface ReferenceRun {
+  /** "reference (recorded 2026-11-22)" */
+  label: string;
+  progress: ProgressPoint[];
+  stats: StatsPoint[];
+  result: DoneEvent | null;
+}
+
+/** "reference (recorded 2026-11-22)", from the recording's timestamp. */
+export function referenceLabel(recordedAt: string): string {
+  return `reference (recorded ${recordedAt.slice(0, 10)})`;
+}
+
+/** What the live run is called on a chart that also draws the reference. */
+export const LIVE_LABEL = 'your run';
+
+/** A finished run whose figures are not the server's undisturbed best: disturbed while it was
+ *  measured, or limited by a saturated load generator (client-bound). Its points are marked. */
+export function resultIsUnstable(result: DoneEvent | null | undefined): boolean {
+  return result?.stable === false || result?.client?.bound === true;
+}
+
+/** When (t_s) the measured intervals were whose throughput the drift check found off the
+ *  run's median: the QPS chart marks them. */
+export function driftedTimes(result: DoneEvent | null | undefined): Set<number> {
+  return new Set((result?.drift?.drifted ?? []).map((d) => d.t_s));
+}
+
 /** A stretch of the time axis that was not measured: a warm-up, with the restart before it. */
 export interface WarmupBand {
   start: number;
   end: number;
 }
 
+/** The typical spacing of progress points (the load generator's interval), or null with
+ *  fewer than two. */
+function progressInterval(progress: ProgressPoint[]): number | null {
+  const gaps = progress
+    .slice(1)
+    .map((p, i) => p.t - (progress[i]?.t ?? p.t))
+    .filter((gap) => gap > 0)
+    .sort((a, b) => a - b);
+  return gaps[Math.floor(gaps.length / 2)] ?? null;
+}
+
 /**
- * The warm-ups on the shared time axis, one per repetition: the first from 0, each later one
- * from the previous repetition's last measured interval, to its own last warm-up interval.
+ * The warm-ups on the shared time axis, one per repetition, each exactly as long as the warm-up
+ * asked for (`warmupS`) and ending with its last warm-up interval. The axis counts from when
+ * the run started, before the server (and a syscall counter) started up: a band from 0 would
+ * take that start-up for warm-up (0–1.5 s for a 1 s warm-up). Without `warmupS` (a run whose
+ * request is not known here) its length is the warm-up intervals' count times their spacing.
  */
-export function warmupBands(progress: ProgressPoint[]): WarmupBand[] {
-  const bands: WarmupBand[] = [];
-  let start = 0;
-  let open: WarmupBand | null = null;
+export function warmupBands(progress: ProgressPoint[], warmupS?: number): WarmupBand[] {
+  const warmups: { end: number; count: number }[] = [];
+  let last: ProgressPoint['phase'] | null = null;
   for (const p of progress) {
     if (p.phase === 'warmup') {
-      if (open) open.end = p.t;
-      else bands.push((open = { start, end: p.t }));
-    } else {
-      open = null;
-      start = p.t;
+      const open = warmups.at(-1);
+      if (last === 'warmup' && open) {
+        open.end = p.t;
+        open.count += 1;
+      } else {
+        warmups.push({ end: p.t, count: 1 });
+      }
     }
+    last = p.phase;
   }
-  return bands;
+  const interval = progressInterval(progress);
+  return warmups.map(({ end, count }) => {
+    const length = warmupS ?? (interval !== null ? count * interval : end);
+    return { start: Math.max(0, end - length), end };
+  });
 }
 
 /**
@@ -100,8 +152,9 @@ export function timeAxisMax(progress: ProgressPoint[], stats: StatsPoint[], plan
 // ───────────── HdrHistogram-style percentile axis ─────────────
 // x = 1 / (1 - p): 50 % → 2, 90 % → 10, 99 % → 100, 99.9 % → 1000 on a log axis.
 
+/** The labelled percentiles; 0 % (x = 1) has none: it sits a third of a decade from 50 % and
+ *  their labels ran together ("0%50%") on a narrow chart. */
 export const PERCENTILE_TICKS: readonly { x: number; label: string }[] = [
-  { x: 1, label: '0%' },
   { x: 2, label: '50%' },
   { x: 10, label: '90%' },
   { x: 100, label: '99%' },
@@ -109,6 +162,32 @@ export const PERCENTILE_TICKS: readonly { x: number; label: string }[] = [
   { x: 10_000, label: '99.99%' },
   { x: 100_000, label: '99.999%' },
 ];
+
+/** The ticks of a percentile axis reaching `axisMax`. */
+export function percentileTicks(axisMax: number): { value: number }[] {
+  return PERCENTILE_TICKS.filter((t) => t.x <= axisMax).map((t) => ({ value: t.x }));
+}
+
+/**
+ * Which points of an unstable run's distribution carry the unstable mark: all of a few, or,
+ * of a full distribution (hundreds of points, drawn without dots), the one nearest each
+ * labelled percentile, so the marks stay readable.
+ */
+export function unstablePercentiles(points: XY[], unstable: boolean): boolean[] {
+  if (!unstable) return points.map(() => false);
+  if (points.length <= 30) return points.map(() => true);
+  const marked = new Set<number>();
+  for (const { x: tick } of PERCENTILE_TICKS) {
+    let nearest = -1;
+    let nearestDistance = 0.1; // a tenth of a decade: no point that near, no mark
+    points.forEach((p, i) => {
+      const distance = Math.abs(Math.log10(p.x / tick));
+      if (distance < nearestDistance) [nearest, nearestDistance] = [i, distance];
+    });
+    if (nearest >= 0) marked.add(nearest);
+  }
+  return points.map((_, i) => marked.has(i));
+}
 
 /** Accepts percentiles as 0–100 (HdrHistogram convention) or, if all are ≤ 1, as fractions. */
 export function normalisePercentiles(points: PercentilePoint[]): PercentilePoint[] {

@@ -9,6 +9,7 @@ import {
   pointFigure,
   pointNote,
   seriesLines,
+  serverStyleIndexes,
   sweepProgress,
   sweepRequestOf,
   variesValue,
@@ -135,5 +136,27 @@ describe('series', () => {
     });
     expect(asked).toMatchObject({ servers: ['c-epoll', 'c-select'], vary: 'idle_connections', values: [0, 16000] });
     expect(chartMetrics(asked)).toEqual(['calls_per_request', 'qps']);
+  });
+
+  it('gives a server the same style index on every chart: its place in the catalog', () => {
+    const catalog = ['c-iterative', 'c-select', 'c-poll', 'c-epoll'];
+    expect([...serverStyleIndexes(['c-epoll', 'c-select'], catalog)]).toEqual([
+      ['c-epoll', 3],
+      ['c-select', 1],
+    ]);
+    expect(serverStyleIndexes(['c-poll'], catalog).get('c-poll')).toBe(serverStyleIndexes(['c-epoll', 'c-poll'], catalog).get('c-poll'));
+    // Unknown to the catalog (or no catalog yet): after it, in the order given.
+    expect([...serverStyleIndexes(['x-new', 'c-poll'], catalog)]).toEqual([
+      ['x-new', 4],
+      ['c-poll', 2],
+    ]);
+    expect([...serverStyleIndexes(['c-poll', 'c-epoll'], undefined)]).toEqual([
+      ['c-poll', 0],
+      ['c-epoll', 1],
+    ]);
+  });
+
+  it('says "1 point", not "1 points"', () => {
+    expect(describeSweepProgress({ done: 0, total: 1, running: 1, queued: 0 })).toBe('0 of 1 point done · 1 running');
   });
 });

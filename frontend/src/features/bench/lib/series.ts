@@ -4,6 +4,8 @@
  */
 import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 
+import { formatCount } from '@/lib/format';
+
 import type { RunRequest, SweepRequest } from './experiment-block';
 
 export type SeriesMetric = 'qps' | 'p99_us' | 'calls_per_request';
@@ -23,7 +25,6 @@ export function pointFigure(point: SweepPoint | undefined, metric: SeriesMetric)
   return figure ?? null;
 }
 
-/** Something disturbed the point's run while it was measured: its figure is drawn, marked. */
 /** A point whose figures are not the server's undisturbed best: disturbed, or set by a
  *  saturated load generator (client-bound). Charts mark both alike. */
 export function isUnstable(point: SweepPoint | undefined): boolean {
@@ -37,6 +38,22 @@ export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: S
     values: sweep.values.map((value) => pointFigure(at.get(`${server}@${value}`), metric)),
     unstable: sweep.values.map((value) => isUnstable(at.get(`${server}@${value}`))),
   }));
+}
+
+/**
+ * Each server's style index (see lib/chart `seriesStyle`): its place in the catalog, so that a
+ * server looks the same on every chart of the page whatever else a chart compares; servers the
+ * catalog does not list (or all, before it arrives) follow in the order given.
+ */
+export function serverStyleIndexes(servers: string[], catalog: readonly string[] | undefined): Map<string, number> {
+  const known = catalog ?? [];
+  const indexes = new Map<string, number>();
+  let next = known.length;
+  for (const server of servers) {
+    const place = known.indexOf(server);
+    indexes.set(server, place >= 0 ? place : next++);
+  }
+  return indexes;
 }
 
 /** The charts a series gets: a syscall profile's calls per request first, then its throughput
@@ -108,7 +125,7 @@ export function sweepProgress(total: number, arrived: SweepPoint[], table: Sweep
 /** "2 of 8 points done · 1 running · 5 queued" */
 export function describeSweepProgress({ done, total, running, queued }: SweepProgress): string {
   return [
-    `${done} of ${total} point${total === 1 ? '' : 's'} done`,
+    `${done} of ${formatCount(total, 'point')} done`,
     running ? `${running} running` : '',
     queued ? `${queued} queued` : '',
   ]

@@ -5,13 +5,14 @@ import type { WarmupBand } from './chart-data';
 declare module 'chart.js' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- must match Chart.js's declaration
   interface PluginOptionsByType<TType extends ChartType> {
-    warmupBand?: { bands: WarmupBand[]; label?: string };
+    warmupBand?: { bands: WarmupBand[]; label?: string; textColour?: string };
   }
 }
 
 /**
  * Shades each warm-up interval on a time chart (one per repetition) so warm-up figures are
- * visibly set apart from the measured ones.
+ * visibly set apart from the measured ones. The grey reads on a light and a dark page alike;
+ * the label takes the theme's muted text colour.
  */
 export const warmupBandPlugin: Plugin = {
   id: 'warmupBand',
@@ -28,9 +29,9 @@ export const warmupBandPlugin: Plugin = {
       const left = Math.max(chartArea.left, x.getPixelForValue(start));
       const right = Math.min(chartArea.right, x.getPixelForValue(end));
       if (right <= left) continue;
-      ctx.fillStyle = 'rgba(138, 143, 152, 0.14)';
+      ctx.fillStyle = 'rgba(138, 143, 152, 0.16)';
       ctx.fillRect(left, chartArea.top, right - left, chartArea.bottom - chartArea.top);
-      ctx.fillStyle = 'rgba(75, 85, 99, 0.9)';
+      ctx.fillStyle = options.textColour ?? 'rgba(75, 85, 99, 0.9)';
       ctx.font = '12px system-ui, sans-serif';
       ctx.textBaseline = 'top';
       if (ctx.measureText(label).width + 8 < right - left) ctx.fillText(label, left + 4, chartArea.top + 4);

@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
-import { gridColor, palette, valueAxis } from '@/lib/chart';
+import { useChartTheme } from '@/hooks/use-chart-theme';
+import { latencyAxis, palette, REFERENCE_DASH, seriesStyle, valueAxis, type ChartTheme } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
 import {
@@ -17,8 +18,7 @@ import {
 } from '../lib/board-chart-data';
 import type { BoardExperiment } from '../lib/classroom-schemas';
 
-/** Students' colours; grey is kept for the reference. */
-const COLOURS = [palette.blue, palette.vermilion, palette.green, palette.orange, palette.purple, palette.sky, palette.ink];
+/** Students' looks come from the app's one palette (lib/chart); grey is kept for the reference. */
 const REFERENCE_COLOUR = palette.grey;
 /** Several servers in one series: one point style each, the colour stays the student's. */
 const POINT_STYLES = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot'] as const;
@@ -30,12 +30,12 @@ const METRIC: Record<BoardMetric, { title: string; axis: string; format: (v: num
 };
 
 function colourOf(person: number): string {
-  return person < 0 ? REFERENCE_COLOUR : (COLOURS[person % COLOURS.length] ?? palette.blue);
+  return person < 0 ? REFERENCE_COLOUR : seriesStyle(person).colour;
 }
 
-function yAxis(metric: BoardMetric) {
+function yAxis(metric: BoardMetric, theme: ChartTheme) {
   const { axis, format } = METRIC[metric];
-  return valueAxis(axis, format);
+  return metric === 'p99_us' ? latencyAxis({ log: false, usPerUnit: 1, title: axis, theme }) : valueAxis(axis, format, theme);
 }
 
 interface ChartProps {
@@ -69,6 +69,7 @@ export function BoardLinesChart({ experiment, metric }: ChartProps) {
 
 function BarsChart({ bars, metric, testId }: { bars: BoardBar[]; metric: BoardMetric; testId: string }) {
   const { title, format } = METRIC[metric];
+  const theme = useChartTheme();
   const data = useMemo<ChartData<'bar', (number | null)[], string>>(() => {
     let student = 0;
     const colours = bars.map((bar) => colourOf(bar.reference ? -1 : student++));
@@ -89,7 +90,7 @@ function BarsChart({ bars, metric, testId }: { bars: BoardBar[]; metric: BoardMe
   const options = useMemo<ChartOptions<'bar'>>(
     () => ({
       animation: false,
-      scales: { x: { grid: { display: false } }, y: yAxis(metric) },
+      scales: { x: { grid: { display: false }, ticks: { color: theme.text } }, y: yAxis(metric, theme) },
       plugins: {
         legend: { display: false },
         tooltip: {
@@ -102,7 +103,7 @@ function BarsChart({ bars, metric, testId }: { bars: BoardBar[]; metric: BoardMe
         },
       },
     }),
-    [bars, metric, format],
+    [bars, metric, format, theme],
   );
   return (
     <ChartFrame
@@ -125,6 +126,7 @@ function wantsLogAxis(values: number[]): boolean {
 
 function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: BoardMetric; vary: string }) {
   const { title, format } = METRIC[metric];
+  const theme = useChartTheme();
   const data = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
     () => ({
       datasets: series.lines.map((line) => ({
@@ -133,7 +135,7 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
         data: line.points,
         borderColor: colourOf(line.person),
         backgroundColor: colourOf(line.person),
-        borderDash: line.reference ? [6, 4] : [],
+        borderDash: line.reference ? REFERENCE_DASH : seriesStyle(line.person).dash,
         pointStyle: POINT_STYLES[line.serverIndex % POINT_STYLES.length],
         pointRadius: 4,
         borderWidth: line.reference ? 2 : 2.5,
@@ -148,11 +150,11 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
       scales: {
         x: {
           type: wantsLogAxis(series.values) ? 'logarithmic' : 'linear',
-          title: { display: true, text: vary.replaceAll('_', ' ') },
-          grid: { color: gridColor },
-          ticks: { callback: (value) => formatInt(Number(value)) },
+          title: { display: true, text: vary.replaceAll('_', ' '), color: theme.text },
+          grid: { color: theme.grid },
+          ticks: { color: theme.text, callback: (value) => formatInt(Number(value)) },
         },
-        y: yAxis(metric),
+        y: yAxis(metric, theme),
       },
       plugins: {
         tooltip: {
@@ -160,7 +162,7 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
         },
       },
     }),
-    [series.values, vary, metric, format],
+    [series.values, vary, metric, format, theme],
   );
   return (
     <ChartFrame
@@ -168,7 +170,7 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
       title={title}
       points={plottedLines(series)}
       emptyMessage="No finished result yet."
-      caption="Dashed grey: the recorded reference. Gaps: no valid figure at that point."
+      caption="Dotted grey: the recorded reference. Gaps: no valid figure at that point."
     >
       <Line data={data} options={options} datasetIdKey="id" aria-label={`${title} by ${vary} per student`} role="img" />
     </ChartFrame>

@@ -1,55 +1,66 @@
 import type { ChartData, ChartDataset, ChartOptions } from 'chart.js';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
-import { latencyAxis, liveChartOptions, palette, timeAxis } from '@/lib/chart';
+import { useChartTheme } from '@/hooks/use-chart-theme';
+import { latencyAxis, lineLook, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
-import { liveLatencySeries, plottedCount, type TimeXY } from '../../lib/chart-data';
+import { LIVE_LABEL, liveLatencySeries, plottedCount, type ReferenceRun, type TimeXY } from '../../lib/chart-data';
 import type { ProgressPoint } from '../../lib/run-state';
+
+import { LogScaleToggle } from './log-scale-toggle';
 
 type Dataset = ChartDataset<'line', TimeXY[]> & { id: string };
 
 interface LatencyLiveChartProps {
   progress: ProgressPoint[];
   xMax: number | undefined;
+  /** The recorded reference, drawn dimmer under this run. */
+  reference?: ReferenceRun | null | undefined;
 }
 
-/** p50 and p99 of each measured interval, over time. */
-export function LatencyLiveChart({ progress, xMax }: LatencyLiveChartProps) {
+const FIGURES = [
+  { id: 'p50', colour: palette.green },
+  { id: 'p99', colour: palette.vermilion },
+] as const;
+
+/** p50 and p99 of each measured interval, over time (a reference's dimmer and dotted). */
+export function LatencyLiveChart({ progress, xMax, reference }: LatencyLiveChartProps) {
+  const theme = useChartTheme();
+  const [log, setLog] = useState(false);
   const series = useMemo(() => liveLatencySeries(progress), [progress]);
+  const referenceSeries = useMemo(() => (reference ? liveLatencySeries(reference.progress) : null), [reference]);
 
   const data = useMemo<ChartData<'line', TimeXY[]>>(() => {
-    const datasets: Dataset[] = [
-      {
-        id: 'p50',
-        label: 'p50',
-        data: series.p50,
-        borderColor: palette.green,
-        backgroundColor: palette.green,
-        pointRadius: 3,
-        borderWidth: 2.5,
-      },
-      {
-        id: 'p99',
-        label: 'p99',
-        data: series.p99,
-        borderColor: palette.vermilion,
-        backgroundColor: palette.vermilion,
-        pointRadius: 3,
-        borderWidth: 2.5,
-      },
-    ];
+    const datasets: Dataset[] = FIGURES.map(({ id, colour }) => ({
+      id,
+      label: reference ? `${id} · ${LIVE_LABEL}` : id,
+      data: series[id],
+      ...lineLook(colour, 'live'),
+      pointRadius: 3,
+    }));
+    if (reference && referenceSeries) {
+      for (const { id, colour } of FIGURES) {
+        datasets.push({
+          id: `reference:${id}`,
+          label: `${id} · ${reference.label}`,
+          data: referenceSeries[id],
+          ...lineLook(colour, 'reference'),
+          pointRadius: 2.5,
+        });
+      }
+    }
     return { datasets };
-  }, [series]);
+  }, [series, reference, referenceSeries]);
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
       ...liveChartOptions,
       scales: {
-        x: timeAxis(xMax),
-        y: latencyAxis,
+        x: timeAxis(xMax, theme),
+        y: latencyAxis({ log, usPerUnit: 1000, title: 'latency', theme }),
       },
       plugins: {
         tooltip: {
@@ -59,15 +70,16 @@ export function LatencyLiveChart({ progress, xMax }: LatencyLiveChartProps) {
         },
       },
     }),
-    [xMax],
+    [xMax, log, theme],
   );
 
   return (
     <ChartFrame
       testId="latency-live-chart"
       title="Latency while measuring (p50, p99)"
-      points={plottedCount(series.p50, series.p99)}
+      points={plottedCount(series.p50, series.p99, referenceSeries?.p50 ?? [], referenceSeries?.p99 ?? [])}
       emptyMessage="Shown once measuring starts."
+      controls={<LogScaleToggle checked={log} onChange={setLog} />}
     >
       <Line data={data} options={options} datasetIdKey="id" aria-label="Latency p50 and p99 over time" role="img" />
     </ChartFrame>

@@ -1,28 +1,59 @@
-import type { ChartData, ChartDataset, ChartOptions } from 'chart.js';
-import { useMemo } from 'react';
+import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
+import { useMemo, useState } from 'react';
 import { Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
-import type { Summary } from '@/lib/api-schemas';
-import { gridColor, latencyAxis, liveChartOptions, palette } from '@/lib/chart';
+import { useChartTheme } from '@/hooks/use-chart-theme';
+import type { DoneEvent, Summary } from '@/lib/api-schemas';
+import {
+  latencyAxis,
+  legendShowsSeriesStyle,
+  lineLook,
+  liveChartOptions,
+  palette,
+  pointMarks,
+  UNSTABLE_CAPTION,
+} from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
 import {
   intervalDistribution,
+  LIVE_LABEL,
   normalisePercentiles,
   percentileAxisMax,
   percentileLabel,
-  PERCENTILE_TICKS,
+  percentileTicks,
+  resultIsUnstable,
   summaryDistribution,
+  unstablePercentiles,
+  type ReferenceRun,
   type XY,
 } from '../../lib/chart-data';
 import type { ProgressPoint } from '../../lib/run-state';
 
-type Dataset = ChartDataset<'line', XY[]> & { id: string };
+import { LogScaleToggle } from './log-scale-toggle';
+
+type Dataset = ChartDataset<'line', XY[]> & { id: string; legendPointStyle?: PointStyle };
 
 interface LatencyPercentileChartProps {
   progress: ProgressPoint[];
-  summary: Summary | null;
+  /** The finished run's result: its whole distribution, marked when the run was unstable. */
+  result: DoneEvent | null;
+  /** The recorded reference, drawn dimmer under this run. */
+  reference?: ReferenceRun | null | undefined;
+}
+
+function axisMaxOf(summary: Summary | null | undefined): number {
+  return summary ? percentileAxisMax(normalisePercentiles(summary.percentiles)) : 1000;
+}
+
+/** The whole run's points (many: no dots), marked when the run was unstable. */
+function runLook(points: XY[], unstable: boolean) {
+  const radius = points.length > 30 ? 0 : 3;
+  return {
+    ...pointMarks(unstablePercentiles(points, unstable), { pointStyle: 'circle', radius }),
+    legendPointStyle: 'circle' as const,
+  };
 }
 
 /**
@@ -30,39 +61,51 @@ interface LatencyPercentileChartProps {
  * scale, so 50 %, 90 %, 99 % and 99.9 % are evenly spaced and the tail is visible.
  * While measuring it shows the newest interval; when done, the whole run.
  */
-export function LatencyPercentileChart({ progress, summary }: LatencyPercentileChartProps) {
-  const axisMax = useMemo(
-    () => (summary ? percentileAxisMax(normalisePercentiles(summary.percentiles)) : 1000),
-    [summary],
-  );
+export function LatencyPercentileChart({ progress, result, reference }: LatencyPercentileChartProps) {
+  const theme = useChartTheme();
+  const [log, setLog] = useState(false);
+  const summary = result?.summary ?? null;
+  const axisMax = Math.max(axisMaxOf(summary), axisMaxOf(reference?.result?.summary));
   const runPoints = useMemo(() => (summary ? summaryDistribution(summary, axisMax) : []), [summary, axisMax]);
   const intervalPoints = useMemo(() => (summary ? [] : intervalDistribution(progress)), [summary, progress]);
+  const referenceSummary = reference?.result?.summary ?? null;
+  const referencePoints = useMemo(
+    () => (referenceSummary ? summaryDistribution(referenceSummary, axisMax) : []),
+    [referenceSummary, axisMax],
+  );
+  const unstable = resultIsUnstable(result);
+  const referenceUnstable = resultIsUnstable(reference?.result);
 
   const data = useMemo<ChartData<'line', XY[]>>(() => {
+    const own = (figure: string) => (reference ? `${figure} · ${LIVE_LABEL}` : figure);
     const datasets: Dataset[] = [
       {
         id: 'interval',
-        label: 'latest interval',
+        label: own('latest interval'),
         data: intervalPoints,
-        borderColor: palette.orange,
-        backgroundColor: palette.orange,
-        borderDash: [5, 4],
-        pointRadius: 4,
+        ...lineLook(palette.orange, 'live', [5, 4]),
         borderWidth: 2,
+        pointRadius: 4,
       },
       {
         id: 'run',
-        label: 'whole run',
+        label: own(unstable ? 'whole run (unstable)' : 'whole run'),
         data: runPoints,
-        borderColor: palette.purple,
-        backgroundColor: palette.purple,
-        pointRadius: runPoints.length > 30 ? 0 : 3,
-        borderWidth: 2.5,
-        stepped: false,
+        ...lineLook(palette.purple, 'live'),
+        ...runLook(runPoints, unstable),
       },
     ];
+    if (reference) {
+      datasets.push({
+        id: 'reference:run',
+        label: `whole run · ${reference.label}${referenceUnstable ? ' (unstable)' : ''}`,
+        data: referencePoints,
+        ...lineLook(palette.purple, 'reference'),
+        ...runLook(referencePoints, referenceUnstable),
+      });
+    }
     return { datasets };
-  }, [intervalPoints, runPoints]);
+  }, [intervalPoints, runPoints, reference, referencePoints, unstable, referenceUnstable]);
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
@@ -72,20 +115,18 @@ export function LatencyPercentileChart({ progress, summary }: LatencyPercentileC
           type: 'logarithmic',
           min: 1,
           max: axisMax,
-          title: { display: true, text: 'percentile' },
-          grid: { color: gridColor },
+          title: { display: true, text: 'percentile', color: theme.text },
+          grid: { color: theme.grid },
           afterBuildTicks: (axis) => {
-            axis.ticks = PERCENTILE_TICKS.filter((t) => t.x <= axisMax).map((t) => ({ value: t.x }));
+            axis.ticks = percentileTicks(axisMax);
           },
-          ticks: {
-            autoSkip: false,
-            maxRotation: 0,
-            callback: (value) => percentileLabel(Number(value)),
-          },
+          // Chart.js drops labels that would overlap (autoSkip runs after the ticks are built).
+          ticks: { autoSkip: true, autoSkipPadding: 10, maxRotation: 0, color: theme.text, callback: (value) => percentileLabel(Number(value)) },
         },
-        y: latencyAxis,
+        y: latencyAxis({ log, usPerUnit: 1000, title: 'latency', theme }),
       },
       plugins: {
+        legend: legendShowsSeriesStyle,
         tooltip: {
           callbacks: {
             title: (items) => (items[0] ? `${percentileLabel(items[0].parsed.x ?? 1)} of requests within` : ''),
@@ -94,15 +135,17 @@ export function LatencyPercentileChart({ progress, summary }: LatencyPercentileC
         },
       },
     }),
-    [axisMax],
+    [axisMax, log, theme],
   );
 
   return (
     <ChartFrame
       testId="latency-chart"
       title="Latency by percentile"
-      points={intervalPoints.length + runPoints.length}
+      points={intervalPoints.length + runPoints.length + referencePoints.length}
       emptyMessage="Shown once measuring starts."
+      controls={<LogScaleToggle checked={log} onChange={setLog} />}
+      caption={unstable || referenceUnstable ? UNSTABLE_CAPTION : undefined}
     >
       <Line data={data} options={options} datasetIdKey="id" aria-label="Latency by percentile" role="img" />
     </ChartFrame>

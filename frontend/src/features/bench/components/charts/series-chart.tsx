@@ -1,16 +1,29 @@
-import type { ChartData, ChartOptions } from 'chart.js';
-import { useMemo } from 'react';
+import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
+import { useMemo, useState } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { useChartTheme } from '@/hooks/use-chart-theme';
+import { useServers } from '@/hooks/use-servers';
 import type { SweepPoint } from '@/lib/api-schemas';
-import { ChartJS, gridColor, palette, valueAxis } from '@/lib/chart';
+import {
+  latencyAxis,
+  legendShowsSeriesStyle,
+  lineLook,
+  pointMarks,
+  seriesStyle,
+  UNSTABLE_CAPTION,
+  valueAxis,
+  withAlpha,
+  type ChartTheme,
+} from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
+import { LIVE_LABEL } from '../../lib/chart-data';
 import type { SweepRequest } from '../../lib/experiment-block';
-import { seriesLines, variesValue, wantsLogAxis, type SeriesMetric } from '../../lib/series';
+import { serverStyleIndexes, seriesLines, variesValue, wantsLogAxis, type SeriesLine, type SeriesMetric } from '../../lib/series';
 
-const COLOURS = [palette.blue, palette.vermilion, palette.green, palette.orange, palette.purple, palette.sky, palette.ink, palette.grey];
+import { LogScaleToggle } from './log-scale-toggle';
 
 const METRIC: Record<SeriesMetric, { title: string; axis: string; format: (v: number) => string }> = {
   qps: { title: 'Throughput (QPS)', axis: 'requests / s', format: formatQps },
@@ -18,116 +31,165 @@ const METRIC: Record<SeriesMetric, { title: string; axis: string; format: (v: nu
   calls_per_request: { title: 'System calls per request', axis: 'calls / request', format: (v) => v.toFixed(2) },
 };
 
+/** The recorded reference of a series, drawn dimmer under the learner's. */
+export interface SeriesReference {
+  label: string;
+  points: SweepPoint[];
+}
+
 interface SeriesChartProps {
   sweep: SweepRequest;
   points: SweepPoint[];
   metric: SeriesMetric;
   testId: string;
+  reference?: SeriesReference | null | undefined;
 }
 
-/** A disturbed run's figure is drawn hollow (and a triangle on a line), and its tooltip says so. */
-const UNSTABLE_NOTE = ' (unstable: disturbed while measured)';
-const HOLLOW = 'rgba(255, 255, 255, 0)';
+const UNSTABLE_NOTE = ' (unstable: disturbed while measured, or client-bound)';
+const HOLLOW = 'rgba(0, 0, 0, 0)';
 
-/** One series per server: a line over the varied value, or one bar each when nothing varies. */
-export function SeriesChart({ sweep, points, metric, testId }: SeriesChartProps) {
+type LineDataset = ChartDataset<'line', { x: number; y: number | null }[]> & { id: string; legendPointStyle?: PointStyle };
+
+function yAxis(metric: SeriesMetric, log: boolean, theme: ChartTheme) {
+  const { axis, format } = METRIC[metric];
+  return metric === 'p99_us' ? latencyAxis({ log, usPerUnit: 1, title: axis, theme }) : valueAxis(axis, format, theme);
+}
+
+/** One series per server (the reference's dimmer beside it): a line over the varied value, or
+ *  one bar each when nothing varies. A server keeps its look on every chart of the page. */
+export function SeriesChart({ sweep, points, metric, testId, reference }: SeriesChartProps) {
+  const theme = useChartTheme();
+  const catalog = useServers();
+  const [log, setLog] = useState(false);
   const lines = useMemo(() => seriesLines(sweep, points, metric), [sweep, points, metric]);
-  const plotted = lines.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
-  const { title, axis, format } = METRIC[metric];
-  const yAxis = valueAxis(axis, format);
-
-  const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
-    () => ({
-      datasets: lines.map((line, i) => ({
-        label: line.server,
-        data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
-        borderColor: COLOURS[i % COLOURS.length],
-        backgroundColor: COLOURS[i % COLOURS.length],
-        pointStyle: line.unstable.map((u) => (u ? 'triangle' : 'circle')),
-        pointBackgroundColor: line.unstable.map((u) => (u ? HOLLOW : COLOURS[i % COLOURS.length])),
-        pointRadius: line.unstable.map((u) => (u ? 6 : 4)),
-        borderWidth: 2.5,
-        spanGaps: false,
-      })),
-    }),
-    [lines, sweep.values],
+  const referenceLines = useMemo(
+    () => (reference ? seriesLines(sweep, reference.points, metric) : []),
+    [sweep, reference, metric],
   );
+  const styles = useMemo(
+    () => serverStyleIndexes(sweep.servers, catalog.data?.map((s) => s.id)),
+    [sweep.servers, catalog.data],
+  );
+  const styleOf = (server: string) => seriesStyle(styles.get(server) ?? 0);
+  const all = [...lines, ...referenceLines];
+  const plotted = all.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
+  const marked = all.some((line) => line.unstable.some(Boolean));
+  const { title, format } = METRIC[metric];
+  const isLatency = metric === 'p99_us';
+
+  const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(() => {
+    const dataset = (line: SeriesLine, role: 'live' | 'reference'): LineDataset => {
+      const style = seriesStyle(styles.get(line.server) ?? 0);
+      return {
+        id: role === 'live' ? line.server : `reference:${line.server}`,
+        label: reference ? `${line.server} · ${role === 'live' ? LIVE_LABEL : reference.label}` : line.server,
+        data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
+        ...lineLook(style.colour, role, style.dash),
+        ...pointMarks(line.unstable, { pointStyle: style.pointStyle, radius: role === 'live' ? 4 : 3.5 }),
+        legendPointStyle: style.pointStyle,
+        spanGaps: false,
+      };
+    };
+    return {
+      datasets: [...lines.map((l) => dataset(l, 'live')), ...referenceLines.map((l) => dataset(l, 'reference'))],
+    };
+  }, [lines, referenceLines, reference, sweep.values, styles]);
+
+  const unstableAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.unstable[dataIndex] ?? false;
+
   const lineOptions = useMemo<ChartOptions<'line'>>(
     () => ({
       animation: false,
       scales: {
         x: {
           type: wantsLogAxis(sweep.values) ? 'logarithmic' : 'linear',
-          title: { display: true, text: sweep.vary.replaceAll('_', ' ') },
-          grid: { color: gridColor },
-          ticks: { callback: (value) => formatInt(Number(value)) },
+          title: { display: true, text: sweep.vary.replaceAll('_', ' '), color: theme.text },
+          grid: { color: theme.grid },
+          ticks: { color: theme.text, callback: (value) => formatInt(Number(value)) },
         },
-        y: yAxis,
+        y: yAxis(metric, log, theme),
       },
       plugins: {
-        // The legend draws each server's first point; keep it a filled circle even when that
-        // point is an unstable (hollow triangle) one.
-        legend: {
-          labels: {
-            generateLabels: (chart) =>
-              ChartJS.defaults.plugins.legend.labels
-                .generateLabels(chart)
-                .map((label) => ({ ...label, pointStyle: 'circle', fillStyle: label.strokeStyle })),
-          },
-        },
+        legend: legendShowsSeriesStyle,
         tooltip: {
           callbacks: {
             label: (item) =>
               `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${
-                lines[item.datasetIndex]?.unstable[item.dataIndex] ? UNSTABLE_NOTE : ''
+                unstableAt(item.datasetIndex, item.dataIndex) ? UNSTABLE_NOTE : ''
               }`,
           },
         },
       },
     }),
-    // yAxis and format follow from metric.
+    // format follows from metric; unstableAt reads `all`, which follows from the lines.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [sweep.values, sweep.vary, metric, lines],
+    [sweep.values, sweep.vary, metric, lines, referenceLines, log, theme],
   );
 
-  const barData = useMemo<ChartData<'bar', (number | null)[], string>>(
-    () => ({
+  const barData = useMemo<ChartData<'bar', (number | null)[], string>>(() => {
+    const bars = (from: SeriesLine[], role: 'live' | 'reference') => ({
+      id: role,
+      label: reference ? (role === 'live' ? LIVE_LABEL : reference.label) : title,
+      data: from.map((line) => line.values[0] ?? null),
+      backgroundColor: from.map((line) => {
+        const colour = styleOf(line.server).colour;
+        if (line.unstable[0]) return HOLLOW;
+        return role === 'live' ? colour : withAlpha(colour, 0.35);
+      }),
+      borderColor: from.map((line) => styleOf(line.server).colour),
+      borderDash: role === 'reference' ? [2, 3] : [],
+      borderWidth: 2,
+    });
+    return {
       labels: lines.map((line) => line.server),
-      datasets: [
-        {
-          label: title,
-          data: lines.map((line) => line.values[0] ?? null),
-          backgroundColor: lines.map((line, i) => (line.unstable[0] ? HOLLOW : COLOURS[i % COLOURS.length])),
-          borderColor: lines.map((_, i) => COLOURS[i % COLOURS.length]),
-          borderWidth: 2,
-        },
-      ],
-    }),
-    [lines, title],
-  );
+      datasets: [bars(lines, 'live'), ...(reference ? [bars(referenceLines, 'reference')] : [])],
+    };
+    // styleOf reads styles.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lines, referenceLines, reference, title, styles]);
+
   const barOptions = useMemo<ChartOptions<'bar'>>(
     () => ({
       animation: false,
-      scales: { y: yAxis },
+      scales: {
+        x: { grid: { display: false }, ticks: { color: theme.text } },
+        y: yAxis(metric, log, theme),
+      },
       plugins: {
-        legend: { display: false },
+        legend: { display: reference != null },
         tooltip: {
           callbacks: {
-            label: (item) => `${format(item.parsed.y ?? 0)}${lines[item.dataIndex]?.unstable[0] ? UNSTABLE_NOTE : ''}`,
+            label: (item) =>
+              `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y ?? 0)}${
+                (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.unstable[0] ? UNSTABLE_NOTE : ''
+              }`,
           },
         },
       },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [metric, lines],
+    [metric, lines, referenceLines, reference, log, theme],
   );
 
+  const varies = variesValue(sweep);
+  const caption = marked
+    ? varies
+      ? UNSTABLE_CAPTION
+      : UNSTABLE_CAPTION.replace('× an unstable point', 'A hollow bar: an unstable point')
+    : undefined;
   return (
-    <ChartFrame testId={testId} title={title} points={plotted} emptyMessage="Waiting for the first finished run…">
-      {variesValue(sweep) ? (
-        <Line data={lineData} options={lineOptions} aria-label={`${title} by ${sweep.vary}`} role="img" />
+    <ChartFrame
+      testId={testId}
+      title={title}
+      points={plotted}
+      emptyMessage="Waiting for the first finished run…"
+      controls={isLatency ? <LogScaleToggle checked={log} onChange={setLog} /> : undefined}
+      caption={caption}
+    >
+      {varies ? (
+        <Line data={lineData} options={lineOptions} datasetIdKey="id" aria-label={`${title} by ${sweep.vary}`} role="img" />
       ) : (
-        <Bar data={barData} options={barOptions} aria-label={`${title} by server`} role="img" />
+        <Bar data={barData} options={barOptions} datasetIdKey="id" aria-label={`${title} by server`} role="img" />
       )}
     </ChartFrame>
   );

@@ -1,0 +1,79 @@
+import {
+  DISTINCT_SERIES,
+  FALLBACK_THEMES,
+  latencyAxis,
+  lineLook,
+  logTickLabel,
+  readChartTheme,
+  REFERENCE_DASH,
+  seriesStyle,
+  UNSTABLE_POINT,
+  withAlpha,
+} from './chart';
+
+const look = (i: number) => {
+  const s = seriesStyle(i);
+  return `${s.colour}|${s.dash.join(',')}`;
+};
+
+describe('chart styles', () => {
+  it('gives twelve series twelve different looks, two of one colour differing in line and point', () => {
+    expect(DISTINCT_SERIES).toBe(12);
+    const looks = Array.from({ length: 12 }, (_, i) => look(i));
+    expect(new Set(looks).size).toBe(12);
+    for (let i = 0; i < 12; i++) {
+      for (let j = i + 1; j < 12; j++) {
+        const [a, b] = [seriesStyle(i), seriesStyle(j)];
+        if (a.colour === b.colour) {
+          expect(a.dash).not.toEqual(b.dash);
+          expect(a.pointStyle).not.toBe(b.pointStyle);
+        }
+      }
+    }
+    // The thirteenth repeats the first; an index is a stable look.
+    expect(look(12)).toBe(look(0));
+    expect(seriesStyle(3)).toEqual(seriesStyle(3));
+  });
+
+  it('keeps the reference dots and the unstable cross for themselves', () => {
+    for (let i = 0; i < 12; i++) {
+      expect(seriesStyle(i).dash).not.toEqual(REFERENCE_DASH);
+      expect(seriesStyle(i).pointStyle).not.toBe(UNSTABLE_POINT.pointStyle);
+    }
+    const reference = lineLook('#0072B2', 'reference');
+    expect(reference.borderDash).toEqual(REFERENCE_DASH);
+    expect(reference.borderColor).toBe('rgba(0, 114, 178, 0.6)');
+    expect(lineLook('#0072B2', 'live').borderColor).toBe('#0072B2');
+    expect(withAlpha('not a colour', 0.5)).toBe('not a colour');
+  });
+
+  it('writes only 1, 2 and 5 of each decade on a log axis', () => {
+    const labels = [1, 2, 3, 5, 7, 10, 20, 40, 50, 100].map((v) => logTickLabel(v, String));
+    expect(labels).toEqual(['1', '2', '', '5', '', '10', '20', '', '50', '100']);
+    expect(logTickLabel(0, String)).toBe('');
+  });
+
+  it('switches a latency axis to log and never writes 0.0 µs at its foot', () => {
+    const theme = FALLBACK_THEMES.light;
+    const linear = latencyAxis({ log: false, usPerUnit: 1, title: 'p99 latency', theme });
+    expect(linear.type).toBe('linear');
+    expect(linear.ticks.callback(0)).toBe('0');
+    expect(linear.ticks.callback(1500)).toBe('1.5 ms');
+    const log = latencyAxis({ log: true, usPerUnit: 1000, title: 'latency', theme });
+    expect(log.type).toBe('logarithmic');
+    expect(log.beginAtZero).toBe(false);
+    expect(log.title.text).toBe('latency (log scale)');
+    expect(log.ticks.callback(2)).toBe('2 ms');
+    expect(log.ticks.callback(3)).toBe('');
+  });
+
+  it('reads the theme from custom properties, falling back per theme', () => {
+    const root = document.createElement('div');
+    root.dataset.theme = 'dark';
+    document.body.append(root);
+    expect(readChartTheme(root)).toEqual(FALLBACK_THEMES.dark);
+    root.style.setProperty('--color-grid', '#333333');
+    expect(readChartTheme(root).grid).toBe('#333333');
+    root.remove();
+  });
+});
