@@ -2,11 +2,14 @@ import { Link, Outlet, ScrollRestoration } from 'react-router';
 
 import { HealthBanner } from '@/components/health-banner';
 import { AccountNav } from '@/features/people';
+import { SearchBox } from '@/features/search';
 
 import { StudentClass } from './student-class';
 import { ThemeSwitch } from './theme-switch';
+import { useScrollToHash } from './use-scroll-to-hash';
 
 export function AppLayout() {
+  useScrollToHash();
   return (
     <div className="app">
       <a className="skip-link" href="#main" onClick={(e) => {
@@ -26,6 +29,7 @@ export function AppLayout() {
             C10K Lab
           </Link>
           <span className="site-header__tagline">Linux server I/O models, measured</span>
+          <SearchBox />
           <nav className="site-header__nav" aria-label="Course">
             <Link to="/glossary">Glossary</Link>
             <AccountNav />

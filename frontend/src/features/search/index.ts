@@ -1,0 +1,2 @@
+// Public API of the search feature.
+export { SearchBox } from './components/search-box';
