@@ -1,6 +1,10 @@
+import { Link } from 'react-router';
+
+import { ExportMenu } from '@/components/export-menu';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
 import { peakPoint } from '../lib/board-chart-data';
+import { boardExportStem, boardTables } from '../lib/board-export';
 import type { BoardExperiment, BoardResult, Stat } from '../lib/classroom-schemas';
 
 interface TableProps {
@@ -19,6 +23,27 @@ function statText(stat: Stat | null, format: (v: number) => string): string {
   if (!stat || stat.count === 0 || stat.median === null) return '—';
   const range = stat.min !== null && stat.max !== null ? ` (${format(stat.min)} – ${format(stat.max)})` : '';
   return `${format(stat.median)}${range}`;
+}
+
+/** A student's name, linking to the permalink of their run or series (open to the class). */
+function StudentName({ result }: { result: BoardResult }) {
+  const to = result.run_id
+    ? `/runs/${encodeURIComponent(result.run_id)}`
+    : result.sweep_id
+      ? `/sweeps/${encodeURIComponent(result.sweep_id)}`
+      : null;
+  return to ? <Link to={to}>{result.name}</Link> : <>{result.name}</>;
+}
+
+/** CSV, JSON and Markdown of the experiment's results, above its table. */
+function BoardExport({ experiment }: { experiment: BoardExperiment }) {
+  return (
+    <ExportMenu
+      stem={boardExportStem(experiment)}
+      tables={boardTables(experiment)}
+      label={`Export the results of ${experiment.title}`}
+    />
+  );
 }
 
 /** Valid and stable marks, in words as well as signs. */
@@ -53,58 +78,63 @@ function SpotlightButton({ result, onSpotlight, spotlighting }: Omit<TableProps,
 export function RunResultsTable({ experiment, onSpotlight, spotlighting }: TableProps) {
   const { reference, results, spread } = experiment;
   return (
-    <div className="class-table-wrap">
-      <table className="class-table" data-testid="board-table">
-        <thead>
-          <tr>
-            <th scope="col">Student</th>
-            <th scope="col">Server</th>
-            <th scope="col" className="class-table__num">QPS</th>
-            <th scope="col" className="class-table__num">p50</th>
-            <th scope="col" className="class-table__num">p99</th>
-            <th scope="col">Checks</th>
-            {onSpotlight ? <th scope="col"><span className="class-visually-hidden">Actions</span></th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {reference ? (
-            <tr className="class-table__reference" data-testid="board-reference-row">
-              <th scope="row">reference (recorded)</th>
-              <td>{reference.server ?? '—'}</td>
-              <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
-              <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
-              <td className="class-table__num">{figure(reference.p99_us, formatLatencyUs)}</td>
-              <td><Checks result={reference} /></td>
+    <>
+      <BoardExport experiment={experiment} />
+      <div className="class-table-wrap">
+        <table className="class-table" data-testid="board-table">
+          <thead>
+            <tr>
+              <th scope="col">Student</th>
+              <th scope="col">Server</th>
+              <th scope="col" className="class-table__num">QPS</th>
+              <th scope="col" className="class-table__num">p50</th>
+              <th scope="col" className="class-table__num">p99</th>
+              <th scope="col">Checks</th>
+              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">Actions</span></th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {reference ? (
+              <tr className="class-table__reference" data-testid="board-reference-row">
+                <th scope="row">reference (recorded)</th>
+                <td>{reference.server ?? '—'}</td>
+                <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
+                <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
+                <td className="class-table__num">{figure(reference.p99_us, formatLatencyUs)}</td>
+                <td><Checks result={reference} /></td>
+                {onSpotlight ? <td /> : null}
+              </tr>
+            ) : null}
+            {results.map((result) => (
+              <tr key={result.person_id ?? result.name} data-testid="board-row">
+                <th scope="row">
+                  <StudentName result={result} />
+                </th>
+                <td>{result.server ?? '—'}</td>
+                <td className="class-table__num">{figure(result.qps, formatQps)}</td>
+                <td className="class-table__num">{figure(result.p50_us, formatLatencyUs)}</td>
+                <td className="class-table__num">{figure(result.p99_us, formatLatencyUs)}</td>
+                <td><Checks result={result} /></td>
+                {onSpotlight ? (
+                  <td><SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} /></td>
+                ) : null}
+              </tr>
+            ))}
+            <tr className="class-table__spread" data-testid="board-spread-row">
+              <th scope="row">
+                Spread <span className="board-experiment__lesson">({spread.qps?.count ?? 0} valid)</span>
+              </th>
+              <td>median (min – max)</td>
+              <td className="class-table__num">{statText(spread.qps, formatQps)}</td>
+              <td className="class-table__num">—</td>
+              <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
+              <td />
               {onSpotlight ? <td /> : null}
             </tr>
-          ) : null}
-          {results.map((result) => (
-            <tr key={result.person_id ?? result.name} data-testid="board-row">
-              <th scope="row">{result.name}</th>
-              <td>{result.server ?? '—'}</td>
-              <td className="class-table__num">{figure(result.qps, formatQps)}</td>
-              <td className="class-table__num">{figure(result.p50_us, formatLatencyUs)}</td>
-              <td className="class-table__num">{figure(result.p99_us, formatLatencyUs)}</td>
-              <td><Checks result={result} /></td>
-              {onSpotlight ? (
-                <td><SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} /></td>
-              ) : null}
-            </tr>
-          ))}
-          <tr className="class-table__spread" data-testid="board-spread-row">
-            <th scope="row">
-              Spread <span className="board-experiment__lesson">({spread.qps?.count ?? 0} valid)</span>
-            </th>
-            <td>median (min – max)</td>
-            <td className="class-table__num">{statText(spread.qps, formatQps)}</td>
-            <td className="class-table__num">—</td>
-            <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
-            <td />
-            {onSpotlight ? <td /> : null}
-          </tr>
-        </tbody>
-      </table>
-    </div>
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
@@ -124,6 +154,7 @@ export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: Ta
   const vary = (experiment.vary ?? 'value').replaceAll('_', ' ');
   return (
     <>
+      <BoardExport experiment={experiment} />
       <div className="class-table-wrap">
         <table className="class-table" data-testid="board-table">
           <thead>
@@ -147,7 +178,7 @@ export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: Ta
                   className={reference ? 'class-table__reference' : undefined}
                   data-testid={reference ? 'board-reference-row' : 'board-row'}
                 >
-                  <th scope="row">{reference ? 'reference (recorded)' : result.name}</th>
+                  <th scope="row">{reference ? 'reference (recorded)' : <StudentName result={result} />}</th>
                   <td>{servers(result)}</td>
                   <td className="class-table__num">{pointsText(result)}</td>
                   <td className="class-table__num">

@@ -40,8 +40,11 @@ describe('ClassBoard', () => {
     expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('reference (recorded)');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('Spread (1 valid)');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('50,000 (50,000 – 50,000)');
-    // Read-only: nobody spotlights from a student's board.
-    expect(within(run).queryByRole('button')).not.toBeInTheDocument();
+    // Read-only: nobody spotlights from a student's board; each name opens that student's run.
+    expect(within(run).queryByRole('button', { name: /Spotlight/ })).not.toBeInTheDocument();
+    expect(within(run).getByRole('link', { name: 'Ada' })).toHaveAttribute('href', '/runs/r-ada');
+    // Exports beside the table: each student's figures, named by lesson and block.
+    expect(within(run).getByRole('group', { name: 'Export the results of epoll at 100 connections' })).toBeInTheDocument();
   });
 
   it('draws a series as one line per student and server, the reference’s beside them', async () => {

@@ -39,8 +39,8 @@ describe('ClassPage', () => {
     expect(await screen.findAllByTestId('roster-row')).toHaveLength(2);
     expect(await screen.findAllByTestId('queue-row')).toHaveLength(1);
     expect(await screen.findAllByTestId('board-experiment')).toHaveLength(2);
-    expect(screen.getByTestId('export-csv')).toHaveAttribute('href', '/api/classes/c-1/runs.csv');
-    expect(screen.getByTestId('export-csv')).toHaveAttribute('download');
+    expect(screen.getByTestId('class-export-csv')).toHaveAttribute('href', '/api/classes/c-1/runs.csv');
+    expect(screen.getByTestId('class-export-csv')).toHaveAttribute('download');
     // The queue names the experiment by the board's title.
     expect(screen.getByTestId('queue-row')).toHaveTextContent('The C10K problem · epoll at 100 connections');
   });

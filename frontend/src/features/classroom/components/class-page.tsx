@@ -93,7 +93,7 @@ export function ClassPage({ classId }: { classId: string }) {
         <h2 id="class-runs">Runs</h2>
         {ended ? null : <PauseToggle classId={classId} paused={klass.data.paused} />}
         <p>
-          <a className="button button--small" href={csvUrl(classId)} download data-testid="export-csv">
+          <a className="button button--small" href={csvUrl(classId)} download data-testid="class-export-csv">
             Export CSV
           </a>{' '}
           every run of the class, one row each.

@@ -1,0 +1,31 @@
+import { toCsv } from '@/lib/export';
+import { runExperiment, seriesExperiment } from '@/testing/classroom-fixtures';
+
+import { boardExportStem, boardTables } from './board-export';
+import { boardExperimentSchema } from './classroom-schemas';
+
+describe('boardTables', () => {
+  it('exports a run experiment as one row per student under the reference', () => {
+    const experiment = boardExperimentSchema.parse(runExperiment);
+    const [results, ...rest] = boardTables(experiment);
+    expect(rest).toEqual([]);
+    expect(results?.what).toBe('results');
+    expect(toCsv(results!.table).split('\r\n').slice(0, 4)).toEqual([
+      'student,server,qps,p50_us,p99_us,valid,stable,finished_at',
+      'reference,c-epoll,60000,120,800,true,true,2026-11-24T09:35:00+00:00',
+      'Ada,c-epoll,50000,120,900,true,true,2026-11-24T09:35:00+00:00',
+      'Linus,c-epoll,30000,120,2000,false,true,2026-11-24T09:35:00+00:00',
+    ]);
+    expect(boardExportStem(experiment)).toBe('01-c10k-problem-a1b2c3d4e5f6');
+  });
+
+  it('exports a series as peaks, every point (by server id) and the spread, named by the varied field', () => {
+    const tables = boardTables(boardExperimentSchema.parse(seriesExperiment));
+    expect(tables.map((t) => t.what)).toEqual(['peaks', 'points', 'spread']);
+    const [peaks, points, spread] = tables.map((t) => t.table);
+    expect(peaks?.rows[1]).toEqual(['Ada', 'c-epoll', 10, 40_000, 1000, 3, 4, true, true]);
+    expect(points?.columns).toEqual(['student', 'server', 'connections', 'qps', 'p99_us', 'valid']);
+    expect(points?.rows).toContainEqual(['Ada', 'c-poll', 1000, 9_000, 1000, false]);
+    expect(spread?.rows[0]).toEqual(['c-poll', 10, 38_000, 38_000, 38_000, 1]);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The class board's tables as exports (src/lib/export.ts writes them): figures in base units
+ * (req/s, µs), servers by id, the recorded reference as a row named "reference".
+ */
+import type { NamedTable } from '@/components/export-menu';
+import type { Cell } from '@/lib/export';
+
+import { peakPoint } from './board-chart-data';
+import type { BoardExperiment, BoardResult } from './classroom-schemas';
+
+const REFERENCE = 'reference';
+
+function rowsWithReference(experiment: BoardExperiment): [string, BoardResult][] {
+  const students = experiment.results.map((r): [string, BoardResult] => [r.name, r]);
+  return experiment.reference ? [[REFERENCE, experiment.reference], ...students] : students;
+}
+
+/** A single run's experiment: one row per student (and the reference) with its figures. */
+function runResults(experiment: BoardExperiment): NamedTable {
+  return {
+    what: 'results',
+    label: 'Every student’s result',
+    table: {
+      columns: ['student', 'server', 'qps', 'p50_us', 'p99_us', 'valid', 'stable', 'finished_at'],
+      rows: rowsWithReference(experiment).map(([name, r]): Cell[] => [
+        name,
+        r.server,
+        r.qps,
+        r.p50_us,
+        r.p99_us,
+        r.valid,
+        r.stable,
+        r.finished_at,
+      ]),
+    },
+  };
+}
+
+/** A series: each student's peak, then every point of every student, then the spread. */
+function seriesResults(experiment: BoardExperiment): NamedTable[] {
+  const vary = experiment.vary ?? 'value';
+  const rows = rowsWithReference(experiment);
+  const peaks: NamedTable = {
+    what: 'peaks',
+    label: 'Every student’s peak',
+    table: {
+      columns: ['student', 'server', vary, 'peak_qps', 'p99_us', 'valid_points', 'points', 'valid', 'stable'],
+      rows: rows.map(([name, r]): Cell[] => {
+        const peak = peakPoint(r);
+        return [
+          name,
+          peak?.server ?? r.server,
+          peak?.value ?? null,
+          peak?.qps ?? null,
+          peak?.p99_us ?? null,
+          r.points.filter((p) => p.valid).length,
+          r.points.length,
+          r.valid,
+          r.stable,
+        ];
+      }),
+    },
+  };
+  const points: NamedTable = {
+    what: 'points',
+    label: 'Every point',
+    table: {
+      columns: ['student', 'server', vary, 'qps', 'p99_us', 'valid'],
+      rows: rows.flatMap(([name, r]) => r.points.map((p): Cell[] => [name, p.server, p.value, p.qps, p.p99_us, p.valid])),
+    },
+  };
+  const spread: NamedTable = {
+    what: 'spread',
+    label: 'Spread at each point',
+    table: {
+      columns: ['server', vary, 'median_qps', 'min_qps', 'max_qps', 'valid_results'],
+      rows: experiment.spread.points.map((p): Cell[] => [p.server, p.value, p.qps.median, p.qps.min, p.qps.max, p.qps.count]),
+    },
+  };
+  return [peaks, points, ...(spread.table.rows.length ? [spread] : [])];
+}
+
+/** What the board's export menu of one experiment offers. */
+export function boardTables(experiment: BoardExperiment): NamedTable[] {
+  return experiment.kind === 'series' ? seriesResults(experiment) : [runResults(experiment)];
+}
+
+/** Files named after the lesson and the block: `02-blocking-3f2a9c01b2d4-results.csv`. */
+export function boardExportStem(experiment: BoardExperiment): string {
+  return `${experiment.lesson}-${experiment.experiment}`;
+}
