@@ -8,7 +8,7 @@ import type { SweepRequest } from '../lib/experiment-block';
 import { seriesTables } from '../lib/export-tables';
 import { chartMetrics, type SeriesMetric } from '../lib/series';
 
-import { SeriesChart, type SeriesReference } from './charts/series-chart';
+import { SeriesChart } from './charts/series-chart';
 import { SeriesTable } from './series-table';
 
 const CHARTS: Record<SeriesMetric, { name: string; testId: string }> = {
@@ -22,13 +22,11 @@ interface SeriesFiguresProps {
   points: SweepPoint[];
   /** The newest table, for its memory per connection. */
   table: Sweep | null | undefined;
-  /** The recorded reference, drawn dimmer under these points and given rows of its own. */
-  reference?: SeriesReference | null | undefined;
 }
 
 /** A series' charts (a series per server) and its table of points, with its exports. Shared by
  *  the series widget, the presented series a class follows and a series' permalink. */
-export function SeriesFigures({ sweep, points, table, reference }: SeriesFiguresProps) {
+export function SeriesFigures({ sweep, points, table }: SeriesFiguresProps) {
   const exports = useMemo(() => seriesTables(sweep, points), [sweep, points]);
   // Files are named after the series (its id) or, for a recorded reference, its servers.
   const stem = table?.id ?? sweep.servers.join('-');
@@ -37,13 +35,7 @@ export function SeriesFigures({ sweep, points, table, reference }: SeriesFigures
       <div className="experiment__charts">
         {chartMetrics(sweep).map((metric) => (
           <ErrorBoundary key={metric} name={CHARTS[metric].name}>
-            <SeriesChart
-              sweep={sweep}
-              points={points}
-              metric={metric}
-              testId={CHARTS[metric].testId}
-              reference={reference}
-            />
+            <SeriesChart sweep={sweep} points={points} metric={metric} testId={CHARTS[metric].testId} />
           </ErrorBoundary>
         ))}
       </div>
@@ -53,7 +45,6 @@ export function SeriesFigures({ sweep, points, table, reference }: SeriesFigures
           points={points}
           vary={sweep.vary}
           memoryPerConnection={table?.memory_per_connection ?? {}}
-          reference={reference}
         />
       </ErrorBoundary>
     </>
