@@ -1,0 +1,167 @@
+// End-to-end: the lab and what a learner keeps, in real Chromium against the real course with
+// real runs (E2E_BASE_URL). Change a knob and run; compare two servers; export the result as
+// CSV and PNG and read the files back; find it in the history and open its permalink in a
+// fresh browser; run a lesson's experiment live and see it drawn over the recorded reference.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
+import { scrollThroughPage } from './scroll.mjs';
+
+const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
+// Short runs: the lab's figures are not the point here, its plumbing is.
+const QUICK = 'duration_s=1&warmup_s=0.5&connections=10';
+
+let browser;
+let context;
+let page;
+const consoleErrors = [];
+
+before(async () => {
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function withFailureScreenshot(name, body) {
+  try {
+    await body();
+  } catch (error) {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Clicks the widget's Run button once it is enabled, and waits for the run or sweep to end. */
+async function runToEnd(widget, name) {
+  const button = widget.getByRole('button', { name });
+  await page.waitForFunction((b) => b && !b.disabled, await button.elementHandle(), { timeout: 20_000 });
+  await button.click();
+  const state = widget.getByTestId('run-state');
+  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  for (;;) {
+    const text = ((await state.textContent()) ?? '').trim();
+    if (text === 'done') return;
+    if (text.startsWith('failed') || text === 'cancelled') throw new Error(`the run ended "${text}"`);
+    if (Date.now() > deadline) throw new Error(`the run did not end in time (last state "${text}")`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Clicks a button that downloads a file; returns the file's name and bytes. */
+async function download(button) {
+  const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const path = join(ARTIFACTS, file.suggestedFilename());
+  await file.saveAs(path);
+  return { name: file.suggestedFilename(), bytes: await readFile(path) };
+}
+
+let labRunId;
+
+test('change a knob in the lab and run it', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  await withFailureScreenshot('lab-knob', async () => {
+    await page.goto(`${BASE_URL}/#/lab?servers=c-epoll&${QUICK}`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { level: 1, name: 'Lab' }).waitFor({ timeout: 15_000 });
+    const knobs = page.getByTestId('lab-knobs-c-epoll');
+    await knobs.waitFor();
+    // The knob by its label from the catalog, never its raw name.
+    assert.equal(await knobs.getByText('trigger', { exact: true }).count(), 0, 'no raw knob name');
+    const trigger = knobs.getByRole('combobox').first();
+    await trigger.selectOption({ index: 1 });
+    const chosen = await trigger.inputValue();
+    await page.waitForFunction((v) => window.location.hash.includes(`knob.c-epoll.trigger=${v}`), chosen);
+
+    const widget = page.locator('section.experiment');
+    await runToEnd(widget, 'Run benchmark');
+    await widget.getByTestId('run-results').waitFor();
+    const history = await (await page.request.get(`${BASE_URL}/api/history`)).json();
+    const entry = history.find((e) => e.kind === 'run');
+    assert.ok(entry, 'the run is in the history');
+    assert.deepEqual(entry.knobs, { trigger: chosen }, 'the run was sent with the knob');
+    labRunId = entry.id;
+
+    // Exports: the table as CSV (columns named by server id) and the chart as a PNG.
+    const csv = await download(widget.getByTestId('export-csv').first());
+    const text = csv.bytes.toString('utf8');
+    assert.match(csv.name, /\.csv$/);
+    assert.match(text.split(/\r?\n/)[0], /c-epoll/, `the CSV's header names the server: ${text.slice(0, 120)}`);
+    assert.ok(text.split(/\r?\n/).filter(Boolean).length >= 3, 'the CSV has rows');
+    const png = await download(widget.getByTestId('qps-chart').getByTestId('export-png'));
+    assert.equal(png.bytes.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG file');
+    const width = png.bytes.readUInt32BE(16);
+    const height = png.bytes.readUInt32BE(20);
+    assert.ok(width > 200 && height > 100, `the PNG has the chart's size (${width}×${height})`);
+    await page.screenshot({ path: join(ARTIFACTS, 'lab-run.png'), fullPage: true });
+  });
+});
+
+test('compare two servers in the lab', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  await withFailureScreenshot('lab-compare', async () => {
+    await page.goto(`${BASE_URL}/#/lab?servers=c-epoll,c-poll&${QUICK}`, { waitUntil: 'domcontentloaded' });
+    await page.getByTestId('lab-plan').waitFor({ timeout: 15_000 });
+    assert.match((await page.getByTestId('lab-plan').textContent()) ?? '', /2 runs, one sweep/);
+    const widget = page.locator('section.experiment');
+    await runToEnd(widget, 'Run 2 benchmarks');
+    const chart = widget.getByTestId('series-qps-chart');
+    await page.waitForFunction((el) => Number(el.dataset.points) === 2, await chart.elementHandle(), { timeout: 10_000 });
+    const csv = await download(widget.getByTestId('export-csv').first());
+    const header = csv.bytes.toString('utf8').split(/\r?\n/)[0];
+    assert.match(header, /c-epoll/);
+    assert.match(header, /c-poll/);
+  });
+});
+
+test('the history keeps them, and a permalink opens in a fresh browser', { timeout: 60_000 }, async () => {
+  await withFailureScreenshot('history', async () => {
+    await page.goto(`${BASE_URL}/#/history`, { waitUntil: 'domcontentloaded' });
+    const rows = page.getByTestId('history-entry');
+    await rows.first().waitFor({ timeout: 15_000 });
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.dataset.kind)), ['sweep', 'run'], 'newest first');
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(1).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Compare 2 selected' }).click();
+    const table = page.getByTestId('compare-table');
+    await table.waitFor({ timeout: 15_000 });
+    assert.equal(await table.locator('tbody tr').count(), 3, 'the run and the sweep’s two points');
+
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const other = await fresh.newPage();
+      await other.goto(`${BASE_URL}/#/runs/${labRunId}`, { waitUntil: 'domcontentloaded' });
+      await other.getByTestId('run-results').waitFor({ timeout: 15_000 });
+      await other.getByTestId('qps-chart').waitFor();
+      assert.match((await other.locator('body').textContent()) ?? '', /c-epoll/);
+      assert.ok((await other.getByTestId('provenance').count()) > 0, 'the provenance is shown');
+      await other.screenshot({ path: join(ARTIFACTS, 'permalink-run.png'), fullPage: true });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+test('a live run is drawn over the recorded reference', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  await withFailureScreenshot('overlay', async () => {
+    await page.goto(`${BASE_URL}/#/lessons/01-c10k-problem`, { waitUntil: 'domcontentloaded' });
+    await page.getByTestId('not-yet-loaded').first().scrollIntoViewIfNeeded();
+    const widget = page.locator('section.experiment').first();
+    await widget.getByTestId('baseline-note').waitFor({ timeout: 15_000 });
+    await runToEnd(widget, 'Run live');
+    const chart = widget.getByTestId('qps-chart');
+    const roles = await chart.getAttribute('data-series');
+    assert.ok(roles?.includes('reference') && roles.includes('live'), `both are drawn (series: ${roles})`);
+    await scrollThroughPage(page);
+    await widget.scrollIntoViewIfNeeded();
+    await widget.screenshot({ path: join(ARTIFACTS, 'overlay.png') });
+  });
+  assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
+});
