@@ -71,9 +71,11 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
   const when = formatWhen(sweep.created_at);
   const title = `${request.servers.join(' vs ')}${request.values.length > 1 ? ` by ${request.vary.replaceAll('_', ' ')}` : ''}`;
   usePageTitle(`Series ${title}${when ? `, ${when}` : ''}`);
-  const points = state.phase === 'running' ? state.points : table.points;
+  // Until the stream is open (the first render), the table says whether it still runs.
+  const running = state.phase === 'running' || (state.phase === 'idle' && !sweep.finished);
+  const points = running ? state.points : table.points;
   const status =
-    state.phase === 'running'
+    running
       ? describeSweepProgress(sweepProgress(request.servers.length * request.values.length, state.points, state.table))
       : table.points.some((p) => p.status === 'cancelled')
         ? 'cancelled'
