@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { doneEventSchema } from '@/lib/api-schemas';
@@ -129,5 +129,48 @@ describe('RunResults', () => {
       },
     });
     expect(screen.getByTestId('run-syscalls')).toHaveTextContent('Not counted: the counter did not start: no tracefs');
+  });
+
+  it('says what each memory figure measures, that CPU is per core, and counts in the right number', () => {
+    renderResult({
+      server: {
+        cpu_percent_mean: 180,
+        memory_peak_bytes: 1.2 * 2 ** 20,
+        pids_peak: 1,
+        profile: { threads_peak: 1, rss_mean_bytes: 1.7 * 2 ** 20 },
+      },
+    });
+    const table = screen.getByTestId('run-results');
+    expect(table).toHaveTextContent('180 % of one core, mean while measuring');
+    const memory = screen.getByTestId('run-memory');
+    expect(memory).toHaveTextContent("container peak 1.2 MiB (what the kernel charged the server's container");
+    expect(memory).toHaveTextContent("resident 1.7 MiB (the server processes' RSS added up, mean while measuring");
+    expect(table).toHaveTextContent('1 process or thread at peak · 1 thread');
+    expect(table).not.toHaveTextContent('1 threads');
+  });
+
+  it('keeps a long invalid-run reason to a line that opens to the whole', () => {
+    const reason = `the server exited with code 139 before the load ended. ${'segfault at 0 ip 0000 sp 0000 error 4\n'.repeat(20)}`;
+    renderResult({ valid: false, invalid_reason: reason });
+    const cell = screen.getByTestId('run-validity');
+    const summary = within(cell).getByText(/the server exited with code 139 before the load ended\. …/);
+    expect(summary.closest('details')).not.toHaveAttribute('open');
+    expect(cell.querySelector('.clamped-note__full')).toHaveTextContent('segfault at 0 ip');
+  });
+
+  it('puts the reference in a column of its own beside the live run', () => {
+    const live = doneEventSchema.parse(doneData);
+    const recorded = doneEventSchema.parse({ ...doneData, valid: false, invalid_reason: 'too many errors' });
+    render(
+      <RunResults
+        columns={[
+          { label: 'your run', result: live },
+          { label: 'reference (recorded 2026-11-22)', result: recorded, reference: true },
+        ]}
+      />,
+    );
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['your run', 'reference (recorded 2026-11-22)']);
+    expect(screen.getByTestId('run-validity')).toHaveTextContent('valid');
+    expect(screen.getByTestId('run-validity-reference')).toHaveTextContent('invalid: too many errors');
   });
 });

@@ -8,7 +8,7 @@ import type { SweepRequest } from '../lib/experiment-block';
 import { seriesTables } from '../lib/export-tables';
 import { chartMetrics, type SeriesMetric } from '../lib/series';
 
-import { SeriesChart } from './charts/series-chart';
+import { SeriesChart, type SeriesReference } from './charts/series-chart';
 import { SeriesTable } from './series-table';
 
 const CHARTS: Record<SeriesMetric, { name: string; testId: string }> = {
@@ -22,11 +22,13 @@ interface SeriesFiguresProps {
   points: SweepPoint[];
   /** The newest table, for its memory per connection. */
   table: Sweep | null | undefined;
+  /** The recorded reference, drawn dimmer under these points and given rows of its own. */
+  reference?: SeriesReference | null | undefined;
 }
 
 /** A series' charts (a series per server) and its table of points, with its exports. Shared by
  *  the series widget, the presented series a class follows and a series' permalink. */
-export function SeriesFigures({ sweep, points, table }: SeriesFiguresProps) {
+export function SeriesFigures({ sweep, points, table, reference }: SeriesFiguresProps) {
   const exports = useMemo(() => seriesTables(sweep, points), [sweep, points]);
   // Files are named after the series (its id) or, for a recorded reference, its servers.
   const stem = table?.id ?? sweep.servers.join('-');
@@ -35,7 +37,13 @@ export function SeriesFigures({ sweep, points, table }: SeriesFiguresProps) {
       <div className="experiment__charts">
         {chartMetrics(sweep).map((metric) => (
           <ErrorBoundary key={metric} name={CHARTS[metric].name}>
-            <SeriesChart sweep={sweep} points={points} metric={metric} testId={CHARTS[metric].testId} />
+            <SeriesChart
+              sweep={sweep}
+              points={points}
+              metric={metric}
+              testId={CHARTS[metric].testId}
+              reference={reference}
+            />
           </ErrorBoundary>
         ))}
       </div>
@@ -45,6 +53,7 @@ export function SeriesFigures({ sweep, points, table }: SeriesFiguresProps) {
           points={points}
           vary={sweep.vary}
           memoryPerConnection={table?.memory_per_connection ?? {}}
+          reference={reference}
         />
       </ErrorBoundary>
     </>

@@ -1,40 +1,80 @@
 import type { SweepPoint } from '@/lib/api-schemas';
-import { formatBytes, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { formatBytes, formatCount, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
+import { LIVE_LABEL } from '../lib/chart-data';
 import { pointNote } from '../lib/series';
+
+import { ClampedNote } from './clamped-note';
 
 interface SeriesTableProps {
   points: SweepPoint[];
   vary: string;
   memoryPerConnection: Record<string, number | null>;
+  /** The recorded reference's points: a row each beside the learner's, in a quieter style. */
+  reference?: { label: string; points: SweepPoint[] } | null | undefined;
 }
 
 const dash = '–';
 
+interface Row {
+  point: SweepPoint;
+  reference: boolean;
+}
+
+/** The learner's rows and the reference's interleaved: each server (in the order they come)
+ *  and value together, yours first. */
+function tableRows(points: SweepPoint[], reference: SweepPoint[] | undefined): Row[] {
+  const rows: Row[] = points.map((point) => ({ point, reference: false }));
+  if (!reference) return rows;
+  const all = [...rows, ...reference.map((point) => ({ point, reference: true }))];
+  const servers = [...new Set(all.map((r) => r.point.server))];
+  const place = (r: Row) => servers.indexOf(r.point.server);
+  return all.sort(
+    (a, b) => place(a) - place(b) || a.point.value - b.point.value || Number(a.reference) - Number(b.reference),
+  );
+}
+
+function note(p: SweepPoint): string {
+  return [
+    pointNote(p),
+    p.idle_dropped ? `${formatCount(p.idle_dropped, 'idle connection')} dropped` : '',
+    p.calls_per_request != null ? `${p.calls_per_request.toFixed(2)} syscalls/request` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** Every point of a series as a row: what the charts plot, and why a point has no figure. */
-export function SeriesTable({ points, vary, memoryPerConnection }: SeriesTableProps) {
+export function SeriesTable({ points, vary, memoryPerConnection, reference }: SeriesTableProps) {
   const slopes = Object.entries(memoryPerConnection).filter(([, v]) => v !== null) as [string, number][];
+  const rows = tableRows(points, reference?.points);
   return (
     <div className="series-table">
       <table className="run-results" data-testid="series-table">
         <caption>Points</caption>
         <thead>
           <tr>
+            {reference ? <th scope="col">result</th> : null}
             <th scope="col">server</th>
             <th scope="col">{vary.replaceAll('_', ' ')}</th>
             <th scope="col">QPS</th>
             <th scope="col">p50</th>
             <th scope="col">p99</th>
-            <th scope="col">server CPU</th>
-            <th scope="col">resident</th>
+            <th scope="col">server CPU (% of one core)</th>
+            <th scope="col">resident memory</th>
             <th scope="col">threads</th>
             <th scope="col">context switches/s</th>
             <th scope="col">note</th>
           </tr>
         </thead>
         <tbody>
-          {points.map((p) => (
-            <tr key={`${p.server}@${p.value}`} data-status={p.status}>
+          {rows.map(({ point: p, reference: isReference }) => (
+            <tr
+              key={`${isReference ? 'reference:' : ''}${p.server}@${p.value}`}
+              data-status={p.status}
+              className={isReference ? 'run-results__reference' : undefined}
+            >
+              {reference ? <td>{isReference ? reference.label : LIVE_LABEL}</td> : null}
               <td>{p.server}</td>
               <td>{formatInt(p.value)}</td>
               <td>
@@ -52,19 +92,27 @@ export function SeriesTable({ points, vary, memoryPerConnection }: SeriesTablePr
                   ? `${formatInt(p.voluntary_ctxt_switches_per_s)} + ${formatInt(p.nonvoluntary_ctxt_switches_per_s ?? 0)}`
                   : dash}
               </td>
-              <td className={p.status === 'done' && p.valid && p.stable !== false ? undefined : 'run-results__bad'}>
-                {[
-                  pointNote(p),
-                  p.idle_dropped ? `${formatInt(p.idle_dropped)} idle connections dropped` : '',
-                  p.calls_per_request != null ? `${p.calls_per_request.toFixed(2)} syscalls/request` : '',
-                ]
-                  .filter(Boolean)
-                  .join('; ')}
+              <td
+                className={
+                  [
+                    p.status === 'done' && p.valid && p.stable !== false ? null : 'run-results__bad',
+                    isReference ? 'run-results__reference' : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
+              >
+                <ClampedNote text={note(p)} limit={80} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <p className="series-table__legend">
+        CPU: 100 % is one whole core. Resident memory: the server processes&apos; RSS added up, mean while measured
+        (where the processes were not sampled, the container&apos;s peak memory). Context switches: voluntary +
+        involuntary.
+      </p>
       {slopes.length ? (
         <p data-testid="memory-per-connection">
           Resident memory per extra connection:{' '}

@@ -1,10 +1,14 @@
+import { useMemo } from 'react';
+
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
 import type { Baseline } from '@/lib/api-schemas';
+import { formatCount } from '@/lib/format';
 
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
 import { useSweep, type SweepState } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
+import { referenceLabel } from '../lib/chart-data';
 import type { Experiment, ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { describeSweepProgress, sweepProgress } from '../lib/series';
@@ -22,7 +26,7 @@ interface SeriesWidgetProps {
   sweep: SweepRequest;
   /** The lesson and block key, sent with the series; unknown outside a lesson the server lists. */
   origin?: ExperimentOrigin | undefined;
-  /** The recorded reference result, shown until a live run starts. */
+  /** The recorded reference result: shown until a live run starts, then drawn under it. */
   baseline?: Baseline | undefined;
   /** Set when this browser may not run benchmarks: shown instead of Run. */
   gate?: RunGate | null | undefined;
@@ -45,10 +49,18 @@ export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presen
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep, origin);
   const recorded = baseline?.kind === 'series' ? baseline.result.table : undefined;
-  // Until the learner runs it, the widget shows the recorded reference result.
+  // Until the learner runs it, the widget shows the recorded reference result; a live series
+  // is then drawn over it, the reference dimmer beneath, never instead of it.
   const showingRecorded = state.phase === 'idle' && recorded !== undefined;
   const points = showingRecorded ? recorded.points : state.points;
   const table = showingRecorded ? recorded : state.table;
+  const reference = useMemo(
+    () =>
+      !showingRecorded && recorded && baseline
+        ? { label: referenceLabel(baseline.recorded_at), points: recorded.points }
+        : null,
+    [showingRecorded, recorded, baseline],
+  );
 
   const blocked =
     sweep.servers
@@ -81,7 +93,7 @@ export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presen
       <ExperimentParams experiment={experiment} servers={known} />
 
       <ExperimentControls
-        runLabel={showingRecorded ? 'Run live' : `Run ${total} benchmark${total > 1 ? 's' : ''}`}
+        runLabel={showingRecorded ? 'Run live' : `Run ${formatCount(total, 'benchmark')}`}
         onRun={() => void run()}
         onCancel={state.phase === 'running' ? () => void cancel() : null}
         blocked={blocked}
@@ -102,7 +114,7 @@ export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presen
       ) : null}
 
       {showingRecorded || (state.phase !== 'idle' && state.phase !== 'submitting') ? (
-        <SeriesFigures sweep={sweep} points={points} table={table} />
+        <SeriesFigures sweep={sweep} points={points} table={table} reference={reference} />
       ) : null}
     </section>
   );
