@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
 
 import { ErrorBoundary } from '@/components/error-boundary';
+import { ExportMenu } from '@/components/export-menu';
 
 import { LIVE_LABEL, timeAxisMax, warmupBands, type ReferenceRun } from '../lib/chart-data';
+import { runTable } from '../lib/export-tables';
 import { isBusy, type RunState } from '../lib/run-state';
 
 import { LatencyLiveChart } from './charts/latency-live-chart';
@@ -57,6 +59,9 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
     ...(state.result ? [{ label: under ? LIVE_LABEL : null, result: state.result }] : []),
     ...(under?.result ? [{ label: under.label, result: under.result, reference: true }] : []),
   ];
+  // The export names the run's column by its server id, the reference's by its label.
+  const server = state.server ?? 'run';
+  const exported = runTable(columns.map((c) => ({ name: c.reference ? (c.label ?? 'reference') : server, result: c.result })));
 
   return (
     <>
@@ -88,6 +93,7 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
 
       {columns.length > 0 ? (
         <ErrorBoundary name="The results table">
+          <ExportMenu stem={server} tables={[{ what: 'results', label: 'Results', table: exported }]} label="Export the results" />
           <RunResults columns={columns} />
         </ErrorBoundary>
       ) : null}

@@ -75,6 +75,8 @@ describe('RunPermalink', () => {
     expect(screen.getByTestId('experiment-params')).toHaveTextContent('200');
     expect(screen.getByTestId('qps-chart')).toHaveAttribute('data-points', '2');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
+    expect(screen.getByRole('group', { name: 'Export the results' })).toContainElement(screen.getByTestId('export-csv'));
+    expect(screen.getAllByTestId('export-png')).toHaveLength(4); // every chart
 
     const rows = within(screen.getByTestId('provenance'));
     expect(rows.getByText('runner-2 on lab-host')).toBeInTheDocument();

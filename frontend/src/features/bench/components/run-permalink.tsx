@@ -65,7 +65,7 @@ function RunPage({ run }: { run: Run }) {
         {state.phase === 'queued' || state.phase === 'starting' ? (
           <p className="permalink__muted">The charts fill in as the run measures; this page follows it live.</p>
         ) : null}
-        <RunFigures state={state} plannedS={planned} />
+        <RunFigures state={state} plannedS={planned} warmupS={experiment.warmup_s} />
       </PermalinkSection>
 
       <PermalinkSection id="permalink-provenance" title="Provenance">
