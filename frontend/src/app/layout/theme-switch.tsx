@@ -1,3 +1,5 @@
+import { useId } from 'react';
+
 import { themePreferences, useTheme, type ThemePreference } from '@/hooks/use-theme';
 
 const LABELS: Record<ThemePreference, string> = {
@@ -17,10 +19,13 @@ function isPreference(value: string): value is ThemePreference {
  */
 export function ThemeSwitch() {
   const { preference, setPreference } = useTheme();
+  const id = useId();
+  // The label beside the select, not around it: its name is then "Theme" alone.
   return (
-    <label className="theme-switch">
-      <span className="theme-switch__label">Theme</span>
+    <div className="theme-switch">
+      <label htmlFor={id}>Theme</label>
       <select
+        id={id}
         value={preference}
         onChange={(event) => {
           if (isPreference(event.target.value)) setPreference(event.target.value);
@@ -32,6 +37,6 @@ export function ThemeSwitch() {
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }

@@ -10,7 +10,7 @@ import { SearchBox } from './search-box';
 
 function lesson(slug: string, markdown: string) {
   const summary = lessons.find((l) => l.slug === slug)!;
-  return { ...summary, markdown, diagrams: [], experiments: [], prev: null, next: null };
+  return { ...summary, markdown, diagrams: [], experiments: [], prerequisites: [], prev: null, next: null };
 }
 
 const routes = {

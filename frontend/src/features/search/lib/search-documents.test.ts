@@ -25,6 +25,14 @@ Say this to the room only.
 #### A small heading
 
 Still the same section.
+
+1. Is it drained?
+
+   <details><summary>Answer</summary>
+
+   Yes.
+
+   </details>
 `;
 
 describe('lessonDocuments', () => {
@@ -43,7 +51,7 @@ describe('lessonDocuments', () => {
   it('keeps the summary and prose (with inline code and link text) and drops blocks and notes', () => {
     expect(docs[0]!.text).toBe('Two old calls. A hook first: ten thousand clients.');
     expect(docs[1]!.text).toBe('The fd_set is a fixed bitmap.');
-    expect(docs[2]!.text).toBe('Ready until drained. A small heading Still the same section.');
+    expect(docs[2]!.text).toBe('Ready until drained. A small heading Still the same section. Is it drained? Yes.');
     expect(docs.map((d) => d.text).join(' ')).not.toMatch(/nobody reads|to the room/);
   });
 });

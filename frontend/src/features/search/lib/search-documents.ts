@@ -53,7 +53,7 @@ function sections(markdown: string): Section[] {
   let inSpeakerNotes = false;
   const add = (node: RootContent) => {
     const current = found[found.length - 1];
-    if (current) current.text.push(toString(node, { includeHtml: false }));
+    if (current) current.text.push(blockText(node));
   };
   for (const node of tree.children) {
     if (node.type === 'html') {
@@ -70,6 +70,15 @@ function sections(markdown: string): Section[] {
     add(node);
   }
   return found;
+}
+
+/** A block's text, its paragraphs and list items apart ("…replies? Backpressure", not "replies?Backpressure"). */
+function blockText(node: RootContent): string {
+  if (node.type === 'code' || node.type === 'html') return '';
+  if (node.type === 'paragraph' || node.type === 'heading' || !('children' in node)) {
+    return toString(node, { includeHtml: false });
+  }
+  return node.children.map((child) => blockText(child as RootContent)).join(' ');
 }
 
 function isSectionHeading(node: RootContent): node is Heading {
