@@ -54,6 +54,8 @@ def test_knob_defaults_are_valid(server_entry: ServerEntry) -> None:
     assert len(names) == len(set(names)), names
     for knob in server_entry["knobs"]:
         assert re.fullmatch(r"--[a-z][a-z0-9-]*", knob["flag"])
+        # Learners read the label, never the raw name ("thread stack", not "stack_kib").
+        assert knob["label"].strip() and "_" not in knob["label"], knob["name"]
         assert knob["flag"] not in ("--port", "--protocol"), "set by the runner, not a knob"
         if knob["type"] == "enum":
             assert knob["default"] in knob["values"]

@@ -9,6 +9,8 @@ class Knob(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    # What a learner reads (parameter rows, the lab's fields): "thread stack", never "stack_kib".
+    label: str = Field(min_length=1)
     flag: str = Field(pattern=r"^--[a-z][a-z0-9-]*$")
     type: Literal["int", "enum", "bool"]
     default: int | str | bool

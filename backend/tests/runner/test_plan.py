@@ -17,6 +17,7 @@ SERVER = Server(
     knobs=[
         Knob(
             name="trigger",
+            label="readiness trigger",
             flag="--trigger",
             type="enum",
             values=["lt", "et"],
@@ -25,6 +26,7 @@ SERVER = Server(
         ),
         Knob(
             name="buffer_bytes",
+            label="read buffer",
             flag="--buffer-bytes",
             type="int",
             min=512,

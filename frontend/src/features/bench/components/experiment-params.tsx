@@ -2,6 +2,7 @@ import type { Server } from '@/lib/api-schemas';
 import { formatBytes, formatInt } from '@/lib/format';
 
 import type { Experiment } from '../lib/experiment-block';
+import { knobLabel, knobValue } from '../lib/knob-display';
 
 interface ExperimentParamsProps {
   experiment: Experiment;
@@ -28,10 +29,14 @@ export function ExperimentParams({ experiment, servers }: ExperimentParamsProps)
     rows.push([experiment.vary.replaceAll('_', ' '), experiment.values.map(formatInt).join(', ')]);
   }
   if (experiment.protocol) rows.push(['protocol', experiment.protocol]);
-  if (experiment.connections !== undefined) rows.push(['connections', formatInt(experiment.connections)]);
+  // One row for how the load connects: how many, and whether each request opens its own.
+  const connections = [
+    experiment.connections !== undefined ? formatInt(experiment.connections) : null,
+    experiment.new_connection_per_request ? 'a new one per request' : null,
+  ].filter((part): part is string => part !== null);
+  if (connections.length) rows.push(['connections', connections.join(', ')]);
   if (experiment.idle_connections) rows.push(['idle connections', formatInt(experiment.idle_connections)]);
   if (experiment.rate) rows.push(['rate (open loop)', `${formatInt(experiment.rate)} req/s`]);
-  if (experiment.new_connection_per_request) rows.push(['connections', 'a new one per request']);
   if (experiment.payload_bytes !== undefined) rows.push(['payload', formatBytes(experiment.payload_bytes)]);
   if (experiment.warmup_s !== undefined) rows.push(['warm-up', seconds(experiment.warmup_s)]);
   if (experiment.duration_s !== undefined) rows.push(['duration', seconds(experiment.duration_s)]);
@@ -39,7 +44,7 @@ export function ExperimentParams({ experiment, servers }: ExperimentParamsProps)
   if (experiment.profile === 'syscalls') rows.push(['profile', 'system calls (counted by perf)']);
   for (const [name, value] of Object.entries(experiment.knobs ?? {})) {
     const knob = servers.flatMap((s) => s.knobs).find((k) => k.name === name);
-    rows.push([name, `${String(value)}${knob?.unit ? ` ${knob.unit}` : ''}`]);
+    rows.push([knobLabel(name, knob), knobValue(value, knob)]);
   }
 
   return (

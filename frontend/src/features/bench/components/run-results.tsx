@@ -37,7 +37,7 @@ function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregat
     content: (
       <>
         median of {count}: {formatQps(qps.median)} req/s (from {formatQps(qps.min)} to {formatQps(qps.max)}), spread{' '}
-        {formatPercent(qps.spread * 100)}
+        {formatPercent((qps.spread ?? 0) * 100)}
         {noisy ? (
           <strong data-testid="run-noisy">
             {' '}
@@ -127,7 +127,7 @@ function loadGenerator(client: Client): Cell {
 }
 
 function errors(summary: Summary): Cell {
-  const kinds = Object.entries(summary.errors).filter(([, n]) => n > 0);
+  const kinds = Object.entries(summary.errors ?? {}).filter(([, n]) => n > 0);
   const detail = kinds.length ? ` (${kinds.map(([kind, n]) => `${kind} ${formatInt(n)}`).join(', ')})` : '';
   return {
     tone: summary.error_total > 0 ? 'bad' : undefined,

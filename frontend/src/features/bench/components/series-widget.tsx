@@ -48,7 +48,7 @@ export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presen
   const health = useHealth();
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep, origin);
-  const recorded = baseline?.kind === 'series' ? baseline.result.table : undefined;
+  const recorded = (baseline?.kind === 'series' ? baseline.result.table : undefined) ?? undefined;
   // Until the learner runs it, the widget shows the recorded reference result; a live series
   // is then drawn over it, the reference dimmer beneath, never instead of it.
   const showingRecorded = state.phase === 'idle' && recorded !== undefined;

@@ -218,7 +218,7 @@ export function percentileAxisMax(points: PercentilePoint[]): number {
 
 /** The summary's distribution in ms; falls back to the headline percentiles. */
 export function summaryDistribution(summary: Summary, cap: number): XY[] {
-  const source: PercentilePoint[] = summary.percentiles.length
+  const source: PercentilePoint[] = summary.percentiles?.length
     ? normalisePercentiles(summary.percentiles)
     : [
         { percentile: 50, latency_us: summary.latency_us.p50 },

@@ -1,0 +1,26 @@
+import type { Knob } from '@/lib/api-schemas';
+
+import { knobLabel, knobValue } from './knob-display';
+
+const knob = (extra: Record<string, unknown>): Knob =>
+  ({ name: 'k', label: 'k', flag: '--k', type: 'int', default: 0, help: 'h', ...extra }) as Knob;
+
+describe('knob display', () => {
+  it('reads a knob by its catalog label, or its name in words without one', () => {
+    expect(knobLabel('stack_kib', knob({ label: 'thread stack' }))).toBe('thread stack');
+    expect(knobLabel('stack_kib', undefined)).toBe('stack kib');
+  });
+
+  it('writes a value in its unit, counted things agreeing in number', () => {
+    expect(knobValue(8192, knob({ unit: 'KiB' }))).toBe('8,192 KiB');
+    expect(knobValue(16384, knob({ unit: 'bytes' }))).toBe('16 KiB');
+    expect(knobValue(1, knob({ unit: 'threads' }))).toBe('1 thread');
+    expect(knobValue(4, knob({ unit: 'threads' }))).toBe('4 threads');
+    expect(knobValue(1024, knob({ unit: 'entries' }))).toBe('1,024 entries');
+    expect(knobValue(1, knob({ unit: 'entries' }))).toBe('1 entry');
+    expect(knobValue(true, knob({ type: 'bool' }))).toBe('on');
+    expect(knobValue(false, knob({ type: 'bool' }))).toBe('off');
+    expect(knobValue('et', knob({ type: 'enum' }))).toBe('et');
+    expect(knobValue(64, undefined)).toBe('64');
+  });
+});
