@@ -1,4 +1,5 @@
-// Benchmark (not a test): how much JavaScript a browser downloads when it opens each lesson.
+// Benchmark (not a test): how much JavaScript a browser downloads when it opens each lesson,
+// and the course's other pages: home, the lab, the history and a run's permalink.
 //
 // Starts the backend's API alone on a spare port with a throwaway store (no runner, no Docker:
 // a page load needs neither), opens every lesson in real Chromium (Debian's /usr/bin/chromium
@@ -11,7 +12,7 @@
 //
 // Writes results/frontend.md and prints one JSON object on its last stdout line:
 // {"lessons": [{"slug", "scripts", "gzip_js_bytes", "br_js_bytes", "raw_js_bytes", ...}],
-//  "max_gzip_js_bytes": N}
+//  "pages": [same, for home, lab, history, permalink], "max_gzip_js_bytes": N}
 //
 //   make bench-frontend        (builds the frontend and the venv first)
 //   node frontend/bench/first-load.mjs   [CHROMIUM_PATH=/path/to/chrome]
@@ -110,8 +111,12 @@ function scriptSizes(url) {
   return sizesByUrl.get(url);
 }
 
-/** Opens one lesson in a fresh context and lists the JavaScript it fetched until the network went idle. */
-async function loadLesson(browser, base, lesson) {
+/**
+ * Opens one page in a fresh context and lists the JavaScript it fetched until the network went
+ * idle. `ready` waits for what shows the page really rendered, or the figures would measure an
+ * error page.
+ */
+async function loadPage(browser, base, path, ready) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const scripts = [];
@@ -120,9 +125,8 @@ async function loadLesson(browser, base, lesson) {
     if (type.includes('javascript')) scripts.push(response);
   });
   try {
-    await page.goto(`${base}/#/lessons/${lesson.slug}`, { waitUntil: 'networkidle', timeout: PAGE_TIMEOUT_MS });
-    // The page must really have rendered the lesson, or the figures would measure an error page.
-    await page.getByRole('heading', { level: 1, name: lesson.title }).waitFor({ timeout: PAGE_TIMEOUT_MS });
+    await page.goto(`${base}${path}`, { waitUntil: 'networkidle', timeout: PAGE_TIMEOUT_MS });
+    await ready(page);
     await page.waitForLoadState('networkidle', { timeout: PAGE_TIMEOUT_MS });
     const seen = await Promise.all(
       scripts.map(async (response) => ({
@@ -137,18 +141,39 @@ async function loadLesson(browser, base, lesson) {
   }
 }
 
+const visible = (locator) => locator.waitFor({ timeout: PAGE_TIMEOUT_MS });
+
+function lessonPage(lesson) {
+  return {
+    slug: lesson.slug,
+    path: `/#/lessons/${lesson.slug}`,
+    ready: (page) => visible(page.getByRole('heading', { level: 1, name: lesson.title })),
+  };
+}
+
+/** The pages besides the lessons. The permalink's run was queued with no runner: it waits, but
+ *  the page loads all it would for a finished one (its charts' code comes with the route). */
+function otherPages(runId) {
+  return [
+    { slug: 'home', path: '/#/', ready: (page) => visible(page.getByTestId('lesson-list')) },
+    { slug: 'lab', path: '/#/lab?servers=c-epoll,c-poll', ready: (page) => visible(page.getByTestId('lab-plan')) },
+    { slug: 'history', path: '/#/history', ready: (page) => visible(page.getByRole('heading', { level: 1, name: 'Your history' })) },
+    { slug: 'permalink', path: `/#/runs/${runId}`, ready: (page) => visible(page.getByTestId('run-permalink')) },
+  ];
+}
+
 function sum(items, pick) {
   return items.reduce((total, item) => total + pick(item), 0);
 }
 
-async function measureLesson(browser, base, lesson) {
-  const seen = await loadLesson(browser, base, lesson);
+async function measurePage(browser, base, { slug, path, ready }) {
+  const seen = await loadPage(browser, base, path, ready);
   const unique = [...new Map(seen.map((script) => [script.url, script])).values()];
   const scripts = await Promise.all(
     unique.map(async (script) => ({ ...script, sizes: await scriptSizes(script.url) })),
   );
   return {
-    slug: lesson.slug,
+    slug,
     scripts: scripts.length,
     gzip_js_bytes: sum(scripts, (s) => s.sizes.gzip.bytes),
     br_js_bytes: sum(scripts, (s) => s.sizes.br.bytes),
@@ -183,7 +208,14 @@ function filesTable(lesson) {
   ];
 }
 
-function report(lessons, maxGzip) {
+function pageRow(l) {
+  return (
+    `| ${l.slug} | ${l.scripts} | ${kB(l.gzip_js_bytes)} | ${kB(l.br_js_bytes)} | ${kB(l.raw_js_bytes)} | ` +
+    `${kB(l.browser_js_bytes)} (${l.browser_encodings.join(', ')}) |`
+  );
+}
+
+function report(lessons, pages, maxGzip) {
   const heaviest = lessons.find((lesson) => lesson.gzip_js_bytes === maxGzip);
   const lightest = lessons.reduce((a, b) => (b.gzip_js_bytes < a.gzip_js_bytes ? b : a), lessons[0]);
   const within = maxGzip <= BUDGET_GZIP_BYTES;
@@ -204,17 +236,25 @@ function report(lessons, maxGzip) {
     '',
     '| lesson | scripts | gzip | br | raw | Chromium received |',
     '|---|---:|---:|---:|---:|---:|',
-    ...lessons.map(
-      (l) =>
-        `| ${l.slug} | ${l.scripts} | ${kB(l.gzip_js_bytes)} | ${kB(l.br_js_bytes)} | ${kB(l.raw_js_bytes)} | ` +
-        `${kB(l.browser_js_bytes)} (${l.browser_encodings.join(', ')}) |`,
-    ),
+    ...lessons.map(pageRow),
     `| **max** | | **${kB(maxGzip)}** | ${kB(Math.max(...lessons.map((l) => l.br_js_bytes)))} | ` +
       `${kB(Math.max(...lessons.map((l) => l.raw_js_bytes)))} | |`,
     '',
     '"Chromium received" is the encoded body size Chromium itself reports for the same files, with the ' +
       'encoding it was sent.',
   ];
+  const pagesOver = pages.filter((p) => p.gzip_js_bytes > BUDGET_GZIP_BYTES).map((p) => p.slug);
+  lines.push(
+    '',
+    '## The other pages',
+    '',
+    `Opened the same way: the home page, the lab (\`/#/lab?servers=c-epoll,c-poll\`), the history, and a run's ` +
+      `permalink. ${pagesOver.length ? `Over the budget: ${pagesOver.join(', ')}.` : 'All within the budget.'}`,
+    '',
+    '| page | scripts | gzip | br | raw | Chromium received |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...pages.map(pageRow),
+  );
   if (lightest && lightest !== heaviest) lines.push(...filesTable(lightest));
   if (heaviest) lines.push(...filesTable(heaviest));
   return `${lines.join('\n')}\n`;
@@ -233,16 +273,24 @@ async function main() {
     if (!index.includes('<script')) throw new Error('the backend serves no built frontend: run `make frontend` first');
     const summaries = await fetch(`${base}/api/lessons`).then((response) => response.json());
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const run = await fetch(`${base}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ server: 'c-epoll', duration_s: 1 }),
+    }).then((response) => response.json());
+    const measured = async (spec) => {
+      const weight = await measurePage(browser, base, spec);
+      console.log(`${weight.slug}: ${weight.scripts} scripts, gzip ${kB(weight.gzip_js_bytes)}, br ${kB(weight.br_js_bytes)}, raw ${kB(weight.raw_js_bytes)}`);
+      return weight;
+    };
     const lessons = [];
-    for (const summary of summaries) {
-      const lesson = await measureLesson(browser, base, summary);
-      console.log(`${lesson.slug}: ${lesson.scripts} scripts, gzip ${kB(lesson.gzip_js_bytes)}, br ${kB(lesson.br_js_bytes)}, raw ${kB(lesson.raw_js_bytes)}`);
-      lessons.push(lesson);
-    }
+    for (const summary of summaries) lessons.push(await measured(lessonPage(summary)));
+    const pages = [];
+    for (const spec of otherPages(run.id)) pages.push(await measured(spec));
     const maxGzip = Math.max(...lessons.map((lesson) => lesson.gzip_js_bytes));
-    await writeFile(RESULTS, report(lessons, maxGzip));
+    await writeFile(RESULTS, report(lessons, pages, maxGzip));
     console.log(`wrote ${relative(process.cwd(), RESULTS)}`);
-    console.log(JSON.stringify({ lessons: lessons.map(figures), max_gzip_js_bytes: maxGzip }));
+    console.log(JSON.stringify({ lessons: lessons.map(figures), pages: pages.map(figures), max_gzip_js_bytes: maxGzip }));
   } catch (error) {
     failed = true;
     if (server) console.error(`(the API's log is kept: ${join(work, 'api.log')})`);
