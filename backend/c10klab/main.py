@@ -21,6 +21,7 @@ from c10klab.errors import install_error_handlers
 from c10klab.health.router import router as health_router
 from c10klab.http_guards import install_request_guards
 from c10klab.lab.router import router as lab_router
+from c10klab.openapi import document as describe_api
 from c10klab.people import service as people_service
 from c10klab.people.router import router as people_router
 from c10klab.people.store import PeopleStore
@@ -94,6 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await chores
 
     app = FastAPI(title="C10K Lab", version="0.1.0", lifespan=lifespan)
+    # /openapi.json with each event stream's events spelt out (c10klab.openapi).
+    app.openapi = partial(describe_api, app)  # type: ignore[method-assign]
     install_error_handlers(app)
     install_request_guards(app)
     app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)

@@ -89,14 +89,15 @@ def main() -> int:
         for baseline in recorded.experiments:
             spec = yaml.safe_load(baseline.block)
             where = f"{lesson.slug}:{lines_of.get(baseline.block, '?')}"
+            result = baseline.result.model_dump(mode="json", exclude_unset=True)  # as recorded
             if baseline.kind == "series":
                 what = f"series {', '.join(spec['servers'])}"
-                verdicts = judge_series(baseline.result["table"])
+                verdicts = judge_series(result["table"])
             else:
                 what = f"run {spec['server']}" + (
                     f" at {spec['rate']:,} req/s" if spec.get("rate") else ""
                 )
-                verdicts = judge_run(spec, baseline.result["events"], args.max_drift)
+                verdicts = judge_run(spec, result["events"], args.max_drift)
             judged += any(not v.startswith("not judged") for v in verdicts)
             flagged += any("UNSTABLE" in v for v in verdicts)
             print(f"{where} {what}")

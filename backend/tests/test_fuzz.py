@@ -43,8 +43,8 @@ from c10klab.main import create_app
 from c10klab.people.service import COOKIE, add_instructor, create_class, issue_session, join
 from c10klab.people.store import PeopleStore
 from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import quotable_sources
+from c10klab.sse import resume_after
 
 EXAMPLES_PER_OPERATION = 100
 LARGEST_EVENT = 2**63 - 1

@@ -21,6 +21,7 @@ from c10klab.classroom.schemas import (
 from c10klab.content.schemas import Baseline, ExperimentRef
 from c10klab.content.service import diagram_key, load_lessons, read_baselines, read_experiments
 from c10klab.people.store import PeopleStore
+from c10klab.results.schemas import DoneEvent
 from c10klab.runs.store import Run
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import point_of, run_figures
@@ -86,19 +87,20 @@ def _reference(baseline: Baseline | None) -> BoardResult | None:
     if baseline is None:
         return None
     if baseline.kind == "series":
-        table = baseline.result.get("table") or {}
-        points = [Point.model_validate(p) for p in table.get("points", [])]
+        table = baseline.result.table
+        points = table.points if table else []
         return _series_result("reference", None, None, points, baseline.recorded_at)
-    done = next((e for e in baseline.result.get("events", []) if e.get("type") == "done"), None)
+    events = baseline.result.events or []
+    done = next((e.root for e in events if isinstance(e.root, DoneEvent)), None)
     if done is None:
         return None
-    request = baseline.provenance.get("request") or {}
+    request = baseline.provenance.request or {}
     run = Run(
         id="reference",
         server=str(request.get("server", "")),
         status="done",
         request=request,
-        result=done["data"],
+        result=done.data.model_dump(),
         error=None,
         cancel_requested=False,
         created_at=baseline.recorded_at,
@@ -177,7 +179,8 @@ def _experiment(
         )
     reference = _reference(baseline)
     if vary is None and reference is not None and block.kind == "series" and baseline is not None:
-        vary = (baseline.result.get("table") or {}).get("request", {}).get("vary")
+        table = baseline.result.table
+        vary = table.request.vary if table else None
     return BoardExperiment(
         lesson=lesson,
         lesson_title=lesson_title,

@@ -10,6 +10,7 @@ from c10klab.classroom.export import class_csv
 from c10klab.classroom.schemas import (
     Board,
     ClassQueue,
+    ClassStreamEvent,
     CurrentLesson,
     PresentationOut,
     PresentRequest,
@@ -31,6 +32,7 @@ from c10klab.errors import NotFound
 from c10klab.people import service as people_service
 from c10klab.people.access import member_class, taught_class
 from c10klab.people.schemas import ClassOut
+from c10klab.sse import stream_doc
 
 router = APIRouter(tags=["classroom"])
 
@@ -93,7 +95,11 @@ def resume(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep)
     return people_service.class_out(people, store, klass)
 
 
-@classes.get("/runs.csv", response_class=Response)
+@classes.get(
+    "/runs.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
+)
 def export_csv(
     class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep, settings: SettingsDep
 ) -> Response:
@@ -147,7 +153,9 @@ def stop_presenting(
     classroom.stop_presenting(class_id)
 
 
-@classes.get("/events")
+@classes.get(
+    "/events", responses=stream_doc(ClassStreamEvent, "the class and what it is shown, live")
+)
 def class_events(
     class_id: str, person: PersonDep, people: PeopleDep, hub: HubDep
 ) -> StreamingResponse:

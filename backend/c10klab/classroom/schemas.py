@@ -1,10 +1,12 @@
 """What the classroom's endpoints take and answer (docs/ARCHITECTURE.md, "The classroom")."""
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from c10klab.people.schemas import ClassOut
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunStatus
+from c10klab.sweeps.schemas import SweepOut
 
 
 class RosterEntry(BaseModel):
@@ -134,3 +136,56 @@ class BoardExperiment(BaseModel):
 
 class Board(BaseModel):
     experiments: list[BoardExperiment]
+
+
+# --- the class stream (GET /api/classes/{id}/events): frames without ids ------------------
+
+
+class ClassEvent(BaseModel):
+    type: Literal["class"]
+    data: ClassOut
+
+
+class PresentationEvent(BaseModel):
+    type: Literal["presentation"]
+    data: PresentationOut | None
+
+
+class RelayedRunEvent(BaseModel):
+    """One event of the presented run with its run's number; `type` and `data` are one of
+    the run stream's events (c10klab.results.schemas.RunEvent)."""
+
+    run_id: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+
+
+class RunEventEvent(BaseModel):
+    type: Literal["run_event"]
+    data: RelayedRunEvent
+
+
+class SweepTableEvent(BaseModel):
+    type: Literal["sweep"]
+    data: SweepOut
+
+
+class Ended(BaseModel):
+    pass
+
+
+class EndedEvent(BaseModel):
+    type: Literal["ended"]
+    data: Ended
+
+
+class ClassStreamEvent(
+    RootModel[
+        Annotated[
+            ClassEvent | PresentationEvent | RunEventEvent | SweepTableEvent | EndedEvent,
+            Field(discriminator="type"),
+        ]
+    ]
+):
+    """One frame of a class's stream. No ids: a reconnecting stream starts over."""

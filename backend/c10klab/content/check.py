@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from c10klab.config import Settings
+from c10klab.content.experiments import WIDGET_ONLY_KEYS as WIDGET_ONLY_KEYS
+from c10klab.content.experiments import block_fields, parse_block
+from c10klab.content.experiments import series_request as series_request
 from c10klab.content.service import FENCE as FENCE
 from c10klab.content.service import (
     LessonFormatError,
@@ -31,17 +33,12 @@ from c10klab.content.service import (
     read_baselines,
 )
 from c10klab.errors import DomainError
-from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
 from c10klab.sandboxes.service import load_catalog, quotable_sources, read_excerpt
 from c10klab.sweeps.schemas import SweepRequest
 from c10klab.sweeps.service import plan_points
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
-# What the experiment widget reads besides the run request itself.
-WIDGET_ONLY_KEYS = {"title"}
-# A series experiment: several servers and/or one parameter over several values (a sweep).
-SERIES_KEYS = {"servers", "vary", "values"}
 
 
 @dataclass(frozen=True)
@@ -59,46 +56,18 @@ def fenced_blocks(markdown: str) -> list[Block]:
 
 
 def _mapping(block: Block) -> dict[str, Any]:
-    try:
-        spec = yaml.safe_load(block.body)
-    except yaml.YAMLError as exc:
-        raise ValueError(f"not valid YAML: {exc}") from exc
-    if not isinstance(spec, dict):
-        raise ValueError("must be a YAML mapping of keys to values")
-    return spec
-
-
-def series_request(spec: dict[str, Any]) -> SweepRequest:
-    """A series experiment (`servers:`, optionally `vary:` and `values:`) as the sweep the
-    widget sends: several servers without `vary` are one point each at their `connections`."""
-    base = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS | SERIES_KEYS}
-    vary = spec.get("vary", "connections")
-    values = spec.get("values")
-    if values is None:
-        if "vary" in spec:
-            raise ValueError("`vary` needs `values`: the list of values to run")
-        values = [base.pop("connections", RunRequest.model_fields["connections"].default)]
-    return SweepRequest(servers=spec["servers"], vary=vary, values=values, base=base)
+    return block_fields(block.body)
 
 
 def check_experiment(block: Block, settings: Settings) -> None:
-    spec = _mapping(block)
+    """The block's request (parsed as GET /api/lessons/{slug} sends it), then the catalog's
+    and the host's limits, as POST /api/runs or /api/sweeps would apply them."""
+    request = parse_block(block.body)
     catalog = load_catalog(settings.sandboxes_dir)
-    try:
-        if "servers" in spec:
-            if "server" in spec:
-                raise ValueError("has both `server` and `servers`: use one")
-            plan_points(series_request(spec), catalog, settings)
-        else:
-            if SERIES_KEYS & set(spec):
-                raise ValueError("`vary` and `values` need `servers:` (a list, even of one)")
-            request = {k: v for k, v in spec.items() if k not in WIDGET_ONLY_KEYS}
-            validate_request(RunRequest.model_validate(request), catalog, settings)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        raise ValueError(problems) from exc
+    if isinstance(request, SweepRequest):
+        plan_points(request, catalog, settings)
+    else:
+        validate_request(request, catalog, settings)
 
 
 def check_source(block: Block, settings: Settings) -> None:

@@ -12,9 +12,11 @@ def lessons(settings: SettingsDep) -> list[LessonSummary]:
     return list_lessons(settings.content_dir)
 
 
-@router.get("/lessons/{slug}")
+# Unset fields left out: an experiment's request holds what its block says, not the defaults.
+@router.get("/lessons/{slug}", response_model_exclude_unset=True)
 def lesson(slug: str, settings: SettingsDep, person: MaybePersonDep) -> Lesson:
-    """The lesson; its speaker notes only for an instructor (and in solo mode)."""
+    """The lesson; its speaker notes only for an instructor (and in solo mode). Each
+    experiment block comes parsed: its `run` or `sweep` request, or its `error`."""
     notes = person is not None and person.kind in ("solo", "instructor")
     return get_lesson(settings.content_dir, slug, speaker_notes=notes)
 

@@ -1,6 +1,10 @@
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from c10klab.results.schemas import Provenance, RunEvent
+from c10klab.runs.schemas import RunRequest
+from c10klab.sweeps.schemas import SweepOut, SweepRequest
 
 
 class FrontMatter(BaseModel):
@@ -44,6 +48,11 @@ class ExperimentRef(BaseModel):
     source: str
     title: str | None
     kind: Literal["run", "series"]
+    run: RunRequest | None = Field(None, description="a run block: the POST /api/runs body")
+    sweep: SweepRequest | None = Field(
+        None, description="a series block: the POST /api/sweeps body"
+    )
+    error: str | None = Field(None, description="why the block is neither (being edited)")
 
 
 class Lesson(LessonSummary):
@@ -56,6 +65,14 @@ class Lesson(LessonSummary):
     next: LessonLink | None
 
 
+class RecordedResult(BaseModel):
+    """A run block's recording: its events as its stream sent them; a series block's: its
+    sweep's table as GET /api/sweeps/{id} gave it."""
+
+    events: list[RunEvent] | None = None
+    table: SweepOut | None = None
+
+
 class Baseline(BaseModel):
     """A reference result for one experiment block, recorded by `make record-baselines`
     through the real runner. `block` is the block's exact text: edit the block and its
@@ -64,10 +81,8 @@ class Baseline(BaseModel):
     block: str
     kind: Literal["run", "series"]
     recorded_at: str
-    provenance: dict[str, Any]
-    # run: {"events": [{"type", "data"}...]} as the SSE stream sent them;
-    # series: {"table": GET /api/sweeps/{id}}
-    result: dict[str, Any]
+    provenance: Provenance
+    result: RecordedResult
 
 
 class LessonBaselines(BaseModel):

@@ -1,6 +1,7 @@
 """Reading lessons: front matter validated, body passed on as Markdown for the browser to render,
 with the SVG of each ```mermaid block that `make diagrams` drew."""
 
+import contextlib
 import hashlib
 import re
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from c10klab.content.experiments import block_fields, parse_block
 from c10klab.content.schemas import (
     Diagram,
     ExperimentRef,
@@ -21,6 +23,7 @@ from c10klab.content.schemas import (
     LessonSummary,
 )
 from c10klab.errors import NotFound
+from c10klab.sweeps.schemas import SweepRequest
 
 SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
@@ -100,29 +103,43 @@ def diagram_key(text: str) -> str:
     return hashlib.sha256(text.strip().encode()).hexdigest()[:12]
 
 
-def read_experiments(markdown: str) -> list[ExperimentRef]:
-    """The lesson's ```experiment blocks in order, each with its key (a block whose YAML does
-    not parse still gets one: the content checker reports it, the key does not need it)."""
-    found = []
-    for match in FENCE.finditer(markdown):
-        if match.group(1) != "experiment":
-            continue
-        source = match.group(2).strip()
-        try:
-            fields = yaml.safe_load(source)
-        except yaml.YAMLError:
-            fields = None
-        fields = fields if isinstance(fields, dict) else {}
+def read_experiment(source: str) -> ExperimentRef:
+    """One ```experiment block (trimmed) with its key and what it asks for: the run or sweep
+    request the widget sends, or why it cannot (a block being edited)."""
+    try:
+        request = parse_block(source)
+    except ValueError as problem:
+        fields = {}
+        with contextlib.suppress(ValueError):
+            fields = block_fields(source)
         title = fields.get("title")
-        found.append(
-            ExperimentRef(
-                key=diagram_key(source),
-                source=source,
-                title=str(title) if title is not None else None,
-                kind="series" if "servers" in fields else "run",
-            )
+        return ExperimentRef(
+            key=diagram_key(source),
+            source=source,
+            title=str(title) if title is not None else None,
+            kind="series" if "servers" in fields else "run",
+            error=f"The experiment block is invalid: {problem}",
         )
-    return found
+    title = yaml.safe_load(source).get("title")
+    series = isinstance(request, SweepRequest)
+    return ExperimentRef(
+        key=diagram_key(source),
+        source=source,
+        title=str(title) if title is not None else None,
+        kind="series" if series else "run",
+        sweep=request if series else None,
+        run=request if not series else None,
+    )
+
+
+def read_experiments(markdown: str) -> list[ExperimentRef]:
+    """The lesson's ```experiment blocks in order, each with its key (a block that does not
+    parse still gets one, and its `error`: the content checker reports it)."""
+    return [
+        read_experiment(match.group(2).strip())
+        for match in FENCE.finditer(markdown)
+        if match.group(1) == "experiment"
+    ]
 
 
 def find_experiment(

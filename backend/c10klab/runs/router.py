@@ -2,18 +2,21 @@
 the person asking (deps.current_person): a student sees their own runs and their class's,
 and cancels only their own."""
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, Depends, Query
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep
 from c10klab.people.access import admission_for, require_canceller, require_viewer, scope_for
 from c10klab.people.store import PeopleStore, Person
+from c10klab.results.schemas import RunEvent
 from c10klab.runs import service
 from c10klab.runs.schemas import CancelOut, RunCreated, RunOut, RunRequest
 from c10klab.runs.store import Run, RunStore
 from c10klab.sandboxes.service import load_catalog
+from c10klab.sse import ResumeDep, stream_doc
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -23,6 +26,11 @@ def visible_run(store: RunStore, people: PeopleStore, person: Person, run_id: st
     run = service.get_run(store, run_id)
     require_viewer(people, person, run.owner_id, run.class_id, "run")
     return run
+
+
+def viewed_run(run_id: str, person: PersonDep, store: StoreDep, people: PeopleDep) -> Run:
+    """visible_run as a dependency: a stream's 404 or 403 must come before the stream starts."""
+    return visible_run(store, people, person, run_id)
 
 
 def cancellable_run(store: RunStore, people: PeopleStore, person: Person, run_id: str) -> Run:
@@ -72,20 +80,15 @@ def cancel_run(run_id: str, person: PersonDep, store: StoreDep, people: PeopleDe
     return CancelOut(id=run.id, status=status)
 
 
-@router.get("/{run_id}/events")
-def run_events(
-    run_id: str,
-    person: PersonDep,
-    store: StoreDep,
-    news: NewsDep,
-    people: PeopleDep,
-    last_event_id: Annotated[str | None, Header()] = None,
-    after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
-) -> StreamingResponse:
-    visible_run(store, people, person, run_id)
-    resume = service.resume_after(last_event_id, after)
-    return StreamingResponse(
-        service.stream_events(store, news, run_id, resume),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+@router.get(
+    "/{run_id}/events",
+    response_class=EventSourceResponse,
+    responses=stream_doc(RunEvent, "the run's events after the resume point, until it ends"),
+)
+async def run_events(
+    run: Annotated[Run, Depends(viewed_run)], store: StoreDep, news: NewsDep, resume: ResumeDep
+) -> AsyncIterator[ServerSentEvent]:
+    """Server-Sent Events: every event of the run after the resume point (`Last-Event-ID` or
+    `?last_event_id`), until `done` or `failed`."""
+    async for event in service.stream_events(store, news, run.id, resume):
+        yield event

@@ -1,6 +1,8 @@
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from c10klab.results.schemas import RunResult
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 
@@ -11,22 +13,26 @@ LessonSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}
 ExperimentKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{12}$")]
 
 
-class RunRequest(BaseModel):
-    """What a learner may ask for. Limits that depend on the server or the host's settings are
-    checked in service.validate_request, where the catalog and settings are known. No number
-    may be NaN or infinite (JSON has neither, but Python's parser reads NaN, Infinity and 1e400):
-    Infinity passes a `ge` bound, and neither could be sent back as JSON."""
+class RunSettings(BaseModel):
+    """Every run parameter but the server: a run's settings, and a sweep's `base`. Limits that
+    depend on the server or the host's settings are checked in service.validate_request, where
+    the catalog and settings are known. No number may be NaN or infinite (JSON has neither, but
+    Python's parser reads NaN, Infinity and 1e400): Infinity passes a `ge` bound, and neither
+    could be sent back as JSON."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    server: str = Field(description="a server id from GET /api/servers, e.g. c-epoll")
     connections: int = Field(100, ge=1, description="active connections, one request in flight")
     payload_bytes: int = Field(64, ge=1, description="echo request size in bytes")
     duration_s: float = Field(10, gt=0, description="measured seconds")
     warmup_s: float = Field(2, ge=0, description="seconds of load before measuring starts")
-    protocol: Literal["echo", "http"] = "echo"
+    protocol: Literal["echo", "http"] = Field(
+        "echo",
+        description="echo: the payload sent back as is; http: a GET answered with the payload as "
+        "its body, one request per keep-alive round trip",
+    )
     knobs: dict[str, int | str | bool] = Field(
-        default_factory=dict, description="server knobs by name, as listed in the catalog"
+        {}, description="server knobs by name, as listed in the catalog"
     )
     rate: float = Field(
         0,
@@ -51,6 +57,12 @@ class RunRequest(BaseModel):
         "tracepoints, in a container beside it) and return them per request; the speed "
         "figures stand as in any run",
     )
+
+
+class RunRequest(RunSettings):
+    """What a learner may ask for: POST /api/runs's body, and a lesson's run block."""
+
+    server: str = Field(description="a server id from GET /api/servers, e.g. c-epoll")
     lesson: LessonSlug | None = Field(None, description="the lesson the experiment is in")
     experiment: ExperimentKey | None = Field(
         None, description="the experiment block's key, as GET /api/lessons/{slug} lists it"
@@ -71,7 +83,7 @@ class RunOut(BaseModel):
     id: str
     server: str
     status: RunStatus
-    request: dict[str, Any]
+    request: RunRequest = Field(description="as asked, every default filled in")
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -79,7 +91,7 @@ class RunOut(BaseModel):
     wait_s: float | None = Field(description="estimated seconds until it starts, while queued")
     held: bool = Field(False, description="queued in a paused class: it waits for the resume")
     owner_id: str = Field(description="who queued it ('solo' in solo mode)")
-    result: dict[str, Any] | None
+    result: RunResult | None = Field(description="once done: the `done` event's data")
     error: str | None
 
 

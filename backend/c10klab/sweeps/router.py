@@ -1,18 +1,19 @@
 """Sweeps: a run per (server, value) queued as one request. Like runs, every call acts for the
 person asking: a student sees their own sweeps and their class's, and cancels only their own."""
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, Depends
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, SweepsDep
 from c10klab.people.access import admission_for, require_canceller, require_viewer
 from c10klab.people.store import PeopleStore, Person
-from c10klab.runs.service import resume_after
 from c10klab.sandboxes.service import load_catalog
+from c10klab.sse import ResumeDep, stream_doc
 from c10klab.sweeps import service
-from c10klab.sweeps.schemas import SweepCreated, SweepOut, SweepRequest
+from c10klab.sweeps.schemas import SweepCreated, SweepEvent, SweepOut, SweepRequest
 from c10klab.sweeps.store import Sweep, SweepStore
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
@@ -63,20 +64,23 @@ def cancel_sweep(
     return service.sweep_out(sweeps, sweep)
 
 
-@router.get("/{sweep_id}/events")
-def sweep_events(
-    sweep_id: str,
-    person: PersonDep,
+def viewed_sweep(sweep_id: str, person: PersonDep, sweeps: SweepsDep, people: PeopleDep) -> Sweep:
+    """visible_sweep as a dependency: a stream's 404 or 403 must come before it starts."""
+    return visible_sweep(sweeps, people, person, sweep_id)
+
+
+@router.get(
+    "/{sweep_id}/events",
+    response_class=EventSourceResponse,
+    responses=stream_doc(SweepEvent, "each point as it finishes, in order, then the table"),
+)
+async def sweep_events(
+    sweep: Annotated[Sweep, Depends(viewed_sweep)],
     sweeps: SweepsDep,
     news: NewsDep,
-    people: PeopleDep,
-    last_event_id: Annotated[str | None, Header()] = None,
-    after: Annotated[int | None, Query(alias="last_event_id", ge=0)] = None,
-) -> StreamingResponse:
-    sweep = visible_sweep(sweeps, people, person, sweep_id)
-    resume = resume_after(last_event_id, after)
-    return StreamingResponse(
-        service.stream_points(sweeps, news, sweep, min(resume, len(sweep.points))),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    resume: ResumeDep,
+) -> AsyncIterator[ServerSentEvent]:
+    """Server-Sent Events: `point` as each point finishes, then `done` with the table;
+    resumes after `Last-Event-ID` or `?last_event_id` like a run's stream."""
+    async for event in service.stream_points(sweeps, news, sweep, resume):
+        yield event

@@ -1,10 +1,19 @@
 import math
-from typing import Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    SerializerFunctionWrapHandler,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+)
 from pydantic_core import PydanticCustomError
 
-from c10klab.runs.schemas import ExperimentKey, LessonSlug
+from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunSettings
 
 Varied = Literal["connections", "idle_connections", "rate", "payload_bytes"]
 PointStatus = Literal["queued", "running", "done", "failed", "cancelled", "skipped"]
@@ -27,6 +36,22 @@ def _first_non_finite(value: object, where: str = "") -> tuple[str, float] | Non
     return None
 
 
+class SweepBase(RunSettings):
+    """A sweep's `base`: the run settings its points share, kept as given. Sent back (GET
+    /api/sweeps/{id}, a lesson's parsed series) it holds only what was given, not the defaults
+    each run fills in, so it is accepted again as it is (a varied field among the defaults
+    would not be); its schema is the same both ways."""
+
+    model_config = ConfigDict(json_schema_mode_override="validation")
+
+    # No return annotation on purpose: pydantic then describes the output with the model's
+    # own schema (an annotated one would replace it).
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        dumped = handler(self)
+        return {k: v for k, v in dumped.items() if k in self.model_fields_set}
+
+
 class SweepRequest(BaseModel):
     """One or more servers, each run once per value of one parameter. As in RunRequest, no
     number may be NaN or infinite, `base` included: its fields become each point's RunRequest
@@ -37,8 +62,8 @@ class SweepRequest(BaseModel):
     servers: list[str] = Field(min_length=1, max_length=12, description="server ids")
     vary: Varied = Field(description="the run parameter that takes each of `values` in turn")
     values: list[float] = Field(min_length=1, description="the values, in order")
-    base: dict[str, Any] = Field(
-        default_factory=dict,
+    base: SweepBase = Field(
+        default_factory=SweepBase,
         description="every other run parameter, as in POST /api/runs (without server and the "
         "varied one)",
     )
@@ -47,9 +72,11 @@ class SweepRequest(BaseModel):
         None, description="the series block's key, as GET /api/lessons/{slug} lists it"
     )
 
-    @field_validator("base")
+    @field_validator("base", mode="before")
     @classmethod
-    def _finite_base(cls, base: dict[str, Any]) -> dict[str, Any]:
+    def _base_as_sent(cls, base: object, info: ValidationInfo) -> object:
+        """Before `base` is read as run settings: no non-finite number anywhere in it (said
+        with where it is), and none of the fields the sweep sets itself."""
         found = _first_non_finite(base)
         if found:
             field, value = found
@@ -58,6 +85,14 @@ class SweepRequest(BaseModel):
                 "{field} must be a finite number",
                 {"field": field, "value": value},
             )
+        if isinstance(base, dict):
+            for taken in ("server", info.data.get("vary"), "lesson", "experiment"):
+                if taken in base:
+                    raise PydanticCustomError(
+                        "set_by_sweep",
+                        "`{field}` is set by the sweep itself; leave it out of base",
+                        {"field": taken},
+                    )
         return base
 
 
@@ -102,7 +137,7 @@ class Point(BaseModel):
 
 class SweepOut(BaseModel):
     id: str
-    request: dict[str, Any]
+    request: SweepRequest
     created_at: str
     finished: bool
     points: list[Point]
@@ -110,3 +145,18 @@ class SweepOut(BaseModel):
         description="per server, bytes of resident memory per extra connection (slope between "
         "the smallest and largest valid point); only when connections or idle_connections vary"
     )
+
+
+class PointEvent(BaseModel):
+    type: Literal["point"]
+    data: Point
+
+
+class SweepDoneEvent(BaseModel):
+    type: Literal["done"]
+    data: SweepOut
+
+
+class SweepEvent(RootModel[Annotated[PointEvent | SweepDoneEvent, Field(discriminator="type")]]):
+    """One event of a sweep's stream: `point` as each point finishes, in order (id = its
+    position from 1), then `done` with the table (id = points + 1)."""

@@ -9,19 +9,20 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from fastapi.sse import ServerSentEvent
 from pydantic import ValidationError
 
+from c10klab import sse
 from c10klab.config import Settings
 from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
 from c10klab.runs.news import RunNews
 from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import sse_frame, stored_request, validate_origin, validate_request
+from c10klab.runs.service import stored_request, validate_origin, validate_request
 from c10klab.runs.store import Admission, Run
 from c10klab.sandboxes.schemas import Catalog
-from c10klab.sweeps.schemas import Point, SweepOut, SweepRequest
+from c10klab.sweeps.schemas import Point, PointEvent, SweepDoneEvent, SweepOut, SweepRequest
 from c10klab.sweeps.store import PlannedPoint, Sweep, SweepStore
 
-KEEPALIVE_S = 15.0
 WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
 FINISHED = {"done", "failed", "cancelled", "skipped"}
 
@@ -29,14 +30,12 @@ FINISHED = {"done", "failed", "cancelled", "skipped"}
 def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest:
     if request.vary in WHOLE_NUMBER_FIELDS and value != int(value):
         raise InvalidRequest(f"values: {request.vary} takes whole numbers (got {value:g})")
-    for taken in ("server", request.vary, "lesson", "experiment"):
-        if taken in request.base:
-            raise InvalidRequest(f"base.{taken}: set by the sweep itself; leave it out of base")
     varied: float | int = int(value) if request.vary in WHOLE_NUMBER_FIELDS else value
     # Each point carries where the series came from, so the board and the CSV can group it.
     origin = {"lesson": request.lesson, "experiment": request.experiment}
     try:
-        return RunRequest(**(request.base | origin | {"server": server, request.vary: varied}))
+        given = request.base.model_dump(exclude_unset=True)
+        return RunRequest(**(given | origin | {"server": server, request.vary: varied}))
     except ValidationError as invalid:
         problems = describe_errors(invalid.errors())
         raise InvalidRequest(f"base (with {request.vary}={value:g}): {problems}") from invalid
@@ -168,7 +167,7 @@ def sweep_out(sweeps: SweepStore, sweep: Sweep) -> SweepOut:
     points = [read_point(sweeps, p) for p in sweep.points]
     return SweepOut(
         id=sweep.id,
-        request=sweep.request,
+        request=SweepRequest.model_validate(sweep.request),
         created_at=sweep.created_at,
         finished=all(p.status in FINISHED for p in points),
         points=points,
@@ -190,12 +189,13 @@ def cancel_sweep(sweeps: SweepStore, sweep: Sweep) -> int:
 
 async def stream_points(
     sweeps: SweepStore, news: RunNews, sweep: Sweep, after_seq: int
-) -> AsyncIterator[str]:
+) -> AsyncIterator[ServerSentEvent]:
     """SSE: a `point` event per point in order as it finishes (id = its position, from 1),
-    then `done` with the whole table (id = points + 1). Resumes after `after_seq`. Waiting
-    for a point is waiting for news of its run (runs/news.py)."""
-    yield "retry: 1000\n\n"
-    seq, idle = after_seq, 0.0
+    then `done` with the whole table (id = points + 1). Resumes after `after_seq`, as a run's
+    stream does (c10klab.sse). Waiting for a point is waiting for news of its run
+    (runs/news.py)."""
+    yield sse.RETRY
+    seq = min(after_seq, len(sweep.points))
     while seq < len(sweep.points):
         stored = sweep.points[seq]
         async with news.subscription(stored["run_id"] or "") as woken:
@@ -204,12 +204,8 @@ async def stream_points(
                 point = await asyncio.to_thread(read_point, sweeps, stored)
                 if point.status in FINISHED:
                     break
-                idle += await news.wait(woken)
-                if idle >= KEEPALIVE_S:
-                    idle = 0.0
-                    yield ": keep-alive\n\n"
+                await news.wait(woken)
         seq += 1
-        idle = 0.0
-        yield sse_frame(seq, "point", point.model_dump())
+        yield sse.frame(seq, PointEvent(type="point", data=point))
     table = await asyncio.to_thread(sweep_out, sweeps, sweep)
-    yield sse_frame(len(sweep.points) + 1, "done", table.model_dump())
+    yield sse.frame(len(sweep.points) + 1, SweepDoneEvent(type="done", data=table))

@@ -4,8 +4,9 @@ import pytest
 
 from c10klab.config import Settings
 from c10klab.content.check import check_course, fenced_blocks
-from c10klab.content.schemas import Baseline, LessonBaselines
+from c10klab.content.schemas import Baseline, LessonBaselines, RecordedResult
 from c10klab.content.service import diagram_key
+from c10klab.results.schemas import Provenance
 
 GOOD = """---
 title: T
@@ -56,9 +57,30 @@ def write(settings: Settings, text: str, name: str = "01-t.md", recorded: bool =
         record(settings, name.removesuffix(".md"), text)
 
 
+# What every recording's provenance names, at the least (results.schemas.Provenance).
+PROVENANCE = Provenance.model_validate(
+    {
+        "server_image": {"tag": "c10klab/server:c-epoll", "id": None},
+        "loadgen_image": {"tag": "c10klab/loadgen:latest", "id": None},
+        "server_argv": [],
+        "loadgen_argv": [],
+        "server_cpus": "0",
+        "loadgen_cpus": "1",
+        "started_at": "-",
+        "finished_at": "-",
+    }
+)
+
+
 def record(settings: Settings, slug: str, text: str) -> None:
     experiments = [
-        Baseline(block=b.body.strip(), kind="run", recorded_at="-", provenance={}, result={})
+        Baseline(
+            block=b.body.strip(),
+            kind="run",
+            recorded_at="-",
+            provenance=PROVENANCE,
+            result=RecordedResult(),
+        )
         for b in fenced_blocks(text.split("---", 2)[2])
         if b.language == "experiment"
     ]

@@ -79,10 +79,13 @@ def test_baselines_are_empty_until_recorded_then_served(tmp_path: Path) -> None:
     (tmp_path / "baselines").mkdir()
     (tmp_path / "baselines" / "01-a.json").write_text(
         '{"lesson": "01-a", "experiments": [{"block": "server: c-epoll", "kind": "run", '
-        '"recorded_at": "2026-11-22T08:00:00+00:00", "provenance": {"kernel": "6.18"}, '
+        '"recorded_at": "2026-11-22T08:00:00+00:00", "provenance": {"kernel": "6.18", '
+        '"request": {"server": "c-epoll"}, "server_image": {"tag": "s", "id": null}, '
+        '"loadgen_image": {"tag": "l", "id": null}, "server_argv": [], "loadgen_argv": [], '
+        '"server_cpus": "0", "loadgen_cpus": "1", "started_at": "t0", "finished_at": "t1"}, '
         '"result": {"events": []}}]}'
     )
-    assert get_baselines(tmp_path, "01-a").experiments[0].provenance == {"kernel": "6.18"}
+    assert get_baselines(tmp_path, "01-a").experiments[0].provenance.kernel == "6.18"
     with pytest.raises(NotFound):
         get_baselines(tmp_path, "02-missing")
 

@@ -19,6 +19,7 @@ from c10klab.runs import news as news_module
 from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from tests.classroom.conftest import free_port
+from tests.results.figures import a_result
 
 pytestmark = pytest.mark.usefixtures("on_postgresql")
 
@@ -110,7 +111,7 @@ def test_a_stream_on_one_api_sees_a_run_made_through_the_other(
     assert store.claim_next("runner-x") is not None
     store.append_event(run_id, "started", {"server": "c-epoll"})
     written = time.monotonic()
-    store.finish(run_id, "done", "done", {"summary": {"qps": 1}}, result={"summary": {"qps": 1}})
+    store.finish(run_id, "done", "done", a_result(1), result=a_result(1))
     reader.join(timeout=30)
     assert [event for event, _ in seen] == ["queued", "started", "done"]
     assert seen[-1][1] - written < 2, "API b learnt of the events late"

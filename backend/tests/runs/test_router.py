@@ -6,8 +6,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
 from c10klab.errors import InvalidRequest, describe_validation_error, jsonable
-from c10klab.runs.service import parse_sse, resume_after
+from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
+from c10klab.sse import resume_after
+from tests.results.figures import a_progress, a_result
 
 JSON = {"content-type": "application/json"}
 # What Python's JSON parser reads although JSON has none of them (1e400 reads as inf).
@@ -18,7 +20,7 @@ LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
 def finished_run(client: TestClient, store: RunStore) -> str:
     run_id: str = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
     store.claim_next()
-    store.finish(run_id, "done", "done", {"summary": {}}, result={"summary": {}})
+    store.finish(run_id, "done", "done", a_result(), result=a_result())
     return run_id
 
 
@@ -33,6 +35,8 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
     # Defaults are filled in, so the stored request says exactly what will run.
     assert run["request"] == {
         "server": "c-epoll",
+        "lesson": None,
+        "experiment": None,
         "connections": 100,
         "payload_bytes": 64,
         "duration_s": 10,
@@ -107,8 +111,8 @@ def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store:
     store.claim_next()
     store.append_event(run_id, "started", {"server": "c-epoll"})
     for t in (1, 2, 3):
-        store.append_event(run_id, "progress", {"t_s": t})
-    store.finish(run_id, "done", "done", {"summary": {"qps": 5}}, result={"summary": {"qps": 5}})
+        store.append_event(run_id, "progress", a_progress(t))
+    store.finish(run_id, "done", "done", a_result(5), result=a_result(5))
 
     everything = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
     assert [f["event"] for f in everything] == [

@@ -11,20 +11,11 @@ from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import memory_per_connection
+from tests.results.figures import a_result
 
 
 def finish(store: RunStore, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
-    result: dict[str, Any] = {
-        "summary": {"qps": qps, "latency_us": {"p50": 90, "p99": 400}, "error_total": 0,
-                    "idle": {"requested": 0, "open_at_start": 0, "dropped": 0}},
-        "server": {"cpu_percent_mean": 95.0, "memory_peak_bytes": rss * 2,
-                   "profile": {"rss_mean_bytes": rss, "threads_peak": 1,
-                               "voluntary_ctxt_switches_per_s": 3.0,
-                               "nonvoluntary_ctxt_switches_per_s": 1.0}},
-        "valid": valid,
-        "invalid_reason": None if valid else "too many errors",
-        "aggregate": {"qps": {"spread": 0.02}, "noisy": False},
-    }  # fmt: skip
+    result = a_result(qps, valid=valid, rss_bytes=rss)
     store.finish(run_id, "done", "done", result, result=result)
 
 
@@ -91,7 +82,7 @@ def test_cancelling_a_sweep_cancels_its_queued_runs(client: TestClient) -> None:
         (sweep_body(servers=["c-nope"]), "servers: unknown c-nope; choose from"),
         (sweep_body(vary="threads"), "vary: input should be 'connections'"),
         (sweep_body(values=[10.5]), "values: connections takes whole numbers (got 10.5)"),
-        (sweep_body(base={"connections": 5}), "base.connections: set by the sweep itself"),
+        (sweep_body(base={"connections": 5}), "base: `connections` is set by the sweep itself"),
         (sweep_body(base={"turbo": True}), "turbo: extra inputs are not permitted"),
         (sweep_body(servers=["c-select"], values=[5000]), "no point of this sweep can run"),
         (sweep_body(values=list(range(10, 500, 10))), "at most 40 per sweep"),
@@ -143,7 +134,7 @@ def test_a_base_field_of_the_wrong_type_names_the_field_and_value(client: TestCl
     answer = client.post("/api/sweeps", json=sweep_body(base={"duration_s": "long"}))
     assert answer.status_code == 422
     assert answer.json()["detail"] == (
-        "base (with connections=10): duration_s: input should be a valid number, "
+        "base.duration_s: input should be a valid number, "
         "unable to parse string as a number (got 'long')"
     )
 
