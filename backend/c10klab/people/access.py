@@ -32,10 +32,16 @@ def may_cancel(people: PeopleStore, person: Person, owner_id: str, class_id: str
 
 
 def may_view(people: PeopleStore, person: Person, owner_id: str, class_id: str | None) -> bool:
-    """Whoever may cancel, and the owner's classmates: a class's results are its members'."""
+    """Whoever may cancel, the owner's classmates (a class's results are its members'), and
+    the students of an instructor who owns it (what the instructor shows the class)."""
     if may_cancel(people, person, owner_id, class_id):
         return True
-    return person.kind == "student" and class_id is not None and person.class_id == class_id
+    if person.kind != "student" or person.class_id is None:
+        return False
+    if class_id is not None:
+        return person.class_id == class_id
+    klass = people.get_class(person.class_id)
+    return klass is not None and klass.instructor_id == owner_id
 
 
 def require_viewer(

@@ -82,12 +82,19 @@ def test_a_classmate_opens_a_permalink_but_cannot_cancel(cast: dict[str, TestCli
     assert [f["event"] for f in points] == ["point", "point", "done"]
 
 
-def test_an_instructors_own_runs_stay_theirs(cast: dict[str, TestClient]) -> None:
-    """An instructor's run is in no class: their students neither open nor cancel it."""
+def test_an_instructors_own_runs_open_for_their_students_only(
+    cast: dict[str, TestClient],
+) -> None:
+    """An instructor's run is in no class, but what they show their class its students may
+    open (not cancel); a student of another class may do neither."""
     run = cast["grace"].post("/api/runs", json={"server": "c-epoll"}).json()
+    assert cast["ana"].get(f"/api/runs/{run['id']}").status_code == 200
+    refused = cast["ana"].delete(f"/api/runs/{run['id']}")
+    assert refused.status_code == 403, refused.text
     for method in ("GET", "DELETE"):
-        refused = cast["ana"].request(method, f"/api/runs/{run['id']}")
+        refused = cast["cy"].request(method, f"/api/runs/{run['id']}")
         assert refused.status_code == 403, (method, refused.text)
+    assert cast["ana"].get("/api/runs").json() == []  # not in the student's own list
 
 
 def test_without_a_session_every_run_endpoint_is_401(cast: dict[str, TestClient]) -> None:
