@@ -17,7 +17,7 @@ UP_PACKAGES := debootstrap python3-venv curl procps
 TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev postgresql
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
-        lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
+        contract contract-check lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
         bench bench-hosting bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend record-baselines diagrams clean
 
 up: host-up deps frontend docker images
@@ -88,7 +88,22 @@ test: host-test deps lint test-content test-loadgen test-rust-servers test-confo
       test-e2e
 	@echo "make test: all checks passed"
 
-lint: deps
+# The one contract: the API's OpenAPI document (from the backend's pydantic models) and the
+# frontend's types and zod validators generated from it by @hey-api/openapi-ts. Run after
+# changing a model; `make lint` fails while either is stale.
+contract: venv frontend-deps
+	$(PY) -m c10klab.openapi > frontend/openapi.json
+	cd frontend && npx openapi-ts
+
+contract-check: venv frontend-deps
+	@fresh=$$(mktemp -d) && trap 'rm -rf "$$fresh"' EXIT && \
+	  $(PY) -m c10klab.openapi > "$$fresh/openapi.json" && \
+	  (cd frontend && npx openapi-ts -i "$$fresh/openapi.json" -o "$$fresh/generated" > /dev/null) && \
+	  diff -u frontend/openapi.json "$$fresh/openapi.json" > /dev/null && \
+	  diff -r frontend/src/lib/api/generated "$$fresh/generated" > /dev/null || \
+	  { echo "frontend/openapi.json or frontend/src/lib/api/generated is stale: run make contract"; exit 1; }
+
+lint: deps contract-check
 	$(VENV)/bin/ruff check backend sandboxes/tests sandboxes/seccomp
 	$(VENV)/bin/ruff format --check backend sandboxes/tests sandboxes/seccomp
 	cd backend && ../$(VENV)/bin/mypy c10klab c10klab_bench tests
