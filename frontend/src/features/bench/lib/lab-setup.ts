@@ -7,6 +7,7 @@
 import type { Knob } from '@/lib/api-schemas';
 
 import type { Experiment, RunRequest, SweepRequest, VariedField } from './experiment-block';
+import { knobLabel } from './knob-display';
 import { VARIED_FIELDS } from './experiment-block';
 
 export type FieldValue = number | boolean | string;
@@ -46,10 +47,10 @@ export type LabPlan =
   | { kind: 'run'; experiment: Experiment; request: RunRequest }
   | { kind: 'sweep'; experiment: Experiment; sweep: LabSweep };
 
-/** What the form calls a knob: its catalog label, else its name. */
-export function knobLabel(knob: Knob): string {
-  const { label } = knob as Knob & { label?: unknown };
-  return typeof label === 'string' && label ? label : knob.name;
+/** What the form calls a knob: its catalog label, capitalised as the run fields are. */
+export function knobFormLabel(knob: Knob): string {
+  const label = knobLabel(knob.name, knob);
+  return label.charAt(0).toUpperCase() + label.slice(1);
 }
 
 export const EMPTY_SETUP: LabSetup = { servers: [], fields: {}, knobs: {}, vary: null, values: [] };
@@ -82,7 +83,7 @@ export function fieldProblem(field: LabField, value: FieldValue): string | null 
 
 /** Why a knob value is refused, or null (the catalog's type, range and values). */
 export function knobProblem(knob: Knob, value: KnobValue): string | null {
-  const name = knobLabel(knob);
+  const name = knobFormLabel(knob);
   if (knob.type === 'bool') return typeof value === 'boolean' ? null : `${name} is on or off`;
   if (knob.type === 'enum') {
     return knob.values?.map(String).includes(String(value)) ? null : `${name} is one of ${knob.values?.join(', ') ?? ''}`;

@@ -2,7 +2,7 @@ import { useId } from 'react';
 
 import type { Knob } from '@/lib/api-schemas';
 
-import { knobLabel, type FieldValue, type LabField } from '../../lib/lab-setup';
+import { knobFormLabel, type FieldValue, type LabField } from '../../lib/lab-setup';
 
 interface ValueInputProps {
   label: string;
@@ -119,7 +119,7 @@ interface KnobInputProps {
 export function KnobInput({ knob, value, problem, onChange }: KnobInputProps) {
   return (
     <ValueInput
-      label={knobLabel(knob)}
+      label={knobFormLabel(knob)}
       help={knob.help ?? ''}
       kind={knob.type === 'enum' ? 'choice' : knob.type === 'bool' ? 'bool' : 'int'}
       unit={knob.unit}

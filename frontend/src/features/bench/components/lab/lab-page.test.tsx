@@ -58,14 +58,14 @@ describe('LabPage', () => {
     expect(connections).toHaveValue(100);
     expect(connections).toHaveAccessibleDescription('active connections (1–19000 connections)');
     const knobs = screen.getByTestId('lab-knobs-c-epoll');
-    expect(within(knobs).getByLabelText('buffer_bytes')).toHaveValue(16384);
+    expect(within(knobs).getByLabelText('Buffer bytes')).toHaveValue(16384);
     expect(screen.getByTestId('lab-plan')).toHaveTextContent('One run, about 12 s of load');
   });
 
   it('keeps a changed knob in the URL and sends it with the run', async () => {
     const { calls } = api();
     renderLab('/lab?servers=c-epoll');
-    const trigger = await screen.findByLabelText('trigger');
+    const trigger = await screen.findByLabelText('Trigger');
     await userEvent.selectOptions(trigger, 'et');
     await waitFor(() => {
       expect(screen.getByTestId('search')).toHaveTextContent('knob.c-epoll.trigger=et');
