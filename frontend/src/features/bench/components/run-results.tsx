@@ -30,6 +30,16 @@ interface Row {
   cell: (result: DoneEvent) => Cell | null;
 }
 
+/** (max − min) / median; optional in the generated contract. */
+function spreadOf(qps: { spread?: number | null }): number {
+  return qps.spread ?? 0;
+}
+
+/** Errors by kind; optional in the generated contract. */
+function errorsByKind(summary: { errors?: Record<string, number> | null }): Record<string, number> {
+  return summary.errors ?? {};
+}
+
 /** Repetitions: the median and how far they disagreed; a spread over the threshold is noisy. */
 function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregate): Cell {
   return {
@@ -37,7 +47,7 @@ function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregat
     content: (
       <>
         median of {count}: {formatQps(qps.median)} req/s (from {formatQps(qps.min)} to {formatQps(qps.max)}), spread{' '}
-        {formatPercent((qps.spread ?? 0) * 100)}
+        {formatPercent(spreadOf(qps) * 100)}
         {noisy ? (
           <strong data-testid="run-noisy">
             {' '}
@@ -127,7 +137,7 @@ function loadGenerator(client: Client): Cell {
 }
 
 function errors(summary: Summary): Cell {
-  const kinds = Object.entries(summary.errors ?? {}).filter(([, n]) => n > 0);
+  const kinds = Object.entries(errorsByKind(summary)).filter(([, n]) => n > 0);
   const detail = kinds.length ? ` (${kinds.map(([kind, n]) => `${kind} ${formatInt(n)}`).join(', ')})` : '';
   return {
     tone: summary.error_total > 0 ? 'bad' : undefined,

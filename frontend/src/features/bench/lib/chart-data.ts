@@ -216,10 +216,16 @@ export function percentileAxisMax(points: PercentilePoint[]): number {
   return 10 ** Math.ceil(Math.log10(max) - 1e-9);
 }
 
+/** A summary's percentiles: optional in the generated contract (none in old recordings). */
+export function percentilesOf(summary: { percentiles?: PercentilePoint[] | null }): PercentilePoint[] {
+  return summary.percentiles ?? [];
+}
+
 /** The summary's distribution in ms; falls back to the headline percentiles. */
 export function summaryDistribution(summary: Summary, cap: number): XY[] {
-  const source: PercentilePoint[] = summary.percentiles?.length
-    ? normalisePercentiles(summary.percentiles)
+  const percentiles = percentilesOf(summary);
+  const source: PercentilePoint[] = percentiles.length
+    ? normalisePercentiles(percentiles)
     : [
         { percentile: 50, latency_us: summary.latency_us.p50 },
         { percentile: 90, latency_us: summary.latency_us.p90 },

@@ -23,6 +23,7 @@ import {
   percentileAxisMax,
   percentileLabel,
   percentileTicks,
+  percentilesOf,
   resultIsUnstable,
   summaryDistribution,
   unstablePercentiles,
@@ -44,7 +45,7 @@ interface LatencyPercentileChartProps {
 }
 
 function axisMaxOf(summary: Summary | null | undefined): number {
-  return summary ? percentileAxisMax(normalisePercentiles(summary.percentiles ?? [])) : 1000;
+  return summary ? percentileAxisMax(normalisePercentiles(percentilesOf(summary))) : 1000;
 }
 
 /** The whole run's points (many: no dots), marked when the run was unstable. */
