@@ -32,6 +32,7 @@ describe('stability figures', () => {
 
   it('lists the intervals that left the median, three at most', () => {
     expect(describeDrift(steady)).toBe('QPS within 30 % of its median (120,000 req/s) in all 5 intervals');
+    expect(describeDrift({ ...steady, intervals: 1 })).toBe('QPS within 30 % of its median (120,000 req/s) in all 1 interval');
     const drifted = [4, 5, 6, 7].map((t) => ({ t_s: t + 0.04, qps: 37000, departure: -0.69 }));
     expect(describeDrift({ ...steady, drifted })).toBe(
       'QPS off its median (120,000 req/s) by more than 30 % in 4 of 5 intervals: 37,000 at 4.0 s, 37,000 at 5.0 s, 37,000 at 6.0 s and 1 more',

@@ -4,7 +4,7 @@
  * intervals whose throughput left the run's median. Pure, for the results table and tests.
  */
 import type { CpuUse, Drift, Interference } from '@/lib/api-schemas';
-import { formatPercent, formatQps } from '@/lib/format';
+import { formatCount, formatPercent, formatQps, plural } from '@/lib/format';
 
 const DRIFTED_SHOWN = 3;
 
@@ -38,14 +38,14 @@ export function describeDrift(drift: Drift): string {
   if (!drift.judged) return `drift not checked: ${drift.note ?? 'too few intervals'}`;
   const median = drift.median_qps != null ? ` (${formatQps(drift.median_qps)} req/s)` : '';
   if (!drift.drifted.length) {
-    return `QPS within ${share(drift.limit)} of its median${median} in all ${drift.intervals} intervals`;
+    return `QPS within ${share(drift.limit)} of its median${median} in all ${formatCount(drift.intervals, 'interval')}`;
   }
   const shown = drift.drifted
     .slice(0, DRIFTED_SHOWN)
     .map((d) => `${formatQps(d.qps)} at ${d.t_s.toFixed(1)} s`)
     .join(', ');
   const more = drift.drifted.length > DRIFTED_SHOWN ? ` and ${drift.drifted.length - DRIFTED_SHOWN} more` : '';
-  return `QPS off its median${median} by more than ${share(drift.limit)} in ${drift.drifted.length} of ${drift.intervals} intervals: ${shown}${more}`;
+  return `QPS off its median${median} by more than ${share(drift.limit)} in ${drift.drifted.length} of ${drift.intervals} ${plural(drift.intervals, 'interval')}: ${shown}${more}`;
 }
 
 /** The figures behind a run's stable/unstable verdict, or null for a result without them. */
