@@ -108,14 +108,16 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
           callbacks: {
             label: (item) =>
               `${item.dataset.label ?? ''}: ${formatQps(item.parsed.y ?? 0)} req/s${
-                item.dataset === data.datasets[1] && drifted.has(item.parsed.x ?? NaN) ? ' (drifted off the median)' : ''
+                (item.dataset as Dataset).id === 'measure' && drifted.has(item.parsed.x ?? NaN)
+                  ? ' (drifted off the median)'
+                  : ''
               }`,
           },
         },
         warmupBand: { bands: warmupBands, textColour: theme.muted },
       },
     }),
-    [xMax, warmupBands, theme, data, drifted],
+    [xMax, warmupBands, theme, drifted],
   );
 
   const points = plottedCount(series.warmup, series.measure, referenceSeries ?? []);
