@@ -82,8 +82,8 @@ describe('setupProblems', () => {
   });
 
   it('checks a choice and a bool', () => {
-    expect(fieldProblem(FIELDS[0] as LabField, 'udp')).toBe('Protocol is one of echo, http');
-    expect(fieldProblem(FIELDS[5] as LabField, true)).toBeNull();
+    expect(fieldProblem(FIELDS[0]!, 'udp')).toBe('Protocol is one of echo, http');
+    expect(fieldProblem(FIELDS[5]!, true)).toBeNull();
   });
 });
 

@@ -7,8 +7,8 @@
 import type { Knob } from '@/lib/api-schemas';
 
 import type { Experiment, RunRequest, SweepRequest, VariedField } from './experiment-block';
-import { knobLabel } from './knob-display';
 import { VARIED_FIELDS } from './experiment-block';
+import { knobLabel } from './knob-display';
 
 export type FieldValue = number | boolean | string;
 export type KnobValue = number | boolean | string;
