@@ -31,6 +31,8 @@ export function AppLayout() {
           <span className="site-header__tagline">Linux server I/O models, measured</span>
           <SearchBox />
           <nav className="site-header__nav" aria-label="Course">
+            <Link to="/lab">Lab</Link>
+            <Link to="/history">History</Link>
             <Link to="/glossary">Glossary</Link>
             <AccountNav />
           </nav>
