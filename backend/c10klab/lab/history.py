@@ -70,6 +70,7 @@ def sweep_entry(sweep: Sweep, statuses: dict[str, str], runs: RunStore) -> Histo
         experiment=request.get("experiment"),
         request=_parameters(base),
         knobs=base.get("knobs") or {},
+        server_knobs=request.get("server_knobs") or {},
         vary=request.get("vary"),
         values=list(request.get("values") or []),
         points=len(run_ids),

@@ -53,7 +53,12 @@ class HistoryEntry(BaseModel):
     request: dict[str, float | int | bool | str | None] = Field(
         description="the run's parameters (a sweep's base), without knobs"
     )
-    knobs: dict[str, int | str | bool] = Field(default_factory=dict)
+    knobs: dict[str, int | str | bool] = Field(
+        default_factory=dict, description="knobs for every server (a sweep's base.knobs)"
+    )
+    server_knobs: dict[str, dict[str, int | str | bool]] = Field(
+        default_factory=dict, description="a sweep's knobs of one server only, by server id"
+    )
     vary: Varied | None = Field(None, description="a sweep's varied field")
     values: list[float] | None = Field(None, description="a sweep's values")
     points: int | None = Field(None, description="a sweep's runs")

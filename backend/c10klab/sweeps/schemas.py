@@ -10,6 +10,7 @@ from pydantic import (
     ValidationInfo,
     field_validator,
     model_serializer,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -67,10 +68,27 @@ class SweepRequest(BaseModel):
         description="every other run parameter, as in POST /api/runs (without server and the "
         "varied one)",
     )
+    server_knobs: dict[str, dict[str, int | str | bool]] = Field(
+        default_factory=dict,
+        description="knobs of one server only, by server id (one of `servers`): added to "
+        "base.knobs for that server's points, and taking the place of any of the same name; "
+        "for comparing servers whose knobs differ",
+    )
     lesson: LessonSlug | None = Field(None, description="the lesson the series is in")
     experiment: ExperimentKey | None = Field(
         None, description="the series block's key, as GET /api/lessons/{slug} lists it"
     )
+
+    @model_validator(mode="after")
+    def _knobs_of_its_servers(self) -> "SweepRequest":
+        strangers = sorted(set(self.server_knobs) - set(self.servers))
+        if strangers:
+            raise PydanticCustomError(
+                "not_in_servers",
+                "server_knobs: {servers} not among `servers`",
+                {"servers": ", ".join(strangers)},
+            )
+        return self
 
     @field_validator("base", mode="before")
     @classmethod

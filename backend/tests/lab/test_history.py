@@ -97,6 +97,13 @@ def test_history_filters_by_server_and_lesson(solo_browsers: Browser) -> None:
     assert [e["id"] for e in history(ada, limit=1)] == [sweep]
 
 
+def test_a_sweeps_knobs_per_server_are_kept(solo_browsers: Browser) -> None:
+    ada = solo_browsers()
+    queue_sweep(ada, server_knobs={"c-poll": {"buffer_bytes": 4096}})
+    [entry] = history(ada)
+    assert entry["knobs"] == {} and entry["server_knobs"] == {"c-poll": {"buffer_bytes": 4096}}
+
+
 def test_history_refuses_bad_filters(solo_browsers: Browser) -> None:
     ada = solo_browsers()
     for query in ({"lesson": "../etc"}, {"limit": 0}, {"limit": 501}, {"server": "x" * 65}):

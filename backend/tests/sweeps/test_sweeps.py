@@ -51,6 +51,44 @@ def test_a_sweep_queues_one_run_per_point_and_skips_what_a_server_cannot_take(
     assert run["request"]["connections"] == 2000 and run["request"]["duration_s"] == 2
 
 
+def test_each_server_may_have_knobs_of_its_own(client: TestClient) -> None:
+    body = {
+        "servers": ["c-epoll", "c-threaded"],
+        "vary": "connections",
+        "values": [10],
+        "base": {"duration_s": 1, "knobs": {"buffer_bytes": 4096}},
+        "server_knobs": {"c-threaded": {"stack_kib": 256, "buffer_bytes": 8192}},
+    }
+    created = client.post("/api/sweeps", json=body)
+    assert created.status_code == 202, created.text
+    table = client.get(f"/api/sweeps/{created.json()['id']}").json()
+    knobs = {
+        p["server"]: client.get(f"/api/runs/{p['run_id']}").json()["request"]["knobs"]
+        for p in table["points"]
+    }
+    assert knobs == {
+        "c-epoll": {"buffer_bytes": 4096},
+        "c-threaded": {"buffer_bytes": 8192, "stack_kib": 256},
+    }
+    assert table["request"]["server_knobs"] == body["server_knobs"]
+
+
+def test_knobs_for_a_server_not_in_the_sweep_are_refused(client: TestClient) -> None:
+    body = {"servers": ["c-epoll"], "vary": "connections", "values": [10]}
+    refused = client.post("/api/sweeps", json={**body, "server_knobs": {"c-poll": {"x": 1}}})
+    assert refused.status_code == 422
+    assert "c-poll not among `servers`" in refused.text
+    # A knob its server lacks skips that server's points, saying why, like any refused run.
+    wrong = client.post(
+        "/api/sweeps",
+        json={**body, "servers": ["c-epoll", "c-poll"], "server_knobs": {"c-poll": {"x": 1}}},
+    )
+    assert wrong.status_code == 202, wrong.text
+    points = client.get(f"/api/sweeps/{wrong.json()['id']}").json()["points"]
+    assert [p["status"] for p in points] == ["queued", "skipped"]
+    assert "has no such knob" in points[1]["reason"]
+
+
 def test_points_stream_in_order_as_their_runs_finish_then_the_whole_table(
     client: TestClient, store: RunStore
 ) -> None:

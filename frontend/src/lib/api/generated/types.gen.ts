@@ -737,6 +737,8 @@ export type HistoryEntry = {
     kind: 'run' | 'sweep';
     /**
      * Knobs
+     *
+     * knobs for every server (a sweep's base.knobs)
      */
     knobs?: {
         [key: string]: number | string | boolean;
@@ -778,6 +780,16 @@ export type HistoryEntry = {
      */
     request: {
         [key: string]: number | number | boolean | string | null;
+    };
+    /**
+     * Server Knobs
+     *
+     * a sweep's knobs of one server only, by server id
+     */
+    server_knobs?: {
+        [key: string]: {
+            [key: string]: number | string | boolean;
+        };
     };
     /**
      * Servers
@@ -2832,6 +2844,16 @@ export type SweepRequest = {
      * the lesson the series is in
      */
     lesson?: string | null;
+    /**
+     * Server Knobs
+     *
+     * knobs of one server only, by server id (one of `servers`): added to base.knobs for that server's points, and taking the place of any of the same name; for comparing servers whose knobs differ
+     */
+    server_knobs?: {
+        [key: string]: {
+            [key: string]: number | string | boolean;
+        };
+    };
     /**
      * Servers
      *

@@ -246,6 +246,11 @@ export const zHistoryEntry = z.object({
         z.boolean(),
         z.string()
     ]).nullable()),
+    server_knobs: z.record(z.string(), z.record(z.string(), z.union([
+        z.int(),
+        z.string(),
+        z.boolean()
+    ]))).optional(),
     servers: z.array(z.string()),
     status: z.enum([
         'queued',
@@ -1056,6 +1061,11 @@ export const zSweepRequest = z.object({
     base: zSweepBase.optional(),
     experiment: z.string().regex(/^[0-9a-f]{12}$/).nullish(),
     lesson: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/).nullish(),
+    server_knobs: z.record(z.string(), z.record(z.string(), z.union([
+        z.int(),
+        z.string(),
+        z.boolean()
+    ]))).optional(),
     servers: z.array(z.string()).min(1).max(12),
     values: z.array(z.number()).min(1),
     vary: z.enum([
