@@ -68,8 +68,8 @@ class SweepRequest(BaseModel):
         description="every other run parameter, as in POST /api/runs (without server and the "
         "varied one)",
     )
-    server_knobs: dict[str, dict[str, int | str | bool]] = Field(
-        default_factory=dict,
+    server_knobs: dict[str, dict[str, int | str | bool]] | None = Field(
+        None,
         description="knobs of one server only, by server id (one of `servers`): added to "
         "base.knobs for that server's points, and taking the place of any of the same name; "
         "for comparing servers whose knobs differ",
@@ -81,7 +81,7 @@ class SweepRequest(BaseModel):
 
     @model_validator(mode="after")
     def _knobs_of_its_servers(self) -> "SweepRequest":
-        strangers = sorted(set(self.server_knobs) - set(self.servers))
+        strangers = sorted(set(self.server_knobs or {}) - set(self.servers))
         if strangers:
             raise PydanticCustomError(
                 "not_in_servers",

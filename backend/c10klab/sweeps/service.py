@@ -35,7 +35,7 @@ def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest
     origin = {"lesson": request.lesson, "experiment": request.experiment}
     try:
         given = request.base.model_dump(exclude_unset=True)
-        own = request.server_knobs.get(server)
+        own = (request.server_knobs or {}).get(server)
         if own:
             given["knobs"] = given.get("knobs", {}) | own
         return RunRequest(**(given | origin | {"server": server, request.vary: varied}))

@@ -2853,7 +2853,7 @@ export type SweepRequest = {
         [key: string]: {
             [key: string]: number | string | boolean;
         };
-    };
+    } | null;
     /**
      * Servers
      *

@@ -1065,7 +1065,7 @@ export const zSweepRequest = z.object({
         z.int(),
         z.string(),
         z.boolean()
-    ]))).optional(),
+    ]))).nullish(),
     servers: z.array(z.string()).min(1).max(12),
     values: z.array(z.number()).min(1),
     vary: z.enum([
