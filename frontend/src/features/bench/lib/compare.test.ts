@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run, Sweep } from '@/lib/api-schemas';
 import { doneData } from '@/testing/fixtures';
 
-import { runRow, shortTime, sweepRows } from './compare';
+import { compareTable, runRow, shortTime, sweepRows } from './compare';
 
 const run = (over: Partial<Run>): Run => ({
   id: 'r1',
@@ -46,5 +46,13 @@ describe('sweepRows', () => {
       ['s1:c-epoll:10', 'c-epoll @ 10 connections', 100, null],
       ['s1:c-epoll:100', 'c-epoll @ 100 connections', null, 'too many'],
     ]);
+  });
+});
+
+describe('compareTable', () => {
+  it('exports each result with its server id and raw figures', () => {
+    const table = compareTable([runRow(run({}))]);
+    expect(table.columns).toEqual(['result', 'server', 'qps', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'note']);
+    expect(table.rows[0]?.slice(1, 5)).toEqual(['c-epoll', 51234.5, 120, 900]);
   });
 });

@@ -3,6 +3,7 @@
  * one) as a row of the same figures, for one chart and one table. Pure, for the view and tests.
  */
 import { doneEventSchema, type Run, type Sweep } from '@/lib/api-schemas';
+import type { ExportTable } from '@/lib/export';
 
 export interface CompareRow {
   /** Unique among the rows: the run's id, or the sweep's and the point's. */
@@ -82,4 +83,12 @@ export function sweepRows(sweep: Sweep): CompareRow[] {
               : null,
     };
   });
+}
+
+/** The comparison as an export: one row per result, its figures raw (µs, bytes, % of one core). */
+export function compareTable(rows: CompareRow[]): ExportTable {
+  return {
+    columns: ['result', 'server', 'qps', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'note'],
+    rows: rows.map((r) => [r.label, r.server, r.qps, r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, r.note]),
+  };
 }

@@ -2,6 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Bar } from 'react-chartjs-2';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { ExportMenu } from '@/components/export-menu';
 import { useChartTheme } from '@/hooks/use-chart-theme';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
@@ -9,7 +10,7 @@ import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from 
 import type { HistoryEntry } from '../../api/lab';
 import { getRun } from '../../api/runs';
 import { getSweep } from '../../api/sweeps';
-import { runRow, sweepRows, type CompareRow } from '../../lib/compare';
+import { compareTable, runRow, sweepRows, type CompareRow } from '../../lib/compare';
 
 interface CompareViewProps {
   entries: HistoryEntry[];
@@ -90,6 +91,7 @@ export function CompareView({ entries, serverOrder }: CompareViewProps) {
         <FigureChart testId="compare-qps" title="Requests per second" rows={rows} figure={(r) => r.qps} serverOrder={serverOrder} format={formatQps} />
         <FigureChart testId="compare-p99" title="p99 latency" rows={rows} figure={(r) => r.p99_us} serverOrder={serverOrder} format={formatLatencyUs} />
       </div>
+      <ExportMenu stem="comparison" label="Export the comparison" tables={[{ what: 'results', label: 'Results', table: compareTable(rows) }]} />
       <div className="table-scroll" tabIndex={0} role="region" aria-label="Comparison table">
         <table className="compare__table" data-testid="compare-table">
           <thead>
