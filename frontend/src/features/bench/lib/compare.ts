@@ -58,7 +58,7 @@ const VARIED_UNITS: Record<string, string> = {
 };
 
 export function sweepRows(sweep: Sweep): CompareRow[] {
-  const vary = sweep.request?.vary ?? 'connections';
+  const { vary } = sweep.request;
   const when = shortTime(sweep.created_at);
   return sweep.points.map((point) => {
     const at = `${point.value} ${VARIED_UNITS[vary] ?? vary}`;
