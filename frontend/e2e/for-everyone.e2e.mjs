@@ -1,4 +1,4 @@
-/* global window, document, getComputedStyle */
+/* global document, getComputedStyle */
 // End-to-end: the course for everyone, in real Chromium against the real course. axe-core finds
 // no violation on the home page, a lesson, the lab and a permalink, in light and in dark; dark
 // mode follows the system and the switch; at 390 px no page scrolls sideways.

@@ -1,3 +1,4 @@
+/* global window */
 // End-to-end: the lab and what a learner keeps, in real Chromium against the real course with
 // real runs (E2E_BASE_URL). Change a knob and run; compare two servers; export the result as
 // CSV and PNG and read the files back; find it in the history and open its permalink in a
@@ -158,7 +159,7 @@ test('a live run is drawn over the recorded reference', { timeout: RUN_TIMEOUT_M
     await runToEnd(widget, 'Run live');
     const chart = widget.getByTestId('qps-chart');
     const roles = await chart.getAttribute('data-series');
-    assert.ok(roles?.includes('reference') && roles.includes('live'), `both are drawn (series: ${roles})`);
+    assert.ok(roles?.includes('reference (recorded') && roles.includes('your run'), `both are drawn (series: ${roles})`);
     await scrollThroughPage(page);
     await widget.scrollIntoViewIfNeeded();
     await widget.screenshot({ path: join(ARTIFACTS, 'overlay.png') });

@@ -15,6 +15,9 @@ interface ChartFrameProps {
   caption?: ReactNode;
   /** Beside the title: the chart's own switches (e.g. a log scale). */
   controls?: ReactNode;
+  /** The names of the lines drawn (a canvas's legend is pixels): said to screen readers, and
+   *  exposed as `data-series` for tests. */
+  series?: string[];
   children: ReactNode;
 }
 
@@ -37,10 +40,10 @@ function downloadPng(frame: HTMLElement, testId: string, title: string): void {
 }
 
 /** Titled box around one chart, with its plotted-point count exposed for tests and a PNG of it. */
-export function ChartFrame({ testId, title, points, emptyMessage, caption, controls, children }: ChartFrameProps) {
+export function ChartFrame({ testId, title, points, emptyMessage, caption, controls, series, children }: ChartFrameProps) {
   const frame = useRef<HTMLElement>(null);
   return (
-    <figure className="chart-frame" data-testid={testId} data-points={points} ref={frame}>
+    <figure className="chart-frame" data-testid={testId} data-points={points} data-series={series?.join('|')} ref={frame}>
       <div className="chart-frame__header">
         <figcaption className="chart-frame__title">{title}</figcaption>
         <div className="chart-frame__controls">
@@ -63,6 +66,7 @@ export function ChartFrame({ testId, title, points, emptyMessage, caption, contr
         {children}
         {points === 0 && emptyMessage ? <p className="chart-frame__empty">{emptyMessage}</p> : null}
       </div>
+      {series?.length ? <p className="visually-hidden">Drawn: {series.join('; ')}.</p> : null}
       {caption ? <div className="chart-frame__caption">{caption}</div> : null}
     </figure>
   );

@@ -128,6 +128,7 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
       points={points}
       emptyMessage="Waiting for the first interval…"
       caption={marked ? `${UNSTABLE_CAPTION} Here: an interval whose throughput drifted off the run's median.` : undefined}
+      series={data.datasets.flatMap((d) => (d.data.length ? [d.label ?? ''] : []))}
     >
       <Line
         data={data}
