@@ -1,4 +1,6 @@
 /** A history entry in words, and the lab link that reopens it. Pure, for the page and tests. */
+import { formatCount } from '@/lib/format';
+
 import type { HistoryEntry } from '../api/lab';
 
 import type { Experiment } from './experiment-block';
@@ -20,7 +22,7 @@ export function describeEntry(entry: HistoryEntry): string {
     return `${servers} over ${VARIED_LABELS[entry.vary] ?? entry.vary} ${low}–${high}`;
   }
   const connections = entry.kind === 'sweep' ? entry.values?.[0] : entry.request.connections;
-  return typeof connections === 'number' ? `${servers}, ${connections} ${connections === 1 ? 'connection' : 'connections'}` : servers;
+  return typeof connections === 'number' ? `${servers}, ${formatCount(connections, 'connection')}` : servers;
 }
 
 /** The entry as the lab setup that runs it again. */
