@@ -2,15 +2,15 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 
-import { lessons } from '@/testing/fixtures';
+import { anExperiment, lessons } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { createTestQueryClient } from '@/testing/render';
 
 import { findLessonExperiment, lessonQuery, useLessonExperiment } from './use-lesson';
 
 const experiments = [
-  { key: 'aaaaaaaaaaaa', source: 'server: c-epoll\nconnections: 100', title: 'epoll' },
-  { key: 'bbbbbbbbbbbb', source: 'servers: [c-poll, c-epoll]', title: null },
+  anExperiment('server: c-epoll\nconnections: 100', { key: 'aaaaaaaaaaaa', title: 'epoll', run: { server: 'c-epoll', connections: 100 } }),
+  anExperiment('servers: [c-poll, c-epoll]', { key: 'bbbbbbbbbbbb', sweep: { servers: ['c-poll', 'c-epoll'], vary: 'connections', values: [100] } }),
 ];
 
 describe('findLessonExperiment', () => {
@@ -32,6 +32,7 @@ describe('useLessonExperiment', () => {
     client.setQueryData(lessonQuery('01-c10k-problem').queryKey, {
       ...lessons[0]!,
       markdown: '',
+      prerequisites: [],
       diagrams: [],
       experiments,
       prev: null,

@@ -24,12 +24,20 @@ export function findLessonExperiment(experiments: LessonExperiment[], code: stri
   return experiments.find((e) => e.source.trim() === text);
 }
 
+/** A block's entry as its lesson lists it, or why there is none (yet). */
+export type LessonBlock =
+  | { status: 'outside' }
+  | { status: 'loading' }
+  | { status: 'failed'; error: Error }
+  | { status: 'unlisted' }
+  | { status: 'listed'; experiment: LessonExperiment };
+
 /**
- * The lesson's entry for an experiment block (its key and title), or undefined when the block
- * is in no lesson, the lesson is still loading, or the server lists no such block (edited since
- * it started, or a backend from before the tags).
+ * The lesson's entry for an experiment block (its key, title and parsed request), or why there
+ * is none: the block is in no lesson (`outside`), the lesson is loading or failed to, or the
+ * server lists no such block (`unlisted`: edited since the page loaded).
  */
-export function useLessonExperiment(slug: string | undefined, code: string): LessonExperiment | undefined {
+export function useLessonBlock(slug: string | undefined, code: string): LessonBlock {
   const experiments = useQuery({
     ...lessonQuery(slug ?? ''),
     enabled: Boolean(slug),
@@ -37,5 +45,15 @@ export function useLessonExperiment(slug: string | undefined, code: string): Les
     staleTime: Infinity,
     select: (lesson) => lesson.experiments,
   });
-  return experiments.data ? findLessonExperiment(experiments.data, code) : undefined;
+  if (!slug) return { status: 'outside' };
+  if (experiments.error) return { status: 'failed', error: experiments.error };
+  if (!experiments.data) return { status: 'loading' };
+  const experiment = findLessonExperiment(experiments.data, code);
+  return experiment ? { status: 'listed', experiment } : { status: 'unlisted' };
+}
+
+/** The lesson's entry for an experiment block, or undefined while there is none (useLessonBlock). */
+export function useLessonExperiment(slug: string | undefined, code: string): LessonExperiment | undefined {
+  const block = useLessonBlock(slug, code);
+  return block.status === 'listed' ? block.experiment : undefined;
 }

@@ -1,11 +1,27 @@
-/** Payloads in the exact shapes of docs/ARCHITECTURE.md, shared by tests. */
-import type { Health } from '@/lib/api-schemas';
+/** Payloads in the exact shapes of the API's contract (src/lib/api/generated), shared by tests:
+ *  typed with the contract's types, so a fixture that leaves out a field fails to compile. */
+import type { z } from 'zod';
+
+import {
+  lessonExperimentSchema,
+  type DoneEvent,
+  type Health,
+  type Lesson,
+  type LessonExperiment,
+  type Run,
+  type Server,
+  type Sweep,
+  type SweepPoint,
+} from '@/lib/api-schemas';
 
 export const healthyHealth: Health = {
   status: 'ok',
   docker: { reachable: true, version: '27.3.1', error: null },
   images: { 'c10klab/server:c-epoll': true, 'c10klab/server:c-poll': true, 'c10klab/loadgen:latest': true },
   ready: true,
+  runner: true,
+  reason: null,
+  heartbeat_age_s: 1.5,
   runners: [
     {
       id: 'lab-1',
@@ -23,7 +39,7 @@ export const healthyHealth: Health = {
   ],
 };
 
-export const servers = [
+export const servers: Server[] = [
   {
     id: 'c-epoll',
     title: 'epoll, level-triggered',
@@ -36,10 +52,10 @@ export const servers = [
     protocols: ['echo', 'http'],
     needs_io_uring: false,
     knobs: [
-      { name: 'trigger', flag: '--trigger', type: 'enum', values: ['lt', 'et'], default: 'lt', help: 'level- or edge-triggered readiness' },
-      { name: 'buffer_bytes', flag: '--buffer-bytes', type: 'int', min: 512, max: 1048576, default: 16384, unit: 'bytes', help: 'read buffer per connection' },
+      { name: 'trigger', label: 'readiness trigger', flag: '--trigger', type: 'enum', values: ['lt', 'et'], default: 'lt', help: 'level- or edge-triggered readiness' },
+      { name: 'buffer_bytes', label: 'read buffer', flag: '--buffer-bytes', type: 'int', min: 512, max: 1048576, default: 16384, unit: 'bytes', help: 'read buffer per connection' },
     ],
-    limits: { max_connections: 19000, notes: [] },
+    limits: { max_connections: 19000, pids: 64, notes: [] },
   },
   {
     id: 'c-poll',
@@ -53,7 +69,7 @@ export const servers = [
     protocols: ['echo', 'http'],
     needs_io_uring: false,
     knobs: [],
-    limits: { max_connections: 19000, notes: [] },
+    limits: { max_connections: 19000, pids: 64, notes: [] },
   },
 ];
 
@@ -81,7 +97,19 @@ export const doneData = {
     ],
   },
   server: { cpu_percent_mean: 87.5, memory_peak_bytes: 5 * 1024 * 1024, pids_peak: 1 },
-  provenance: { kernel: '6.1.0', loadgen_version: '0.1.0' },
+  provenance: {
+    kernel: '6.1.0',
+    loadgen_version: '0.1.0',
+    server_cpus: '0',
+    loadgen_cpus: '1',
+    server_argv: ['/usr/local/bin/c-epoll', '--port', '7000'],
+    loadgen_argv: ['loadgen', '--connections', '100'],
+    server_image: { tag: 'c10klab/server:c-epoll', id: 'sha256:0123456789abcdef' },
+    loadgen_image: { tag: 'c10klab/loadgen:latest', id: null },
+    started_at: '2026-11-25T10:01:00+00:00',
+    finished_at: '2026-11-25T10:01:08+00:00',
+    shares_cpus_with: [],
+  },
   valid: true,
   invalid_reason: null,
   stable: true,
@@ -93,9 +121,73 @@ export const doneData = {
     loadgen: { cpus: '1', judged: true, samples: 5, from_s: 1.9, to_s: 5.9, seconds: 4, busy: 0.98, container: 0.95, irq: 0.37, others: 0.03, steal: 0, interference: 0.03 },
   },
   drift: { limit: 0.3, open_loop: false, judged: true, intervals: 5, median_qps: 120000, drifted: [] },
-};
+  repetitions: [],
+} satisfies DoneEvent;
 
-export const lessons = [
+export const lessons: Omit<Lesson, 'markdown' | 'experiments' | 'diagrams' | 'prerequisites' | 'prev' | 'next'>[] = [
   { slug: '01-c10k-problem', title: 'The C10K problem', summary: 'Why ten thousand connections were hard.', minutes: 15, order: 1 },
   { slug: '02-blocking', title: 'One process per connection', summary: 'fork() and friends.', minutes: 20, order: 2 },
 ];
+
+/** GET /api/runs/{id}: a finished run of c-epoll at its defaults. */
+export function aRun(overrides: Partial<Run> = {}): Run {
+  return {
+    id: 'r1',
+    owner_id: 'p-solo',
+    server: 'c-epoll',
+    status: 'done',
+    request: {
+      server: 'c-epoll',
+      connections: 100,
+      duration_s: 10,
+      warmup_s: 2,
+      ramp_s: 0,
+      idle_connections: 0,
+      new_connection_per_request: false,
+      payload_bytes: 64,
+      protocol: 'echo',
+      rate: 0,
+      repetitions: 1,
+      profile: 'throughput',
+      knobs: {},
+    },
+    created_at: '2026-11-25T10:01:00Z',
+    started_at: '2026-11-25T10:01:00Z',
+    finished_at: '2026-11-25T10:01:08Z',
+    position: null,
+    wait_s: null,
+    held: false,
+    result: doneData,
+    error: null,
+    ...overrides,
+  };
+}
+
+/** A point of a sweep: `server` at `value`, done with its headline figures unless told otherwise. */
+export function aPoint(overrides: Partial<SweepPoint> & Pick<SweepPoint, 'server' | 'value'>): SweepPoint {
+  return { run_id: `run-${overrides.server}-${overrides.value}`, status: 'done', reason: null, valid: true, stable: true, ...overrides };
+}
+
+/** GET /api/sweeps/{id}: a sweep over connections, finished unless told otherwise. */
+export function aSweep(overrides: Partial<Sweep> = {}): Sweep {
+  return {
+    id: 's1',
+    request: { servers: ['c-epoll'], vary: 'connections', values: [10, 100], base: {} },
+    created_at: '2026-11-25T10:05:00Z',
+    finished: true,
+    points: [],
+    memory_per_connection: {},
+    ...overrides,
+  };
+}
+
+/** An experiment block of a lesson as GET /api/lessons/{slug} lists it, parsed by the backend:
+ *  give `run` or `sweep` (or `error`), as the API sends them (the run's defaults left out). */
+export function anExperiment(source: string, overrides: Partial<z.input<typeof lessonExperimentSchema>>): LessonExperiment {
+  return lessonExperimentSchema.parse({ key: 'a1b2c3d4e5f6', source, title: null, kind: overrides.sweep ? 'series' : 'run', ...overrides });
+}
+
+/** Where a result was measured (a baseline's `provenance`): the runner's full record, changed by `overrides`. */
+export function aProvenance(overrides: Partial<DoneEvent['provenance'] & object> = {}) {
+  return { ...doneData.provenance, ...overrides };
+}

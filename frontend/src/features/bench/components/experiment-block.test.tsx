@@ -2,9 +2,11 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
+import { aProvenance, aRun, anExperiment, doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
+
+import type { LessonExperiment } from '@/lib/api-schemas';
 
 import { saveRunId } from '../lib/saved-runs';
 
@@ -21,11 +23,43 @@ knobs:
   trigger: et
 `;
 
+const lessonSlug = '01-c10k-problem';
+const KEY = '3f2a9c0b1d4e';
+
+/** `block` as GET /api/lessons/{slug} lists it: its key, title and the run the backend parsed. */
+function runRef(overrides: Partial<LessonExperiment> = {}) {
+  return anExperiment(block.trim(), {
+    key: KEY,
+    title: 'epoll under load',
+    run: { server: 'c-epoll', connections: 100, payload_bytes: 64, duration_s: 5, warmup_s: 1, protocol: 'echo', knobs: { trigger: 'et' } },
+    ...overrides,
+  });
+}
+
+/** The lesson as GET /api/lessons/{slug} lists its blocks. */
+function lessonWith(experiments: LessonExperiment[]) {
+  return {
+    slug: lessonSlug,
+    title: 'The C10K problem',
+    summary: 'Why ten thousand connections were hard.',
+    minutes: 15,
+    order: 1,
+    prerequisites: [],
+    markdown: '',
+    diagrams: [],
+    prev: null,
+    next: null,
+    experiments,
+  };
+}
+
+/** The API, the lesson listing `block` unless told otherwise. */
 function api(overrides: Record<string, unknown> = {}) {
   return mockFetch({
     'GET /api/health': healthyHealth,
     'GET /api/servers': servers,
-    'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1 }),
+    [`GET /api/lessons/${lessonSlug}`]: lessonWith([runRef()]),
+    'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
     ...overrides,
   });
 }
@@ -44,8 +78,8 @@ const points = (testId: string) => screen.getByTestId(testId).getAttribute('data
 describe('ExperimentBlock', () => {
   it('shows the parameters with the catalog title', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={block} />);
-    expect(screen.getByText('epoll under load')).toBeInTheDocument();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+    expect(await screen.findByText('epoll under load')).toBeInTheDocument();
     const params = screen.getByTestId('experiment-params');
     expect(await within(params).findByText('epoll, level-triggered (c-epoll)')).toBeInTheDocument();
     expect(within(params).getByText('100')).toBeInTheDocument();
@@ -63,7 +97,7 @@ describe('ExperimentBlock', () => {
             block,
             kind: 'run',
             recorded_at: '2026-11-22T08:00:00+00:00',
-            provenance: { cpu_model: 'AMD EPYC', kernel: '6.18.44' },
+            provenance: aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44' }),
             result: {
               events: [
                 { type: 'progress', data: progress(1, 'measure') },
@@ -85,7 +119,7 @@ describe('ExperimentBlock', () => {
     const { calls } = api({
       'GET /api/lessons/01-c10k-problem/baselines': {
         lesson: '01-c10k-problem',
-        experiments: [{ block: 'server: c-poll', kind: 'run', recorded_at: '2026-11-22', provenance: {}, result: { events: [] } }],
+        experiments: [{ block: 'server: c-poll', kind: 'run', recorded_at: '2026-11-22', provenance: aProvenance(), result: { events: [] } }],
       },
     });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
@@ -96,23 +130,38 @@ describe('ExperimentBlock', () => {
     expect(await screen.findByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
   });
 
-  it('renders invalid YAML as a clear error, not a crash', () => {
-    api();
-    renderWithProviders(<ExperimentBlock code={'server: [c-epoll\nconnections: 10'} />);
-    const error = screen.getByTestId('experiment-error');
-    expect(error).toHaveTextContent(/not valid YAML/);
+  it('shows the backend’s reason for a block it could not parse, with the block’s text, not a crash', async () => {
+    const broken = 'server: [c-epoll\nconnections: 10';
+    const error = 'The experiment block is invalid: not valid YAML: while parsing a flow sequence';
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([anExperiment(broken, { error })]) });
+    renderWithProviders(<ExperimentBlock code={broken} lessonSlug={lessonSlug} />);
+    const shown = await screen.findByTestId('experiment-error');
+    expect(shown).toHaveTextContent(error);
+    expect(shown).toHaveTextContent('connections: 10');
     expect(screen.queryByRole('button', { name: 'Run benchmark' })).not.toBeInTheDocument();
   });
 
-  it('renders a schema error (unknown key) in the widget', () => {
-    api();
-    renderWithProviders(<ExperimentBlock code={'server: c-epoll\nthreads: 4'} />);
-    expect(screen.getByTestId('experiment-error')).toHaveTextContent('unknown key "threads"');
+  it('says the experiment is loading until its lesson is, and that it runs only from its lesson outside one', async () => {
+    const { calls } = api();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the experiment…');
+    expect(await screen.findByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
+
+    const outside = renderWithProviders(<ExperimentBlock code={block} />);
+    expect(within(outside.container).getByTestId('experiment-note')).toHaveTextContent('This experiment runs only from its lesson');
+    expect(within(outside.container).queryByRole('button', { name: /Run/ })).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path === `/api/lessons/${lessonSlug}`)).toHaveLength(1);
+  });
+
+  it('says why it cannot run when its lesson does not load', async () => {
+    api({ [`GET /api/lessons/${lessonSlug}`]: reply(500, { detail: 'the content directory is unreadable' }) });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+    expect(await screen.findByTestId('experiment-error')).toHaveTextContent('The lesson could not be loaded');
   });
 
   it('runs a benchmark: POST, then SSE drives the label and the charts', async () => {
     const { calls } = api();
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
 
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
@@ -123,6 +172,8 @@ describe('ExperimentBlock', () => {
       warmup_s: 1,
       protocol: 'echo',
       knobs: { trigger: 'et' },
+      lesson: lessonSlug,
+      experiment: KEY,
     });
     await waitFor(() => {
       expect(state()).toHaveTextContent('Waiting: number 1 in the queue');
@@ -187,7 +238,7 @@ describe('ExperimentBlock', () => {
 
   it('ignores events replayed after the browser reconnects', async () => {
     api({ 'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'running', position: null } });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     const es = FakeEventSource.latest();
     act(() => {
@@ -218,7 +269,7 @@ describe('ExperimentBlock', () => {
 
   it('re-opens the stream with ?last_event_id when the browser gives up', async () => {
     api({ 'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'running', position: null } });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     const first = FakeEventSource.latest();
     act(() => {
@@ -237,7 +288,7 @@ describe('ExperimentBlock', () => {
 
   it('shows the failure reason and the server log in a collapsible', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     act(() => {
       FakeEventSource.latest().emit('started', { server: 'c-epoll' }, 1);
@@ -255,7 +306,7 @@ describe('ExperimentBlock', () => {
 
   it('shows a rejected request (422) as failed with the server’s detail', async () => {
     api({ 'POST /api/runs': reply(422, { detail: [{ loc: ['body', 'connections'], msg: 'too many', type: 'x' }] }) });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     await waitFor(() => {
       expect(state()).toHaveTextContent('failed: connections: too many');
@@ -265,7 +316,7 @@ describe('ExperimentBlock', () => {
 
   it('says the place in the queue and the estimated wait, from POST’s answer and then the queued events', async () => {
     api({ 'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 3, wait_s: 40 }) });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     await waitFor(() => {
       expect(state()).toHaveTextContent('Waiting: number 3 in the queue, about 40 s');
@@ -282,7 +333,7 @@ describe('ExperimentBlock', () => {
     const sentence =
       'you already have 2 runs waiting and may have at most 2: try again in about 30 s, when enough of them have started to make room for 1 more, or cancel one';
     api({ 'POST /api/runs': reply(429, { detail: sentence }) });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     await waitFor(() => {
       expect(state()).toHaveTextContent(`failed: ${sentence}`);
@@ -300,7 +351,7 @@ describe('ExperimentBlock', () => {
             block,
             kind: 'run',
             recorded_at: '2026-11-22T08:00:00+00:00',
-            provenance: {},
+            provenance: aProvenance(),
             result: { events: [{ type: 'progress', data: progress(1, 'measure') }, { type: 'done', data: doneData }] },
           },
         ],
@@ -317,9 +368,13 @@ describe('ExperimentBlock', () => {
   });
 
   it('gates a series experiment the same way', async () => {
-    api();
     const series = 'servers: [c-poll, c-epoll]\nvary: connections\nvalues: [10, 100]\nduration_s: 3\n';
-    renderWithProviders(<ExperimentBlock code={series} gate={{ label: 'Join your class to run benchmarks', to: '/join' }} />);
+    api({
+      [`GET /api/lessons/${lessonSlug}`]: lessonWith([
+        anExperiment(series.trim(), { sweep: { servers: ['c-poll', 'c-epoll'], vary: 'connections', values: [10, 100], base: { duration_s: 3 } } }),
+      ]),
+    });
+    renderWithProviders(<ExperimentBlock code={series} lessonSlug={lessonSlug} gate={{ label: 'Join your class to run benchmarks', to: '/join' }} />);
     expect(await screen.findByTestId('series-experiment')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Join your class to run benchmarks' })).toHaveAttribute('href', '/join');
     expect(screen.queryByRole('button', { name: /Run/ })).not.toBeInTheDocument();
@@ -327,7 +382,7 @@ describe('ExperimentBlock', () => {
 
   it('cancels a queued run with DELETE', async () => {
     const { calls } = api({ 'DELETE /api/runs/r1': { id: 'r1', status: 'cancelled' } });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     await waitFor(() => {
@@ -339,9 +394,9 @@ describe('ExperimentBlock', () => {
 
   it('disables Run with the reason when Docker is unreachable', async () => {
     api({
-      'GET /api/health': { status: 'ok', docker: { reachable: false, version: null, error: 'connection refused' }, images: {}, ready: false },
+      'GET /api/health': { ...healthyHealth, docker: { reachable: false, version: null, error: 'connection refused' }, images: {}, ready: false },
     });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await waitFor(() => {
       expect(screen.getByTestId('run-blocked')).toHaveTextContent('Docker is unreachable: connection refused');
     });
@@ -349,14 +404,11 @@ describe('ExperimentBlock', () => {
   });
 
   it('re-attaches to the last run of this experiment after a reload', async () => {
-    api({ 'GET /api/runs/r9': { id: 'r9', server: 'c-epoll', status: 'done', position: null } });
-    // What the widget saved when it started r9 (same experiment ⇒ same key).
-    const { parseExperimentBlock } = await import('../lib/experiment-block');
-    const parsed = parseExperimentBlock(block);
-    if (!parsed.ok) throw new Error(parsed.error);
-    saveRunId(parsed.key, 'r9');
+    api({ 'GET /api/runs/r9': aRun({ id: 'r9' }) });
+    // What the widget saved when it started r9: the lesson and the block's key.
+    saveRunId(`${lessonSlug}/${KEY}`, 'r9');
 
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await waitFor(() => {
       expect(FakeEventSource.instances).toHaveLength(1);
     });
@@ -375,7 +427,7 @@ describe('ExperimentBlock', () => {
 
   it('says a held run keeps its place while the class is paused', async () => {
     api({ 'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: null, wait_s: null, held: true }) });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     await waitFor(() => {
       expect(state()).toHaveTextContent("Your class's runs are paused by the instructor; yours keeps its place");
@@ -396,14 +448,6 @@ describe('ExperimentBlock', () => {
   });
 });
 
-const lessonSlug = '01-c10k-problem';
-const KEY = '3f2a9c0b1d4e';
-
-/** The lesson as GET /api/lessons/{slug} lists its blocks: `block` under KEY. */
-function lessonWith(experiments: { key: string; source: string; title: string | null }[]) {
-  return { slug: lessonSlug, title: 'The C10K problem', summary: '', minutes: 15, order: 1, markdown: '', prev: null, next: null, experiments };
-}
-
 function presenterStub(presenting = false) {
   return {
     present: vi.fn(() => Promise.resolve()),
@@ -414,7 +458,7 @@ function presenterStub(presenting = false) {
 
 describe('ExperimentBlock in a lesson the server lists', () => {
   it('tags a run with the lesson and the block’s key', async () => {
-    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: 'epoll under load' }]) });
+    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([runRef()]) });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await waitFor(() => {
       expect(calls.some((c) => c.path === `/api/lessons/${lessonSlug}`)).toBe(true);
@@ -427,23 +471,8 @@ describe('ExperimentBlock in a lesson the server lists', () => {
     expect(screen.queryByRole('button', { name: 'Present' })).not.toBeInTheDocument(); // no presenter given
   });
 
-  it('sends neither for a block the lesson does not list', async () => {
-    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: 'server: c-poll', title: null }]) });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await waitFor(() => {
-      expect(calls.some((c) => c.path === `/api/lessons/${lessonSlug}`)).toBe(true);
-    });
-    await clickRun();
-    await waitFor(() => {
-      expect(calls.some((c) => c.method === 'POST')).toBe(true);
-    });
-    const body = calls.find((c) => c.method === 'POST')?.body as Record<string, unknown>;
-    expect(body).not.toHaveProperty('lesson');
-    expect(body).not.toHaveProperty('experiment');
-  });
-
   it('offers an instructor Present, which shows the class the experiment and its last run', async () => {
-    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: null }]) });
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([runRef()]) });
     const presenter = presenterStub();
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
@@ -460,7 +489,7 @@ describe('ExperimentBlock in a lesson the server lists', () => {
   });
 
   it('shows "Presenting · Stop" on the presented block, and presents each new run so the class follows it', async () => {
-    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: null }]) });
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([runRef()]) });
     const presenter = presenterStub(true);
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
     const presenting = await screen.findByTestId('presenting');
@@ -477,21 +506,19 @@ describe('ExperimentBlock in a lesson the server lists', () => {
   });
 
   it('says why presenting failed', async () => {
-    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: block.trim(), title: null }]) });
+    api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([runRef()]) });
     const presenter = { ...presenterStub(), present: vi.fn(() => Promise.reject(new Error('no class to present to'))) };
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
     expect(await screen.findByTestId('present-error')).toHaveTextContent('Presenting failed: no class to present to');
   });
 
-  it('offers no Present for a block the lesson does not list (nothing to present it by)', async () => {
-    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([{ key: KEY, source: 'server: c-poll', title: null }]) });
+  it('runs nor presents a block the lesson does not list (edited since the page loaded), and says to reload', async () => {
+    const { calls } = api({ [`GET /api/lessons/${lessonSlug}`]: lessonWith([runRef({ source: 'server: c-poll' })]) });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenterStub()} />);
-    await waitFor(() => {
-      expect(calls.some((c) => c.path === `/api/lessons/${lessonSlug}`)).toBe(true);
-    });
-    expect(await screen.findByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Present' })).not.toBeInTheDocument();
+    expect(await screen.findByTestId('experiment-error')).toHaveTextContent('reload the page');
+    expect(screen.queryByRole('button', { name: /Run|Present/ })).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 });
 

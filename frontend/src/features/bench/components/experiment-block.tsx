@@ -1,12 +1,13 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 
 import { CodeBlock } from '@/components/code-block';
 import { ErrorBoundary } from '@/components/error-boundary';
-import { useLessonExperiment } from '@/hooks/use-lesson';
+import { Loading } from '@/components/loading';
+import { useLessonBlock } from '@/hooks/use-lesson';
 
 import { useBaseline } from '../hooks/use-baseline';
 import type { Presenter } from '../hooks/use-presenting';
-import { parseExperimentBlock, type ExperimentOrigin } from '../lib/experiment-block';
+import type { ExperimentOrigin } from '../lib/experiment-block';
 
 import type { RunGate } from './experiment-controls';
 import { ExperimentWidget } from './experiment-widget';
@@ -22,46 +23,84 @@ interface ExperimentBlockProps {
   presenter?: Presenter | null;
 }
 
+/** A block that does not run, said in words above its text. */
+function BlockNote({ code, children, alert = false }: { code: string; children: ReactNode; alert?: boolean }) {
+  return (
+    <div
+      className={`experiment${alert ? ' experiment--invalid' : ''}`}
+      role={alert ? 'alert' : undefined}
+      data-testid={alert ? 'experiment-error' : 'experiment-note'}
+    >
+      <p className="experiment__kicker">Experiment</p>
+      <p className={alert ? 'experiment__error' : undefined}>{children}</p>
+      <CodeBlock code={code} language="yaml" />
+    </div>
+  );
+}
+
 /**
- * Renders a lesson's ```experiment block: a Run widget, a series widget (for
- * `servers:`), or (for a broken block) a clear error with the block's text, never a crash.
- * Runs and series started here carry the lesson and the block's key, as the lesson lists them.
+ * Renders a lesson's ```experiment block as the backend parsed it (GET /api/lessons/{slug}
+ * lists each block with its request): a Run widget for a run, a series widget for a sweep, or
+ * (for a broken block) the backend's error with the block's text, never a crash. Runs and series
+ * started here carry the lesson and the block's key.
  */
 export function ExperimentBlock({ code, lessonSlug, gate, presenter }: ExperimentBlockProps) {
-  const parsed = useMemo(() => parseExperimentBlock(code), [code]);
+  const block = useLessonBlock(lessonSlug, code);
   const baseline = useBaseline(lessonSlug, code);
-  const lessonKey = useLessonExperiment(lessonSlug, code)?.key;
+  const listed = block.status === 'listed' ? block.experiment : null;
   const origin = useMemo<ExperimentOrigin | undefined>(
-    () => (lessonSlug && lessonKey ? { lesson: lessonSlug, experiment: lessonKey } : undefined),
-    [lessonSlug, lessonKey],
+    () => (lessonSlug && listed ? { lesson: lessonSlug, experiment: listed.key } : undefined),
+    [lessonSlug, listed],
   );
+
+  switch (block.status) {
+    case 'outside':
+      return <BlockNote code={code}>This experiment runs only from its lesson, which knows what it asks for.</BlockNote>;
+    case 'loading':
+      return <Loading label="Loading the experiment…" />;
+    case 'failed':
+      return (
+        <BlockNote code={code} alert>
+          The lesson could not be loaded, so this experiment cannot run: {block.error.message}
+        </BlockNote>
+      );
+    case 'unlisted':
+      return (
+        <BlockNote code={code} alert>
+          The server does not list this experiment in its lesson (the lesson changed since the page loaded): reload
+          the page.
+        </BlockNote>
+      );
+    case 'listed':
+      break;
+  }
+  const { experiment } = block;
   return (
     <ErrorBoundary name="This benchmark widget">
-      {parsed.ok && parsed.kind === 'series' ? (
+      {experiment.sweep ? (
         <SeriesWidget
-          experiment={parsed.experiment}
-          sweep={parsed.sweep}
+          title={experiment.title}
+          sweep={experiment.sweep}
           origin={origin}
           baseline={baseline}
           gate={gate}
           presenter={presenter}
         />
-      ) : parsed.ok ? (
+      ) : experiment.run ? (
         <ExperimentWidget
-          experiment={parsed.experiment}
-          request={parsed.request}
-          experimentKey={parsed.key}
+          title={experiment.title}
+          request={experiment.run}
+          runKey={`${lessonSlug ?? ''}/${experiment.key}`}
           origin={origin}
           baseline={baseline}
           gate={gate}
           presenter={presenter}
         />
       ) : (
-        <div className="experiment experiment--invalid" role="alert" data-testid="experiment-error">
-          <p className="experiment__kicker">Experiment</p>
-          <p className="experiment__error">{parsed.error}</p>
-          <CodeBlock code={code} language="yaml" />
-        </div>
+        <BlockNote code={code} alert>
+          {/* The backend's words: "The experiment block is invalid: …" */}
+          {experiment.error ?? 'The server gave neither this block’s run nor its series.'}
+        </BlockNote>
       )}
     </ErrorBoundary>
   );

@@ -21,7 +21,7 @@ describe('ExperimentParams', () => {
   it('lists each parameter once and knobs by their label, in their unit', () => {
     render(
       <ExperimentParams
-        experiment={{
+        request={{
           server: 'c-threaded',
           connections: 100,
           new_connection_per_request: true,
@@ -36,6 +36,35 @@ describe('ExperimentParams', () => {
       ['thread stack', '8,192 KiB'],
       ['SQPOLL', 'on'],
       ['pool threads', '1 thread'],
+    ]);
+  });
+
+  it('lists a series: its servers, the values varied, and each server’s own knobs by server', () => {
+    render(
+      <ExperimentParams
+        request={{
+          servers: ['c-threaded', 'c-poll'],
+          vary: 'connections',
+          values: [10, 1000],
+          base: { duration_s: 5 },
+          server_knobs: { 'c-threaded': { stack_kib: 256 } },
+        }}
+        servers={[threaded]}
+      />,
+    );
+    expect(rows()).toEqual([
+      ['servers', 'thread per connection (c-threaded), c-poll'],
+      ['connections', '10, 1,000'],
+      ['duration', '5 s'],
+      ['thread stack (c-threaded)', '256 KiB'],
+    ]);
+  });
+
+  it('shows a series of one value as that value, not as a varied one', () => {
+    render(<ExperimentParams request={{ servers: ['c-poll', 'c-epoll'], vary: 'connections', values: [500], base: {} }} servers={[]} />);
+    expect(rows()).toEqual([
+      ['servers', 'c-poll, c-epoll'],
+      ['connections', '500'],
     ]);
   });
 });

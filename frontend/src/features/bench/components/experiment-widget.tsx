@@ -2,13 +2,13 @@ import { useMemo } from 'react';
 
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
-import type { Baseline } from '@/lib/api-schemas';
+import type { Baseline, RunRequest } from '@/lib/api-schemas';
 
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
 import { useRun } from '../hooks/use-run';
 import { describeBaseline, replayRun } from '../lib/baseline';
 import { referenceLabel } from '../lib/chart-data';
-import type { Experiment, ExperimentOrigin, RunRequest } from '../lib/experiment-block';
+import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { isBusy, isCancellable } from '../lib/run-state';
 
@@ -22,9 +22,12 @@ import { RunStateLabel } from './run-state-label';
 import './experiment-widget.css';
 
 interface ExperimentWidgetProps {
-  experiment: Experiment;
+  /** The block's title (or the lab's); null to name it after its server. */
+  title: string | null;
+  /** What Run posts (POST /api/runs): a lesson block's as the backend parsed it, or the lab's. */
   request: RunRequest;
-  experimentKey: string;
+  /** Where the widget remembers its last run, so a reload follows it again. */
+  runKey: string;
   /** The lesson and block key, sent with each run; unknown outside a lesson the server lists. */
   origin?: ExperimentOrigin | undefined;
   /** The recorded reference result: shown until a live run starts, then drawn under it. */
@@ -36,10 +39,10 @@ interface ExperimentWidgetProps {
 }
 
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
-export function ExperimentWidget({ experiment, request, experimentKey, origin, baseline, gate, presenter }: ExperimentWidgetProps) {
+export function ExperimentWidget({ title: given, request, runKey, origin, baseline, gate, presenter }: ExperimentWidgetProps) {
   const health = useHealth();
   const servers = useServers();
-  const { state: live, start, cancel } = useRun(experimentKey, request, origin);
+  const { state: live, start, cancel } = useRun(runKey, request, origin);
   const recorded = useMemo(() => (baseline?.kind === 'run' ? replayRun(baseline) : null), [baseline]);
   // Until the learner runs it, the widget shows the recorded reference result; a live run is
   // then drawn over it, the reference dimmer beneath, never instead of it.
@@ -53,7 +56,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
 
   const serverId = request.server;
   const server = servers.data?.find((s) => s.id === serverId);
-  const title = experiment.title ?? `Benchmark ${server?.title ?? serverId}`;
+  const title = given ?? `Benchmark ${server?.title ?? serverId}`;
   const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
   const blocked = runBlockedReason({
     health: health.data,
@@ -61,7 +64,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
     servers: servers.data,
     serverId,
   });
-  const planned = experiment.duration_s !== undefined ? experiment.duration_s + (experiment.warmup_s ?? 0) : 0;
+  const planned = request.duration_s !== undefined ? request.duration_s + (request.warmup_s ?? 0) : 0;
 
   const run = async () => {
     const runId = await start();
@@ -69,7 +72,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
   };
 
   return (
-    <section className="experiment" aria-label={`Experiment: ${experiment.title ?? serverId}`}>
+    <section className="experiment" aria-label={`Experiment: ${given ?? serverId}`}>
       <header className="experiment__header">
         <div>
           <p className="experiment__kicker">Experiment</p>
@@ -79,7 +82,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
       </header>
       {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
 
-      <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
+      <ExperimentParams request={request} servers={server ? [server] : []} />
 
       <ExperimentControls
         runLabel={showingRecorded ? 'Run live' : 'Run benchmark'}
@@ -97,7 +100,7 @@ export function ExperimentWidget({ experiment, request, experimentKey, origin, b
         ) : null}
       </ExperimentControls>
 
-      <RunFigures state={state} plannedS={planned} warmupS={experiment.warmup_s} reference={reference} />
+      <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} reference={reference} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 
 import type { Sweep, SweepPoint } from '@/lib/api-schemas';
+import { aSweep } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -13,7 +14,7 @@ function point(server: string, value: number, status: SweepPoint['status'], qps:
 const request = { servers: ['c-poll', 'c-epoll'], vary: 'idle_connections' as const, values: [0, 16000], base: { connections: 10 } };
 
 function table(points: SweepPoint[], finished = false): Sweep {
-  return { id: 's1', request, finished, points, memory_per_connection: { 'c-poll': 2048, 'c-epoll': null } };
+  return aSweep({ request, finished, points, memory_per_connection: { 'c-poll': 2048, 'c-epoll': null } });
 }
 
 const plotted = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');

@@ -51,7 +51,7 @@ describe('the recorded reference under a live run', () => {
     mockFetch({
       'GET /api/health': healthyHealth,
       'GET /api/servers': servers,
-      'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1 }),
+      'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
       ...baselines({
         block: runBlock,
         kind: 'run',

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
 
 import { Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
@@ -8,7 +7,7 @@ import type { Run } from '@/lib/api-schemas';
 
 import { getRun } from '../api/runs';
 import { useFollowRun } from '../hooks/use-run';
-import { experimentOfRun, formatWhen, lessonOf } from '../lib/permalink';
+import { formatWhen } from '../lib/permalink';
 
 import { ExperimentParams } from './experiment-params';
 import { LessonLink, PermalinkProblem, PermalinkSection, ProvenanceList } from './permalink-parts';
@@ -38,12 +37,12 @@ function RunPage({ run }: { run: Run }) {
   const state = useFollowRun(run);
   const servers = useServers().data ?? [];
   const server = servers.find((s) => s.id === run.server);
-  const experiment = useMemo(() => experimentOfRun(run), [run]);
-  const lesson = lessonOf(run.request);
+  const { request } = run;
+  const lesson = request.lesson ?? null;
   const when = formatWhen(run.created_at);
   const title = `${server?.title ?? run.server} run`;
   usePageTitle(`${title}${when ? `, ${when}` : ''}`);
-  const planned = (experiment.duration_s ?? 0) + (experiment.warmup_s ?? 0);
+  const planned = request.duration_s + request.warmup_s;
 
   return (
     <article className="permalink" data-testid="run-permalink" aria-labelledby="permalink-title">
@@ -58,14 +57,14 @@ function RunPage({ run }: { run: Run }) {
       </header>
 
       <PermalinkSection id="permalink-parameters" title="Parameters">
-        <ExperimentParams experiment={experiment} servers={server ? [server] : []} />
+        <ExperimentParams request={request} servers={server ? [server] : []} />
       </PermalinkSection>
 
       <PermalinkSection id="permalink-result" title="Result">
         {state.phase === 'queued' || state.phase === 'starting' ? (
           <p className="permalink__muted">The charts fill in as the run measures; this page follows it live.</p>
         ) : null}
-        <RunFigures state={state} plannedS={planned} warmupS={experiment.warmup_s} />
+        <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} />
       </PermalinkSection>
 
       <PermalinkSection id="permalink-provenance" title="Provenance">

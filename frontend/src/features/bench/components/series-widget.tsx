@@ -2,14 +2,14 @@ import { useMemo } from 'react';
 
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
-import type { Baseline } from '@/lib/api-schemas';
+import type { Baseline, SweepRequest } from '@/lib/api-schemas';
 import { formatCount } from '@/lib/format';
 
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
 import { useSweep, type SweepState } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
 import { referenceLabel } from '../lib/chart-data';
-import type { Experiment, ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
+import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { describeSweepProgress, sweepProgress } from '../lib/series';
 
@@ -22,7 +22,9 @@ import { SeriesFigures } from './series-figures';
 import './experiment-widget.css';
 
 interface SeriesWidgetProps {
-  experiment: Experiment;
+  /** The block's title (or the lab's); null to name it after its servers. */
+  title: string | null;
+  /** What Run posts (POST /api/sweeps): a lesson block's as the backend parsed it, or the lab's. */
   sweep: SweepRequest;
   /** The lesson and block key, sent with the series; unknown outside a lesson the server lists. */
   origin?: ExperimentOrigin | undefined;
@@ -44,7 +46,7 @@ function stateText(state: SweepState, total: number): string {
 
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
-export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presenter }: SeriesWidgetProps) {
+export function SeriesWidget({ title: given, sweep, origin, baseline, gate, presenter }: SeriesWidgetProps) {
   const health = useHealth();
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep, origin);
@@ -68,7 +70,7 @@ export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presen
       .find((reason) => reason !== null) ?? null;
   const busy = BUSY.has(state.phase);
   const total = sweep.servers.length * sweep.values.length;
-  const title = experiment.title ?? `${sweep.servers.join(' vs ')}${sweep.values.length > 1 ? ` by ${sweep.vary}` : ''}`;
+  const title = given ?? `${sweep.servers.join(' vs ')}${sweep.values.length > 1 ? ` by ${sweep.vary}` : ''}`;
   const known = (servers.data ?? []).filter((s) => sweep.servers.includes(s.id));
   const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
 
@@ -90,7 +92,7 @@ export function SeriesWidget({ experiment, sweep, origin, baseline, gate, presen
       </header>
       {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
 
-      <ExperimentParams experiment={experiment} servers={known} />
+      <ExperimentParams request={sweep} servers={known} />
 
       <ExperimentControls
         runLabel={showingRecorded ? 'Run live' : `Run ${formatCount(total, 'benchmark')}`}

@@ -5,13 +5,13 @@ import { Link } from 'react-router';
 import { Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
-import { doneEventSchema, type Sweep } from '@/lib/api-schemas';
+import type { Sweep } from '@/lib/api-schemas';
 import { formatInt } from '@/lib/format';
 
 import { getRun } from '../api/runs';
 import { getSweep } from '../api/sweeps';
 import { useFollowSweep } from '../hooks/use-sweep';
-import { experimentOfSweep, formatWhen } from '../lib/permalink';
+import { formatWhen } from '../lib/permalink';
 import { describeSweepProgress, sweepProgress, sweepRequestOf } from '../lib/series';
 
 import { ExperimentParams } from './experiment-params';
@@ -45,10 +45,7 @@ function FirstPointProvenance({ runId }: { runId: string | null }) {
     queryFn: ({ signal }) => getRun(runId ?? '', signal),
     enabled: runId !== null,
     staleTime: Infinity,
-    select: (run) => {
-      const result = doneEventSchema.safeParse(run.result);
-      return result.success ? (result.data.provenance ?? null) : null;
-    },
+    select: (run) => run.result?.provenance ?? null,
   });
   return (
     <>
@@ -65,7 +62,6 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
   const state = useFollowSweep(sweep);
   const table = state.table ?? sweep;
   const request = useMemo(() => sweepRequestOf(table), [table]);
-  const experiment = useMemo(() => experimentOfSweep(sweep), [sweep]);
   const servers = useServers().data ?? [];
   const known = servers.filter((s) => request.servers.includes(s.id));
   const when = formatWhen(sweep.created_at);
@@ -94,11 +90,11 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
             {status}
           </p>
         </div>
-        {sweep.request?.lesson ? <LessonLink slug={sweep.request.lesson} /> : null}
+        {sweep.request.lesson ? <LessonLink slug={sweep.request.lesson} /> : null}
       </header>
 
       <PermalinkSection id="permalink-parameters" title="Parameters">
-        <ExperimentParams experiment={experiment} servers={known} />
+        <ExperimentParams request={sweep.request} servers={known} />
       </PermalinkSection>
 
       <PermalinkSection id="permalink-result" title="Result">

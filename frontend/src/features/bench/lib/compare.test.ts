@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Run, Sweep } from '@/lib/api-schemas';
-import { doneData } from '@/testing/fixtures';
+import type { Run } from '@/lib/api-schemas';
+import { aPoint, aRun, aSweep, doneData } from '@/testing/fixtures';
 
 import { compareTable, runRow, shortTime, sweepRows } from './compare';
 
-const run = (over: Partial<Run>): Run => ({
-  id: 'r1',
-  server: 'c-epoll',
-  status: 'done',
-  request: {},
-  created_at: '2026-11-25T10:01:00Z',
-  result: doneData,
-  ...over,
-});
+const run = (over: Partial<Run>): Run => aRun({ created_at: '2026-11-25T10:01:00Z', ...over });
 
 describe('runRow', () => {
   it('takes a valid run’s headline figures', () => {
@@ -25,22 +17,18 @@ describe('runRow', () => {
   it('shows no figure for an invalid or unfinished run, and says why', () => {
     expect(runRow(run({ result: { ...doneData, valid: false, invalid_reason: 'errors' } }))).toMatchObject({ qps: null, note: 'invalid: errors' });
     expect(runRow(run({ status: 'failed', result: null }))).toMatchObject({ qps: null, note: 'failed' });
-    expect(runRow(run({ result: { nonsense: true } }))).toMatchObject({ qps: null, note: 'no readable result' });
+    expect(runRow(run({ result: null }))).toMatchObject({ qps: null, note: 'no result recorded' });
   });
 });
 
 describe('sweepRows', () => {
   it('makes each point a row named by server and value', () => {
-    const sweep = {
-      id: 's1',
-      request: { servers: ['c-epoll'], vary: 'connections', values: [10, 100], base: {} },
-      finished: true,
+    const sweep = aSweep({
       points: [
-        { server: 'c-epoll', value: 10, run_id: 'a', status: 'done', valid: true, qps: 100, p50_us: 5, p99_us: 9 },
-        { server: 'c-epoll', value: 100, run_id: null, status: 'skipped', reason: 'too many' },
+        aPoint({ server: 'c-epoll', value: 10, run_id: 'a', qps: 100, p50_us: 5, p99_us: 9 }),
+        aPoint({ server: 'c-epoll', value: 100, run_id: null, status: 'skipped', valid: null, reason: 'too many' }),
       ],
-      memory_per_connection: {},
-    } as unknown as Sweep;
+    });
     const rows = sweepRows(sweep);
     expect(rows.map((r) => [r.key, r.label.split(' · ')[0], r.qps, r.note])).toEqual([
       ['s1:c-epoll:10', 'c-epoll @ 10 connections', 100, null],

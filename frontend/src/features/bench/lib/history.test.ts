@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { HistoryEntry } from '../api/lab';
+import type { HistoryEntry } from '@/lib/api-schemas';
 
 import { describeEntry, entryLabUrl, entrySetup } from './history';
 
@@ -51,7 +51,7 @@ describe('reopening in the lab', () => {
   });
 
   it('gives a sweep its servers and values, and drops defaults from the link when they are known', () => {
-    const url = entryLabUrl(sweep, [{ name: 'rate', label: 'Rate', help: 'h', kind: 'float', default: 0, sweepable: true }]);
+    const url = entryLabUrl(sweep, [{ name: 'rate', label: 'Rate', help: 'h', kind: 'float', default: 0, min_exclusive: false, sweepable: true }]);
     expect(url).toBe('/lab?servers=c-epoll%2Cc-poll&duration_s=5&warmup_s=1&vary=connections&values=10%2C1000%2C100');
   });
 });

@@ -1,10 +1,9 @@
 /** A history entry in words, and the lab link that reopens it. Pure, for the page and tests. */
 import { formatCount } from '@/lib/format';
 
-import type { HistoryEntry } from '../api/lab';
+import type { HistoryEntry, RunField, RunRequest, SweepRequest } from '@/lib/api-schemas';
 
-import type { Experiment } from './experiment-block';
-import { EMPTY_SETUP, setupFromExperiment, setupToSearch, type LabField, type LabSetup } from './lab-setup';
+import { EMPTY_SETUP, setupFromRequest, setupToSearch, type LabSetup } from './lab-setup';
 
 const VARIED_LABELS: Record<string, string> = {
   connections: 'connections',
@@ -27,23 +26,27 @@ export function describeEntry(entry: HistoryEntry): string {
 
 /** The entry as the lab setup that runs it again. */
 export function entrySetup(entry: HistoryEntry): LabSetup {
-  const fields = Object.fromEntries(Object.entries(entry.request).filter(([, v]) => v !== null)) as Experiment;
-  const experiment: Experiment = {
-    ...fields,
-    ...(entry.kind === 'run' ? { server: entry.servers[0] } : { servers: entry.servers }),
-    ...(entry.kind === 'sweep' && entry.vary && entry.values ? { vary: entry.vary, values: entry.values } : {}),
-    ...(Object.keys(entry.knobs).length ? { knobs: entry.knobs } : {}),
+  // The history keeps a request's run fields as a plain record (a sweep's: its base).
+  const settings = Object.fromEntries(Object.entries(entry.request).filter(([, v]) => v !== null)) as Omit<RunRequest, 'server'>;
+  const knobs = entry.knobs ?? {};
+  if (entry.kind === 'run') return setupFromRequest({ ...settings, server: entry.servers[0] ?? '', knobs });
+  const sweep: SweepRequest = {
+    servers: entry.servers,
+    vary: entry.vary ?? 'connections',
+    values: entry.values ?? [],
+    base: { ...settings, knobs },
+    server_knobs: entry.server_knobs ?? null,
   };
-  return setupFromExperiment(experiment);
+  return setupFromRequest(sweep);
 }
 
 /** `/lab?…` for the entry, with only what differs from the defaults when they are known. */
-export function entryLabUrl(entry: HistoryEntry, fields: LabField[] = []): string {
+export function entryLabUrl(entry: HistoryEntry, fields: RunField[] = []): string {
   return labUrl(entrySetup(entry), fields);
 }
 
 /** The lab's route for a setup. */
-export function labUrl(setup: LabSetup = EMPTY_SETUP, fields: LabField[] = []): string {
+export function labUrl(setup: LabSetup = EMPTY_SETUP, fields: RunField[] = []): string {
   const search = setupToSearch(setup, fields);
   return search ? `/lab?${search}` : '/lab';
 }

@@ -4,30 +4,12 @@
  * setup lives in the page's URL (`#/lab?servers=c-epoll,c-poll&connections=1000`), so a lab
  * experiment can be linked, reloaded and opened from a lesson's block or the history.
  */
-import type { Knob } from '@/lib/api-schemas';
+import { VARIED_FIELDS, type Knob, type RunField, type RunRequest, type SweepRequest, type VariedField } from '@/lib/api-schemas';
 
-import type { Experiment, RunRequest, SweepRequest, VariedField } from './experiment-block';
-import { VARIED_FIELDS } from './experiment-block';
 import { knobLabel } from './knob-display';
 
-export type FieldValue = number | boolean | string;
-export type KnobValue = number | boolean | string;
-
-/** GET /api/lab/fields's field, as the form needs it. */
-export interface LabField {
-  name: string;
-  label: string;
-  help: string;
-  kind: 'int' | 'float' | 'bool' | 'choice';
-  unit?: string | null | undefined;
-  units?: string | null | undefined;
-  min?: number | null | undefined;
-  min_exclusive?: boolean | undefined;
-  max?: number | null | undefined;
-  default: FieldValue;
-  choices?: string[] | null | undefined;
-  sweepable: boolean;
-}
+export type FieldValue = RunField['default'];
+export type KnobValue = Knob['default'];
 
 export interface LabSetup {
   servers: string[];
@@ -40,12 +22,8 @@ export interface LabSetup {
   values: number[];
 }
 
-/** A sweep whose servers may each get knobs of their own (POST /api/sweeps's `server_knobs`). */
-export type LabSweep = SweepRequest & { server_knobs?: Record<string, Record<string, KnobValue>> };
-
-export type LabPlan =
-  | { kind: 'run'; experiment: Experiment; request: RunRequest }
-  | { kind: 'sweep'; experiment: Experiment; sweep: LabSweep };
+/** What the setup runs as: the title the widget shows and the one request it posts. */
+export type LabPlan = { kind: 'run'; title: string; request: RunRequest } | { kind: 'sweep'; title: string; sweep: SweepRequest };
 
 /** What the form calls a knob: its catalog label, capitalised as the run fields are. */
 export function knobFormLabel(knob: Knob): string {
@@ -61,7 +39,7 @@ function isVaried(name: string): name is VariedField {
 
 // ─────────────────────────── checking values ───────────────────────────
 
-function describeBound(field: LabField, value: number): string | null {
+function describeBound(field: RunField, value: number): string | null {
   const unit = field.units ? ` ${field.units}` : '';
   if (field.min != null && (field.min_exclusive ? value <= field.min : value < field.min)) {
     return `${field.label} must be ${field.min_exclusive ? 'more than' : 'at least'} ${field.min}${unit}`;
@@ -71,7 +49,7 @@ function describeBound(field: LabField, value: number): string | null {
 }
 
 /** Why a value is refused for a field, or null: the same bounds POST /api/runs applies. */
-export function fieldProblem(field: LabField, value: FieldValue): string | null {
+export function fieldProblem(field: RunField, value: FieldValue): string | null {
   if (field.kind === 'bool') return typeof value === 'boolean' ? null : `${field.label} is on or off`;
   if (field.kind === 'choice') {
     return field.choices?.includes(String(value)) ? null : `${field.label} is one of ${field.choices?.join(', ') ?? ''}`;
@@ -96,12 +74,12 @@ export function knobProblem(knob: Knob, value: KnobValue): string | null {
 
 // ─────────────────────────── the request ───────────────────────────
 
-function fieldValues(setup: LabSetup, fields: LabField[]): Record<string, FieldValue> {
+function fieldValues(setup: LabSetup, fields: RunField[]): Record<string, FieldValue> {
   return Object.fromEntries(fields.map((f) => [f.name, setup.fields[f.name] ?? f.default]));
 }
 
 /** Every problem with the setup, in the form's order; empty when it can run. */
-export function setupProblems(setup: LabSetup, fields: LabField[], knobs: Record<string, Knob[]>, maxPoints: number): string[] {
+export function setupProblems(setup: LabSetup, fields: RunField[], knobs: Record<string, Knob[]>, maxPoints: number): string[] {
   const problems: string[] = [];
   if (setup.servers.length === 0) problems.push('Pick at least one server');
   const values = fieldValues(setup, fields);
@@ -132,7 +110,7 @@ export function setupProblems(setup: LabSetup, fields: LabField[], knobs: Record
 
 /** Only the fields set away from their defaults: what the request and the URL carry. A field
  *  the list does not know (it is still loading) is kept. */
-function changedFields(setup: LabSetup, fields: LabField[]): Record<string, FieldValue> {
+function changedFields(setup: LabSetup, fields: RunField[]): Record<string, FieldValue> {
   const defaults = new Map(fields.map((f) => [f.name, f.default]));
   return Object.fromEntries(Object.entries(setup.fields).filter(([name, value]) => defaults.get(name) !== value));
 }
@@ -145,26 +123,25 @@ function setKnobs(setup: LabSetup): Record<string, Record<string, KnobValue>> {
 
 /** The setup as the one request it becomes: a run for one server with nothing varied, else a
  *  sweep (several servers without `vary` compare them at one connection count). */
-export function planFor(setup: LabSetup, fields: LabField[]): LabPlan {
+export function planFor(setup: LabSetup, fields: RunField[]): LabPlan {
   const changed = changedFields(setup, fields) as Partial<RunRequest>;
   const knobs = setKnobs(setup);
   const [first = ''] = setup.servers;
   const title = setup.servers.length > 1 || setup.vary ? 'Lab sweep' : 'Lab run';
   if (setup.servers.length === 1 && !setup.vary) {
     const request: RunRequest = { ...changed, server: first, ...(knobs[first] ? { knobs: knobs[first] } : {}) };
-    return { kind: 'run', experiment: { title, ...request }, request };
+    return { kind: 'run', title, request };
   }
   const { [setup.vary ?? 'connections']: varied, ...base } = changed as Record<string, FieldValue>;
   const vary = setup.vary ?? 'connections';
   const values = setup.vary ? setup.values : [typeof varied === 'number' ? varied : Number(fields.find((f) => f.name === 'connections')?.default ?? 100)];
-  const sweep: LabSweep = { servers: setup.servers, vary, values, base };
+  const sweep: SweepRequest = { servers: setup.servers, vary, values, base };
   if (Object.keys(knobs).length > 0) sweep.server_knobs = knobs;
-  const experiment: Experiment = { title, servers: setup.servers, ...base, ...(setup.vary ? { vary, values } : { connections: values[0] }) };
-  return { kind: 'sweep', experiment, sweep };
+  return { kind: 'sweep', title, sweep };
 }
 
 /** About how long the setup takes to run, in seconds (warm-up and duration per repetition). */
-export function plannedSeconds(setup: LabSetup, fields: LabField[]): number {
+export function plannedSeconds(setup: LabSetup, fields: RunField[]): number {
   const values = fieldValues(setup, fields);
   const each = (Number(values.warmup_s) + Number(values.duration_s)) * (Number(values.repetitions) || 1);
   return each * setup.servers.length * (setup.vary ? setup.values.length : 1);
@@ -188,7 +165,7 @@ function knobKind(knob: Knob | undefined): 'int' | 'bool' | 'enum' {
 }
 
 /** The setup as URL search parameters: only what differs from the defaults. */
-export function setupToSearch(setup: LabSetup, fields: LabField[]): string {
+export function setupToSearch(setup: LabSetup, fields: RunField[]): string {
   const params = new URLSearchParams();
   if (setup.servers.length) params.set('servers', setup.servers.join(','));
   for (const [name, value] of Object.entries(changedFields(setup, fields))) params.set(name, encodeValue(value));
@@ -203,7 +180,7 @@ export function setupToSearch(setup: LabSetup, fields: LabField[]): string {
 }
 
 /** A setup read back from the URL; unknown names are ignored, bad values kept for the form to flag. */
-export function setupFromSearch(params: URLSearchParams, fields: LabField[], knobs: Record<string, Knob[]>): LabSetup {
+export function setupFromSearch(params: URLSearchParams, fields: RunField[], knobs: Record<string, Knob[]>): LabSetup {
   const servers = (params.get('servers') ?? '').split(',').filter(Boolean);
   const setup: LabSetup = { servers, fields: {}, knobs: {}, vary: null, values: [] };
   for (const field of fields) {
@@ -224,16 +201,31 @@ export function setupFromSearch(params: URLSearchParams, fields: LabField[], kno
   return setup;
 }
 
-/** A lesson's experiment (or a past run's request) as a lab setup: "Open in lab". */
-export function setupFromExperiment(experiment: Experiment): LabSetup {
-  const { title: _title, server, servers, vary, values, knobs, ...rest } = experiment;
-  const ids = servers ?? (server ? [server] : []);
-  const fields = { ...rest } as Record<string, FieldValue>;
-  const perServer = knobs ? Object.fromEntries(ids.map((id) => [id, knobs])) : {};
-  const swept = vary !== undefined && values !== undefined && values.length > 1;
-  const [only] = values ?? [];
-  if (vary && values?.length === 1 && only !== undefined) fields[vary] = only;
-  return { servers: ids, fields, knobs: perServer, vary: swept ? vary : null, values: swept ? values : [] };
+/** The run fields a request sets (not its origin, nor null ones). */
+function givenFields(settings: Record<string, unknown>): Record<string, FieldValue> {
+  const { lesson: _lesson, experiment: _experiment, ...rest } = settings;
+  return Object.fromEntries(Object.entries(rest).filter((entry): entry is [string, FieldValue] => entry[1] != null));
+}
+
+/** Each server's knobs: those for all of them, then its own; none for a server without any. */
+function knobsOf(servers: string[], shared: Record<string, KnobValue> = {}, own: Record<string, Record<string, KnobValue>> = {}) {
+  const each = servers.map((id) => [id, { ...shared, ...own[id] }] as const);
+  return Object.fromEntries(each.filter(([, knobs]) => Object.keys(knobs).length > 0));
+}
+
+/** A lesson block's request, or a past run's or sweep's, as a lab setup: "Open in lab". */
+export function setupFromRequest(request: RunRequest | SweepRequest): LabSetup {
+  if ('servers' in request) {
+    const { servers, vary, values, base = {}, server_knobs: own } = request;
+    const { knobs, ...settings } = base;
+    const fields = givenFields(settings);
+    const swept = values.length > 1;
+    const [only] = values;
+    if (!swept && only !== undefined) fields[vary] = only;
+    return { servers, fields, knobs: knobsOf(servers, knobs, own ?? {}), vary: swept ? vary : null, values: swept ? values : [] };
+  }
+  const { server, knobs, ...settings } = request;
+  return { servers: [server], fields: givenFields(settings), knobs: knobsOf([server], knobs), vary: null, values: [] };
 }
 
 /** Seconds as a person says them: "45 s", "2 min", "1 min 20 s". */

@@ -1,37 +1,7 @@
 /**
- * What a permalink page says about a run or series besides its figures: the parameters it was
- * asked for (as an experiment block, for the params list), when, and where it was measured.
+ * What a permalink page says about a run or series besides its figures and the parameters it
+ * was asked for (its request, as ExperimentParams lists it): when, and where it was measured.
  */
-import { z } from 'zod';
-
-import type { Run, Sweep } from '@/lib/api-schemas';
-
-import { experimentSchema, type Experiment } from './experiment-block';
-
-// The stored request carries more than a block has (the lesson and block key): read leniently.
-const requestAsExperiment = z.object(experimentSchema.shape);
-
-/** A run's stored request as the experiment block that would ask for it. */
-export function experimentOfRun(run: Run): Experiment {
-  const parsed = requestAsExperiment.safeParse({ ...run.request, server: run.server });
-  return parsed.success ? parsed.data : { server: run.server };
-}
-
-/** A series' stored request as a block: its servers, and the value it varies when it does. */
-export function experimentOfSweep(sweep: Sweep): Experiment {
-  const request = sweep.request;
-  const servers = request?.servers ?? [...new Set(sweep.points.map((p) => p.server))];
-  if (!request) return { servers };
-  const varied = request.values.length > 1 ? { vary: request.vary, values: request.values } : { [request.vary]: request.values[0] };
-  const parsed = requestAsExperiment.safeParse({ ...request.base, servers, ...varied });
-  return parsed.success ? parsed.data : { servers };
-}
-
-/** The lesson a run or series was started from, when it was. */
-export function lessonOf(request: Record<string, unknown> | null | undefined): string | null {
-  const lesson = request?.lesson;
-  return typeof lesson === 'string' && lesson ? lesson : null;
-}
 
 /** "25 Nov 2026, 10:08" in the reader's time zone; null for no or an unreadable time. */
 export function formatWhen(iso: string | null | undefined): string | null {

@@ -13,7 +13,7 @@ describe('runBlockedReason', () => {
     expect(runBlockedReason({ ...base, health: undefined })).toMatch(/Checking/);
     expect(runBlockedReason({ ...base, health: undefined, healthError: new Error('502') })).toMatch(/health check failed: 502/);
     expect(
-      runBlockedReason({ ...base, health: { ...healthyHealth, docker: { reachable: false, error: 'permission denied' }, ready: false } }),
+      runBlockedReason({ ...base, health: { ...healthyHealth, docker: { reachable: false, version: null, error: 'permission denied' }, ready: false } }),
     ).toBe('Docker is unreachable: permission denied. Benchmarks cannot run.');
     expect(
       runBlockedReason({ ...base, health: { ...healthyHealth, images: { 'c10klab/server:c-epoll': false, 'c10klab/loadgen:latest': true }, ready: false } }),

@@ -1,5 +1,5 @@
 import { parseRunEventFrame, type RunEventFrame } from '@/lib/api-schemas';
-import { doneData, progress } from '@/testing/fixtures';
+import { aRun, doneData, progress } from '@/testing/fixtures';
 
 import {
   describeWait,
@@ -165,15 +165,16 @@ describe('runReducer', () => {
 
   it('settles from GET /api/runs/{id} when the stream is gone', () => {
     const base = run([created, event('started', 1, { server: 'c-epoll' })]);
-    const runInfo = { id: 'r1', server: 'c-epoll', position: null };
-    const failed = runReducer(base, { type: 'resolved', run: { ...runInfo, status: 'failed', error: { reason: 'oom', logs: ['x'] } } });
+    const failed = runReducer(base, { type: 'resolved', run: aRun({ status: 'failed', result: null, error: 'oom' }) });
     expect(runStateLabel(failed)).toBe('failed: oom');
-    expect(failed.failure?.logs).toEqual(['x']);
-    const done = runReducer(base, { type: 'resolved', run: { ...runInfo, status: 'done', result: doneData } });
+    expect(failed.failure?.logs).toEqual([]);
+    const unexplained = runReducer(base, { type: 'resolved', run: aRun({ status: 'failed', result: null, error: null }) });
+    expect(runStateLabel(unexplained)).toBe('failed: the run failed (no reason recorded)');
+    const done = runReducer(base, { type: 'resolved', run: aRun({ status: 'done', result: doneData }) });
     expect(done.result?.valid).toBe(true);
-    const cancelled = runReducer(base, { type: 'resolved', run: { ...runInfo, status: 'cancelled' } });
+    const cancelled = runReducer(base, { type: 'resolved', run: aRun({ status: 'cancelled', result: null }) });
     expect(runStateLabel(cancelled)).toBe('cancelled');
-    const other = runReducer(base, { type: 'resolved', run: { ...runInfo, id: 'r2', status: 'failed', error: 'x' } });
+    const other = runReducer(base, { type: 'resolved', run: aRun({ id: 'r2', status: 'failed', error: 'x' }) });
     expect(runStateLabel(other)).toBe('starting');
   });
 

@@ -3,14 +3,7 @@
  * events of one run. Events carry a per-run sequence number (`id:`); anything
  * at or below the last one applied is a replay after a reconnect and is ignored.
  */
-import {
-  doneEventSchema,
-  type DoneEvent,
-  type ProgressEvent,
-  type Run,
-  type RunEventFrame,
-  type RunStatus,
-} from '@/lib/api-schemas';
+import type { DoneEvent, ProgressEvent, Run, RunEventFrame, RunStatus } from '@/lib/api-schemas';
 
 export type RunPhase =
   | 'idle'
@@ -141,21 +134,6 @@ function phaseForStatus(status: RunStatus): RunPhase {
   }
 }
 
-function describeRunError(error: unknown): string {
-  if (typeof error === 'string' && error) return error;
-  if (error && typeof error === 'object' && 'reason' in error && typeof error.reason === 'string') {
-    return error.reason;
-  }
-  return 'the run failed (no reason recorded)';
-}
-
-function logsOf(error: unknown): string[] {
-  if (error && typeof error === 'object' && 'logs' in error && Array.isArray(error.logs)) {
-    return error.logs.filter((line): line is string => typeof line === 'string');
-  }
-  return [];
-}
-
 function applyFrame(state: RunState, frame: RunEventFrame): RunState {
   if (frame.seq <= state.lastSeq) return state; // replayed after a reconnect
   const next: RunState = { ...state, lastSeq: frame.seq };
@@ -172,6 +150,9 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
         waitS: frame.data.wait_s ?? null,
         held: frame.data.held ?? false,
       };
+    case 'repetition':
+      // Each repetition's progress events say which they are; nothing to draw here.
+      return next;
     case 'requeued':
       // Its `queued` event with the new position comes next.
       return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, frame.data.reason);
@@ -260,21 +241,15 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       }
       const phase = phaseForStatus(action.run.status);
       if (phase === 'done') {
-        const result = doneEventSchema.safeParse(action.run.result);
-        return {
-          ...state,
-          ...LEFT_QUEUE,
-          phase: 'done',
-          result: result.success ? result.data : null,
-          connection: 'closed',
-        };
+        return { ...state, ...LEFT_QUEUE, phase: 'done', result: action.run.result, connection: 'closed' };
       }
       if (phase === 'failed') {
         return {
           ...state,
           ...LEFT_QUEUE,
           phase: 'failed',
-          failure: { reason: describeRunError(action.run.error), logs: logsOf(action.run.error) },
+          // The run's record keeps the reason; the logs came only with the stream's `failed`.
+          failure: { reason: action.run.error || 'the run failed (no reason recorded)', logs: [] },
           connection: 'closed',
         };
       }

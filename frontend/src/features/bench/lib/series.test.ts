@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Sweep, SweepPoint } from '@/lib/api-schemas';
+import type { SweepPoint } from '@/lib/api-schemas';
+import { aPoint, aSweep } from '@/testing/fixtures';
 
 import type { SweepRequest } from './experiment-block';
 import {
@@ -24,7 +25,7 @@ const sweep: SweepRequest = {
 };
 
 function point(server: string, value: number, extra: Partial<SweepPoint>): SweepPoint {
-  return { server, value, run_id: 'r', status: 'done', valid: true, qps: 100, p99_us: 50, ...extra };
+  return aPoint({ server, value, run_id: 'r', qps: 100, p99_us: 50, ...extra });
 }
 
 describe('series', () => {
@@ -98,17 +99,15 @@ describe('series', () => {
   it('counts a running series’ points: done (arrived or in the table), running, queued', () => {
     const arrived = [point('c-select', 10, {})];
     expect(sweepProgress(4, arrived, null)).toEqual({ done: 1, total: 4, running: 0, queued: 0 });
-    const table: Sweep = {
-      id: 's1',
+    const table = aSweep({
       finished: false,
-      memory_per_connection: {},
       points: [
         point('c-select', 10, {}),
         point('c-epoll', 10, { status: 'skipped', run_id: null }),
         point('c-select', 2000, { status: 'running' }),
         point('c-epoll', 2000, { status: 'queued' }),
       ],
-    };
+    });
     const progress = sweepProgress(4, arrived, table);
     expect(progress).toEqual({ done: 2, total: 4, running: 1, queued: 1 });
     expect(describeSweepProgress(progress)).toBe('2 of 4 points done · 1 running · 1 queued');
@@ -122,13 +121,11 @@ describe('series', () => {
     });
   });
 
-  it('draws a table as it was asked for, or from its points when it came without its request', () => {
-    const table: Sweep = {
-      id: 's1',
-      finished: true,
-      memory_per_connection: {},
+  it('draws a table as it was asked for', () => {
+    const table = aSweep({
+      request: { servers: ['c-select', 'c-epoll'], vary: 'connections', values: [10, 2000], base: { duration_s: 3 } },
       points: [point('c-select', 10, {}), point('c-epoll', 10, {}), point('c-select', 2000, {}), point('c-epoll', 2000, {})],
-    };
+    });
     expect(sweepRequestOf(table)).toEqual({ servers: ['c-select', 'c-epoll'], vary: 'connections', values: [10, 2000], base: {} });
     const asked = sweepRequestOf({
       ...table,

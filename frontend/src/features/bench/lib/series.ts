@@ -6,7 +6,7 @@ import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 
 import { formatCount } from '@/lib/format';
 
-import type { RunRequest, SweepRequest } from './experiment-block';
+import type { SweepRequest } from './experiment-block';
 
 export type SeriesMetric = 'qps' | 'p99_us' | 'calls_per_request';
 
@@ -60,7 +60,7 @@ export function serverStyleIndexes(servers: string[], catalog: readonly string[]
  *  (counting slows an event loop little: comparable with other counted runs); otherwise
  *  throughput and latency. */
 export function chartMetrics(sweep: SweepRequest): SeriesMetric[] {
-  return sweep.base.profile === 'syscalls' ? ['calls_per_request', 'qps'] : ['qps', 'p99_us'];
+  return sweep.base?.profile === 'syscalls' ? ['calls_per_request', 'qps'] : ['qps', 'p99_us'];
 }
 
 /** Connections and friends spanning two decades or more read best on a log axis. */
@@ -133,26 +133,11 @@ export function describeSweepProgress({ done, total, running, queued }: SweepPro
     .join(' · ');
 }
 
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
-}
-
 /**
  * What a sweep's table was asked for, as far as drawing it needs (servers, the varied field and
- * values, and whether it counted system calls): the request the server sends with the table, or, for a
- * table without one, its servers and values as the points list them (the axis then says
- * connections, the usual case).
+ * values, and whether it counted system calls): the request the server sends with the table.
  */
 export function sweepRequestOf(table: Sweep): SweepRequest {
-  if (table.request) {
-    const { servers, vary, values, base } = table.request;
-    const counted: Omit<RunRequest, 'server'> = { profile: 'syscalls' };
-    return { servers, vary, values, base: base.profile === 'syscalls' ? counted : {} };
-  }
-  return {
-    servers: unique(table.points.map((p) => p.server)),
-    vary: 'connections',
-    values: unique(table.points.map((p) => p.value)),
-    base: {},
-  };
+  const { servers, vary, values, base } = table.request;
+  return { servers, vary, values, base: base?.profile === 'syscalls' ? { profile: 'syscalls' } : {} };
 }

@@ -3,14 +3,15 @@ import userEvent from '@testing-library/user-event';
 
 import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
 import { aPresentation } from '@/testing/classroom-fixtures';
+import { aSweep } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 
 import { presentationSchema, type Presentation } from '../lib/classroom-schemas';
 
 import { FollowPanel } from './follow-panel';
 
-const frames: RunEventFrame[] = [{ type: 'queued', seq: 1, data: { position: 1, wait_s: 3 } }];
-const table: Sweep = { id: 's-1', request: null, finished: false, points: [], memory_per_connection: {} };
+const frames: RunEventFrame[] = [{ type: 'queued', seq: 1, data: { position: 1, wait_s: 3, held: false } }];
+const table: Sweep = aSweep({ id: 's-1', finished: false });
 
 function renderPanel(presentation: Presentation | null, sweep: Sweep | null = null) {
   const renderRun = vi.fn((runId: string, given: RunEventFrame[]) => <p data-testid="run-body">{`${runId}: ${given.length} events`}</p>);

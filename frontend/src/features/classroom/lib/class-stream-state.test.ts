@@ -1,6 +1,6 @@
 import type { RunEventFrame } from '@/lib/api-schemas';
 import { aClassroomClass, aPresentation } from '@/testing/classroom-fixtures';
-import { progress } from '@/testing/fixtures';
+import { aSweep, progress } from '@/testing/fixtures';
 
 import { classStreamReducer, initialClassStreamState, type ClassStreamAction, type ClassStreamState } from './class-stream-state';
 import { classroomClassSchema, presentationSchema } from './classroom-schemas';
@@ -40,7 +40,7 @@ describe('classStreamReducer', () => {
 
   it('keeps only the presented sweep’s table', () => {
     const sweepShown = presentationSchema.parse(aPresentation({ run_id: null, sweep_id: 's-1' }));
-    const table = { id: 's-1', request: null, finished: false, points: [], memory_per_connection: {} };
+    const table = aSweep({ id: 's-1', finished: false });
     const state = apply([
       { type: 'presentation', presentation: sweepShown },
       { type: 'sweep', sweep: { ...table, id: 's-old' } },

@@ -61,7 +61,7 @@ export function timeUntil(iso: string, now: number): string {
 /** "Ended at 14:05", "Ends at 15:30 (in 45 min)", or null for a class that runs until it is ended. */
 export function endsText(klass: Pick<ClassroomClass, 'ends_at' | 'ended_at'>, now: number): string | null {
   if (klass.ended_at !== null) return `Ended at ${clock(klass.ended_at)}`;
-  if (klass.ends_at !== null) return `Ends at ${clock(klass.ends_at)} (${timeUntil(klass.ends_at, now)})`;
+  if (klass.ends_at != null) return `Ends at ${clock(klass.ends_at)} (${timeUntil(klass.ends_at, now)})`;
   return null;
 }
 

@@ -7,7 +7,7 @@ import { useChartTheme } from '@/hooks/use-chart-theme';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
-import type { HistoryEntry } from '../../api/lab';
+import type { HistoryEntry } from '@/lib/api-schemas';
 import { getRun } from '../../api/runs';
 import { getSweep } from '../../api/sweeps';
 import { compareTable, runRow, sweepRows, type CompareRow } from '../../lib/compare';

@@ -1,8 +1,8 @@
 import { useId } from 'react';
 
-import type { Knob } from '@/lib/api-schemas';
+import type { Knob, RunField } from '@/lib/api-schemas';
 
-import { knobFormLabel, type FieldValue, type LabField } from '../../lib/lab-setup';
+import { knobFormLabel, type FieldValue } from '../../lib/lab-setup';
 
 interface ValueInputProps {
   label: string;
@@ -82,7 +82,7 @@ function ValueInput({ label, help, kind, unit, min, max, choices, value, problem
 }
 
 interface FieldInputProps {
-  field: LabField;
+  field: RunField;
   value: FieldValue;
   problem: string | null;
   onChange: (value: FieldValue) => void;

@@ -5,10 +5,10 @@ import { Link, useSearchParams } from 'react-router';
 import { Loading } from '@/components/loading';
 import { useServers } from '@/hooks/use-servers';
 import { apiRequest } from '@/lib/api-client';
-import { lessonListSchema } from '@/lib/api-schemas';
+import { lessonListSchema, type HistoryEntry } from '@/lib/api-schemas';
 import { formatLatencyUs, formatQps } from '@/lib/format';
 
-import { getHistory, type HistoryEntry } from '../../api/lab';
+import { getHistory } from '../../api/lab';
 import { shortTime } from '../../lib/compare';
 import { describeEntry, entryLabUrl } from '../../lib/history';
 

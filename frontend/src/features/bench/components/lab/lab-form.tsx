@@ -1,16 +1,15 @@
 import { useId, useState } from 'react';
 
-import type { Server } from '@/lib/api-schemas';
+import type { RunField, Server, VariedField } from '@/lib/api-schemas';
 
-import type { VariedField } from '../../lib/experiment-block';
-import { fieldProblem, knobProblem, type FieldValue, type LabField, type LabSetup } from '../../lib/lab-setup';
+import { fieldProblem, knobProblem, type FieldValue, type LabSetup } from '../../lib/lab-setup';
 
 import { FieldInput, KnobInput } from './field-input';
 
 interface LabFormProps {
   setup: LabSetup;
   onChange: (setup: LabSetup) => void;
-  fields: LabField[];
+  fields: RunField[];
   servers: Server[];
 }
 

@@ -4,10 +4,10 @@ import { Link, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
 import { useServers } from '@/hooks/use-servers';
-import type { Knob, Server } from '@/lib/api-schemas';
+import type { Knob, RunField, Server } from '@/lib/api-schemas';
 
 import { getLabFields } from '../../api/lab';
-import { describeSeconds, planFor, plannedSeconds, setupFromSearch, setupProblems, setupToSearch, type LabField, type LabSetup } from '../../lib/lab-setup';
+import { describeSeconds, planFor, plannedSeconds, setupFromSearch, setupProblems, setupToSearch, type LabSetup } from '../../lib/lab-setup';
 import { ExperimentWidget } from '../experiment-widget';
 import { SeriesWidget } from '../series-widget';
 
@@ -30,7 +30,7 @@ function withoutDefaultKnobs(setup: LabSetup, knobs: Record<string, Knob[]>): La
 
 interface LabResultProps {
   setup: LabSetup;
-  fields: LabField[];
+  fields: RunField[];
   problems: string[];
 }
 
@@ -58,9 +58,9 @@ function LabResult({ setup, fields, problems }: LabResultProps) {
         once it starts.
       </p>
       {plan.kind === 'run' ? (
-        <ExperimentWidget key={key} experiment={plan.experiment} request={plan.request} experimentKey={`lab:${key}`} />
+        <ExperimentWidget key={key} title={plan.title} request={plan.request} runKey={`lab:${key}`} />
       ) : (
-        <SeriesWidget key={key} experiment={plan.experiment} sweep={plan.sweep} />
+        <SeriesWidget key={key} title={plan.title} sweep={plan.sweep} />
       )}
     </div>
   );
