@@ -191,3 +191,8 @@ export function anExperiment(source: string, overrides: Partial<z.input<typeof l
 export function aProvenance(overrides: Partial<DoneEvent['provenance'] & object> = {}) {
   return { ...doneData.provenance, ...overrides };
 }
+
+/** GET /api/lessons/{slug}'s answer for the first lesson, listing `experiments` (anExperiment). */
+export function aLesson(experiments: LessonExperiment[]) {
+  return { ...lessons[0]!, prerequisites: [], markdown: '', diagrams: [], prev: null, next: null, experiments };
+}

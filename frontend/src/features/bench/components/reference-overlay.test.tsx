@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
+import { aLesson, anExperiment, aPoint, aProvenance, aSweep, doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -24,11 +24,19 @@ duration_s: 3
 
 const recordedAt = '2026-11-22T08:00:00+00:00';
 
+/** The lesson listing both blocks as the backend parsed them, and its recorded reference of one. */
 function baselines(experiment: Record<string, unknown>) {
   return {
+    'GET /api/lessons/01-c10k-problem': aLesson([
+      anExperiment(runBlock.trim(), { key: 'aaaaaaaaaaaa', run: { server: 'c-epoll', connections: 100, duration_s: 5, warmup_s: 1 } }),
+      anExperiment(seriesBlock.trim(), {
+        key: 'bbbbbbbbbbbb',
+        sweep: { servers: ['c-poll', 'c-epoll'], vary: 'connections', values: [10, 1000], base: { duration_s: 3 } },
+      }),
+    ]),
     'GET /api/lessons/01-c10k-problem/baselines': {
       lesson: '01-c10k-problem',
-      experiments: [{ recorded_at: recordedAt, provenance: {}, ...experiment }],
+      experiments: [{ recorded_at: recordedAt, provenance: aProvenance(), ...experiment }],
     },
   };
 }
@@ -104,17 +112,7 @@ describe('the recorded reference under a live run', () => {
   });
 
   it('draws a live series over the recorded one, a row each in the table', async () => {
-    const point = (server: string, value: number, qps: number) => ({
-      server,
-      value,
-      run_id: `${server}-${value}`,
-      status: 'done',
-      reason: null,
-      valid: true,
-      qps,
-      p50_us: 80,
-      p99_us: 300,
-    });
+    const point = (server: string, value: number, qps: number) => aPoint({ server, value, qps, p50_us: 80, p99_us: 300 });
     mockFetch({
       'GET /api/health': healthyHealth,
       'GET /api/servers': servers,
@@ -123,12 +121,11 @@ describe('the recorded reference under a live run', () => {
         block: seriesBlock,
         kind: 'series',
         result: {
-          table: {
+          table: aSweep({
             id: 'recorded',
-            finished: true,
+            request: { servers: ['c-poll', 'c-epoll'], vary: 'connections', values: [10, 1000], base: { duration_s: 3 } },
             points: [point('c-poll', 10, 1000), point('c-poll', 1000, 500), point('c-epoll', 10, 1100), point('c-epoll', 1000, 1050)],
-            memory_per_connection: {},
-          },
+          }),
         },
       }),
     });

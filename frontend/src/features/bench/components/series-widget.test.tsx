@@ -2,7 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { healthyHealth, servers } from '@/testing/fixtures';
+import type { SweepPoint } from '@/lib/api-schemas';
+import { aLesson, anExperiment, aPoint, aSweep, healthyHealth, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -16,9 +17,25 @@ connections: 10
 duration_s: 3
 `;
 
-function point(server: string, value: number, qps: number, extra: Record<string, unknown> = {}) {
-  return { server, value, run_id: `${server}-${value}`, status: 'done', reason: null, valid: true, qps, p50_us: 80,
-    p99_us: 300, cpu_percent: 95, rss_bytes: 2 ** 20, idle_dropped: 0, ...extra };
+const syscallsBlock = 'servers: [c-poll, c-epoll]\nconnections: 100\nprofile: syscalls\n';
+const bothBlock = 'server: c-epoll\nservers: [c-poll]';
+
+/** The lesson as GET /api/lessons/{slug} lists these blocks, parsed by the backend. */
+const lesson = aLesson([
+  anExperiment(block.trim(), {
+    key: 'bbbbbbbbbbbb',
+    title: 'idle connections',
+    sweep: { servers: ['c-poll', 'c-epoll'], vary: 'idle_connections', values: [0, 16000], base: { connections: 10, duration_s: 3 } },
+  }),
+  anExperiment(syscallsBlock.trim(), {
+    key: 'cccccccccccc',
+    sweep: { servers: ['c-poll', 'c-epoll'], vary: 'connections', values: [100], base: { profile: 'syscalls' } },
+  }),
+  anExperiment(bothBlock, { key: 'dddddddddddd', error: 'The experiment block is invalid: has both `server` and `servers`: use one' }),
+]);
+
+function point(server: string, value: number, qps: number, extra: Partial<SweepPoint> = {}) {
+  return aPoint({ server, value, run_id: `${server}-${value}`, qps, p50_us: 80, p99_us: 300, cpu_percent: 95, rss_bytes: 2 ** 20, idle_dropped: 0, ...extra });
 }
 
 function api(overrides: Record<string, unknown> = {}) {
@@ -26,7 +43,8 @@ function api(overrides: Record<string, unknown> = {}) {
     'GET /api/health': healthyHealth,
     'GET /api/servers': servers,
     'POST /api/sweeps': reply(202, { id: 's1', points: 4, skipped: 0 }),
-    'DELETE /api/sweeps/s1': { id: 's1', finished: true, points: [], memory_per_connection: {} },
+    'GET /api/lessons/01-c10k-problem': lesson,
+    'DELETE /api/sweeps/s1': aSweep({ finished: true }),
     ...overrides,
   });
 }
@@ -48,8 +66,8 @@ const plotted = (testId: string) => screen.getByTestId(testId).getAttribute('dat
 describe('SeriesWidget', () => {
   it('shows the servers and the varied values', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={block} />);
-    const params = screen.getByTestId('experiment-params');
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    const params = await screen.findByTestId('experiment-params');
     expect(await within(params).findByText('poll() event loop (c-poll), epoll, level-triggered (c-epoll)')).toBeInTheDocument();
     expect(within(params).getByText('0, 16,000')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Run 4 benchmarks' })).toBeInTheDocument();
@@ -57,7 +75,7 @@ describe('SeriesWidget', () => {
 
   it('queues one sweep, then draws each point as it arrives and the table at the end', async () => {
     const { calls } = api();
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
     await clickRun('Run 4 benchmarks');
     await waitFor(() => {
       expect(calls.some((c) => c.method === 'POST' && c.path === '/api/sweeps')).toBe(true);
@@ -68,6 +86,8 @@ describe('SeriesWidget', () => {
       vary: 'idle_connections',
       values: [0, 16000],
       base: { connections: 10, duration_s: 3 },
+      lesson: '01-c10k-problem',
+      experiment: 'bbbbbbbbbbbb',
     });
     const es = FakeEventSource.latest();
     expect(es.url).toContain('/api/sweeps/s1/events');
@@ -90,7 +110,7 @@ describe('SeriesWidget', () => {
     act(() => {
       es.emit('point', last[2], 3);
       es.emit('point', last[3], 4);
-      es.emit('done', { id: 's1', finished: true, points: last, memory_per_connection: { 'c-poll': 2048, 'c-epoll': null } }, 5);
+      es.emit('done', aSweep({ points: last, memory_per_connection: { 'c-poll': 2048, 'c-epoll': null } }), 5);
     });
     await waitFor(() => {
       expect(screen.getByTestId('series-state')).toHaveTextContent('done');
@@ -109,7 +129,7 @@ describe('SeriesWidget', () => {
 
   it('draws calls per request, then throughput, for a series that counts system calls', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={'servers: [c-poll, c-epoll]\nconnections: 100\nprofile: syscalls\n'} />);
+    renderWithProviders(<ExperimentBlock code={syscallsBlock} lessonSlug="01-c10k-problem" />);
     await clickRun('Run 2 benchmarks');
     const es = FakeEventSource.latest();
     act(() => {
@@ -125,12 +145,12 @@ describe('SeriesWidget', () => {
 
   it('gives bytes per connection in bytes when under a KiB, and a repeated point its spread', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
     await clickRun('Run 4 benchmarks');
     const es = FakeEventSource.latest();
     act(() => {
-      es.emit('done', { id: 's1', finished: true, points: [point('c-epoll', 0, 1), point('c-epoll', 16000, 1, { spread: 0.031 })],
-        memory_per_connection: { 'c-poll': null, 'c-epoll': 112.1 } }, 1);
+      es.emit('done', aSweep({ points: [point('c-epoll', 0, 1), point('c-epoll', 16000, 1, { spread: 0.031 })],
+        memory_per_connection: { 'c-poll': null, 'c-epoll': 112.1 } }), 1);
     });
     await waitFor(() => {
       expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-epoll 112 B');
@@ -138,18 +158,18 @@ describe('SeriesWidget', () => {
     expect(within(screen.getByTestId('series-table')).getAllByRole('row')[2]).toHaveTextContent('1 spread 3.1 %');
   });
 
-  it('refuses a block with both server and servers', () => {
+  it('shows the backend’s refusal of a block with both server and servers', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={'server: c-epoll\nservers: [c-poll]'} />);
-    expect(screen.getByTestId('experiment-error')).toHaveTextContent('has both `server` and `servers`');
+    renderWithProviders(<ExperimentBlock code={bothBlock} lessonSlug="01-c10k-problem" />);
+    expect(await screen.findByTestId('experiment-error')).toHaveTextContent('has both `server` and `servers`');
   });
 
   it('says how many points are done, running and queued while it runs, from the table', async () => {
     let table: unknown[] = [pending('c-poll', 0, 'running'), pending('c-epoll', 0, 'queued'), pending('c-poll', 16000, 'queued'), pending('c-epoll', 16000, 'queued')];
     const { calls } = api({
-      'GET /api/sweeps/s1': () => ({ body: { id: 's1', finished: false, points: table, memory_per_connection: {} } }),
+      'GET /api/sweeps/s1': () => ({ body: { ...aSweep({ finished: false }), points: table } }),
     });
-    renderWithProviders(<ExperimentBlock code={block} />);
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
     await clickRun('Run 4 benchmarks');
     await waitFor(() => {
       expect(screen.getByTestId('series-state')).toHaveTextContent('0 of 4 points done · 1 running · 3 queued');
@@ -167,9 +187,7 @@ describe('SeriesWidget', () => {
   });
 
   it('tags the series with the lesson and block key, presents it and follows each new series', async () => {
-    const lesson = { slug: '01-c10k-problem', title: 'The C10K problem', summary: '', minutes: 15, order: 1, markdown: '', prev: null, next: null,
-      experiments: [{ key: 'bbbbbbbbbbbb', source: block.trim(), title: 'idle connections' }] };
-    const { calls } = api({ 'GET /api/lessons/01-c10k-problem': lesson });
+    const { calls } = api();
     const presenter = { present: vi.fn(() => Promise.resolve()), stop: vi.fn(() => Promise.resolve()), presenting: false };
     const { rerender } = renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" presenter={presenter} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Present' }));

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-import { sweepPointSchema, sweepSchema, type Sweep, type SweepPoint } from '@/lib/api-schemas';
+import { parseSweepEventFrame, SWEEP_EVENT_TYPES, type Sweep, type SweepEventFrame, type SweepPoint } from '@/lib/api-schemas';
 
 import { cancelSweep, createSweep, getSweep, sweepEventsUrl } from '../api/sweeps';
 import type { ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
@@ -23,8 +23,15 @@ export const SWEEP_TABLE_REFRESH_MS = 5_000;
 
 const initial: SweepState = { phase: 'idle', sweepId: null, points: [], table: null, error: null };
 
-function parseData(event: Event): unknown {
-  return JSON.parse((event as MessageEvent<string>).data) as unknown;
+/** A checked frame applied to the state: a point appended, or the final table. */
+function applyFrame(state: SweepState, frame: SweepEventFrame): SweepState {
+  switch (frame.type) {
+    case 'point':
+      // Points are numbered from 1 in order: one at or below those held is a replay.
+      return frame.seq <= state.points.length ? state : { ...state, points: [...state.points, frame.data] };
+    case 'done':
+      return { ...state, phase: state.phase === 'cancelled' ? 'cancelled' : 'done', table: frame.data, points: frame.data.points };
+  }
 }
 
 /**
@@ -47,20 +54,19 @@ function useSweepStream() {
       close();
       const events = new EventSource(sweepEventsUrl(sweepId));
       source.current = events;
-      events.addEventListener('point', (event) => {
-        const point = sweepPointSchema.safeParse(parseData(event));
-        if (!point.success) return;
-        setState((s) => ({ ...s, points: [...s.points, point.data] }));
-      });
-      events.addEventListener('done', (event) => {
-        const table = sweepSchema.safeParse(parseData(event));
-        close();
-        setState((s) =>
-          table.success
-            ? { ...s, phase: s.phase === 'cancelled' ? 'cancelled' : 'done', table: table.data, points: table.data.points }
-            : { ...s, phase: 'failed', error: 'the final table could not be read' },
-        );
-      });
+      // Each frame checked as a run's are (parseSweepEventFrame); a bad point is said, not
+      // drawn, and a bad final table ends the series as failed.
+      for (const type of SWEEP_EVENT_TYPES) {
+        events.addEventListener(type, (event) => {
+          const { lastEventId, data } = event as MessageEvent<string>;
+          const parsed = parseSweepEventFrame(type, lastEventId, data);
+          if (type === 'done') close(); // the stream ends here
+          setState((s) => {
+            if (parsed.ok) return applyFrame(s, parsed.frame);
+            return type === 'done' ? { ...s, phase: 'failed', error: parsed.error } : { ...s, error: parsed.error };
+          });
+        });
+      }
     },
     [close],
   );
