@@ -1,13 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { doneData, progress, servers } from '@/testing/fixtures';
+import { aLesson, aProvenance, doneData, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
 import { RunPermalink } from './run-permalink';
 
-const provenance = {
+const provenance = aProvenance({
   runner: 'runner-2',
   runner_host: 'lab-host',
   cpu_model: 'AMD EPYC 7763',
@@ -18,7 +18,7 @@ const provenance = {
   loadgen_version: '0.4.0',
   server_cpus: '0',
   loadgen_cpus: '1',
-};
+});
 
 function runRecord(status: string, extra: Record<string, unknown> = {}) {
   return {
@@ -38,7 +38,7 @@ function runRecord(status: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-const lesson = { slug: '01-c10k-problem', title: 'The C10K problem', order: 1, markdown: '# The C10K problem' };
+const lesson = { ...aLesson([]), markdown: '# The C10K problem' };
 
 function routes(run: unknown) {
   return { 'GET /api/runs/r1': run, 'GET /api/servers': servers, 'GET /api/lessons/01-c10k-problem': lesson };

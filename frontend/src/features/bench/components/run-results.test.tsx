@@ -135,9 +135,9 @@ describe('RunResults', () => {
     renderResult({
       server: {
         cpu_percent_mean: 180,
-        memory_peak_bytes: 1.2 * 2 ** 20,
+        memory_peak_bytes: Math.round(1.2 * 2 ** 20),
         pids_peak: 1,
-        profile: { threads_peak: 1, rss_mean_bytes: 1.7 * 2 ** 20 },
+        profile: { threads_peak: 1, rss_mean_bytes: Math.round(1.7 * 2 ** 20) },
       },
     });
     const table = screen.getByTestId('run-results');

@@ -1,14 +1,15 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { doneData, servers } from '@/testing/fixtures';
+import type { SweepPoint } from '@/lib/api-schemas';
+import { aLesson, aPoint, aProvenance, aRun, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
 import { SweepPermalink } from './sweep-permalink';
 
-function point(server: string, value: number, extra: Record<string, unknown> = {}) {
-  return { server, value, run_id: `run-${server}-${value}`, status: 'done', valid: true, qps: 40_000 + value, p99_us: 500, ...extra };
+function point(server: string, value: number, extra: Partial<SweepPoint> = {}) {
+  return aPoint({ server, value, qps: 40_000 + value, p99_us: 500, ...extra });
 }
 
 const request = { servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [100, 1000], base: { duration_s: 5 }, lesson: '02-blocking' };
@@ -20,9 +21,9 @@ const finished = {
   points: [point('c-epoll', 100), point('c-poll', 100), point('c-epoll', 1000), point('c-poll', 1000)],
   memory_per_connection: {},
 };
-const provenance = { runner: 'runner-1', runner_host: 'lab-host', cpu_model: 'AMD EPYC 7763', cpus: 4 };
-const firstRun = { id: 'run-c-epoll-100', server: 'c-epoll', status: 'done', request: {}, result: { ...doneData, provenance } };
-const lesson = { slug: '02-blocking', title: 'One process per connection', order: 2, markdown: '#' };
+const provenance = aProvenance({ runner: 'runner-1', runner_host: 'lab-host', cpu_model: 'AMD EPYC 7763', cpus: 4 });
+const firstRun = aRun({ id: 'run-c-epoll-100', result: { ...doneData, provenance } });
+const lesson = { ...aLesson([]), slug: '02-blocking', title: 'One process per connection', order: 2, markdown: '#' };
 
 describe('SweepPermalink', () => {
   it('draws a finished series from its table: charts, points, exports, each run and the provenance', async () => {

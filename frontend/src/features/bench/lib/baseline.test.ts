@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { baselineSchema } from '@/lib/api-schemas';
-import { doneData, progress } from '@/testing/fixtures';
+import { aProvenance, doneData, progress } from '@/testing/fixtures';
 
 import { describeBaseline, replayRun } from './baseline';
 
@@ -9,11 +9,11 @@ const recorded = baselineSchema.parse({
   block: 'server: c-epoll',
   kind: 'run',
   recorded_at: '2026-11-22T08:00:00+00:00',
-  provenance: { cpu_model: 'AMD EPYC', kernel: '6.18.44', server_cpus: '0', loadgen_cpus: '1' },
+  provenance: aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44', server_cpus: '0', loadgen_cpus: '1' }),
   result: {
     events: [
       { type: 'progress', data: progress(1, 'warmup') },
-      { type: 'repetition', data: { repetition: 1, of: 1 } }, // not a widget event: skipped
+      { type: 'repetition', data: { repetition: 1, of: 1, t_s: 1 } }, // not drawn: the progress events say which
       { type: 'progress', data: progress(2, 'measure') },
       { type: 'server_stats', data: { t_s: 2, cpu_percent: 95, memory_bytes: 1000, pids: 1 } },
       { type: 'done', data: doneData },

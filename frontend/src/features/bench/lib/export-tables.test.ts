@@ -8,7 +8,7 @@ import { runTable, seriesTables } from './export-tables';
 const result = doneEventSchema.parse(doneData);
 
 function point(server: string, value: number, figures: Partial<SweepPoint>): SweepPoint {
-  return sweepPointSchema.parse({ server, value, run_id: `${server}-${value}`, status: 'done', valid: true, ...figures });
+  return sweepPointSchema.parse({ server, value, run_id: `${server}-${value}`, status: 'done', reason: null, valid: true, ...figures });
 }
 
 describe('runTable', () => {

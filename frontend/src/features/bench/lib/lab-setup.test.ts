@@ -69,7 +69,7 @@ describe('setupProblems', () => {
       'Connections may be at most 19000 connections here',
       'Duration must be more than 0 s',
       'Repetitions takes whole numbers',
-      'c-threaded: Stack kib must be at least 64',
+      'c-threaded: Thread stack must be at least 64',
     ]);
   });
 

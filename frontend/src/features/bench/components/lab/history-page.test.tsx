@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { doneData, lessons, servers } from '@/testing/fixtures';
+import { aRun, doneData, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -39,7 +39,7 @@ function api() {
     'GET /api/lessons': lessons,
     'GET /api/history': [runEntry, sweepEntry],
     'GET /api/history?server=c-poll': [sweepEntry],
-    'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'done', request: {}, created_at: runEntry.created_at, result: doneData },
+    'GET /api/runs/r1': aRun({ created_at: runEntry.created_at, result: doneData }),
     'GET /api/sweeps/s1': {
       id: 's1',
       created_at: sweepEntry.created_at,

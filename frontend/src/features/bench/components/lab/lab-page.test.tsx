@@ -12,7 +12,7 @@ const fields = {
   max_sweep_points: 40,
   max_sweep_servers: 12,
   fields: [
-    { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], sweepable: false },
+    { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], min_exclusive: false, sweepable: false },
     { name: 'connections', label: 'Connections', help: 'active connections', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
     { name: 'duration_s', label: 'Duration', help: 'measured seconds', kind: 'float', unit: 's', units: 's', min: 0, min_exclusive: true, max: 60, default: 10, sweepable: false },
     { name: 'warmup_s', label: 'Warm-up', help: 'seconds before measuring', kind: 'float', unit: 's', units: 's', min: 0, max: 30, default: 2, sweepable: false },
@@ -58,14 +58,14 @@ describe('LabPage', () => {
     expect(connections).toHaveValue(100);
     expect(connections).toHaveAccessibleDescription('active connections (1–19000 connections)');
     const knobs = screen.getByTestId('lab-knobs-c-epoll');
-    expect(within(knobs).getByLabelText('Buffer bytes')).toHaveValue(16384);
+    expect(within(knobs).getByLabelText('Read buffer')).toHaveValue(16384);
     expect(screen.getByTestId('lab-plan')).toHaveTextContent('One run, about 12 s of load');
   });
 
   it('keeps a changed knob in the URL and sends it with the run', async () => {
     const { calls } = api();
     renderLab('/lab?servers=c-epoll');
-    const trigger = await screen.findByLabelText('Trigger');
+    const trigger = await screen.findByLabelText('Readiness trigger');
     await userEvent.selectOptions(trigger, 'et');
     await waitFor(() => {
       expect(screen.getByTestId('search')).toHaveTextContent('knob.c-epoll.trigger=et');
