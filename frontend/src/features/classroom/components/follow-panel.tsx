@@ -38,7 +38,7 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
   if (!presentation) return null;
   const id = identity(presentation);
   const minimised = minimisedFor === id;
-  const title = presentation.title ?? presentation.lesson_title;
+  const title = presentation.title;
   return (
     <aside
       className={`follow-panel ${minimised ? 'follow-panel--minimised' : 'follow-panel--open'}`}

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 
 import { aQueuedRun } from '@/testing/classroom-fixtures';
+import { healthyHealth } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -29,7 +30,7 @@ describe('RunnersTable', () => {
   it('lists each runner host with its CPUs, whose run it is running, and who shares its CPUs', async () => {
     mockFetch({
       'GET /api/health': {
-        status: 'ok',
+        ...healthyHealth,
         docker: engine,
         images: {},
         ready: true,
@@ -57,7 +58,7 @@ describe('RunnersTable', () => {
 
   it('says so when no runner has started', async () => {
     mockFetch({
-      'GET /api/health': { status: 'ok', docker: engine, images: {}, ready: false, runners: [] },
+      'GET /api/health': { ...healthyHealth, docker: engine, images: {}, ready: false, runners: [] },
       'GET /api/classes/c-1/queue': { paused: false, runs: [] },
     });
     renderWithProviders(<RunnersTable classId="c-1" live />);

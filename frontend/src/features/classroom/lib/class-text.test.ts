@@ -69,7 +69,7 @@ describe('class sentences', () => {
   it('says what is presented, and whose it is', () => {
     expect(presentationText(presentationSchema.parse(aPresentation()))).toBe('epoll at 100 connections, in The C10K problem');
     expect(
-      presentationText(presentationSchema.parse(aPresentation({ title: null, spotlight: { id: 'p-ada', name: 'Ada' } }))),
+      presentationText(presentationSchema.parse(aPresentation({ experiment: null, title: 'The C10K problem', run_id: null, spotlight: { id: 'p-ada', name: 'Ada' } }))),
     ).toBe('The C10K problem (spotlight: Ada)');
   });
 });

@@ -76,7 +76,7 @@ export function joinLink(code: string, location: Pick<Location, 'origin' | 'path
 
 /** What is presented, in one line: "Echo at 100 connections, in The C10K problem (spotlight: Ada)". */
 export function presentationText(presentation: Presentation): string {
-  const what = presentation.title ?? presentation.lesson_title;
   const whose = presentation.spotlight ? ` (spotlight: ${presentation.spotlight.name})` : '';
-  return presentation.title ? `${what}, in ${presentation.lesson_title}${whose}` : `${what}${whose}`;
+  // A lesson presented alone is titled by the lesson: said once.
+  return presentation.experiment ? `${presentation.title}, in ${presentation.lesson_title}${whose}` : `${presentation.lesson_title}${whose}`;
 }
