@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 
-import { healthyHealth, lessons, servers } from '@/testing/fixtures';
+import { aLesson, anExperiment, healthyHealth, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 
 import { App } from './app';
@@ -11,7 +11,7 @@ function serveCourse() {
     'GET /api/servers': servers,
     'GET /api/lessons': lessons,
     'GET /api/lessons/01-c10k-problem': {
-      ...lessons[0],
+      ...aLesson([anExperiment('server: c-epoll\nconnections: 50', { run: { server: 'c-epoll', connections: 50 } })]),
       markdown: '## Try it\n\n```experiment\nserver: c-epoll\nconnections: 50\n```\n\n```source\npath: servers/c/epoll.c\nlines: 1-2\n```\n',
       prev: null,
       next: { slug: '02-blocking', title: 'One process per connection' },

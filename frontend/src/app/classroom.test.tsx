@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { healthyHealth, lessons, servers } from '@/testing/fixtures';
+import { aLesson, anExperiment, healthyHealth, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { nobodyMe, studentMe } from '@/testing/people-fixtures';
 
@@ -16,7 +16,7 @@ function serveClassroom(me: unknown) {
     'GET /api/servers': servers,
     'GET /api/lessons': lessons,
     'GET /api/lessons/01-c10k-problem': {
-      ...lessons[0],
+      ...aLesson([anExperiment('server: c-epoll\nconnections: 50', { run: { server: 'c-epoll', connections: 50 } })]),
       markdown: '## Try it\n\n```experiment\nserver: c-epoll\nconnections: 50\n```\n',
       prev: null,
       next: null,

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 
-import { healthyHealth, lessons, servers } from '@/testing/fixtures';
+import { aLesson, anExperiment, healthyHealth, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { aClass, instructorMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
@@ -19,11 +19,8 @@ function serveLesson(me: unknown, overrides: Record<string, unknown> = {}) {
     'GET /api/health': healthyHealth,
     'GET /api/servers': servers,
     'GET /api/lessons/01-c10k-problem': {
-      ...lessons[0],
+      ...aLesson([anExperiment(block, { key: KEY, run: { server: 'c-epoll', connections: 50 } })]),
       markdown: `## Try it\n\n\`\`\`experiment\n${block}\n\`\`\`\n\n${notes}\n`,
-      experiments: [{ key: KEY, source: block, title: null }],
-      prev: null,
-      next: null,
     },
     'GET /api/progress': { read: [], current: null },
     'PUT /api/progress/current': { read: [], current: '01-c10k-problem' },

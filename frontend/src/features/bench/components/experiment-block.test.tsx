@@ -1,12 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import type { LessonExperiment } from '@/lib/api-schemas';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aProvenance, aRun, anExperiment, doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
-import type { LessonExperiment } from '@/lib/api-schemas';
 
 import { saveRunId } from '../lib/saved-runs';
 

@@ -17,7 +17,7 @@ type Settings = Omit<RunRequest, 'server'>;
 function readRequest(request: RunRequest | SweepRequest) {
   if (!('servers' in request)) {
     const { server, ...settings } = request;
-    return { ids: [server], varied: null, settings: settings as Settings, own: {} };
+    return { ids: [server], varied: null, settings, own: {} };
   }
   const { servers, vary, values, base = {}, server_knobs: own } = request;
   const [only] = values;

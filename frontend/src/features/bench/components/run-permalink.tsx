@@ -50,7 +50,7 @@ function RunPage({ run }: { run: Run }) {
         <p className="permalink__kicker">Run · {run.server}</p>
         <h1 id="permalink-title">{title}</h1>
         <div className="permalink__meta">
-          {when ? <time dateTime={run.created_at ?? undefined}>queued {when}</time> : null}
+          {when ? <time dateTime={run.created_at}>queued {when}</time> : null}
           <RunStateLabel state={state} />
         </div>
         {lesson ? <LessonLink slug={lesson} /> : null}

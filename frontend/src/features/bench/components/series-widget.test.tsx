@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { FakeEventSource } from '@/testing/fake-event-source';
 import type { SweepPoint } from '@/lib/api-schemas';
+import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, anExperiment, aPoint, aSweep, healthyHealth, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
-import { FakeEventSource } from '@/testing/fake-event-source';
 import type { SweepPoint } from '@/lib/api-schemas';
+import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, aPoint, aProvenance, aRun, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';

@@ -85,7 +85,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
         <p className="permalink__kicker">Series · {formatInt(table.points.length)} points</p>
         <h1 id="permalink-title">{title}</h1>
         <div className="permalink__meta">
-          {when ? <time dateTime={sweep.created_at ?? undefined}>queued {when}</time> : null}
+          {when ? <time dateTime={sweep.created_at}>queued {when}</time> : null}
           <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
             {status}
           </p>

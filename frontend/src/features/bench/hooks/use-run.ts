@@ -154,7 +154,7 @@ export function useRun(experimentKey: string, request: RunRequest, origin?: Expe
         status: created.status,
         position: created.position ?? null,
         waitS: created.wait_s ?? null,
-        held: created.held ?? false,
+        held: created.held,
       });
       subscribe(created.id);
       return created.id;

@@ -1,7 +1,7 @@
 /** A history entry in words, and the lab link that reopens it. Pure, for the page and tests. */
+import type { HistoryEntry, RunField, RunRequest, SweepRequest } from '@/lib/api-schemas';
 import { formatCount } from '@/lib/format';
 
-import type { HistoryEntry, RunField, RunRequest, SweepRequest } from '@/lib/api-schemas';
 
 import { EMPTY_SETUP, setupFromRequest, setupToSearch, type LabSetup } from './lab-setup';
 

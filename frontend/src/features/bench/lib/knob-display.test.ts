@@ -2,8 +2,7 @@ import type { Knob } from '@/lib/api-schemas';
 
 import { knobLabel, knobValue } from './knob-display';
 
-const knob = (extra: Record<string, unknown>): Knob =>
-  ({ name: 'k', label: 'k', flag: '--k', type: 'int', default: 0, help: 'h', ...extra }) as Knob;
+const knob = (extra: Partial<Knob>): Knob => ({ name: 'k', label: 'k', flag: '--k', type: 'int', default: 0, help: 'h', ...extra });
 
 describe('knob display', () => {
   it('reads a knob by its catalog label, or its name in words without one', () => {

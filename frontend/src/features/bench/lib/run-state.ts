@@ -148,7 +148,7 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
         phase: 'queued',
         position: frame.data.position,
         waitS: frame.data.wait_s ?? null,
-        held: frame.data.held ?? false,
+        held: frame.data.held,
       };
     case 'repetition':
       // Each repetition's progress events say which they are; nothing to draw here.
@@ -222,7 +222,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         phase: phaseForStatus(action.run.status) === 'queued' ? 'queued' : 'starting',
         position: action.run.position ?? null,
         waitS: action.run.wait_s ?? null,
-        held: action.run.held ?? false,
+        held: action.run.held,
         connection: 'connecting',
       };
     case 'event':
@@ -249,7 +249,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
           ...LEFT_QUEUE,
           phase: 'failed',
           // The run's record keeps the reason; the logs came only with the stream's `failed`.
-          failure: { reason: action.run.error || 'the run failed (no reason recorded)', logs: [] },
+          failure: { reason: action.run.error ?? 'the run failed (no reason recorded)', logs: [] },
           connection: 'closed',
         };
       }

@@ -20,9 +20,8 @@ function figure(value: number | null, format: (v: number) => string): string {
 
 /** "51,234 (40,000 – 60,000)": the median over the students' valid results, and their range. */
 function statText(stat: Stat | null, format: (v: number) => string): string {
-  if (!stat || stat.count === 0 || stat.median === null) return '—';
-  const range = stat.min !== null && stat.max !== null ? ` (${format(stat.min)} – ${format(stat.max)})` : '';
-  return `${format(stat.median)}${range}`;
+  if (!stat || stat.count === 0) return '—';
+  return `${format(stat.median)} (${format(stat.min)} – ${format(stat.max)})`;
 }
 
 /** A student's name, linking to the permalink of their run or series (open to the class). */

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 
-import { lessons } from '@/testing/fixtures';
+import { aLesson } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -60,7 +60,7 @@ const blocks: FencedBlockRenderers = {
 function serveLesson() {
   return mockFetch({
     'GET /api/lessons/01-c10k-problem': {
-      ...lessons[0],
+      ...aLesson([]),
       markdown,
       prev: null,
       next: { slug: '02-blocking', title: 'One process per connection' },
@@ -87,7 +87,7 @@ describe('LessonPage', () => {
     const diagram = 'flowchart LR\n  A --> B';
     mockFetch({
       'GET /api/lessons/01-c10k-problem': {
-        ...lessons[0],
+        ...aLesson([]),
         markdown: `Intro.\n\n\`\`\`mermaid\n${diagram}\n\`\`\`\n`,
         diagrams: [{ source: diagram, svg: '<svg id="c10k-diagram-bbbbbbbbbbbb"><text>A to B</text></svg>' }],
         prev: null,
@@ -197,7 +197,7 @@ const grace: Reader = { mode: 'classroom', person: { id: 'p-grace', kind: 'instr
 
 function serveClassLesson(routes: Record<string, unknown> = {}) {
   return mockFetch({
-    'GET /api/lessons/01-c10k-problem': { ...lessons[0], markdown, prev: null, next: null },
+    'GET /api/lessons/01-c10k-problem': { ...aLesson([]), markdown },
     'GET /api/progress': { read: ['02-blocking'], current: '02-blocking' },
     'PUT /api/progress/current': { read: ['02-blocking'], current: '01-c10k-problem' },
     'PUT /api/progress/read/01-c10k-problem': { read: ['02-blocking', '01-c10k-problem'], current: '01-c10k-problem' },

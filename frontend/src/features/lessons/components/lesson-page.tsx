@@ -60,7 +60,7 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
             <Link to="/">All lessons</Link>
             <span aria-hidden="true"> · </span>
             Lesson {data.order}
-            {data.minutes != null ? <> · {data.minutes} min</> : null}
+            <> · {data.minutes} min</>
             {read ? <span className="badge badge--ok">read</span> : null}
           </p>
           {notesAllowed ? <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} /> : null}

@@ -4,10 +4,10 @@ import { Bar } from 'react-chartjs-2';
 import { ChartFrame } from '@/components/chart-frame';
 import { ExportMenu } from '@/components/export-menu';
 import { useChartTheme } from '@/hooks/use-chart-theme';
+import type { HistoryEntry } from '@/lib/api-schemas';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
-import type { HistoryEntry } from '@/lib/api-schemas';
 import { getRun } from '../../api/runs';
 import { getSweep } from '../../api/sweeps';
 import { compareTable, runRow, sweepRows, type CompareRow } from '../../lib/compare';

@@ -120,7 +120,7 @@ export function KnobInput({ knob, value, problem, onChange }: KnobInputProps) {
   return (
     <ValueInput
       label={knobFormLabel(knob)}
-      help={knob.help ?? ''}
+      help={knob.help}
       kind={knob.type === 'enum' ? 'choice' : knob.type === 'bool' ? 'bool' : 'int'}
       unit={knob.unit}
       min={knob.min}

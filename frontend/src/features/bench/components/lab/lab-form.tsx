@@ -81,7 +81,7 @@ function ServerKnobs({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>)
             Knobs of {server.title} <code>{server.id}</code>
           </legend>
           {server.knobs.map((knob) => {
-            const value = setup.knobs[server.id]?.[knob.name] ?? knob.default ?? '';
+            const value = setup.knobs[server.id]?.[knob.name] ?? knob.default;
             return (
               <KnobInput
                 key={knob.name}
