@@ -7,7 +7,6 @@ import { aProvenance, aRun, anExperiment, doneData, healthyHealth, progress, ser
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
-
 import { saveRunId } from '../lib/saved-runs';
 
 import { ExperimentBlock } from './experiment-block';
@@ -86,6 +85,22 @@ describe('ExperimentBlock', () => {
     expect(within(params).getByText('64 B')).toBeInTheDocument();
     expect(within(params).getByText('et')).toBeInTheDocument();
     expect(state()).toHaveTextContent('not run yet');
+  });
+
+  it('opens in the lab with the block filled in', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+    const link = await screen.findByRole('link', { name: 'Open in lab' });
+    const search = new URLSearchParams(link.getAttribute('href')?.split('?')[1]);
+    expect(Object.fromEntries(search)).toEqual({
+      servers: 'c-epoll',
+      connections: '100',
+      payload_bytes: '64',
+      duration_s: '5',
+      warmup_s: '1',
+      protocol: 'echo',
+      'knob.c-epoll.trigger': 'et',
+    });
   });
 
   it('shows the recorded reference result at once, and offers to run it live', async () => {

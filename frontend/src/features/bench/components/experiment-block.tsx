@@ -8,6 +8,7 @@ import { useLessonBlock } from '@/hooks/use-lesson';
 import { useBaseline } from '../hooks/use-baseline';
 import type { Presenter } from '../hooks/use-presenting';
 import type { ExperimentOrigin } from '../lib/experiment-block';
+import { labUrl, setupFromRequest } from '../lib/lab-setup';
 
 import type { RunGate } from './experiment-controls';
 import { ExperimentWidget } from './experiment-widget';
@@ -75,6 +76,8 @@ export function ExperimentBlock({ code, lessonSlug, gate, presenter }: Experimen
       break;
   }
   const { experiment } = block;
+  const request = experiment.sweep ?? experiment.run;
+  const labHref = request ? labUrl(setupFromRequest(request)) : undefined;
   return (
     <ErrorBoundary name="This benchmark widget">
       {experiment.sweep ? (
@@ -85,6 +88,7 @@ export function ExperimentBlock({ code, lessonSlug, gate, presenter }: Experimen
           baseline={baseline}
           gate={gate}
           presenter={presenter}
+          labHref={labHref}
         />
       ) : experiment.run ? (
         <ExperimentWidget
@@ -95,6 +99,7 @@ export function ExperimentBlock({ code, lessonSlug, gate, presenter }: Experimen
           baseline={baseline}
           gate={gate}
           presenter={presenter}
+          labHref={labHref}
         />
       ) : (
         <BlockNote code={code} alert>

@@ -22,13 +22,15 @@ interface ExperimentControlsProps {
   busy: boolean;
   /** When set, replaces Run and Cancel: this browser may not run benchmarks yet. */
   gate?: RunGate | null | undefined;
+  /** A lesson's block: the lab's address with it filled in, offered as "Open in lab". */
+  labHref?: string | undefined;
   /** More buttons after Run and Cancel (an instructor's Present). */
   children?: ReactNode;
 }
 
 /** Run / Cancel for both widgets. A blocked button keeps its reason beside it, linked by
  *  aria-describedby, so no one is left guessing why nothing happens. */
-export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, gate, children }: ExperimentControlsProps) {
+export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, gate, labHref, children }: ExperimentControlsProps) {
   const blockedId = useId();
   if (gate) {
     return (
@@ -56,6 +58,11 @@ export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, g
         </button>
       ) : null}
       {children}
+      {labHref ? (
+        <Link to={labHref} className="button" data-testid="open-in-lab">
+          Open in lab
+        </Link>
+      ) : null}
       {blocked ? (
         <p className="experiment__blocked" id={blockedId} data-testid="run-blocked">
           {blocked}

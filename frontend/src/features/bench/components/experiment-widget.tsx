@@ -36,10 +36,12 @@ interface ExperimentWidgetProps {
   gate?: RunGate | null | undefined;
   /** An instructor's: shows the class this experiment (needs `origin`). */
   presenter?: Presenter | null | undefined;
+  /** A lesson's block: the lab with it filled in ("Open in lab"); none in the lab itself. */
+  labHref?: string | undefined;
 }
 
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
-export function ExperimentWidget({ title: given, request, runKey, origin, baseline, gate, presenter }: ExperimentWidgetProps) {
+export function ExperimentWidget({ title: given, request, runKey, origin, baseline, gate, presenter, labHref }: ExperimentWidgetProps) {
   const health = useHealth();
   const servers = useServers();
   const { state: live, start, cancel } = useRun(runKey, request, origin);
@@ -91,6 +93,7 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
         blocked={blocked}
         busy={isBusy(state.phase)}
         gate={gate}
+        labHref={labHref}
       >
         {presenting ? (
           <PresentControls

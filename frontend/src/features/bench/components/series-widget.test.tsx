@@ -64,6 +64,13 @@ async function clickRun(name: string) {
 const plotted = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');
 
 describe('SeriesWidget', () => {
+  it('opens in the lab with its servers, values and settings', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    const link = await screen.findByRole('link', { name: 'Open in lab' });
+    expect(link).toHaveAttribute('href', '/lab?servers=c-poll%2Cc-epoll&connections=10&duration_s=3&vary=idle_connections&values=0%2C16000');
+  });
+
   it('shows the servers and the varied values', async () => {
     api();
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);

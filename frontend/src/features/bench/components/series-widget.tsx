@@ -34,6 +34,8 @@ interface SeriesWidgetProps {
   gate?: RunGate | null | undefined;
   /** An instructor's: shows the class this experiment (needs `origin`). */
   presenter?: Presenter | null | undefined;
+  /** A lesson's block: the lab with it filled in ("Open in lab"); none in the lab itself. */
+  labHref?: string | undefined;
 }
 
 const BUSY = new Set(['submitting', 'running']);
@@ -46,7 +48,7 @@ function stateText(state: SweepState, total: number): string {
 
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
-export function SeriesWidget({ title: given, sweep, origin, baseline, gate, presenter }: SeriesWidgetProps) {
+export function SeriesWidget({ title: given, sweep, origin, baseline, gate, presenter, labHref }: SeriesWidgetProps) {
   const health = useHealth();
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep, origin);
@@ -101,6 +103,7 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
         blocked={blocked}
         busy={busy}
         gate={gate}
+        labHref={labHref}
       >
         {presenting ? (
           <PresentControls

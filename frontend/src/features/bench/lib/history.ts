@@ -2,8 +2,7 @@
 import type { HistoryEntry, RunField, RunRequest, SweepRequest } from '@/lib/api-schemas';
 import { formatCount } from '@/lib/format';
 
-
-import { EMPTY_SETUP, setupFromRequest, setupToSearch, type LabSetup } from './lab-setup';
+import { labUrl, setupFromRequest, type LabSetup } from './lab-setup';
 
 const VARIED_LABELS: Record<string, string> = {
   connections: 'connections',
@@ -43,10 +42,4 @@ export function entrySetup(entry: HistoryEntry): LabSetup {
 /** `/lab?…` for the entry, with only what differs from the defaults when they are known. */
 export function entryLabUrl(entry: HistoryEntry, fields: RunField[] = []): string {
   return labUrl(entrySetup(entry), fields);
-}
-
-/** The lab's route for a setup. */
-export function labUrl(setup: LabSetup = EMPTY_SETUP, fields: RunField[] = []): string {
-  const search = setupToSearch(setup, fields);
-  return search ? `/lab?${search}` : '/lab';
 }

@@ -179,6 +179,12 @@ export function setupToSearch(setup: LabSetup, fields: RunField[]): string {
   return params.toString();
 }
 
+/** The lab's route for a setup: what a lesson's "Open in lab" and the history link to. */
+export function labUrl(setup: LabSetup = EMPTY_SETUP, fields: RunField[] = []): string {
+  const search = setupToSearch(setup, fields);
+  return search ? `/lab?${search}` : '/lab';
+}
+
 /** A setup read back from the URL; unknown names are ignored, bad values kept for the form to flag. */
 export function setupFromSearch(params: URLSearchParams, fields: RunField[], knobs: Record<string, Knob[]>): LabSetup {
   const servers = (params.get('servers') ?? '').split(',').filter(Boolean);
