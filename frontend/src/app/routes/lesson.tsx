@@ -11,8 +11,9 @@ import { useMe, useRunGate } from '@/features/people';
 import { SourceBlock } from '@/features/sources';
 import { useLessonExperiment } from '@/hooks/use-lesson';
 import { apiRequest } from '@/lib/api-client';
+import { zClassOut, zPresentationOut } from '@/lib/api/generated/zod.gen';
 
-// The bench feature (YAML parser, Chart.js, run state) is a third of a lesson's JavaScript and
+// The bench feature (Chart.js, run state, the widgets) is a third of a lesson's JavaScript and
 // every widget sits below the first screen: it loads when the reader scrolls to the first one.
 const ExperimentBlock = lazy(async () => ({ default: (await import('@/features/bench')).ExperimentBlock }));
 
@@ -21,10 +22,10 @@ const WIDGET_HEIGHT = '60rem';
 
 // ───────────────────── presenting, for an instructor with a class ─────────────────────
 
-/** GET /api/classes as far as choosing the class to present to needs. */
-const openClassesSchema = z.array(z.object({ id: z.string(), created_at: z.string(), ended_at: z.string().nullish() }));
-/** The presentation (GET and PUT …/presentation), as far as knowing which block is shown needs. */
-const presentedSchema = z.object({ lesson: z.string(), experiment: z.string().nullish() });
+/** GET /api/classes: an instructor's classes, to choose the one to present to. */
+const openClassesSchema = z.array(zClassOut);
+/** The presentation (GET and PUT …/presentation): which block is shown. */
+const presentedSchema = zPresentationOut;
 const currentPresentationSchema = presentedSchema.nullable();
 
 type ClassBrief = z.infer<typeof openClassesSchema>[number];

@@ -6,11 +6,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { apiRequest } from '@/lib/api-client';
+import { zProgress } from '@/lib/api/generated/zod.gen';
 
-export const serverProgressSchema = z.object({
-  read: z.array(z.string()),
-  current: z.string().nullish().transform((c) => c ?? null),
-});
+export const serverProgressSchema = zProgress;
 export type ServerProgress = z.infer<typeof serverProgressSchema>;
 
 /** Per person: someone else signing in on this browser never sees the previous one's. */

@@ -39,7 +39,7 @@ export function ClassCard({ klass }: { klass: Class }) {
       )}
       <p className="class-card__meta">
         Created {day(klass.created_at)}
-        {!ended && klass.ends_at !== null ? ` · ends by itself ${new Date(klass.ends_at).toLocaleString()}` : ''}
+        {!ended && klass.ends_at != null ? ` · ends by itself ${new Date(klass.ends_at).toLocaleString()}` : ''}
       </p>
       <p className="class-card__open">
         <Link to={`/classes/${encodeURIComponent(klass.id)}`} className="button button--primary">

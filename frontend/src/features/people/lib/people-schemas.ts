@@ -1,39 +1,22 @@
 /**
- * zod schemas for the people endpoints (/api/auth/*, /api/classes): who this browser is, and
- * an instructor's classes. Objects are non-strict like the rest of the API's schemas.
+ * The people endpoints' shapes (/api/auth/*, /api/classes): who this browser is, and an
+ * instructor's classes. Every schema is generated from the API's OpenAPI document
+ * (src/lib/api/generated); this file names them for the people feature.
  */
 import { z } from 'zod';
 
-export const personSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['solo', 'instructor', 'student']),
-  name: z.string(),
-});
+import { zClassOut, zMe, zPersonOut } from '@/lib/api/generated/zod.gen';
+
+export const personSchema = zPersonOut;
 export type Person = z.infer<typeof personSchema>;
 
-const classBriefSchema = z.object({ id: z.string(), name: z.string() });
-
-/** GET /api/auth/me, and POST /api/classes/join's answer. */
-export const meSchema = z.object({
-  mode: z.enum(['solo', 'classroom']),
-  /** null: nobody is logged in or joined in this browser. */
-  person: personSchema.nullable(),
-  /** A student's class; null for anyone else. */
-  class: classBriefSchema.nullish().transform((c) => c ?? null),
-});
+/** GET /api/auth/me, and POST /api/classes/join's answer: `person` null when nobody is logged
+ *  in or joined in this browser, `class` a student's (null or absent for anyone else). */
+export const meSchema = zMe;
 export type Me = z.infer<typeof meSchema>;
 
-export const classSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** As shown to students, e.g. K7QX-M4TP. */
-  join_code: z.string(),
-  created_at: z.string(),
-  /** When it ends by itself; null when it runs until its instructor ends it. */
-  ends_at: z.string().nullish().transform((t) => t ?? null),
-  ended_at: z.string().nullish().transform((t) => t ?? null),
-  students: z.number().int().nonnegative(),
-});
+/** A class as its instructor sees it (`join_code` as shown to students, e.g. K7QX-M4TP). */
+export const classSchema = zClassOut;
 export type Class = z.infer<typeof classSchema>;
 
 export const classListSchema = z.array(classSchema);
