@@ -44,11 +44,11 @@ async function withFailureScreenshot(name, body) {
 }
 
 /** Clicks the widget's Run button once it is enabled, and waits for the run or sweep to end. */
-async function runToEnd(widget, name) {
+async function runToEnd(widget, name, stateTestId = 'run-state') {
   const button = widget.getByRole('button', { name });
   await page.waitForFunction((b) => b && !b.disabled, await button.elementHandle(), { timeout: 20_000 });
   await button.click();
-  const state = widget.getByTestId('run-state');
+  const state = widget.getByTestId(stateTestId);
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
     const text = ((await state.textContent()) ?? '').trim();
@@ -112,7 +112,7 @@ test('compare two servers in the lab', { timeout: RUN_TIMEOUT_MS + 60_000 }, asy
     await page.getByTestId('lab-plan').waitFor({ timeout: 15_000 });
     assert.match((await page.getByTestId('lab-plan').textContent()) ?? '', /2 runs, one sweep/);
     const widget = page.locator('section.experiment');
-    await runToEnd(widget, 'Run 2 benchmarks');
+    await runToEnd(widget, 'Run 2 benchmarks', 'series-state');
     const chart = widget.getByTestId('series-qps-chart');
     await page.waitForFunction((el) => Number(el.dataset.points) === 2, await chart.elementHandle(), { timeout: 10_000 });
     const csv = await download(widget.getByTestId('export-csv').first());
