@@ -40,10 +40,13 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: 'charts', test: /node_modules[\\/](chart\.js|react-chartjs-2|@kurkle)[\\/]/ },
-            // YAML (the source and experiment blocks' parser) stays out: the glossary shares this chunk.
+            // The highlighter alone: the lab, the history and the permalinks show code (a block's
+            // YAML) without needing the Markdown renderer.
+            { name: 'highlight', test: /node_modules[\\/]highlight\.js[\\/]/ },
+            // YAML (the source blocks' parser) stays out: the glossary shares this chunk.
             {
               name: 'markdown',
-              test: /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unified|vfile[^\\/]*|unist-[^\\/]+|highlight\.js)[\\/]/,
+              test: /node_modules[\\/](react-markdown|remark-[^\\/]+|micromark[^\\/]*|mdast-[^\\/]+|hast-[^\\/]+|unified|vfile[^\\/]*|unist-[^\\/]+)[\\/]/,
             },
           ],
         },
