@@ -10,9 +10,8 @@ from fastapi.testclient import TestClient
 from c10klab.config import Settings
 from c10klab.deps import BROWSER_COOKIE
 from c10klab.lab.history import sweep_status
-from c10klab.main import create_app
 from c10klab.runs.store import RunStore
-from tests.people.conftest import Browser, join, log_in, make_class
+from tests.people.conftest import Browser, browsers, join, log_in, make_class
 
 RESULT = {"valid": True, "summary": {"qps": 12345.0, "latency_us": {"p99": 250.0}}}
 
@@ -20,17 +19,7 @@ RESULT = {"valid": True, "summary": {"qps": 12345.0, "latency_us": {"p99": 250.0
 @pytest.fixture
 def solo_browsers(settings: Settings) -> Iterator[Browser]:
     """Browsers of one solo course: each its own cookie jar."""
-    clients: list[TestClient] = []
-
-    def new() -> TestClient:
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield new
-    for client in clients:
-        client.__exit__(None, None, None)
+    yield from browsers(settings)
 
 
 def queue_run(client: TestClient, **fields: Any) -> str:

@@ -27,13 +27,12 @@ def people(classroom: Settings) -> PeopleStore:
     return store
 
 
-@pytest.fixture
-def browser(classroom: Settings, people: PeopleStore) -> Iterator[Browser]:
-    """A factory of browsers: each its own cookie jar against the same classroom course."""
+def browsers(settings: Settings) -> Iterator[Browser]:
+    """A factory of browsers, each its own cookie jar against one course; all closed after."""
     clients: list[TestClient] = []
 
     def new() -> TestClient:
-        client = TestClient(create_app(classroom))
+        client = TestClient(create_app(settings))
         client.__enter__()
         clients.append(client)
         return client
@@ -41,6 +40,12 @@ def browser(classroom: Settings, people: PeopleStore) -> Iterator[Browser]:
     yield new
     for client in clients:
         client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def browser(classroom: Settings, people: PeopleStore) -> Iterator[Browser]:
+    """Browsers of the same classroom course, with Grace and Linus as its instructors."""
+    yield from browsers(classroom)
 
 
 def log_in(client: TestClient, name: str) -> TestClient:
