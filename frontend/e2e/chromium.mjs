@@ -26,3 +26,16 @@ export async function launchChromium() {
   await mkdir(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
+
+/** A page in a fresh context of `browser`, with every console error and uncaught exception it
+ *  shows collected in `consoleErrors` (a test ends by asserting there were none). */
+export async function watchedPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1, ...options });
+  const page = await context.newPage();
+  const consoleErrors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  return { context, page, consoleErrors };
+}

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
+import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
@@ -16,18 +16,12 @@ const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
 const QUICK = 'duration_s=1&warmup_s=0.5&connections=10';
 
 let browser;
-let context;
 let page;
-const consoleErrors = [];
+let consoleErrors;
 
 before(async () => {
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`console.error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  ({ page, consoleErrors } = await watchedPage(browser, { acceptDownloads: true }));
 });
 
 after(async () => {

@@ -14,23 +14,18 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
+import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
 
 let browser;
 let page;
-const consoleErrors = [];
+let consoleErrors;
 
 before(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`console.error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  ({ page, consoleErrors } = await watchedPage(browser));
 });
 
 after(async () => {
