@@ -10,8 +10,8 @@ import { LessonPage, type FencedBlockRenderers } from '@/features/lessons';
 import { useMe, useRunGate } from '@/features/people';
 import { SourceBlock } from '@/features/sources';
 import { useLessonExperiment } from '@/hooks/use-lesson';
-import { apiRequest } from '@/lib/api-client';
 import { zClassOut, zPresentationOut } from '@/lib/api/generated/zod.gen';
+import { apiRequest } from '@/lib/api-client';
 
 // The bench feature (Chart.js, run state, the widgets) is a third of a lesson's JavaScript and
 // every widget sits below the first screen: it loads when the reader scrolls to the first one.

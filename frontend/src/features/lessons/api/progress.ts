@@ -5,8 +5,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { apiRequest } from '@/lib/api-client';
 import { zProgress } from '@/lib/api/generated/zod.gen';
+import { apiRequest } from '@/lib/api-client';
 
 export const serverProgressSchema = zProgress;
 export type ServerProgress = z.infer<typeof serverProgressSchema>;
