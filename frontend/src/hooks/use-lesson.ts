@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { apiRequest } from '@/lib/api-client';
-import { lessonSchema, type LessonExperiment } from '@/lib/api-schemas';
+import { lessonListSchema, lessonSchema, type LessonExperiment } from '@/lib/api-schemas';
 
 /**
  * GET /api/lessons/{slug}, under one react-query key: the lesson page draws it, and the
@@ -10,6 +10,15 @@ import { lessonSchema, type LessonExperiment } from '@/lib/api-schemas';
 /** Every cached lesson. What a lesson holds depends on who reads it (an instructor's has the
  *  speaker notes), so signing in or out forgets them all. */
 export const LESSON_QUERY_PREFIX = ['lesson'] as const;
+
+/** GET /api/lessons under one key: the home page, the class page, search and the history's
+ *  filter share one cached answer. */
+export function lessonListQuery() {
+  return queryOptions({
+    queryKey: ['lessons'],
+    queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }),
+  });
+}
 
 export function lessonQuery(slug: string) {
   return queryOptions({

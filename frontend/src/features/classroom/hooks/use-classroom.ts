@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import { lessonListSchema } from '@/lib/api-schemas';
+import { lessonListQuery } from '@/hooks/use-lesson';
 
 import {
   cancelRun,
@@ -62,14 +61,12 @@ export function useBoard(id: string) {
 }
 
 /**
- * The course's lessons (titles for slugs, and how many there are). The lessons feature asks
- * the same endpoint under the same key, so the two share one cached answer; features do not
- * import each other, and there is no shared hook for it.
+ * The course's lessons (titles for slugs, and how many there are), from the shared query the
+ * lessons feature, search and the history use too: one cached answer.
  */
 export function useLessonList() {
   return useQuery({
-    queryKey: ['lessons'],
-    queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }),
+    ...lessonListQuery(),
   });
 }
 

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 
-import { lessonQuery } from '@/hooks/use-lesson';
+import { lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
 import { apiRequest } from '@/lib/api-client';
-import { glossarySchema, lessonListSchema } from '@/lib/api-schemas';
+import { glossarySchema } from '@/lib/api-schemas';
 
 export function useLessons() {
   return useQuery({
-    queryKey: ['lessons'],
-    queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }),
+    ...lessonListQuery(),
     select: (lessons) => [...lessons].sort((a, b) => a.order - b.order),
   });
 }

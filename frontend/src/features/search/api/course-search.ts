@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
-import { lessonQuery } from '@/hooks/use-lesson';
+import { lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
 import { apiRequest } from '@/lib/api-client';
-import { glossarySchema, lessonListSchema } from '@/lib/api-schemas';
+import { glossarySchema } from '@/lib/api-schemas';
 
 import type { SearchEngine } from '../lib/search-engine';
 
@@ -15,8 +15,7 @@ import type { SearchEngine } from '../lib/search-engine';
 async function loadCourse(client: QueryClient) {
   const [lessons, glossary] = await Promise.all([
     client.query({
-      queryKey: ['lessons'],
-      queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }),
+      ...lessonListQuery(),
       staleTime: Infinity,
     }),
     client

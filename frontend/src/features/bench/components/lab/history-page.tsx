@@ -3,9 +3,9 @@ import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
+import { lessonListQuery } from '@/hooks/use-lesson';
 import { useServers } from '@/hooks/use-servers';
-import { apiRequest } from '@/lib/api-client';
-import { lessonListSchema, type HistoryEntry } from '@/lib/api-schemas';
+import type { HistoryEntry } from '@/lib/api-schemas';
 import { formatLatencyUs, formatQps } from '@/lib/format';
 
 import { getHistory } from '../../api/lab';
@@ -27,7 +27,7 @@ function Filters({ server, lesson, onChange }: FiltersProps) {
   const serverId = useId();
   const lessonId = useId();
   const servers = useServers();
-  const lessons = useQuery({ queryKey: ['lessons'], queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }) });
+  const lessons = useQuery(lessonListQuery());
   return (
     <div className="history__filters">
       <label htmlFor={serverId}>Server</label>
