@@ -82,11 +82,16 @@ def test_source_marks_the_regions_lessons_quote(server_entry: ServerEntry) -> No
     assert seen, "no ANCHOR: regions for lessons to quote"
 
 
-def test_epoll_anchors_lesson_1_quotes() -> None:
-    source = (C_DIR / "epoll.c").read_text()
-    for anchor in ["event-loop", "accept", "read", "write"]:
-        assert f"ANCHOR: {anchor}\n" in source.replace(" */", "")
-        assert f"ANCHOR_END: {anchor}" in source
+def test_readiness_anchors_the_lessons_quote() -> None:
+    quoted = {
+        "epoll.c": ["event-loop", "accept", "read", "interest", "epoll-create"],
+        "readiness.c": ["accept", "read", "send", "interest"],
+    }
+    for file, anchors in quoted.items():
+        source = (C_DIR / file).read_text()
+        for anchor in anchors:
+            assert f"ANCHOR: {anchor} */" in source, (file, anchor)
+            assert f"ANCHOR_END: {anchor} */" in source, (file, anchor)
 
 
 def test_protocol_module_anchors() -> None:

@@ -4,9 +4,9 @@
  *
  * What it shows: the step from one reactor (c-epoll) to one reactor per core. The
  * server starts N worker threads. Each has its OWN listening socket, bound to the same
- * port, which SO_REUSEPORT allows, and runs c-epoll's event loop on it, unchanged: this
- * file includes epoll.c, whose loop state is _Thread_local, so every worker has its own
- * epoll instance, connection table and read buffer. The kernel spreads new connections
+ * port, which SO_REUSEPORT allows, and runs c-epoll's event loop on it, unchanged:
+ * epoll_serve() from epoll.c, whose state (and readiness.c's) is _Thread_local, so every
+ * worker has its own epoll instance, connection table and read buffer. The kernel spreads new connections
  * over the listening sockets, picking one by a hash of the connection's addresses and
  * ports (its 4-tuple); a connection then stays with the worker that accepted it for
  * its whole life. The workers share nothing and take no locks, so N cores can serve
@@ -35,9 +35,10 @@
  * benchmark the server's container is pinned to one CPU). Also c-epoll's: no idle
  * timeouts, IPv4 only.
  */
-#define EPOLL_EVENT_LOOP_ONLY   /* take epoll.c's event loop, not its main() */
-#include "epoll.c"
+#define _GNU_SOURCE
+#include "epoll.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -49,16 +50,20 @@ static struct knob knobs[] = {
     {.name = "workers", .flag = "--workers", .min = 0, .max = MAX_WORKERS, .value = 0,
      .help = "event loops, one thread and one listening socket each; 0 means one per CPU "
              "this process may run on"},
-    {.name = "trigger", .flag = "--trigger", .choices = trigger_choices, .value = TRIGGER_LT,
-     .help = "level- (lt) or edge-triggered (et) readiness"},
+    EPOLL_TRIGGER_KNOB,
 };
 enum { KNOB_WORKERS, KNOB_TRIGGER };
 
+/* Settings, set once by main() before any worker starts, and read by all of them. */
+static struct server_config cfg;
+static bool edge_triggered;     /* --trigger et */
+static int stop_fd = -1;        /* readable once SIGTERM or SIGINT arrived */
+static int max_fds;             /* the most file descriptors the process may have */
+
 struct worker {
-    pthread_t      thread;
-    int            listen_fd;   /* this worker's own listening socket on the shared port */
-    int            open;        /* connections still open when it stopped */
-    unsigned long  accepted;    /* connections the kernel gave it */
+    pthread_t           thread;
+    int                 listen_fd;   /* its own listening socket on the shared port */
+    struct loop_totals  totals;      /* connections it accepted, and left open at the stop */
 };
 
 /*
@@ -79,7 +84,7 @@ static int usable_cpus(void)
 
 /*
  * One worker thread: c-epoll's event loop, on the worker's own listening socket.
- * Everything the loop touches is this thread's own copy (epoll.c's _Thread_local state).
+ * Everything the loop touches is this thread's own copy (_Thread_local state).
  * Relies on: the stop pipe waking every worker: the signal handler writes one byte,
  * nobody reads it, and level-triggered epoll keeps reporting it to each worker's
  * epoll_wait(), so one SIGTERM stops them all.
@@ -88,10 +93,7 @@ static int usable_cpus(void)
 static void *run_worker(void *arg)
 {
     struct worker *w = arg;
-    open_event_loop(w->listen_fd);
-    run_event_loop();
-    w->open = close_event_loop();
-    w->accepted = accepted;                 /* this thread's counter */
+    w->totals = epoll_serve(&cfg, w->listen_fd, stop_fd, max_fds, edge_triggered);
     return NULL;
 }
 /* ANCHOR_END: workers */
@@ -104,7 +106,7 @@ static void log_spread(const struct worker *workers, int count)
     line[0] = '\0';
     for (int i = 0; i < count && used < sizeof line; i++)
         used += (size_t)snprintf(line + used, sizeof line - used, " %lu",
-                                 workers[i].accepted);
+                                 workers[i].totals.accepted);
     log_msg("connections accepted by each worker:%s", line);
 }
 
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
             errno = err;
             die_errno("pthread_join(worker %d) failed", i);
         }
-        open += workers[i].open;
+        open += workers[i].totals.open;
     }
     log_spread(workers, worker_count);
     log_msg("%s received: closed %d connection%s, exiting", stop_signal_name(), open,

@@ -1,11 +1,9 @@
 /*
- * protocol.h - everything the C10K Lab servers share, so that each server file
- * (iterative.c, threaded.c, poll.c, epoll.c, io-uring.c ...) shows only its I/O model.
+ * protocol.h - the bytes every C10K Lab server exchanges with a client, so that each
+ * server file (iterative.c, threaded.c, poll.c, epoll.c, io-uring.c ...) shows only its
+ * I/O model. It builds on runtime.h (flags, listening socket, signals, messages).
  *
  * What lives here:
- *   - command-line flags common to every server (--port, --protocol, --backlog,
- *     --buffer-bytes), plus a small table through which a model adds its own knobs;
- *   - the listening socket;
  *   - one struct conn per client, with an input and an output buffer;
  *   - the two wire protocols as pure functions: conn_feed() takes bytes read from
  *     the client and appends the bytes to send back (no system calls inside);
@@ -13,18 +11,10 @@
  *     copying it (write) or from a file without copying it (sendfile);
  *   - conn_flush(): send buffered output, coping with partial writes and EAGAIN;
  *   - serve_blocking(): a whole conversation with one client, for the models that
- *     block in read() and write() (iterative, forking, preforked, threaded, prethreaded);
- *   - signals: SIGPIPE ignored, SIGTERM/SIGINT ask the server to stop;
- *   - error messages in nginx's style: "read(fd 7) failed: Connection reset by peer".
+ *     block in read() and write() (iterative, forking, preforked, threaded, prethreaded).
  *
  * How a model uses it (error handling left out):
  *
- *     struct server_config cfg;
- *     config_parse(&cfg, "c-poll", argc, argv, knobs, KNOB_COUNT(knobs));
- *     int stop_fd  = signals_init();        // readable once SIGTERM/SIGINT arrived
- *     int listener = listen_on(&cfg, LISTEN_NONBLOCK);
- *     config_print(&cfg, knobs, KNOB_COUNT(knobs));
- *     ...
  *     struct conn *c = conn_new(accepted_fd, &cfg);
  *     ssize_t n = read(c->fd, buf, cfg.buffer_bytes);
  *     if (n == 0) c->read_eof = true;
@@ -35,56 +25,15 @@
 #ifndef C10KLAB_PROTOCOL_H
 #define C10KLAB_PROTOCOL_H
 
-#include <pthread.h>
+#include "runtime.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
-#define DEFAULT_PORT          9000
-#define DEFAULT_BACKLOG       4096      /* connections waiting in the kernel's accept queue */
-#define DEFAULT_BUFFER_BYTES  16384     /* bytes asked for by one read() */
-#define MIN_BUFFER_BYTES      512
-#define MAX_BUFFER_BYTES      1048576
 #define HTTP_MAX_HEAD_BYTES   8192      /* longer request heads get "431" and a close */
 #define DEFAULT_BODY_BYTES    20        /* "Hello from C10K Lab\n" */
 #define MAX_BODY_BYTES        16777216  /* 16 MiB: --body-bytes upper bound */
-
-/* ---- configuration -------------------------------------------------------------- */
-
-enum protocol { PROTOCOL_ECHO, PROTOCOL_HTTP };
-
-struct server_config {
-    const char    *name;          /* server id, e.g. "c-epoll": prefixes every message */
-    int            port;
-    enum protocol  protocol;
-    int            backlog;
-    size_t         buffer_bytes;
-};
-
-/*
- * A model's own command-line knob, e.g. epoll's "--trigger lt|et".
- * An enum knob lists its choices (NULL-terminated) and its value is an index into
- * them; an integer knob has choices == NULL and a range. Set .value to the default
- * before calling config_parse(); afterwards it holds what the user asked for.
- */
-struct knob {
-    const char         *name;     /* shown in the start-up line: "trigger=lt" */
-    const char         *flag;     /* "--trigger" */
-    const char         *help;
-    const char *const  *choices;  /* enum knob: {"lt", "et", NULL}; integer knob: NULL */
-    long                min, max; /* integer knob: allowed range */
-    long                value;
-};
-
-#define KNOB_COUNT(knobs) (sizeof(knobs) / sizeof((knobs)[0]))
-
-/* Parses argv into cfg and knobs. Prints usage and exits 0 for --help, 1 on bad input. */
-void config_parse(struct server_config *cfg, const char *name, int argc, char **argv,
-                  struct knob *knobs, size_t knob_count);
-
-/* "c-epoll: listening on 0.0.0.0:9000 protocol=echo trigger=lt backlog=4096 buffer=16384" */
-void config_print(const struct server_config *cfg, const struct knob *knobs, size_t knob_count);
 
 /* ---- the http body ----------------------------------------------------------------- */
 
@@ -105,56 +54,19 @@ enum send_mode {
  */
 void http_body_setup(size_t body_bytes, enum send_mode mode);
 
-/* ---- set-up (each exits 1 with a message on failure) ---------------------------- */
-
-#define LISTEN_NONBLOCK  1        /* accept() returns EAGAIN instead of blocking */
-#define LISTEN_REUSEPORT 2        /* several sockets may bind the port (one per thread) */
-
-int listen_on(const struct server_config *cfg, int flags);
-
-/* Raises RLIMIT_NOFILE to its hard limit; returns the new limit (the most fds we may have). */
-int raise_fd_limit(void);
-
 /*
- * Ignores SIGPIPE and makes SIGTERM and SIGINT ask the server to stop.
- * Returns the read end of a pipe that becomes readable when that happens, for models
- * that wait in select/poll/epoll. Blocking calls (accept, read) return EINTR instead:
- * models that block check stop_requested() when they see it.
+ * The zero-copy lesson's two knobs, for a server that offers them: --send copy|sendfile
+ * and --body-bytes N. Put HTTP_BODY_KNOBS last in the server's knob table and, after
+ * config_parse(), pass the first of the two to http_body_setup_from_knobs().
  */
-int  signals_init(void);
-bool stop_requested(void);
-const char *stop_signal_name(void);
-
-/*
- * For models that block in accept(), read() or write() rather than wait on the stop pipe:
- * from now on the stop signal also shuts down these sockets (-1: none), and if it has
- * already arrived they are shut down at once. A call blocked on a shut-down socket
- * returns (accept() fails, read() returns 0, write() fails), and so does every later
- * one, so a signal that lands just before the call is not missed the way EINTR would be.
- * Call it again with client_fd = -1 before closing that client's socket.
- */
-void stop_shuts_down(int listen_fd, int client_fd);
-
-/* ---- messages ------------------------------------------------------------------- */
-
-/* "c-epoll: <message>" on stderr. */
-void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "c-epoll: <message>: <strerror(errno)>", e.g. "epoll_wait() failed: Bad file descriptor". */
-void log_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* log_errno(), then exit(1): for set-up errors. */
-void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-/*
- * For messages that could repeat thousands of times a second (fork() failing for every
- * new client): true at most once every `seconds` for the same *last, which starts at 0.
- */
-bool rate_limit(time_t *last, int seconds);
-
-/* close(), logging "close(fd 7) failed: ..." if it fails. */
-void close_or_log(int fd);
-
-/* Sleeps for ms milliseconds, or less if a signal arrives. */
-void pause_ms(long ms);
+extern const char *const send_mode_choices[];   /* {"copy", "sendfile", NULL} */
+#define HTTP_BODY_KNOBS                                                                  \
+    {.name = "send", .flag = "--send", .choices = send_mode_choices, .value = SEND_COPY, \
+     .help = "http: send the body with write() from memory (copy) or by sendfile() "    \
+             "from a file (sendfile)"},                                                 \
+    {.name = "body_bytes", .flag = "--body-bytes", .min = 1, .max = MAX_BODY_BYTES,      \
+     .value = DEFAULT_BODY_BYTES, .help = "http: bytes in each reply's body"}
+void http_body_setup_from_knobs(const struct knob *http_body_knobs);
 
 /* ---- connections ------------------------------------------------------------------ */
 
@@ -256,19 +168,5 @@ void serve_blocking(int fd, const struct server_config *cfg);
  * the client went away (ECONNRESET, EPIPE ...), which is normal for a server.
  */
 void conn_log_error(const struct conn *c, const char *syscall);
-
-/* accept() errors after which the next accept() may well succeed (the client gave up). */
-bool accept_error_is_transient(int err);
-
-/* accept() errors that mean "no file descriptors or memory left": stop accepting for a while. */
-bool accept_error_is_exhaustion(int err);
-
-/* Blocking servers: the next client's socket from a blocking listening socket, waiting
- * out a shortage of file descriptors; -1 once a stop was requested. */
-int accept_blocking(int listen_fd);
-
-/* Threaded servers: lock or unlock a mutex; a failure is a bug, so the process ends. */
-void lock_or_die(pthread_mutex_t *mutex);
-void unlock_or_die(pthread_mutex_t *mutex);
 
 #endif
