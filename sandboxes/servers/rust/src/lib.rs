@@ -10,10 +10,17 @@
 //! - [`stop`]: SIGTERM and SIGINT as a readable pipe, for event loops that watch file
 //!   descriptors (the tokio server uses `tokio::signal` instead).
 //!
-//! The binaries are `src/bin/rust-tokio.rs` and `src/bin/rust-io-uring.rs`.
+//! And one server's own code, too long for one file:
+//!
+//! - [`uring`]: the io_uring server that `src/bin/rust-io-uring.rs` starts: the ring and its
+//!   set-up, the provided buffer ring, one connection's bookkeeping, the completion loop.
+//!
+//! The binaries are `src/bin/rust-tokio.rs` and `src/bin/rust-io-uring.rs`: each parses its
+//! flags and starts its server.
 
 pub mod config;
 pub mod log;
 pub mod net;
 pub mod protocol;
 pub mod stop;
+pub mod uring;
