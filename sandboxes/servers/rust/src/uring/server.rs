@@ -774,6 +774,46 @@ mod tests {
     }
 
     #[test]
+    fn past_the_high_water_mark_the_recv_is_cancelled_and_armed_again_once_replies_are_read() {
+        let Some((mut server, _stop)) = server(Protocol::Echo, RecvMode::Multishot) else {
+            return;
+        };
+        let mut client = connect(&server);
+        turn_until(&mut server, |s| s.open_connections == 1);
+        let fd = server.clients.iter().position(Option::is_some).unwrap();
+        assert!(server.clients[fd].as_ref().unwrap().recv_armed);
+
+        // Replies queued as if the client had sent 16 MiB and read nothing: more than the
+        // kernel's socket buffers hold, so the send cannot finish while the client does not read.
+        let owed = 64 * OUTPUT_HIGH_WATER_BYTES;
+        feed(
+            &mut server.clients[fd].as_mut().unwrap().conn,
+            &vec![b'x'; owed],
+        );
+        server.schedule_io(fd as RawFd);
+        let cl = server.clients[fd].as_ref().unwrap();
+        assert!(
+            cl.send_in_flight && cl.recv_cancelled,
+            "a send, and the recv cancelled"
+        );
+        turn_until(&mut server, |s| !s.clients[fd].as_ref().unwrap().recv_armed);
+        for _ in 0..10 {
+            turn(&mut server);
+            assert!(
+                !server.clients[fd].as_ref().unwrap().recv_armed,
+                "not armed again yet"
+            );
+        }
+
+        let mut echoed = Vec::new();
+        turn_until(&mut server, |s| {
+            read_available(&mut client, &mut echoed);
+            echoed.len() == owed && s.clients[fd].as_ref().unwrap().recv_armed
+        });
+        drain(server);
+    }
+
+    #[test]
     fn a_client_that_does_not_read_is_not_read_from_until_it_does() {
         let Some((mut server, _stop)) = server(Protocol::Echo, RecvMode::Multishot) else {
             return;
