@@ -147,6 +147,13 @@ pub struct Args {
     /// and says why (stderr, and the summary's engine_note).
     #[arg(long, value_enum, default_value_t = Engine::Epoll)]
     pub engine: Engine,
+
+    /// Check that the server answers correctly instead of loading it: the protocol's checks
+    /// in order, stopping at the first failure, then one `check` line (exit 0 when all pass,
+    /// 1 when one fails). Uses --host, --port, --protocol, --timeout-ms, --wait-ready-s and
+    /// min(--connections, 64) connections at once; ignores the load's flags.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// A request rate: finite, 0 (closed loop) or [`MIN_RATE`]..=[`MAX_RATE`] requests per second.
@@ -210,6 +217,8 @@ pub struct Config {
     pub sample_procs: bool,
     /// The engine asked for (the one that ran may be epoll instead, see [`crate::engine`]).
     pub engine: Engine,
+    /// `--check`: check the server's answers instead of loading it ([`crate::check`]).
+    pub check: bool,
 }
 
 impl Args {
@@ -248,6 +257,7 @@ impl Args {
             ramp: Duration::from_secs_f64(self.ramp_s),
             sample_procs: self.sample_procs,
             engine: self.engine,
+            check: self.check,
         })
     }
 }
@@ -279,6 +289,19 @@ mod tests {
         assert_eq!(c.ramp, Duration::ZERO);
         assert!(!c.sample_procs);
         assert_eq!(c.engine, Engine::Epoll);
+        assert!(!c.check);
+    }
+
+    #[test]
+    fn check_mode_keeps_the_other_flags_and_their_validation() {
+        let c = parse(&["--check", "--protocol", "http", "--connections", "500"]).unwrap();
+        assert!(c.check);
+        assert_eq!(c.protocol, Protocol::Http);
+        assert_eq!(c.connections, 500);
+        let err = parse(&["--check", "--timeout-ms", "0"]).unwrap_err();
+        assert!(err.contains("--timeout-ms"), "{err}");
+        let err = parse(&["--check=yes"]).unwrap_err();
+        assert!(err.contains("--check"), "{err}");
     }
 
     #[test]

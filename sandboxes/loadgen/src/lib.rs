@@ -30,6 +30,7 @@
 //! cargo run --release -- --port 9000 --protocol echo --connections 100 --rate 20000
 //! ```
 
+pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod http;
@@ -38,6 +39,7 @@ pub mod output;
 pub mod pacing;
 pub mod procs;
 pub mod ready;
+pub mod rng;
 pub mod stats;
 pub mod worker;
 
@@ -47,7 +49,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 
@@ -96,8 +98,9 @@ impl Fatal {
     }
 }
 
-/// The whole program: parses `argv`, runs, writes JSON lines to `out` and diagnostics to
-/// stderr. Returns the exit status: 0 success, 1 a fatal `error` line, 2 bad arguments.
+/// The whole program: parses `argv`, runs (or, with `--check`, checks: [`check::main`]),
+/// writes JSON lines to `out` and diagnostics to stderr. Returns the exit status: 0 success,
+/// 1 a fatal `error` line (or a failed check), 2 bad arguments.
 pub fn main_with_args(argv: impl IntoIterator<Item = OsString>, out: &mut dyn Write) -> i32 {
     let args = match Args::try_parse_from(argv) {
         Ok(args) => args,
@@ -119,6 +122,9 @@ pub fn main_with_args(argv: impl IntoIterator<Item = OsString>, out: &mut dyn Wr
             return usage_error(out, &message);
         }
     };
+    if config.check {
+        return check::main(&config, out);
+    }
     match run(&config, out) {
         Ok(_) => 0,
         Err(fatal) => {
@@ -623,26 +629,10 @@ fn write_line(out: &mut dyn Write, line: &Line<'_>) -> Result<(), Fatal> {
     emit(out, line).map_err(|e| Fatal::new("output", format!("cannot write to stdout: {e}")))
 }
 
-/// `len` pseudo-random bytes (splitmix64, seeded from the clock and pid): echo payloads that
-/// a server cannot get right by accident.
+/// `len` pseudo-random bytes (seeded from the clock and pid): echo payloads that a server
+/// cannot get right by accident.
 pub fn random_payload(len: usize) -> Vec<u8> {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut state = nanos ^ (u64::from(std::process::id()) << 32);
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut payload = Vec::with_capacity(len + 8);
-    while payload.len() < len {
-        payload.extend_from_slice(&next().to_le_bytes());
-    }
-    payload.truncate(len);
-    payload
+    rng::Rng::from_clock().bytes(len)
 }
 
 /// Raises the soft `RLIMIT_NOFILE` to `needed` if it is lower; fails if the hard limit is.

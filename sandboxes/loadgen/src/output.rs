@@ -23,6 +23,8 @@ pub enum Line<'a> {
     Summary(&'a Summary),
     /// A fatal error; the process exits with status 1 (2 for `usage`).
     Error { kind: &'a str, message: &'a str },
+    /// `--check`: the only line; the process exits 0 when `ok`, else 1.
+    Check(&'a CheckReport),
 }
 
 /// The phases, in order: `ready`, `warmup` (only when `--warmup-s` > 0), `measure`.
@@ -195,6 +197,32 @@ impl ConfigEcho {
     }
 }
 
+/// The outcome of `--check` (see [`crate::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckReport {
+    /// Every check passed.
+    pub ok: bool,
+    pub protocol: Protocol,
+    /// The checks that passed, in the order they ran.
+    pub passed: Vec<&'static str>,
+    /// The check that failed (the last to run); `None` when all passed.
+    pub failed: Option<CheckFailure>,
+}
+
+/// Why a check failed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckFailure {
+    /// The check's name, or `ready` when the server never accepted a connection.
+    pub check: &'static str,
+    /// Which exchange and what came back, for a person.
+    pub message: String,
+    /// The expected bytes around the first difference (at most 64, escaped); `None` when the
+    /// failure is not about bytes.
+    pub expected: Option<String>,
+    /// What came back at the same place (escaped); `None` as for `expected`.
+    pub got: Option<String>,
+}
+
 /// Writes `line` as one JSON line and flushes, so a reader sees it at once.
 pub fn emit(out: &mut dyn Write, line: &Line<'_>) -> io::Result<()> {
     let mut buf = serde_json::to_vec(line).map_err(io::Error::other)?;
@@ -291,6 +319,44 @@ mod tests {
         );
         assert!(line.contains(r#""send_lag_us":{"p50":0,"#), "{line}");
         assert!(line.ends_with("\"procs\":null}\n"), "{line}");
+    }
+
+    #[test]
+    fn check_lines() {
+        let passed = CheckReport {
+            ok: true,
+            protocol: Protocol::Http,
+            passed: vec!["http-one-request"],
+            failed: None,
+        };
+        assert_eq!(
+            json(&Line::Check(&passed)),
+            concat!(
+                r#"{"type":"check","ok":true,"protocol":"http","passed":["http-one-request"],"#,
+                r#""failed":null}"#,
+                "\n"
+            )
+        );
+        let failed = CheckReport {
+            ok: false,
+            protocol: Protocol::Echo,
+            passed: vec![],
+            failed: Some(CheckFailure {
+                check: "echo-sizes",
+                message: "payload 1 (1 bytes): no reply within 5000 ms".into(),
+                expected: Some("\\x07".into()),
+                got: None,
+            }),
+        };
+        assert_eq!(
+            json(&Line::Check(&failed)),
+            concat!(
+                r#"{"type":"check","ok":false,"protocol":"echo","passed":[],"failed":{"#,
+                r#""check":"echo-sizes","message":"payload 1 (1 bytes): no reply within 5000 ms","#,
+                r#""expected":"\\x07","got":null}}"#,
+                "\n"
+            )
+        );
     }
 
     #[test]

@@ -1,0 +1,874 @@
+//! `--check`: does the server answer correctly? Run before a learner's edited server is
+//! benchmarked.
+//!
+//! A benchmark of a wrong server measures nothing: one that drops bytes, answers on the wrong
+//! connection or ignores a pipelined request can look fast. The load checks every reply, but
+//! only of its one request shape; these checks try, one at a time, the cases an edit to a
+//! server most often breaks, and stop at the first failure with a message saying which
+//! exchange it was and what came back.
+//!
+//! echo:
+//! - `echo-sizes`: one connection; payloads of 1, 7, 1000, 65536 and 300000 random bytes, each
+//!   written whole (from a second thread: the server echoes while we still write, and with both
+//!   directions' buffers full a single thread would wait forever) and read back byte-exact.
+//!   Catches a fixed-size buffer, a lost partial write, a short read taken for a whole one.
+//! - `echo-many-connections`: N connections open at once (N = min(--connections, 64)); five
+//!   rounds of one random payload of 1..=4096 bytes written on every connection, then every
+//!   reply read. Catches per-connection state kept in one place, replies on the wrong
+//!   connection, and a server that serves one connection at a time.
+//! - `echo-half-close`: 10000 bytes, then shutdown(SHUT_WR): all 10000 must come back, then
+//!   end-of-stream. Catches a server that closes on read() == 0 before its output is sent, or
+//!   never closes.
+//!
+//! http (every request is `GET / HTTP/1.1` with `Host: x`; a response must be `HTTP/1.1 200`
+//! with a Content-Length and exactly that many body bytes):
+//! - `http-one-request`: one request, one response, nothing after it.
+//! - `http-keep-alive`: 20 requests one after another on one connection, each answered, and
+//!   the connection still open after (HTTP/1.1 keeps it open unless asked to close).
+//! - `http-pipelined`: 8 requests in one write, 8 complete responses (all responses to `GET /`
+//!   are alike, so "in order" means: 8 whole responses, one after another, nothing else).
+//!   Catches a server that answers one request per read().
+//! - `http-many-connections`: N connections, 5 keep-alive requests each, interleaved as above.
+//! - `http-connection-close`: a request with `Connection: close` gets its response, then
+//!   end-of-stream.
+//!
+//! Every read and write is bounded: each reply (or write, or connect) must complete within
+//! `--timeout-ms`, and the whole check within [`BOUND`], so a server that never answers fails
+//! with "no reply within 5000 ms" instead of hanging the check.
+
+use std::fmt::Display;
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::cli::{Config, Protocol};
+use crate::http::{Parsed, ResponseParser};
+use crate::output::{CheckFailure, CheckReport, Line, emit};
+use crate::ready;
+use crate::rng::Rng;
+
+/// Most connections the many-connections checks open at once: `--connections` above this
+/// (its default, 100, included) is cut to it.
+pub const MAX_CONNECTIONS: usize = 64;
+/// The longest the checks may take together (the readiness wait not included).
+pub const BOUND: Duration = Duration::from_secs(60);
+
+/// The payload sizes of `echo-sizes`: a byte, less than a word, a typical message, a common
+/// buffer size, and more than the socket buffers hold.
+pub const ECHO_SIZES: [usize; 5] = [1, 7, 1000, 65_536, 300_000];
+/// Payloads (echo) or requests (http) per connection in the many-connections checks.
+const ROUNDS: usize = 5;
+/// Largest payload of `echo-many-connections`.
+const MANY_PAYLOAD_MAX: usize = 4096;
+/// Bytes sent before the half-close.
+const HALF_CLOSE_BYTES: usize = 10_000;
+/// Requests of `http-keep-alive`.
+const KEEP_ALIVE_REQUESTS: usize = 20;
+/// Requests of `http-pipelined`, all in one write.
+const PIPELINED_REQUESTS: usize = 8;
+/// How long a connection must stay quiet after its last response: no bytes beyond the
+/// Content-Length body, and (keep-alive) no close.
+const QUIET_FOR: Duration = Duration::from_millis(100);
+
+/// Most bytes quoted in `expected` and `got`, and how many of them come before the difference.
+const WINDOW: usize = 64;
+const WINDOW_BEFORE: usize = 16;
+
+/// The request of every HTTP check but the last.
+pub const HTTP_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+/// The request of `http-connection-close`.
+pub const HTTP_CLOSE_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+
+/// One check: its name and what it does.
+type Check = (&'static str, fn(&mut Session) -> Result<(), Problem>);
+
+/// The echo checks, in the order they run.
+const ECHO_CHECKS: [Check; 3] = [
+    ("echo-sizes", echo_sizes),
+    ("echo-many-connections", echo_many_connections),
+    ("echo-half-close", echo_half_close),
+];
+
+/// The HTTP checks, in the order they run.
+const HTTP_CHECKS: [Check; 5] = [
+    ("http-one-request", http_one_request),
+    ("http-keep-alive", http_keep_alive),
+    ("http-pipelined", http_pipelined),
+    ("http-many-connections", http_many_connections),
+    ("http-connection-close", http_connection_close),
+];
+
+/// The names of `protocol`'s checks, in the order they run.
+pub fn names(protocol: Protocol) -> Vec<&'static str> {
+    checks(protocol).iter().map(|&(name, _)| name).collect()
+}
+
+fn checks(protocol: Protocol) -> &'static [Check] {
+    match protocol {
+        Protocol::Echo => &ECHO_CHECKS,
+        Protocol::Http => &HTTP_CHECKS,
+    }
+}
+
+/// What to check, and how patiently.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub protocol: Protocol,
+    /// Connections open at once in the many-connections checks.
+    pub connections: usize,
+    /// Longest wait for one reply, write or connect.
+    pub timeout: Duration,
+    /// Longest time for all checks together.
+    pub bound: Duration,
+    /// Seeds the payloads and their sizes.
+    pub seed: u64,
+}
+
+impl Options {
+    /// The options of `--check` with `config`'s flags; payloads differ from run to run.
+    pub fn new(config: &Config) -> Options {
+        Options {
+            protocol: config.protocol,
+            connections: config.connections.min(MAX_CONNECTIONS),
+            timeout: config.timeout,
+            bound: BOUND,
+            seed: Rng::from_clock().next_u64(),
+        }
+    }
+}
+
+/// `loadgen --check`: waits for the server, runs the checks, writes the one `check` line.
+/// Returns the exit status: 0 when every check passed, 1 otherwise.
+pub fn main(config: &Config, out: &mut dyn Write) -> i32 {
+    let report = match ready_address(config) {
+        Ok(addr) => run(addr, &Options::new(config)),
+        Err(message) => {
+            eprintln!("loadgen: not ready: {message}");
+            CheckReport {
+                ok: false,
+                protocol: config.protocol,
+                passed: Vec::new(),
+                failed: Some(CheckFailure {
+                    check: "ready",
+                    message,
+                    expected: None,
+                    got: None,
+                }),
+            }
+        }
+    };
+    if let Err(e) = emit(out, &Line::Check(&report)) {
+        eprintln!("loadgen: cannot write to stdout: {e}");
+        return 1;
+    }
+    i32::from(!report.ok)
+}
+
+/// The address of the server once it accepts a connection. The probe connection is closed
+/// at once: a server that serves one connection at a time must see it end.
+fn ready_address(config: &Config) -> Result<SocketAddr, String> {
+    let addrs = ready::resolve(&config.host, config.port)?;
+    let (_probe, addr) = ready::wait_ready(&addrs, config.wait_ready, config.timeout)?;
+    Ok(addr)
+}
+
+/// Runs `options.protocol`'s checks against `addr` in order, stopping at the first failure.
+pub fn run(addr: SocketAddr, options: &Options) -> CheckReport {
+    let mut session = Session {
+        addr,
+        connections: options.connections.max(1),
+        timeout: options.timeout,
+        bound: options.bound,
+        end: Instant::now() + options.bound,
+        rng: Rng::new(options.seed),
+    };
+    let mut passed = Vec::new();
+    for &(name, check) in checks(options.protocol) {
+        let started = Instant::now();
+        match check(&mut session) {
+            Ok(()) => {
+                eprintln!(
+                    "loadgen: check {name} passed ({} ms)",
+                    started.elapsed().as_millis()
+                );
+                passed.push(name);
+            }
+            Err(problem) => {
+                eprintln!("loadgen: check {name} failed: {}", problem.message);
+                return CheckReport {
+                    ok: false,
+                    protocol: options.protocol,
+                    passed,
+                    failed: Some(problem.failure(name)),
+                };
+            }
+        }
+    }
+    CheckReport {
+        ok: true,
+        protocol: options.protocol,
+        passed,
+        failed: None,
+    }
+}
+
+/// What the checks share: where the server is, how long to wait, the payloads' generator.
+struct Session {
+    addr: SocketAddr,
+    connections: usize,
+    timeout: Duration,
+    bound: Duration,
+    /// When the whole check must be over.
+    end: Instant,
+    rng: Rng,
+}
+
+impl Session {
+    /// The deadline of an operation starting now: `--timeout-ms` from now, or the end of the
+    /// whole check if that comes first.
+    fn deadline(&self) -> Deadline {
+        self.deadline_in(self.timeout, Limit::Timeout(self.timeout))
+    }
+
+    fn deadline_in(&self, wait: Duration, limit: Limit) -> Deadline {
+        let own = Instant::now() + wait;
+        if own <= self.end {
+            Deadline { at: own, limit }
+        } else {
+            Deadline {
+                at: self.end,
+                limit: Limit::Bound(self.bound),
+            }
+        }
+    }
+
+    /// A new connection to the server (`TCP_NODELAY`: every request is one small write).
+    fn connect(&self) -> Result<TcpStream, Problem> {
+        let deadline = self.deadline();
+        let Some(wait) = deadline.left() else {
+            return Err(Problem::new(format!(
+                "could not connect {}",
+                deadline.within()
+            )));
+        };
+        let stream = TcpStream::connect_timeout(&self.addr, wait)
+            .map_err(|e| Problem::new(format!("connecting to {} failed: {e}", self.addr)))?;
+        stream
+            .set_nodelay(true)
+            .map_err(|e| Problem::new(format!("cannot set TCP_NODELAY: {e}")))?;
+        Ok(stream)
+    }
+
+    /// [`Self::connections`] connections, all open at once.
+    fn connect_many(&self) -> Result<Vec<TcpStream>, Problem> {
+        (0..self.connections)
+            .map(|i| {
+                self.connect()
+                    .map_err(|p| p.within(format!("connection {} of {}", i + 1, self.connections)))
+            })
+            .collect()
+    }
+
+    /// A random payload of 1..=`max` bytes.
+    fn payload_up_to(&mut self, max: usize) -> Vec<u8> {
+        let len = self.rng.in_range(1, max);
+        self.rng.bytes(len)
+    }
+}
+
+/// When an operation must be over, and what set that time.
+#[derive(Clone, Copy, Debug)]
+struct Deadline {
+    at: Instant,
+    limit: Limit,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    /// `--timeout-ms`.
+    Timeout(Duration),
+    /// The whole check's bound.
+    Bound(Duration),
+    /// A short wait for silence ([`QUIET_FOR`]).
+    Quiet,
+}
+
+impl Deadline {
+    /// Time left, `None` once passed (a zero timeout would mean "no timeout" to the socket).
+    fn left(&self) -> Option<Duration> {
+        self.at
+            .checked_duration_since(Instant::now())
+            .filter(|left| !left.is_zero())
+    }
+
+    /// "within 5000 ms", for messages.
+    fn within(&self) -> String {
+        match self.limit {
+            Limit::Timeout(t) => format!("within {} ms", t.as_millis()),
+            Limit::Bound(b) => format!(
+                "before the whole check's {} s bound ran out",
+                b.as_secs_f64()
+            ),
+            Limit::Quiet => format!("within {} ms", QUIET_FOR.as_millis()),
+        }
+    }
+}
+
+/// What one bounded read brought.
+enum Got {
+    Bytes(usize),
+    /// End-of-stream: the server closed (or shut down its sending side).
+    End,
+    /// The deadline passed first.
+    Late,
+    Failed(io::Error),
+}
+
+/// One `read` into `buf`, given until `deadline`.
+fn read_before(mut stream: &TcpStream, buf: &mut [u8], deadline: &Deadline) -> Got {
+    loop {
+        let Some(left) = deadline.left() else {
+            return Got::Late;
+        };
+        if let Err(e) = stream.set_read_timeout(Some(left)) {
+            return Got::Failed(e);
+        }
+        match stream.read(buf) {
+            Ok(0) => return Got::End,
+            Ok(n) => return Got::Bytes(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if is_timeout(&e) => return Got::Late,
+            Err(e) => return Got::Failed(e),
+        }
+    }
+}
+
+/// Writes all of `bytes` before `deadline`; the error says how far it got.
+fn write_before(mut stream: &TcpStream, bytes: &[u8], deadline: &Deadline) -> Result<(), String> {
+    let mut sent = 0;
+    while sent < bytes.len() {
+        let Some(left) = deadline.left() else {
+            return Err(format!(
+                "sent only {sent} of {}: the server did not read the rest {}",
+                count(bytes.len()),
+                deadline.within()
+            ));
+        };
+        stream
+            .set_write_timeout(Some(left))
+            .map_err(|e| format!("cannot set a write timeout: {e}"))?;
+        match stream.write(&bytes[sent..]) {
+            Ok(0) => return Err(format!("write() took none of {} bytes", bytes.len() - sent)),
+            Ok(n) => sent += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted || is_timeout(&e) => {}
+            Err(e) => {
+                return Err(format!(
+                    "sending failed after {sent} of {}: {}",
+                    count(bytes.len()),
+                    describe(&e)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
+}
+
+/// A socket error in words a learner recognises.
+fn describe(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::ConnectionReset => format!("the server reset the connection ({e})"),
+        io::ErrorKind::BrokenPipe => format!("the server had closed the connection ({e})"),
+        _ => e.to_string(),
+    }
+}
+
+/// "1 byte", "812 bytes".
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Why a check failed, before it is named.
+#[derive(Debug)]
+struct Problem {
+    message: String,
+    expected: Option<String>,
+    got: Option<String>,
+    /// The bytes of the reply that came back, for [`crossed`].
+    received: Vec<u8>,
+    /// Nothing at all came back in time, for [`served_only`].
+    no_reply: bool,
+}
+
+impl Problem {
+    fn new(message: impl Into<String>) -> Problem {
+        Problem {
+            message: message.into(),
+            expected: None,
+            got: None,
+            received: Vec::new(),
+            no_reply: false,
+        }
+    }
+
+    /// Nothing came back in time.
+    fn no_reply(deadline: &Deadline) -> Problem {
+        Problem {
+            no_reply: true,
+            ..Problem::new(format!("no reply {}", deadline.within()))
+        }
+    }
+
+    /// A problem at byte `at` of a reply: `expected` and `got` quote both around it.
+    fn at_byte(message: impl Into<String>, expected: &[u8], got: &[u8], at: usize) -> Problem {
+        let start = at.saturating_sub(WINDOW_BEFORE);
+        Problem {
+            expected: Some(escape(window(expected, start))),
+            got: Some(escape(window(got, start))),
+            received: got.to_vec(),
+            ..Problem::new(message)
+        }
+    }
+
+    /// A problem with an HTTP response: `got` quotes its start.
+    fn response(message: impl Into<String>, seen: &[u8]) -> Problem {
+        Problem {
+            got: (!seen.is_empty()).then(|| escape(window(seen, 0))),
+            ..Problem::new(message)
+        }
+    }
+
+    /// Bytes that came where none should.
+    fn extra(message: impl Into<String>, extra: &[u8]) -> Problem {
+        Problem::at_byte(message, &[], extra, 0)
+    }
+
+    /// Says where: "connection 3, payload 2 (812 bytes): " before the message.
+    fn within(mut self, context: impl Display) -> Problem {
+        self.message = format!("{context}: {}", self.message);
+        self
+    }
+
+    /// Adds what the failure suggests, in parentheses after the message.
+    fn note(mut self, note: impl Display) -> Problem {
+        self.message = format!("{} ({note})", self.message);
+        self
+    }
+
+    fn failure(self, check: &'static str) -> CheckFailure {
+        CheckFailure {
+            check,
+            message: self.message,
+            expected: self.expected,
+            got: self.got,
+        }
+    }
+}
+
+/// At most [`WINDOW`] bytes of `bytes` from `start` (none when it is shorter).
+fn window(bytes: &[u8], start: usize) -> &[u8] {
+    let start = start.min(bytes.len());
+    &bytes[start..bytes.len().min(start + WINDOW)]
+}
+
+/// Printable ASCII as is, the rest escaped (`\r`, `\x00`); `"` and `\` escaped too.
+fn escape(bytes: &[u8]) -> String {
+    bytes.escape_ascii().to_string()
+}
+
+/// Reads the echo of `sent`, comparing as the bytes arrive, so a wrong byte fails at once
+/// instead of after the timeout.
+fn read_echo(stream: &TcpStream, sent: &[u8], deadline: &Deadline) -> Result<(), Problem> {
+    let want = sent.len();
+    let mut got = vec![0u8; want];
+    let mut have = 0;
+    while have < want {
+        let short = match read_before(stream, &mut got[have..], deadline) {
+            Got::Bytes(n) => {
+                let start = have;
+                have += n;
+                if let Some(at) = (start..have).find(|&i| got[i] != sent[i]) {
+                    let message = format!("byte {at} differs");
+                    return Err(Problem::at_byte(message, sent, &got[..have], at));
+                }
+                continue;
+            }
+            Got::End => format!("connection closed after {have} of {}", count(want)),
+            Got::Late if have == 0 => {
+                let window = Problem::at_byte(String::new(), sent, &[], 0);
+                return Err(Problem {
+                    expected: window.expected,
+                    got: window.got,
+                    ..Problem::no_reply(deadline)
+                });
+            }
+            Got::Late => format!(
+                "only {have} of {} came back {}",
+                count(want),
+                deadline.within()
+            ),
+            Got::Failed(e) => format!(
+                "reading failed after {have} of {}: {}",
+                count(want),
+                describe(&e)
+            ),
+        };
+        // Quoted from where the bytes stop: what was still expected, and the last ones got.
+        return Err(Problem::at_byte(short, sent, &got[..have], have));
+    }
+    Ok(())
+}
+
+/// Writes `payload` whole from a second thread while this one reads the echo: the server
+/// echoes while it is still receiving, and once both directions' socket buffers are full a
+/// single thread that writes everything before reading would wait forever.
+fn exchange_whole(stream: &TcpStream, payload: &[u8], deadline: &Deadline) -> Result<(), Problem> {
+    thread::scope(|scope| {
+        let sender = scope.spawn(|| write_before(stream, payload, deadline));
+        let echoed = read_echo(stream, payload, deadline);
+        if echoed.is_err() {
+            // Wakes the writer if it waits for room the server will never make.
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+        let sent = sender
+            .join()
+            .unwrap_or_else(|_| Err("the writing thread panicked".to_string()));
+        echoed?;
+        sent.map_err(Problem::new)
+    })
+}
+
+/// `echo-sizes`: one connection, payloads of [`ECHO_SIZES`] bytes, each echoed byte-exact.
+fn echo_sizes(s: &mut Session) -> Result<(), Problem> {
+    let stream = s.connect()?;
+    for (i, &size) in ECHO_SIZES.iter().enumerate() {
+        let payload = s.rng.bytes(size);
+        exchange_whole(&stream, &payload, &s.deadline())
+            .map_err(|p| p.within(format!("payload {} ({})", i + 1, count(size))))?;
+    }
+    Ok(())
+}
+
+/// `echo-many-connections`: every connection open at once; [`ROUNDS`] rounds of a payload
+/// written on each, then each echo read from its own connection.
+fn echo_many_connections(s: &mut Session) -> Result<(), Problem> {
+    let conns = s.connect_many()?;
+    for round in 0..ROUNDS {
+        let payloads: Vec<Vec<u8>> = (0..conns.len())
+            .map(|_| s.payload_up_to(MANY_PAYLOAD_MAX))
+            .collect();
+        let label = |i: usize| {
+            format!(
+                "connection {}, payload {} ({})",
+                i + 1,
+                round + 1,
+                count(payloads[i].len())
+            )
+        };
+        for (i, (conn, payload)) in conns.iter().zip(&payloads).enumerate() {
+            write_before(conn, payload, &s.deadline())
+                .map_err(|m| Problem::new(m).within(label(i)))?;
+        }
+        for (i, (conn, payload)) in conns.iter().zip(&payloads).enumerate() {
+            read_echo(conn, payload, &s.deadline())
+                .map_err(|p| served_only(crossed(p, i, &payloads), round, i).within(label(i)))?;
+        }
+    }
+    Ok(())
+}
+
+/// When the wrong bytes on connection `i` are the start of another connection's payload of
+/// the same round, says so: the server answered on the wrong connection.
+fn crossed(problem: Problem, i: usize, payloads: &[Vec<u8>]) -> Problem {
+    let got = &problem.received;
+    let whose = payloads.iter().enumerate().position(|(j, other)| {
+        let n = got.len().min(other.len());
+        j != i && n > 0 && n >= other.len().min(8) && got[..n] == other[..n]
+    });
+    match whose {
+        Some(j) => problem.note(format!(
+            "these bytes are connection {}'s payload: replies crossed connections",
+            j + 1
+        )),
+        None => problem,
+    }
+}
+
+/// A server that serves only so many connections at a time (one process or thread each, from
+/// a fixed pool) answers the first ones of the first round and then nothing: says so.
+fn served_only(problem: Problem, round: usize, i: usize) -> Problem {
+    if round > 0 || i == 0 || !problem.no_reply {
+        return problem;
+    }
+    let answered = match i {
+        1 => "connection 1 got its reply: does the server serve one connection at a time?"
+            .to_string(),
+        _ => format!(
+            "connections 1 to {i} got theirs: does the server serve only {i} connections at a time?"
+        ),
+    };
+    problem.note(answered)
+}
+
+/// `echo-half-close`: [`HALF_CLOSE_BYTES`] bytes, shutdown(SHUT_WR), the same bytes back,
+/// then end-of-stream.
+fn echo_half_close(s: &mut Session) -> Result<(), Problem> {
+    let context = format!("{HALF_CLOSE_BYTES} bytes, then shutdown(SHUT_WR)");
+    let stream = s.connect()?;
+    let payload = s.rng.bytes(HALF_CLOSE_BYTES);
+    // Small enough for the socket buffers: written whole before reading.
+    write_before(&stream, &payload, &s.deadline()).map_err(|m| Problem::new(m).within(&context))?;
+    stream
+        .shutdown(Shutdown::Write)
+        .map_err(|e| Problem::new(format!("shutdown(SHUT_WR) failed: {e}")))?;
+    read_echo(&stream, &payload, &s.deadline()).map_err(|p| p.within(&context))?;
+    let deadline = s.deadline();
+    let mut after = [0u8; WINDOW];
+    let problem = match read_before(&stream, &mut after, &deadline) {
+        Got::End => return Ok(()),
+        Got::Bytes(n) => Problem::extra(
+            format!("{} more than were sent came back", count(n)),
+            &after[..n],
+        ),
+        Got::Late => Problem::new(format!(
+            "all {HALF_CLOSE_BYTES} bytes came back, but the connection was not closed {} \
+             (once read() returns 0 and the echo is sent, the server should close)",
+            deadline.within()
+        )),
+        Got::Failed(e) => Problem::new(format!(
+            "all {HALF_CLOSE_BYTES} bytes came back, then reading failed instead of \
+             end-of-stream: {}",
+            describe(&e)
+        )),
+    };
+    Err(problem.within(&context))
+}
+
+/// A client connection speaking HTTP/1.1: requests out, responses parsed as they come.
+struct HttpConn {
+    stream: TcpStream,
+    parser: ResponseParser,
+    /// Bytes read beyond the last complete response.
+    pending: Vec<u8>,
+    /// Responses completed on this connection.
+    answered: usize,
+}
+
+/// Whether the server closed a connection while it was expected to stay quiet.
+#[derive(Debug, PartialEq, Eq)]
+enum Quiet {
+    Open,
+    Closed,
+}
+
+impl HttpConn {
+    fn new(stream: TcpStream) -> HttpConn {
+        HttpConn {
+            stream,
+            parser: ResponseParser::new(),
+            pending: Vec::new(),
+            answered: 0,
+        }
+    }
+
+    fn send(&self, request: &[u8], s: &Session) -> Result<(), Problem> {
+        write_before(&self.stream, request, &s.deadline()).map_err(Problem::new)
+    }
+
+    /// Reads one whole response (`HTTP/1.1 200`, Content-Length, that many body bytes).
+    fn read_response(&mut self, s: &Session) -> Result<(), Problem> {
+        let deadline = s.deadline();
+        let mut seen: Vec<u8> = Vec::new(); // the start of this response, to quote
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            if !self.pending.is_empty() {
+                let data = std::mem::take(&mut self.pending);
+                match self.parser.parse(&data) {
+                    Ok(Parsed::Complete { consumed }) => {
+                        self.pending = data[consumed..].to_vec();
+                        self.answered += 1;
+                        return Ok(());
+                    }
+                    Ok(Parsed::Partial) => keep_start(&mut seen, &data),
+                    Err(e) => {
+                        keep_start(&mut seen, &data);
+                        return Err(Problem::response(e.to_string(), &seen));
+                    }
+                }
+            }
+            let problem = match read_before(&self.stream, &mut buf, &deadline) {
+                Got::Bytes(n) => {
+                    self.pending.extend_from_slice(&buf[..n]);
+                    continue;
+                }
+                Got::End if seen.is_empty() && self.answered == 0 => {
+                    Problem::new("connection closed without a response")
+                }
+                Got::End if seen.is_empty() => Problem::new(format!(
+                    "the server closed the connection after {} on it (HTTP/1.1 keeps a \
+                     connection open unless the request says \"Connection: close\")",
+                    plural(self.answered, "response")
+                )),
+                Got::End => {
+                    Problem::response("connection closed in the middle of a response", &seen)
+                }
+                Got::Late if seen.is_empty() => Problem::no_reply(&deadline),
+                Got::Late => {
+                    Problem::response(format!("incomplete response {}", deadline.within()), &seen)
+                }
+                Got::Failed(e) => Problem::response(
+                    format!("reading the response failed: {}", describe(&e)),
+                    &seen,
+                ),
+            };
+            return Err(problem);
+        }
+    }
+
+    /// Waits [`QUIET_FOR`] for anything after the last response: more bytes fail, a close is
+    /// reported (whether that is wrong is the caller's call).
+    fn stays_quiet(&mut self, s: &Session) -> Result<Quiet, Problem> {
+        self.no_more_bytes()?;
+        let deadline = s.deadline_in(QUIET_FOR.min(s.timeout), Limit::Quiet);
+        let mut after = [0u8; WINDOW];
+        match read_before(&self.stream, &mut after, &deadline) {
+            Got::Late => Ok(Quiet::Open),
+            Got::End => Ok(Quiet::Closed),
+            Got::Bytes(n) => Err(self.extra(&after[..n])),
+            Got::Failed(e) => Err(Problem::new(format!(
+                "after the response: {}",
+                describe(&e)
+            ))),
+        }
+    }
+
+    /// Nothing beyond the last response has arrived.
+    fn no_more_bytes(&self) -> Result<(), Problem> {
+        match self.pending.is_empty() {
+            true => Ok(()),
+            false => Err(self.extra(&self.pending)),
+        }
+    }
+
+    fn extra(&self, bytes: &[u8]) -> Problem {
+        Problem::extra(
+            format!(
+                "{} came after the Content-Length body of response {}",
+                count(bytes.len()),
+                self.answered
+            ),
+            bytes,
+        )
+    }
+}
+
+/// Keeps the first [`WINDOW`] bytes of a response, to quote it.
+fn keep_start(seen: &mut Vec<u8>, data: &[u8]) {
+    let room = WINDOW.saturating_sub(seen.len());
+    seen.extend_from_slice(&data[..data.len().min(room)]);
+}
+
+/// "1 response", "2 responses".
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// `http-one-request`: one request, one whole response, nothing after it.
+fn http_one_request(s: &mut Session) -> Result<(), Problem> {
+    let mut conn = HttpConn::new(s.connect()?);
+    conn.send(HTTP_REQUEST, s)?;
+    conn.read_response(s)?;
+    conn.stays_quiet(s).map(|_| ()) // closing here is http-keep-alive's business
+}
+
+/// `http-keep-alive`: [`KEEP_ALIVE_REQUESTS`] requests one after another on one connection,
+/// which is still open after the last response.
+fn http_keep_alive(s: &mut Session) -> Result<(), Problem> {
+    let mut conn = HttpConn::new(s.connect()?);
+    for k in 1..=KEEP_ALIVE_REQUESTS {
+        let context = format!("request {k} of {KEEP_ALIVE_REQUESTS}");
+        conn.send(HTTP_REQUEST, s)
+            .and_then(|()| conn.read_response(s))
+            .map_err(|p| p.within(&context))?;
+    }
+    match conn.stays_quiet(s)? {
+        Quiet::Open => Ok(()),
+        Quiet::Closed => Err(Problem::new(format!(
+            "the server closed the connection after {KEEP_ALIVE_REQUESTS} keep-alive requests \
+             (HTTP/1.1 keeps it open unless the request says \"Connection: close\")"
+        ))),
+    }
+}
+
+/// `http-pipelined`: [`PIPELINED_REQUESTS`] requests in one write, as many whole responses.
+fn http_pipelined(s: &mut Session) -> Result<(), Problem> {
+    let mut conn = HttpConn::new(s.connect()?);
+    conn.send(&HTTP_REQUEST.repeat(PIPELINED_REQUESTS), s)
+        .map_err(|p| p.within(format!("{PIPELINED_REQUESTS} requests in one write")))?;
+    for k in 1..=PIPELINED_REQUESTS {
+        conn.read_response(s).map_err(|p| {
+            p.within(format!(
+                "{PIPELINED_REQUESTS} requests in one write, response {k}"
+            ))
+        })?;
+    }
+    conn.no_more_bytes()
+}
+
+/// `http-many-connections`: every connection open at once; [`ROUNDS`] rounds of a request
+/// sent on each, then each response read.
+fn http_many_connections(s: &mut Session) -> Result<(), Problem> {
+    let mut conns: Vec<HttpConn> = s.connect_many()?.into_iter().map(HttpConn::new).collect();
+    for round in 1..=ROUNDS {
+        let label = |i: usize| format!("connection {}, request {round}", i + 1);
+        for (i, conn) in conns.iter().enumerate() {
+            conn.send(HTTP_REQUEST, s).map_err(|p| p.within(label(i)))?;
+        }
+        for (i, conn) in conns.iter_mut().enumerate() {
+            conn.read_response(s)
+                .and_then(|()| conn.no_more_bytes())
+                .map_err(|p| served_only(p, round - 1, i).within(label(i)))?;
+        }
+    }
+    Ok(())
+}
+
+/// `http-connection-close`: a request with `Connection: close` gets its response, then
+/// end-of-stream.
+fn http_connection_close(s: &mut Session) -> Result<(), Problem> {
+    let mut conn = HttpConn::new(s.connect()?);
+    conn.send(HTTP_CLOSE_REQUEST, s)?;
+    conn.read_response(s)?;
+    conn.no_more_bytes()?;
+    let deadline = s.deadline();
+    let mut after = [0u8; WINDOW];
+    match read_before(&conn.stream, &mut after, &deadline) {
+        Got::End => Ok(()),
+        Got::Bytes(n) => Err(conn.extra(&after[..n])),
+        Got::Late => Err(Problem::new(format!(
+            "the connection stayed open {} after the response to a request with \
+             \"Connection: close\" (the server should close it)",
+            deadline.within()
+        ))),
+        Got::Failed(e) => Err(Problem::new(format!(
+            "after the response to a request with \"Connection: close\", reading failed \
+             instead of end-of-stream: {}",
+            describe(&e)
+        ))),
+    }
+}
