@@ -861,8 +861,8 @@ fn http_connection_close(s: &mut Session) -> Result<(), Problem> {
         Got::End => Ok(()),
         Got::Bytes(n) => Err(conn.extra(&after[..n])),
         Got::Late => Err(Problem::new(format!(
-            "the connection stayed open {} after the response to a request with \
-             \"Connection: close\" (the server should close it)",
+            "no end-of-stream {} after the response to a request with \"Connection: close\" \
+             (the server should close the connection)",
             deadline.within()
         ))),
         Got::Failed(e) => Err(Problem::new(format!(
@@ -870,5 +870,556 @@ fn http_connection_close(s: &mut Session) -> Result<(), Problem> {
              instead of end-of-stream: {}",
             describe(&e)
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::net::TcpListener;
+    use std::sync::{Arc, Mutex};
+
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::Args;
+
+    /// Short, as the failures wait for it; long enough for a right reply on a busy machine.
+    const T: Duration = Duration::from_millis(1000);
+
+    /// Serves every connection on its own thread with `handle`.
+    fn serve(handle: impl Fn(TcpStream) + Clone + Send + 'static) -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let handle = handle.clone();
+                thread::spawn(move || handle(stream));
+            }
+        });
+        addr
+    }
+
+    /// Serves one connection at a time, as an iterative server does.
+    fn serve_one_at_a_time(handle: fn(TcpStream)) -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        thread::spawn(move || listener.incoming().flatten().for_each(handle));
+        addr
+    }
+
+    /// Sends back every byte read; closes when the client has.
+    fn echo(mut s: TcpStream) {
+        let mut buf = [0u8; 16384];
+        while let Ok(n) = s.read(&mut buf) {
+            if n == 0 || s.write_all(&buf[..n]).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Echoes, but drops the last byte of every read longer than 100 bytes.
+    fn echo_dropping(mut s: TcpStream) {
+        let mut buf = [0u8; 16384];
+        while let Ok(n) = s.read(&mut buf) {
+            let keep = if n > 100 { n - 1 } else { n };
+            if n == 0 || s.write_all(&buf[..keep]).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Echoes the first 512 bytes of the connection, then closes its sending side (and reads
+    /// on, so that the close is a FIN, not a reset).
+    fn echo_closing_early(mut s: TcpStream) {
+        let mut buf = [0u8; 16384];
+        let mut echoed = 0;
+        while let Ok(n) = s.read(&mut buf) {
+            if n == 0 {
+                return;
+            }
+            let take = n.min(512 - echoed);
+            if s.write_all(&buf[..take]).is_err() {
+                return;
+            }
+            echoed += take;
+            if echoed == 512 {
+                let _ = s.shutdown(Shutdown::Write);
+                drain(s);
+                return;
+            }
+        }
+    }
+
+    /// Echoes, but after the client's end-of-stream keeps the connection open.
+    fn echo_never_closing(s: TcpStream) {
+        let keep = s.try_clone().unwrap();
+        echo(s);
+        thread::sleep(Duration::from_secs(2));
+        drop(keep);
+    }
+
+    /// Reads and discards everything: never replies.
+    fn drain(mut s: TcpStream) {
+        let mut buf = [0u8; 16384];
+        while matches!(s.read(&mut buf), Ok(n) if n > 0) {}
+    }
+
+    /// Echoes what connection k (numbered from 0 as accepted) sends on connection k ^ 1
+    /// instead, from the third on: the 3rd gets the 4th's bytes and the 4th the 3rd's, and so
+    /// on. The first two echo to themselves.
+    fn serve_crossed() -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let writers: Arc<Mutex<HashMap<usize, TcpStream>>> = Arc::default();
+        thread::spawn(move || {
+            for (k, mut from) in listener.incoming().flatten().enumerate() {
+                writers.lock().unwrap().insert(k, from.try_clone().unwrap());
+                let writers = writers.clone();
+                thread::spawn(move || {
+                    let partner = if k < 2 { k } else { k ^ 1 };
+                    // The client opens every connection before it sends; wait for the partner.
+                    let give_up = Instant::now() + Duration::from_secs(2);
+                    let mut to = loop {
+                        if let Some(w) = writers.lock().unwrap().get(&partner) {
+                            break w.try_clone().unwrap();
+                        }
+                        if Instant::now() > give_up {
+                            break from.try_clone().unwrap();
+                        }
+                        thread::sleep(Duration::from_millis(5));
+                    };
+                    let mut buf = [0u8; 16384];
+                    while let Ok(n) = from.read(&mut buf) {
+                        if n == 0 || to.write_all(&buf[..n]).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        addr
+    }
+
+    /// How a test HTTP server behaves.
+    #[derive(Clone, Copy)]
+    struct Http {
+        status: &'static str,
+        /// Answers further requests on a connection (else closes after the first response).
+        keep_alive: bool,
+        /// Answers every request that arrived in one read (else only the first).
+        pipelining: bool,
+        /// Closes after answering a request with `Connection: close`.
+        honours_close: bool,
+        /// Extra bytes after the 5-byte body.
+        trailing: &'static str,
+    }
+
+    const RIGHT: Http = Http {
+        status: "200 OK",
+        keep_alive: true,
+        pipelining: true,
+        honours_close: true,
+        trailing: "",
+    };
+
+    /// Answers each request head (ending in CRLFCRLF) as `how` says.
+    fn http(mut s: TcpStream, how: Http) {
+        let mut heads: Vec<u8> = Vec::new();
+        let mut buf = [0u8; 16384];
+        while let Ok(n) = s.read(&mut buf) {
+            if n == 0 {
+                return;
+            }
+            heads.extend_from_slice(&buf[..n]);
+            let mut answered = 0;
+            while let Some(end) = heads.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head: Vec<u8> = heads.drain(..end + 4).collect();
+                if answered > 0 && !how.pipelining {
+                    continue; // dropped, as a server that parses one request per read() does
+                }
+                answered += 1;
+                let asked_to_close = String::from_utf8_lossy(&head)
+                    .to_ascii_lowercase()
+                    .contains("connection: close");
+                let close = !how.keep_alive || (how.honours_close && asked_to_close);
+                let reply = format!(
+                    "HTTP/1.1 {}\r\nContent-Length: 5\r\nConnection: {}\r\n\r\nHello{}",
+                    how.status,
+                    if close { "close" } else { "keep-alive" },
+                    how.trailing
+                );
+                if s.write_all(reply.as_bytes()).is_err() {
+                    return;
+                }
+                if close {
+                    let _ = s.shutdown(Shutdown::Write);
+                    return drain(s);
+                }
+            }
+        }
+    }
+
+    fn serve_http(how: Http) -> SocketAddr {
+        serve(move |s| http(s, how))
+    }
+
+    fn options(protocol: Protocol) -> Options {
+        Options {
+            protocol,
+            connections: 8,
+            timeout: T,
+            bound: Duration::from_secs(30),
+            seed: 42,
+        }
+    }
+
+    fn check(addr: SocketAddr, protocol: Protocol) -> CheckReport {
+        run(addr, &options(protocol))
+    }
+
+    /// The failure of `report`, which must have passed `passed` and then failed `check`.
+    fn failure(report: &CheckReport, passed: &[&str], check: &str) -> CheckFailure {
+        assert!(!report.ok, "{report:?}");
+        assert_eq!(report.passed, passed, "{report:?}");
+        let failed = report.failed.clone().expect("a failure");
+        assert_eq!(failed.check, check, "{failed:?}");
+        failed
+    }
+
+    #[test]
+    fn a_right_echo_server_passes_every_check() {
+        let report = check(serve(echo), Protocol::Echo);
+        assert!(report.ok, "{report:?}");
+        assert_eq!(
+            report.passed,
+            ["echo-sizes", "echo-many-connections", "echo-half-close"]
+        );
+        assert_eq!(report.failed, None);
+    }
+
+    #[test]
+    fn a_right_http_server_passes_every_check() {
+        let report = check(serve_http(RIGHT), Protocol::Http);
+        assert!(report.ok, "{report:?}");
+        assert_eq!(report.passed, names(Protocol::Http));
+        assert_eq!(report.passed.len(), 5);
+    }
+
+    #[test]
+    fn dropped_bytes_fail_echo_sizes_saying_how_many_came_back() {
+        let report = check(serve(echo_dropping), Protocol::Echo);
+        let f = failure(&report, &[], "echo-sizes");
+        // 1 and 7 bytes come back whole; of 1000, all but the last byte of each server read.
+        assert!(
+            f.message.starts_with("payload 3 (1000 bytes): only 99"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.message
+                .ends_with("of 1000 bytes came back within 1000 ms"),
+            "{}",
+            f.message
+        );
+        let (expected, got) = (f.expected.unwrap(), f.got.unwrap());
+        assert!(!expected.is_empty() && expected.len() > got.len(), "{got}");
+    }
+
+    #[test]
+    fn replies_on_the_wrong_connection_are_named() {
+        let report = check(serve_crossed(), Protocol::Echo);
+        let f = failure(&report, &["echo-sizes"], "echo-many-connections");
+        assert!(
+            f.message.starts_with("connection 2, payload 1 (") && f.message.contains("differs"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.message
+                .contains("(these bytes are connection 3's payload: replies crossed connections)"),
+            "{}",
+            f.message
+        );
+        assert_ne!(f.expected, f.got);
+    }
+
+    #[test]
+    fn a_silent_echo_server_fails_with_no_reply_not_a_hang() {
+        let started = Instant::now();
+        let report = check(serve(drain), Protocol::Echo);
+        let f = failure(&report, &[], "echo-sizes");
+        assert_eq!(f.message, "payload 1 (1 byte): no reply within 1000 ms");
+        assert_eq!(f.got.as_deref(), Some(""));
+        assert!(
+            !f.expected.unwrap().is_empty(),
+            "the 1 byte expected is quoted"
+        );
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn an_early_close_says_after_how_many_bytes() {
+        let report = check(serve(echo_closing_early), Protocol::Echo);
+        let f = failure(&report, &[], "echo-sizes");
+        // 1 + 7 bytes, then 504 of the 1000.
+        assert_eq!(
+            f.message,
+            "payload 3 (1000 bytes): connection closed after 504 of 1000 bytes"
+        );
+        // Quoted from 16 bytes before the end of what came: the 16 last bytes got, and 64
+        // expected from there.
+        let got = f.got.unwrap();
+        assert!(!got.is_empty() && got.len() < f.expected.unwrap().len());
+    }
+
+    #[test]
+    fn a_server_that_never_closes_after_half_close_fails_that_check() {
+        let report = check(serve(echo_never_closing), Protocol::Echo);
+        let f = failure(
+            &report,
+            &["echo-sizes", "echo-many-connections"],
+            "echo-half-close",
+        );
+        assert!(
+            f.message.starts_with(
+                "10000 bytes, then shutdown(SHUT_WR): all 10000 bytes came back, \
+                 but the connection was not closed within 1000 ms"
+            ),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn a_server_of_one_connection_at_a_time_is_told_so() {
+        let report = check(serve_one_at_a_time(echo), Protocol::Echo);
+        let f = failure(&report, &["echo-sizes"], "echo-many-connections");
+        assert!(
+            f.message.starts_with("connection 2, payload 1 (")
+                && f.message.ends_with(
+                    "no reply within 1000 ms (connection 1 got its reply: does the server \
+                     serve one connection at a time?)"
+                ),
+            "{}",
+            f.message
+        );
+        let report = check(serve_one_at_a_time(|s| http(s, RIGHT)), Protocol::Http);
+        let f = failure(
+            &report,
+            &["http-one-request", "http-keep-alive", "http-pipelined"],
+            "http-many-connections",
+        );
+        assert!(
+            f.message
+                .starts_with("connection 2, request 1: no reply within 1000 ms"),
+            "{}",
+            f.message
+        );
+        // With as many connections as it serves at once, it passes.
+        let one = Options {
+            connections: 1,
+            ..options(Protocol::Echo)
+        };
+        assert!(run(serve_one_at_a_time(echo), &one).ok);
+    }
+
+    #[test]
+    fn the_whole_check_has_a_bound_besides_the_timeout() {
+        let started = Instant::now();
+        let bounded = Options {
+            timeout: Duration::from_secs(5),
+            bound: Duration::from_millis(400),
+            ..options(Protocol::Echo)
+        };
+        let report = run(serve(drain), &bounded);
+        let f = failure(&report, &[], "echo-sizes");
+        assert_eq!(
+            f.message,
+            "payload 1 (1 byte): no reply before the whole check's 0.4 s bound ran out"
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn http_without_keep_alive_fails_at_the_second_request() {
+        let report = check(
+            serve_http(Http {
+                keep_alive: false,
+                ..RIGHT
+            }),
+            Protocol::Http,
+        );
+        let f = failure(&report, &["http-one-request"], "http-keep-alive");
+        assert!(
+            f.message.starts_with(
+                "request 2 of 20: the server closed the connection after 1 response on it"
+            ),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn a_wrong_status_is_quoted() {
+        let report = check(
+            serve_http(Http {
+                status: "500 Internal Server Error",
+                ..RIGHT
+            }),
+            Protocol::Http,
+        );
+        let f = failure(&report, &[], "http-one-request");
+        assert!(
+            f.message
+                .contains("got \"HTTP/1.1 500 Internal Server Error\""),
+            "{}",
+            f.message
+        );
+        assert!(f.got.unwrap().starts_with("HTTP/1.1 500 Internal"));
+    }
+
+    #[test]
+    fn a_server_answering_one_request_per_read_fails_pipelining() {
+        let report = check(
+            serve_http(Http {
+                pipelining: false,
+                ..RIGHT
+            }),
+            Protocol::Http,
+        );
+        let f = failure(
+            &report,
+            &["http-one-request", "http-keep-alive"],
+            "http-pipelined",
+        );
+        assert_eq!(
+            f.message,
+            "8 requests in one write, response 2: no reply within 1000 ms"
+        );
+    }
+
+    #[test]
+    fn ignoring_connection_close_fails_the_last_check() {
+        let report = check(
+            serve_http(Http {
+                honours_close: false,
+                ..RIGHT
+            }),
+            Protocol::Http,
+        );
+        let f = failure(
+            &report,
+            &names(Protocol::Http)[..4],
+            "http-connection-close",
+        );
+        assert!(
+            f.message.starts_with(
+                "no end-of-stream within 1000 ms after the response to a request with \
+                 \"Connection: close\""
+            ),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn bytes_beyond_the_content_length_are_reported() {
+        let report = check(
+            serve_http(Http {
+                trailing: "!!",
+                ..RIGHT
+            }),
+            Protocol::Http,
+        );
+        let f = failure(&report, &[], "http-one-request");
+        assert_eq!(
+            f.message,
+            "2 bytes came after the Content-Length body of response 1"
+        );
+        assert_eq!(
+            (f.expected.as_deref(), f.got.as_deref()),
+            (Some(""), Some("!!"))
+        );
+    }
+
+    #[test]
+    fn silent_and_echoing_servers_fail_http_saying_what_came_back() {
+        let report = check(serve(drain), Protocol::Http);
+        let f = failure(&report, &[], "http-one-request");
+        assert_eq!(f.message, "no reply within 1000 ms");
+        assert_eq!((f.expected, f.got), (None, None));
+
+        let report = check(serve(echo), Protocol::Http);
+        let f = failure(&report, &[], "http-one-request");
+        assert!(
+            f.message.starts_with("not an HTTP response"),
+            "{}",
+            f.message
+        );
+        assert_eq!(
+            f.got.as_deref(),
+            Some("GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+        );
+    }
+
+    #[test]
+    fn quotes_are_a_window_around_the_difference() {
+        let expected: Vec<u8> = (0..=255).collect();
+        let mut got = expected[..100].to_vec();
+        got[40] = b'!';
+        let p = Problem::at_byte("byte 40 differs", &expected, &got, 40);
+        // From byte 24 (16 before), 64 bytes, escaped.
+        let e = p.expected.unwrap();
+        assert!(e.starts_with("\\x18\\x19") && e.ends_with("VW"), "{e}");
+        assert!(p.got.unwrap().contains("&\\'!)*"));
+        // Short of bytes: got stops where it stops.
+        let p = Problem::at_byte("closed", b"abc\"def", b"ab", 2);
+        assert_eq!(
+            (p.expected.as_deref(), p.got.as_deref()),
+            (Some("abc\\\"def"), Some("ab"))
+        );
+    }
+
+    #[test]
+    fn main_reports_a_server_that_is_not_there_as_ready_failed() {
+        let port = {
+            let l = TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        let config = Args::try_parse_from([
+            "loadgen",
+            "--check",
+            "--port",
+            &port.to_string(),
+            "--wait-ready-s",
+            "0.2",
+        ])
+        .unwrap()
+        .validate()
+        .unwrap();
+        let mut out = Vec::new();
+        assert_eq!(main(&config, &mut out), 1);
+        let line: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(line["type"], "check");
+        assert_eq!(line["ok"], false);
+        assert_eq!(line["passed"], serde_json::json!([]));
+        assert_eq!(line["failed"]["check"], "ready");
+        let message = line["failed"]["message"].as_str().unwrap();
+        assert!(message.contains("did not accept a connection"), "{message}");
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
+    }
+
+    #[test]
+    fn check_mode_uses_at_most_64_connections() {
+        let config = |n: &str| {
+            Args::try_parse_from(["loadgen", "--check", "--connections", n])
+                .unwrap()
+                .validate()
+                .unwrap()
+        };
+        assert_eq!(Options::new(&config("100")).connections, 64);
+        assert_eq!(Options::new(&config("3")).connections, 3);
+        assert_eq!(Options::new(&config("3")).bound, BOUND);
     }
 }
