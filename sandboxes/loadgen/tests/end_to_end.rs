@@ -393,8 +393,36 @@ fn schema_accepts_edge_cases_built_by_the_library() {
     ] {
         check(&Line::Error { kind, message: "x" });
     }
+    // Check lines: passed, failed with quotes, failed with none, not ready.
+    use loadgen::output::{CheckFailure, CheckReport};
+    let failure = |check, expected: Option<&str>, got: Option<&str>| CheckFailure {
+        check,
+        message: "x".into(),
+        expected: expected.map(String::from),
+        got: got.map(String::from),
+    };
+    for (passed, failed) in [
+        (loadgen::check::names(loadgen::cli::Protocol::Http), None),
+        (
+            vec!["echo-sizes"],
+            Some(failure("echo-many-connections", Some("\\x00"), Some(""))),
+        ),
+        (vec![], Some(failure("http-one-request", None, None))),
+        (vec![], Some(failure("ready", None, None))),
+    ] {
+        check(&Line::Check(&CheckReport {
+            ok: failed.is_none(),
+            protocol: loadgen::cli::Protocol::Echo,
+            passed,
+            failed,
+        }));
+    }
     // And it rejects what is not output.
     for bad in [
+        r#"{"type":"check","ok":true,"protocol":"echo","passed":[],"failed":{"check":"echo-sizes","message":"x","expected":null,"got":null}}"#,
+        r#"{"type":"check","ok":false,"protocol":"echo","passed":[],"failed":null}"#,
+        r#"{"type":"check","ok":true,"protocol":"echo","passed":["echo-everything"],"failed":null}"#,
+        r#"{"type":"check","ok":false,"protocol":"echo","passed":[],"failed":{"check":"echo-sizes","message":"x"}}"#,
         r#"{"type":"phase","phase":"cooldown"}"#,
         r#"{"type":"error","kind":"not_ready"}"#,
         r#"{"type":"progress","phase":"measure"}"#,
@@ -690,6 +718,7 @@ fn help_and_version_exit_zero() {
         "--sample-procs",
         "--engine",
         "io_uring",
+        "--check",
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
     }
@@ -699,6 +728,84 @@ fn help_and_version_exit_zero() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
+}
+
+/// Runs `loadgen --check` with `args`: its one line (checked against the schema) and status.
+fn check(args: &[&str]) -> (Value, i32) {
+    let run = Engine("epoll").loadgen(&[&["--check"], args].concat());
+    assert_eq!(
+        run.lines.len(),
+        1,
+        "{:?}\nstderr: {}",
+        run.lines,
+        run.stderr
+    );
+    let line = run.lines[0].clone();
+    assert_eq!(line["type"], "check", "{line}");
+    (line, run.status)
+}
+
+#[test]
+fn check_passes_a_right_echo_server_and_ignores_the_load_flags() {
+    let port = port_arg(serve(listen(), echo));
+    let started = Instant::now();
+    let (line, status) = check(&["--port", &port, "--duration-s", "3600", "--rate", "5"]);
+    assert_eq!(status, 0, "{line}");
+    assert_eq!(
+        line,
+        json!({"type": "check", "ok": true, "protocol": "echo",
+               "passed": ["echo-sizes", "echo-many-connections", "echo-half-close"],
+               "failed": null})
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn check_names_the_first_failing_http_check() {
+    // The test server answers every request but never closes, not even after
+    // "Connection: close".
+    let port = port_arg(serve(listen(), http));
+    let (line, status) = check(&["--port", &port, "--protocol", "http", "--timeout-ms", "500"]);
+    assert_eq!(status, 1);
+    assert_eq!(line["ok"], false);
+    assert_eq!(
+        line["passed"],
+        json!([
+            "http-one-request",
+            "http-keep-alive",
+            "http-pipelined",
+            "http-many-connections"
+        ])
+    );
+    assert_eq!(line["failed"]["check"], "http-connection-close");
+    let message = line["failed"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("no end-of-stream within 500 ms"),
+        "{message}"
+    );
+}
+
+#[test]
+fn check_quotes_a_wrong_echo() {
+    let port = port_arg(serve(listen(), wrong_echo));
+    let (line, status) = check(&["--port", &port]);
+    assert_eq!(status, 1);
+    let failed = &line["failed"];
+    assert_eq!(failed["check"], "echo-sizes");
+    assert_eq!(failed["message"], "payload 1 (1 byte): byte 0 differs");
+    assert_ne!(failed["expected"], failed["got"]);
+}
+
+#[test]
+fn check_of_a_server_that_is_not_there_fails_ready_and_bad_flags_are_usage() {
+    let port = port_arg(closed_port());
+    let (line, status) = check(&["--port", &port, "--wait-ready-s", "0.2"]);
+    assert_eq!(status, 1);
+    assert_eq!(line["failed"]["check"], "ready");
+    assert_eq!(line["passed"], json!([]));
+    let run = Engine("epoll").loadgen(&["--check", "--connections", "0"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.lines[0]["kind"], "usage");
 }
 
 /// The digest field `key` of `v` (a latency digest or summary) as a number.
