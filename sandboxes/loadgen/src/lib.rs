@@ -23,11 +23,17 @@
 //! by default, or io_uring with `--engine io_uring` ([`engine`]: where the kernel refuses
 //! io_uring, the run falls back to epoll and says so in the summary's `engine_note`).
 //!
+//! `--check` runs no load: it checks that the server answers correctly — sizes, many
+//! connections at once, half-close; keep-alive, pipelining, `Connection: close` ([`check`]) —
+//! and prints one `check` line, so a learner's edited server is benchmarked only once it is
+//! right.
+//!
 //! Try it against any echo server on port 9000:
 //!
 //! ```text
 //! cargo run --release -- --port 9000 --protocol echo --connections 100 --duration-s 3
 //! cargo run --release -- --port 9000 --protocol echo --connections 100 --rate 20000
+//! cargo run --release -- --port 9000 --protocol echo --check
 //! ```
 
 pub mod check;
