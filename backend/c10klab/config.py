@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # Retry-After. The site-wide cap is max_queued_runs.
     max_queued_per_person: int = Field(40, ge=1, le=1000)
     max_runs_per_minute: int = Field(60, ge=1, le=10_000)
+    # Builds of edited servers one person may have waiting or under way at once (solo mode:
+    # one browser). A build is a compile in the sandbox and two short checks.
+    max_builds_per_person: int = Field(3, ge=1, le=100)
     session_hours: float = Field(12, gt=0, le=24 * 30)
     # Failed logins allowed within login_window_s, per account and per client address.
     login_attempts_per_account: int = Field(5, ge=1, le=1000)

@@ -17,6 +17,7 @@ from c10klab.runners.store import RunnerStore
 from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
+from c10klab.variants.store import VariantStore
 
 
 def get_app_settings(request: Request) -> Settings:
@@ -54,6 +55,11 @@ def get_classroom(request: Request) -> ClassroomStore:
     return classroom
 
 
+def get_variants(request: Request) -> VariantStore:
+    variants: VariantStore = request.app.state.variants
+    return variants
+
+
 def get_hub(request: Request) -> ClassHub:
     hub: ClassHub = request.app.state.class_hub
     return hub
@@ -67,6 +73,7 @@ NewsDep = Annotated[RunNews, Depends(get_news)]
 PeopleDep = Annotated[PeopleStore, Depends(get_people)]
 ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
 HubDep = Annotated[ClassHub, Depends(get_hub)]
+VariantsDep = Annotated[VariantStore, Depends(get_variants)]
 SessionCookie = Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)]
 
 # Solo mode tells browsers apart by a random id in a cookie, so that each keeps its own history

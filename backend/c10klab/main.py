@@ -32,6 +32,8 @@ from c10klab.runs.store import RunStore
 from c10klab.sandboxes.router import router as sandboxes_router
 from c10klab.sweeps.router import router as sweeps_router
 from c10klab.sweeps.store import SweepStore
+from c10klab.variants.router import router as variants_router
+from c10klab.variants.store import VariantStore
 from c10klab.web import mount_frontend
 
 log = logging.getLogger("c10klab.api")
@@ -80,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.news.start()
         app.state.people = PeopleStore(settings.store)
         app.state.classroom = ClassroomStore(settings.store)
+        app.state.variants = VariantStore(settings.store)
         app.state.class_hub = ClassHub(
             StateReader(
                 app.state.people, app.state.sweeps, app.state.classroom, settings.content_dir
@@ -105,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     api = APIRouter(prefix="/api")
     routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
-    for router in (*routers, sweeps_router, classroom_router, lab_router):
+    for router in (*routers, sweeps_router, classroom_router, lab_router, variants_router):
         api.include_router(router)
     app.include_router(api)
     mount_frontend(app, settings.frontend_dist)

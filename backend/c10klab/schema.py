@@ -7,7 +7,15 @@ from c10klab.people import tables as people_tables
 from c10klab.runners import tables as runners_tables
 from c10klab.runs import tables as runs_tables
 from c10klab.sweeps import tables as sweeps_tables
+from c10klab.variants import tables as variants_tables
 
-DOMAINS = (classroom_tables, people_tables, runners_tables, runs_tables, sweeps_tables)
+DOMAINS = (
+    classroom_tables,
+    people_tables,
+    runners_tables,
+    runs_tables,
+    sweeps_tables,
+    variants_tables,
+)
 
 __all__ = ["DOMAINS", "metadata"]

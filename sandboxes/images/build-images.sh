@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build every sandbox image: the base, the Rust toolchain, the C servers (tagged once per
-# catalog id), the load generator and the syscall counter. Docker's layer cache makes a second
-# run quick.
+# catalog id), the load generator, the syscall counter and the build sandbox for learners'
+# edited servers. Docker's layer cache makes a second run quick.
 #
 # Usage: sandboxes/images/build-images.sh
 set -euo pipefail
@@ -33,6 +33,7 @@ build c10klab/server-c:latest server-c.Dockerfile
 build c10klab/loadgen:latest loadgen.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
 build c10klab/server-rust:latest server-rust.Dockerfile --build-arg "RUST_TOOLCHAIN_IMAGE=$toolchain"
 build c10klab/counter:latest counter.Dockerfile
+build c10klab/build-c:latest build-c.Dockerfile
 
 # One tag per server id, so the id names the image everywhere.
 ids_in() { # ids_in LANGUAGE

@@ -40,7 +40,7 @@ def _cell(value: object) -> object:
 
 
 def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_id: str) -> str:
-    runs = sweeps.runs.class_runs(class_id)
+    runs = [r for r in sweeps.runs.class_runs(class_id) if not r.request.get("check_only")]
     names = people.names_of(sorted({r.owner_id for r in runs}))
     sweep_ids = sweep_of_runs(sweeps, class_id)
     titles = _experiment_titles(content_dir)

@@ -14,8 +14,8 @@ from c10klab.runs.schemas import RunRequest
 from c10klab.sweeps.schemas import Varied
 
 # (label, unit of one, unit of several), in the order the form lists them. The fields not
-# here are set another way: the server(s) are picked, knobs come from the catalog, and
-# lesson/experiment tag a lesson's runs.
+# here are set another way: the server(s) are picked, knobs come from the catalog,
+# lesson/experiment tag a lesson's runs, and variant/check_only come from the editor.
 PRESENTATION: dict[str, tuple[str, str | None, str | None]] = {
     "protocol": ("Protocol", None, None),
     "connections": ("Connections", "connection", "connections"),
@@ -29,7 +29,7 @@ PRESENTATION: dict[str, tuple[str, str | None, str | None]] = {
     "repetitions": ("Repetitions", "repetition", "repetitions"),
     "profile": ("Profile", None, None),
 }
-NOT_IN_FORM = {"server", "knobs", "lesson", "experiment"}
+NOT_IN_FORM = {"server", "knobs", "lesson", "experiment", "variant", "check_only"}
 SWEEP_SERVERS = 12  # SweepRequest.servers' max_length
 
 

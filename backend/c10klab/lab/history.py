@@ -97,7 +97,9 @@ def history(
     their_sweeps = sweeps.history(mine, READ_SWEEPS)
     statuses = {run.id: run.status for run in their_runs}
     in_sweeps = {p["run_id"] for s in their_sweeps for p in s.points if p["run_id"]}
-    entries = [run_entry(r) for r in their_runs if r.id not in in_sweeps]
+    # A variant's check run measures nothing: the variant is listed in its own history.
+    measured = [r for r in their_runs if not r.request.get("check_only")]
+    entries = [run_entry(r) for r in measured if r.id not in in_sweeps]
     entries += [sweep_entry(s, statuses, runs) for s in their_sweeps]
     wanted = [
         e

@@ -281,6 +281,53 @@ class RunResult(Outcome):
     provenance: Provenance | None = None
 
 
+# --- a variant's build and correctness check -------------------------------------------------
+
+
+class Diagnostic(Figures):
+    """One compiler message. `line` and `column` (1-based) place it in the edited file; a
+    message about another file, or none (the linker's), has `line` null and says where."""
+
+    severity: Literal["error", "warning", "note"]
+    message: str
+    line: int | None = None
+    column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+    file: str | None = Field(None, description="the file it is about, when not the edited one")
+    option: str | None = Field(None, description="the warning option, e.g. -Wunused-variable")
+
+
+class BuildOutcome(Figures):
+    status: Literal["compiled", "cached", "failed"]
+    seconds: float | None = Field(None, description="how long the compile took; null if cached")
+    diagnostics: list[Diagnostic] = Field([], description="errors, warnings and notes")
+
+
+class CheckFailure(Figures):
+    check: str = Field(description="the check that failed, e.g. echo-many-connections")
+    message: str
+    expected: str | None = None
+    got: str | None = None
+
+
+class CheckOutcome(Figures):
+    """The load generator's correctness check of a variant, for one protocol."""
+
+    protocol: Literal["echo", "http"]
+    ok: bool
+    passed: list[str] = Field([], description="the checks passed, in order")
+    failed: CheckFailure | None = None
+
+
+class CheckResult(Figures):
+    """A check run's end (`checked` event, and the run's `result`): the variant built and
+    answered every check in both protocols."""
+
+    build: BuildOutcome
+    checks: list[CheckOutcome]
+
+
 # --- the events of a run's stream ------------------------------------------------------------
 
 
@@ -337,10 +384,24 @@ class RepetitionData(Figures):
     of: int
 
 
+class BuildData(BuildOutcome):
+    t_s: float
+
+
+class CheckData(CheckOutcome):
+    t_s: float
+
+
 class FailedData(Figures):
     reason: str
     logs: list[str] = Field([], description="the server's last log lines")
     cancelled: bool = False
+    diagnostics: list[Diagnostic] | None = Field(
+        None, description="a variant that did not compile: the compiler's messages"
+    )
+    check: CheckOutcome | None = Field(
+        None, description="a variant that failed its correctness check: which check, what came back"
+    )
 
 
 class QueuedEvent(BaseModel):
@@ -373,9 +434,24 @@ class RepetitionEvent(BaseModel):
     data: RepetitionData
 
 
+class BuildEvent(BaseModel):
+    type: Literal["build"]
+    data: BuildData
+
+
+class CheckEvent(BaseModel):
+    type: Literal["check"]
+    data: CheckData
+
+
 class DoneEvent(BaseModel):
     type: Literal["done"]
     data: RunResult
+
+
+class CheckedEvent(BaseModel):
+    type: Literal["checked"]
+    data: CheckResult
 
 
 class FailedEvent(BaseModel):
@@ -390,7 +466,10 @@ AnyRunEvent = Annotated[
     | ProgressEvent
     | ServerStatsEvent
     | RepetitionEvent
+    | BuildEvent
+    | CheckEvent
     | DoneEvent
+    | CheckedEvent
     | FailedEvent,
     Field(discriminator="type"),
 ]

@@ -4,8 +4,10 @@ The Docker SDK blocks; the runner is its own process and calls it from plain thr
 """
 
 import contextlib
+import io
 import platform
 import socket
+import tarfile
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -13,7 +15,7 @@ import docker
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
 from docker.models.containers import Container
 
-from c10klab.runner.plan import LABEL, ContainerSpec
+from c10klab.runner.plan import LABEL, VARIANT_REPOSITORY, ContainerSpec
 
 EngineError = DockerException
 
@@ -99,6 +101,55 @@ class Engine:
         except (NotFound, APIError):
             return []
         return raw.decode(errors="replace").splitlines()
+
+    @staticmethod
+    def output(container: Container) -> tuple[str, str]:
+        """A finished container's whole stdout and stderr (its log driver caps them)."""
+        try:
+            out: bytes = container.logs(stdout=True, stderr=False)
+            err: bytes = container.logs(stdout=False, stderr=True)
+        except (NotFound, APIError):
+            return "", ""
+        return out.decode(errors="replace"), err.decode(errors="replace")
+
+    @staticmethod
+    def remove(container: Container) -> None:
+        with contextlib.suppress(NotFound, APIError):
+            container.remove(force=True)
+
+    # --- learners' edited servers --------------------------------------------------------------
+
+    def build_variant_image(self, tag: str, base: str, path: str, binary: bytes) -> None:
+        """Image `tag`: `base` with the file at `path` replaced by `binary` (the edited
+        server, compiled in the build sandbox). Built from an in-memory context, with no
+        network; nothing of the learner's runs here."""
+        dockerfile = f"FROM {base}\nCOPY server {path}\n".encode()
+        context = io.BytesIO()
+        with tarfile.open(fileobj=context, mode="w") as tar:
+            for name, data in (("Dockerfile", dockerfile), ("server", binary)):
+                info = tarfile.TarInfo(name)
+                info.size, info.mode = len(data), 0o755
+                tar.addfile(info, io.BytesIO(data))
+        context.seek(0)
+        self.client.images.build(
+            fileobj=context,
+            custom_context=True,
+            tag=tag,
+            rm=True,
+            forcerm=True,
+            pull=False,
+            network_mode="none",
+            labels={"c10klab.variant": "1"},
+        )
+
+    def prune_variant_images(self, keep: int) -> int:
+        """Remove all but the `keep` newest variant images; returns how many went."""
+        images = self.client.images.list(name=VARIANT_REPOSITORY)
+        images.sort(key=lambda image: str(image.attrs.get("Created", "")), reverse=True)
+        for image in images[keep:]:
+            with contextlib.suppress(NotFound, APIError):
+                self.client.images.remove(str(image.id), force=True)
+        return max(0, len(images) - keep)
 
     @staticmethod
     def stats(container: Container) -> Iterator[dict[str, Any]]:

@@ -5,6 +5,7 @@ Nothing a request sends reaches a container as a string: the request's fields we
 catalog, and every security-relevant option is fixed below.
 """
 
+import base64
 import hashlib
 import json
 import socket
@@ -18,6 +19,8 @@ from c10klab.sandboxes.schemas import Server
 
 LOADGEN_IMAGE = "c10klab/loadgen:latest"
 COUNTER_IMAGE = "c10klab/counter:latest"
+BUILD_IMAGE = "c10klab/build-c:latest"  # the build sandbox for learners' edited C servers
+VARIANT_REPOSITORY = "c10klab/variant"  # an edited server's image: its server's, binary swapped
 SERVER_PORT = 9000  # inside the server's own network namespace, so it never collides
 WAIT_READY_S = 10
 # Time for container start, readiness and the summary beyond warm-up + duration.
@@ -29,6 +32,24 @@ NOBODY = "65534:65534"
 # Docker >= 25 blocks io_uring in its default seccomp profile; servers that need it get ours,
 # which allows it. Every other server keeps the engine's default profile.
 IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
+
+
+@dataclass(frozen=True)
+class BuildLimits:
+    """The build sandbox's limits: what one compile of a learner's file may use."""
+
+    memory: str = "512m"
+    pids: int = 64
+    cpu_s: int = 60  # RLIMIT_CPU: the compiler is killed (SIGXCPU) after this much CPU time
+    wall_s: float = 90.0  # the runner's clock: the container is killed after this long
+    tmpfs_bytes: int = 64 * 1024 * 1024  # /work: the source, objects, the binary, scratch
+    nofile: int = 1024
+
+
+BUILD_LIMITS = BuildLimits()
+# A variant's server writes at most this much before Docker rotates its log away: a server
+# printing without end fills no disk.
+VARIANT_LOG = {"type": "json-file", "config": {"max-size": "1m", "max-file": "1"}}
 
 
 @dataclass(frozen=True)
@@ -127,9 +148,19 @@ def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
     }
 
 
-def seccomp_option(settings: Settings) -> str:
-    """The profile as Docker's API takes it: the JSON itself, not a path."""
+IO_URING_CALLS = {"io_uring_setup", "io_uring_enter", "io_uring_register"}
+
+
+def seccomp_option(settings: Settings, io_uring: bool = True) -> str:
+    """The profile as Docker's API takes it: the JSON itself, not a path. Without io_uring:
+    the same allowlist less its three calls, for learners' edited servers that are not
+    io_uring servers (a ring would let their code do what the list forbids)."""
     profile = json.loads((settings.sandboxes_dir / IO_URING_PROFILE).read_text())
+    if not io_uring:
+        for group in profile["syscalls"]:
+            if group.get("action") == "SCMP_ACT_ALLOW":
+                group["names"] = [n for n in group["names"] if n not in IO_URING_CALLS]
+        profile["syscalls"] = [g for g in profile["syscalls"] if g.get("names")]
     return "seccomp=" + json.dumps(profile, separators=(",", ":"))
 
 
@@ -189,7 +220,27 @@ def self_deadline(seconds: float) -> dict[str, Any]:
     }
 
 
-def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Settings) -> RunPlan:
+def variant_hardening(server: Server, settings: Settings) -> dict[str, Any]:
+    """What a learner's edited server gets beyond an original's: always our seccomp allowlist
+    (ptrace, namespaces, mounts refused), io_uring in it only for variants of io_uring servers,
+    and a capped log."""
+    return {
+        "security_opt": [
+            "no-new-privileges",
+            seccomp_option(settings, io_uring=server.needs_io_uring),
+        ],
+        "log_config": VARIANT_LOG,
+    }
+
+
+def plan_run(
+    run_id: str,
+    server: Server,
+    request: dict[str, Any],
+    settings: Settings,
+    variant_image: str | None = None,
+) -> RunPlan:
+    """The containers of one run; with `variant_image`, the server is that learner's build."""
     deadline = (
         WAIT_READY_S
         + float(request.get("ramp_s", 0))
@@ -201,8 +252,10 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
     hardening = _locked_down(run_id, "server", settings)
     if server.needs_io_uring:
         hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
+    if variant_image:
+        hardening |= variant_hardening(server, settings)
     server_spec = ContainerSpec(
-        image=server.image,
+        image=variant_image or server.image,
         command=server_argv(server, request),
         kwargs={
             **hardening,
@@ -239,3 +292,97 @@ def plan_run(run_id: str, server: Server, request: dict[str, Any], settings: Set
     if request.get("profile") == "syscalls":
         counter = counter_spec(run_id, settings, counter_args())
     return RunPlan(server_spec, loadgen_spec, deadline, counter)
+
+
+# --- a learner's edited server: its build, and its correctness check ---------------------------
+
+
+def model_of(server: Server) -> str:
+    """The model name the C Makefile builds c-<model> from: servers/c/epoll.c -> epoll."""
+    return Path(server.source).stem
+
+
+def build_spec(run_id: str, model: str, source: str, settings: Settings) -> ContainerSpec:
+    """The build sandbox compiling one edited file: no network, no capabilities, nobody, a
+    read-only root with a small tmpfs, and limits on memory, processes, CPU time and output
+    (BUILD_LIMITS; the script caps what it prints). The source travels in the environment:
+    the tmpfs it is written to exists only once the container runs."""
+    limits = BUILD_LIMITS
+    locked = _locked_down(run_id, "build", settings)
+    return ContainerSpec(
+        image=BUILD_IMAGE,
+        command=[model],
+        kwargs={
+            **locked,
+            "ulimits": [
+                {"name": "nofile", "soft": limits.nofile, "hard": limits.nofile},
+                {"name": "cpu", "soft": limits.cpu_s, "hard": limits.cpu_s},
+            ],
+            "environment": {"C10K_SOURCE_B64": base64.b64encode(source.encode()).decode()},
+            "tmpfs": {"/work": f"size={limits.tmpfs_bytes},mode=1777,nosuid,nodev"},
+            "network_mode": "none",
+            "cpuset_cpus": settings.loadgen_cpus,
+            "mem_limit": limits.memory,
+            "memswap_limit": limits.memory,
+            "pids_limit": limits.pids,
+            "log_config": {"type": "json-file", "config": {"max-size": "32m", "max-file": "1"}},
+            **self_deadline(limits.wall_s + SELF_DEADLINE_AFTER_S),
+        },
+    )
+
+
+CHECK_WALL_S = 60.0  # loadgen --check bounds itself; this is for a server that hangs it
+CHECK_CONNECTIONS = 64  # loadgen --check's most: connections open at once in its checks
+
+
+def check_plan(
+    run_id: str, server: Server, image: str, protocol: str, settings: Settings
+) -> RunPlan:
+    """A variant's server and the load generator's correctness check beside it, for one
+    protocol: the same hardening as a benchmark's containers."""
+    request = {"protocol": protocol, "knobs": {}}
+    role = f"check-{protocol}"
+    hardening = _locked_down(run_id, f"{role}-server", settings) | variant_hardening(
+        server, settings
+    )
+    memory = f"{settings.server_memory_mb}m"
+    server_spec = ContainerSpec(
+        image=image,
+        command=server_argv(server, request),
+        kwargs={
+            **hardening,
+            "cpuset_cpus": settings.server_cpus,
+            "mem_limit": memory,
+            "memswap_limit": memory,
+            "pids_limit": server.limits.pids,
+            "network_mode": "none",
+            **self_deadline(CHECK_WALL_S + WAIT_READY_S + SELF_DEADLINE_AFTER_S),
+        },
+    )
+    loadgen = _locked_down(run_id, f"{role}-loadgen", settings)
+    loadgen_spec = ContainerSpec(
+        image=LOADGEN_IMAGE,
+        command=[
+            "--check",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(SERVER_PORT),
+            "--protocol",
+            protocol,
+            # A server that serves K clients at a time (c-preforked's 4 workers) answers the
+            # K+1st only once one closes: the check opens no more than it serves at once.
+            "--connections",
+            str(server.limits.serves_at_once or CHECK_CONNECTIONS),
+            "--wait-ready-s",
+            str(WAIT_READY_S),
+        ],
+        kwargs={
+            **loadgen,
+            "cpuset_cpus": settings.loadgen_cpus,
+            "mem_limit": f"{settings.loadgen_memory_mb}m",
+            "memswap_limit": f"{settings.loadgen_memory_mb}m",
+            "pids_limit": 64,
+        },
+    )
+    return RunPlan(server_spec, loadgen_spec, CHECK_WALL_S + WAIT_READY_S)

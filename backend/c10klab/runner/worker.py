@@ -33,9 +33,12 @@ from c10klab.runner.plan import (
     runner_name,
     store_label,
 )
+from c10klab.runner.variants import VariantBuilds, VariantFailed
 from c10klab.runners.store import RunnerHost, RunnerStore, sharing_cpus
 from c10klab.runs.store import Run, RunStore
+from c10klab.sandboxes.schemas import Server
 from c10klab.sandboxes.service import load_catalog
+from c10klab.variants.store import Variant, VariantStore
 
 log = logging.getLogger("c10klab.runner")
 
@@ -62,9 +65,16 @@ def cpu_model() -> str:
 
 
 class RunFailed(Exception):
-    def __init__(self, reason: str, logs: list[str] | None = None, cancelled: bool = False):
+    def __init__(
+        self,
+        reason: str,
+        logs: list[str] | None = None,
+        cancelled: bool = False,
+        detail: dict[str, Any] | None = None,
+    ):
         super().__init__(reason)
         self.reason, self.logs, self.cancelled = reason, logs or [], cancelled
+        self.detail = detail or {}  # more for the `failed` event: a variant's diagnostics
 
 
 @dataclass
@@ -107,6 +117,8 @@ class Runner:
     def __init__(self, settings: Settings, store: RunStore, engine: Engine) -> None:
         self.settings, self.store, self.engine = settings, store, engine
         self.hosts = RunnerStore(settings.store)
+        self.variants = VariantStore(settings.store)
+        self.builds = VariantBuilds(engine, settings)
         self.host = engine.host_name()
         self.store_label = store_label(settings)
         self.runner_id = runner_name(settings)
@@ -212,7 +224,18 @@ class Runner:
                 error="unknown server",
             )
             return
-        ex = Execution(run, plan_run(run.id, server, run.request, self.settings))
+        variant_id = run.request.get("variant")
+        variant = self.variants.get(variant_id) if variant_id else None
+        try:
+            if variant_id and variant is None:
+                raise VariantFailed(f"the variant {variant_id} no longer exists")
+            image = self.builds.tag_for(variant, server) if variant else None
+        except VariantFailed as failure:
+            self.store.finish(
+                run.id, "failed", "failed", {"reason": failure.reason}, error=failure.reason
+            )
+            return
+        ex = Execution(run, plan_run(run.id, server, run.request, self.settings, image))
         self.store.append_event(
             run.id,
             "started",
@@ -223,17 +246,19 @@ class Runner:
             },
         )
         try:
+            if variant and image:
+                checked = self.prepare_variant(ex, variant, server, image)
+                if run.request.get("check_only"):
+                    self.clean_up(ex)
+                    self.store.finish(run.id, "done", "checked", checked, result=checked)
+                    log.info("run %s: variant %s built and checked", run.id, variant.id)
+                    return
             result = self.measure(ex)
         except RunFailed as failure:
             self.clean_up(ex)
             status = "cancelled" if failure.cancelled else "failed"
-            self.store.finish(
-                run.id,
-                status,
-                "failed",
-                {"reason": failure.reason, "logs": failure.logs, "cancelled": failure.cancelled},
-                error=failure.reason,
-            )
+            data = {"reason": failure.reason, "logs": failure.logs, "cancelled": failure.cancelled}
+            self.store.finish(run.id, status, "failed", data | failure.detail, error=failure.reason)
             log.info("run %s %s: %s", run.id, status, failure.reason)
         except Exception as exc:  # an engine error must still end the run with a reason
             log.exception("run %s crashed", run.id)
@@ -246,6 +271,24 @@ class Runner:
             self.clean_up(ex)
             self.store.finish(run.id, "done", "done", result, result=result)
             log.info("run %s done: %.0f qps", run.id, result["summary"]["qps"])
+
+    def prepare_variant(
+        self, ex: Execution, variant: Variant, server: Server, image: str
+    ) -> dict[str, Any]:
+        """Build a learner's edited server (or find its build) and check its answers, saying
+        each step as an event; a failure is the run's, with the diagnostics or the check."""
+
+        def say(kind: str, data: dict[str, Any]) -> None:
+            self.store.append_event(ex.run.id, kind, {"t_s": round(ex.t_s(), 3)} | data)
+
+        try:
+            build = self.builds.build(ex.run.id, variant, server, image, say)
+            if self.store.cancel_requested(ex.run.id):
+                raise RunFailed("cancelled", cancelled=True)
+            checks = self.builds.check(ex.run.id, server, image, say)
+        except VariantFailed as failure:
+            raise RunFailed(failure.reason, failure.logs, detail=failure.detail) from failure
+        return {"build": build, "checks": checks}
 
     def clean_up(self, ex: Execution) -> None:
         """Remove the run's containers before its last event, so `done` means really over."""

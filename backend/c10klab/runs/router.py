@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep
+from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
 from c10klab.people.access import admission_for, require_canceller, require_viewer, scope_for
 from c10klab.people.store import PeopleStore, Person
 from c10klab.results.schemas import RunEvent
@@ -17,6 +17,7 @@ from c10klab.runs.schemas import CancelOut, RunCreated, RunOut, RunRequest
 from c10klab.runs.store import Run, RunStore
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sse import ResumeDep, stream_doc
+from c10klab.variants.service import require_own_variant
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -42,8 +43,14 @@ def cancellable_run(store: RunStore, people: PeopleStore, person: Person, run_id
 
 @router.post("", status_code=202)
 def create_run(
-    request: RunRequest, person: PersonDep, settings: SettingsDep, store: StoreDep
+    request: RunRequest,
+    person: PersonDep,
+    settings: SettingsDep,
+    store: StoreDep,
+    variants: VariantsDep,
 ) -> RunCreated:
+    if request.variant is not None:
+        require_own_variant(variants, person, request.variant, request.server)
     run, place = service.create_run(
         request,
         load_catalog(settings.sandboxes_dir),

@@ -2,7 +2,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from c10klab.results.schemas import RunResult
+from c10klab.results.schemas import CheckResult, RunResult
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 
@@ -11,6 +11,7 @@ RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 # hex digits of the SHA-256 of the block's trimmed text). The class board and CSV group by them.
 LessonSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
 ExperimentKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{12}$")]
+VariantId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
 
 
 class RunSettings(BaseModel):
@@ -67,6 +68,16 @@ class RunRequest(RunSettings):
     experiment: ExperimentKey | None = Field(
         None, description="the experiment block's key, as GET /api/lessons/{slug} lists it"
     )
+    variant: VariantId | None = Field(
+        None,
+        description="run this edited version of `server` (one of yours, from POST "
+        "/api/variants) instead of the original; it is built and checked first",
+    )
+    check_only: bool = Field(
+        False,
+        description="with `variant`: only build it and check that it answers correctly; "
+        "no measurement (the run ends with a `checked` event)",
+    )
 
 
 class RunCreated(BaseModel):
@@ -92,6 +103,9 @@ class RunOut(BaseModel):
     held: bool = Field(False, description="queued in a paused class: it waits for the resume")
     owner_id: str = Field(description="who queued it ('solo' in solo mode)")
     result: RunResult | None = Field(description="once done: the `done` event's data")
+    check: CheckResult | None = Field(
+        None, description="a variant's check run, once checked: its `checked` event's data"
+    )
     error: str | None
 
 

@@ -13,7 +13,7 @@ from c10klab import sse
 from c10klab.config import Settings
 from c10klab.content.service import find_experiment
 from c10klab.errors import InvalidRequest, NotFound
-from c10klab.results.schemas import RunEvent, RunResult
+from c10klab.results.schemas import CheckResult, RunEvent, RunResult
 from c10klab.runs.news import RunNews
 from c10klab.runs.schemas import RunOut, RunRequest
 from c10klab.runs.store import TERMINAL_EVENTS, Admission, Event, Place, Run, RunStore
@@ -104,6 +104,10 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
         raise InvalidRequest(
             f"protocol: {server.id} speaks {', '.join(server.protocols)} (got {request.protocol})"
         )
+    if request.check_only and request.variant is None:
+        raise InvalidRequest("check_only: give the `variant` to check")
+    if request.variant is not None and server.language != "c":
+        raise InvalidRequest(f"variant: only the C servers can be edited, not {server.id}")
     knobs = {k.name: k for k in server.knobs}
     for name, value in request.knobs.items():
         if name not in knobs:
@@ -114,11 +118,14 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
 
 def stored_request(request: RunRequest) -> dict[str, Any]:
     """The request as stored and shown: every field, defaults filled in, but the `lesson` and
-    `experiment` tags only when given (a run from the lab has none)."""
+    `experiment` tags only when given (a run from the lab has none), and `variant` and
+    `check_only` only for a run of an edited server."""
     dump = request.model_dump()
-    for tag in ("lesson", "experiment"):
+    for tag in ("lesson", "experiment", "variant"):
         if dump[tag] is None:
             del dump[tag]
+    if not dump["check_only"]:
+        del dump["check_only"]
     return dump
 
 
@@ -145,6 +152,7 @@ def get_run(store: RunStore, run_id: str) -> Run:
 
 def run_out(store: RunStore, run: Run) -> RunOut:
     place = store.queue_place(run)
+    checking = bool(run.request.get("check_only"))  # a variant's check: no figures
     return RunOut(
         id=run.id,
         server=run.server,
@@ -157,7 +165,8 @@ def run_out(store: RunStore, run: Run) -> RunOut:
         wait_s=place.wait_s if place else None,
         held=place.held if place else False,
         owner_id=run.owner_id,
-        result=RunResult.model_validate(run.result) if run.result else None,
+        result=None if checking else RunResult.model_validate(run.result) if run.result else None,
+        check=CheckResult.model_validate(run.result) if checking and run.result else None,
         error=run.error,
     )
 

@@ -51,7 +51,9 @@ from c10klab.errors import InvalidRequest, QueueFull
 from c10klab.runners.store import RunnerStore
 from c10klab.runs.tables import events, held_classes, queue_state, runs
 
-TERMINAL_EVENTS = frozenset({"done", "failed"})
+# A variant's check run: a compile (seconds; a build is cached once made) and two short checks.
+CHECK_RUN_S = 20.0
+TERMINAL_EVENTS = frozenset({"done", "checked", "failed"})
 # The PostgreSQL channel each appended event is announced on (runs/news.py listens).
 NEWS_CHANNEL = "c10k_events"
 # The queue's order: the instructor's runs first, then by virtual start tag, then arrival.
@@ -70,6 +72,8 @@ PACE_SAMPLE = 20
 
 def expected_seconds(request: dict[str, Any]) -> float:
     """How long the runner is expected to be busy with a run."""
+    if request.get("check_only"):
+        return CHECK_RUN_S
     load = sum(float(request.get(key, 0)) for key in ("ramp_s", "warmup_s", "duration_s"))
     return (load + RUN_OVERHEAD_S) * int(request.get("repetitions", 1))
 
@@ -394,6 +398,15 @@ class RunStore(Database):
         self._admit(db, admission, [expected_seconds(r) for _, _, r in new_runs])
         self._insert_runs(db, admission, new_runs)
         self._announce_positions(db)
+
+    @staticmethod
+    def unfinished_among(db: Connection, run_ids: list[str]) -> int:
+        """How many of these runs are queued or running, inside the caller's transaction."""
+        if not run_ids:
+            return 0
+        active = runs.c.status.in_(("queued", "running"))
+        count = select(func.count()).where(runs.c.id.in_(run_ids), active)
+        return int(db.execute(count).scalar_one())
 
     # --- runs -------------------------------------------------------------------------------
 

@@ -5,8 +5,8 @@ sandboxes/ (build output, the Rust `target/` dir with its 12 MB .rlib files, cac
 `quotable_sources()`, is built once per sandboxes dir and kept for the life of the process:
 
 1. every catalog server's `source` (servers/c/epoll.c, servers/rust/src/bin/rust-tokio.rs …);
-2. the shared modules those servers are built from: servers/c/protocol.c and protocol.h, and
-   every .rs file of the Rust servers' crate under servers/rust/src/;
+2. the shared modules those servers are built from: servers/c/runtime, protocol and readiness
+   (.c and .h) and epoll.h, and every .rs file of the Rust servers' crate under servers/rust/src/;
 3. every code file (.c .h .rs .py .sh) under sandboxes/ with an anchor, a line whose comment
    opens with `ANCHOR: name` (`// ANCHOR: pacing`, `/* ANCHOR: accept */`, `# ANCHOR: x`):
    marking lines for a lesson is what makes a file quotable (loadgen/src/pacing.rs). Directories
@@ -45,7 +45,18 @@ ANCHOR = re.compile(r"ANCHOR(_END)?:\s*([A-Za-z0-9_-]+)")
 # A line that opens an anchored region: the marker is the first thing in its comment.
 ANCHOR_LINE = re.compile(r"^[ \t]*(?://|/\*|#)[ \t]*ANCHOR:[ \t]*[A-Za-z0-9_-]+", re.MULTILINE)
 ANCHORED_SUFFIXES = {".c", ".h", ".rs", ".py", ".sh"}
-SHARED_MODULES = ("servers/c/protocol.c", "servers/c/protocol.h")
+SHARED_MODULES = tuple(
+    f"servers/c/{name}"
+    for name in (
+        "runtime.c",
+        "runtime.h",
+        "protocol.c",
+        "protocol.h",
+        "readiness.c",
+        "readiness.h",
+        "epoll.h",
+    )
+)
 SHARED_CRATE = "servers/rust/src"
 SKIPPED_DIRS = {"target", "build", "node_modules", "__pycache__"}
 MAX_SOURCE_BYTES = 256 * 1024

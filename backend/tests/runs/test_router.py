@@ -49,6 +49,8 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
         "ramp_s": 0,
         "repetitions": 1,
         "profile": "throughput",
+        "variant": None,
+        "check_only": False,
     }
     assert [r["id"] for r in client.get("/api/runs").json()][:2] == [
         second.json()["id"],

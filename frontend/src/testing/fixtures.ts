@@ -138,6 +138,7 @@ export function aRun(overrides: Partial<Run> = {}): Run {
     status: 'done',
     request: {
       server: 'c-epoll',
+      check_only: false,
       connections: 100,
       duration_s: 10,
       warmup_s: 2,

@@ -158,6 +158,22 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
       return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, frame.data.reason);
     case 'started':
       return { ...next, ...LEFT_QUEUE, phase: 'starting', server: frame.data.server };
+    case 'build':
+      // A run of an edited server: it is compiled (or found built) before it is measured.
+      return addNote(
+        { ...next, ...LEFT_QUEUE, phase: 'starting' },
+        frame.data.status === 'cached'
+          ? 'your edited server was built before: using that build'
+          : `your edited server compiled in ${frame.data.seconds ?? '?'} s`,
+      );
+    case 'check':
+      return addNote(
+        { ...next, ...LEFT_QUEUE, phase: 'starting' },
+        `your edited server answered every ${frame.data.protocol} check correctly`,
+      );
+    case 'checked':
+      // A check run ends here, with no figures: the editor shows it, not the run view.
+      return { ...next, ...LEFT_QUEUE, phase: 'done', connection: 'closed' };
     case 'progress': {
       const d = frame.data;
       const point: ProgressPoint = {

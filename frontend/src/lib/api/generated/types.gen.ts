@@ -196,6 +196,67 @@ export type BoardSpread = {
 };
 
 /**
+ * BuildData
+ */
+export type BuildData = {
+    /**
+     * Diagnostics
+     *
+     * errors, warnings and notes
+     */
+    diagnostics?: Array<Diagnostic>;
+    /**
+     * Seconds
+     *
+     * how long the compile took; null if cached
+     */
+    seconds?: number | null;
+    /**
+     * Status
+     */
+    status: 'compiled' | 'cached' | 'failed';
+    /**
+     * T S
+     */
+    t_s: number;
+    [key: string]: unknown;
+};
+
+/**
+ * BuildEvent
+ */
+export type BuildEvent = {
+    data: BuildData;
+    /**
+     * Type
+     */
+    type: 'build';
+};
+
+/**
+ * BuildOutcome
+ */
+export type BuildOutcome = {
+    /**
+     * Diagnostics
+     *
+     * errors, warnings and notes
+     */
+    diagnostics?: Array<Diagnostic>;
+    /**
+     * Seconds
+     *
+     * how long the compile took; null if cached
+     */
+    seconds?: number | null;
+    /**
+     * Status
+     */
+    status: 'compiled' | 'cached' | 'failed';
+    [key: string]: unknown;
+};
+
+/**
  * CancelOut
  */
 export type CancelOut = {
@@ -207,6 +268,118 @@ export type CancelOut = {
      * Status
      */
     status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+};
+
+/**
+ * CheckData
+ */
+export type CheckData = {
+    failed?: CheckFailure | null;
+    /**
+     * Ok
+     */
+    ok: boolean;
+    /**
+     * Passed
+     *
+     * the checks passed, in order
+     */
+    passed?: Array<string>;
+    /**
+     * Protocol
+     */
+    protocol: 'echo' | 'http';
+    /**
+     * T S
+     */
+    t_s: number;
+    [key: string]: unknown;
+};
+
+/**
+ * CheckEvent
+ */
+export type CheckEvent = {
+    data: CheckData;
+    /**
+     * Type
+     */
+    type: 'check';
+};
+
+/**
+ * CheckFailure
+ */
+export type CheckFailure = {
+    /**
+     * Check
+     *
+     * the check that failed, e.g. echo-many-connections
+     */
+    check: string;
+    /**
+     * Expected
+     */
+    expected?: string | null;
+    /**
+     * Got
+     */
+    got?: string | null;
+    /**
+     * Message
+     */
+    message: string;
+    [key: string]: unknown;
+};
+
+/**
+ * CheckOutcome
+ *
+ * The load generator's correctness check of a variant, for one protocol.
+ */
+export type CheckOutcome = {
+    failed?: CheckFailure | null;
+    /**
+     * Ok
+     */
+    ok: boolean;
+    /**
+     * Passed
+     *
+     * the checks passed, in order
+     */
+    passed?: Array<string>;
+    /**
+     * Protocol
+     */
+    protocol: 'echo' | 'http';
+    [key: string]: unknown;
+};
+
+/**
+ * CheckResult
+ *
+ * A check run's end (`checked` event, and the run's `result`): the variant built and
+ * answered every check in both protocols.
+ */
+export type CheckResult = {
+    build: BuildOutcome;
+    /**
+     * Checks
+     */
+    checks: Array<CheckOutcome>;
+    [key: string]: unknown;
+};
+
+/**
+ * CheckedEvent
+ */
+export type CheckedEvent = {
+    data: CheckResult;
+    /**
+     * Type
+     */
+    type: 'checked';
 };
 
 /**
@@ -434,6 +607,52 @@ export type CurrentLesson = {
 };
 
 /**
+ * Diagnostic
+ *
+ * One compiler message. `line` and `column` (1-based) place it in the edited file; a
+ * message about another file, or none (the linker's), has `line` null and says where.
+ */
+export type Diagnostic = {
+    /**
+     * Column
+     */
+    column?: number | null;
+    /**
+     * End Column
+     */
+    end_column?: number | null;
+    /**
+     * End Line
+     */
+    end_line?: number | null;
+    /**
+     * File
+     *
+     * the file it is about, when not the edited one
+     */
+    file?: string | null;
+    /**
+     * Line
+     */
+    line?: number | null;
+    /**
+     * Message
+     */
+    message: string;
+    /**
+     * Option
+     *
+     * the warning option, e.g. -Wunused-variable
+     */
+    option?: string | null;
+    /**
+     * Severity
+     */
+    severity: 'error' | 'warning' | 'note';
+    [key: string]: unknown;
+};
+
+/**
  * Diagram
  *
  * A ```mermaid block drawn once by `make diagrams` (content/diagrams/), so browsers need no
@@ -606,6 +825,16 @@ export type FailedData = {
      * Cancelled
      */
     cancelled?: boolean;
+    /**
+     * a variant that failed its correctness check: which check, what came back
+     */
+    check?: CheckOutcome | null;
+    /**
+     * Diagnostics
+     *
+     * a variant that did not compile: the compiler's messages
+     */
+    diagnostics?: Array<Diagnostic> | null;
     /**
      * Logs
      *
@@ -2043,8 +2272,14 @@ export type RunEvent = ({
 } & ServerStatsEvent) | ({
     type: 'repetition';
 } & RepetitionEvent) | ({
+    type: 'build';
+} & BuildEvent) | ({
+    type: 'check';
+} & CheckEvent) | ({
     type: 'done';
 } & DoneEvent) | ({
+    type: 'checked';
+} & CheckedEvent) | ({
     type: 'failed';
 } & FailedEvent);
 
@@ -2140,6 +2375,10 @@ export type RunField = {
  */
 export type RunOut = {
     /**
+     * a variant's check run, once checked: its `checked` event's data
+     */
+    check?: CheckResult | null;
+    /**
      * Created At
      */
     created_at: string;
@@ -2207,6 +2446,12 @@ export type RunOut = {
  * What a learner may ask for: POST /api/runs's body, and a lesson's run block.
  */
 export type RunRequest = {
+    /**
+     * Check Only
+     *
+     * with `variant`: only build it and check that it answers correctly; no measurement (the run ends with a `checked` event)
+     */
+    check_only?: boolean;
     /**
      * Connections
      *
@@ -2293,6 +2538,12 @@ export type RunRequest = {
      * a server id from GET /api/servers, e.g. c-epoll
      */
     server: string;
+    /**
+     * Variant
+     *
+     * run this edited version of `server` (one of yours, from POST /api/variants) instead of the original; it is built and checked first
+     */
+    variant?: string | null;
     /**
      * Warmup S
      *
@@ -2982,6 +3233,84 @@ export type ValidationError = {
      * Error Type
      */
     type: string;
+};
+
+/**
+ * VariantCreated
+ */
+export type VariantCreated = {
+    /**
+     * the run that builds and checks it, as queued
+     */
+    check: RunCreated;
+    /**
+     * Id
+     */
+    id: string;
+};
+
+/**
+ * VariantOut
+ */
+export type VariantOut = {
+    /**
+     * Check Run Id
+     *
+     * the run that builds and checks it: follow GET /api/runs/{id}/events
+     */
+    check_run_id: string;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * File
+     *
+     * the model file it edits, e.g. servers/c/epoll.c
+     */
+    file: string;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Owner Id
+     */
+    owner_id: string;
+    /**
+     * Server
+     *
+     * the server it is a variant of
+     */
+    server: string;
+    /**
+     * Source
+     */
+    source: string;
+    /**
+     * Source Sha256
+     */
+    source_sha256: string;
+};
+
+/**
+ * VariantRequest
+ *
+ * POST /api/variants's body: one edited model file of a C server.
+ */
+export type VariantRequest = {
+    /**
+     * Server
+     *
+     * the C server whose model file this edits, e.g. c-epoll
+     */
+    server: string;
+    /**
+     * Source
+     *
+     * the whole edited file (the server's `source` in GET /api/servers), at most 64 KiB
+     */
+    source: string;
 };
 
 /**
@@ -4171,3 +4500,90 @@ export type SweepEventsApiSweepsSweepIdEventsGetResponses = {
      */
     200: unknown;
 };
+
+export type ListVariantsApiVariantsGetData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Limit
+         */
+        limit?: number;
+    };
+    url: '/api/variants';
+};
+
+export type ListVariantsApiVariantsGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type ListVariantsApiVariantsGetError = ListVariantsApiVariantsGetErrors[keyof ListVariantsApiVariantsGetErrors];
+
+export type ListVariantsApiVariantsGetResponses = {
+    /**
+     * Response List Variants Api Variants Get
+     *
+     * Successful Response
+     */
+    200: Array<VariantOut>;
+};
+
+export type ListVariantsApiVariantsGetResponse = ListVariantsApiVariantsGetResponses[keyof ListVariantsApiVariantsGetResponses];
+
+export type CreateVariantApiVariantsPostData = {
+    body: VariantRequest;
+    path?: never;
+    query?: never;
+    url: '/api/variants';
+};
+
+export type CreateVariantApiVariantsPostErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type CreateVariantApiVariantsPostError = CreateVariantApiVariantsPostErrors[keyof CreateVariantApiVariantsPostErrors];
+
+export type CreateVariantApiVariantsPostResponses = {
+    /**
+     * Successful Response
+     */
+    202: VariantCreated;
+};
+
+export type CreateVariantApiVariantsPostResponse = CreateVariantApiVariantsPostResponses[keyof CreateVariantApiVariantsPostResponses];
+
+export type GetVariantApiVariantsVariantIdGetData = {
+    body?: never;
+    path: {
+        /**
+         * Variant Id
+         */
+        variant_id: string;
+    };
+    query?: never;
+    url: '/api/variants/{variant_id}';
+};
+
+export type GetVariantApiVariantsVariantIdGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetVariantApiVariantsVariantIdGetError = GetVariantApiVariantsVariantIdGetErrors[keyof GetVariantApiVariantsVariantIdGetErrors];
+
+export type GetVariantApiVariantsVariantIdGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: VariantOut;
+};
+
+export type GetVariantApiVariantsVariantIdGetResponse = GetVariantApiVariantsVariantIdGetResponses[keyof GetVariantApiVariantsVariantIdGetResponses];

@@ -46,6 +46,47 @@ export const zCancelOut = z.object({
 });
 
 /**
+ * CheckFailure
+ */
+export const zCheckFailure = z.object({
+    check: z.string(),
+    expected: z.string().nullish(),
+    got: z.string().nullish(),
+    message: z.string()
+});
+
+/**
+ * CheckData
+ */
+export const zCheckData = z.object({
+    failed: zCheckFailure.nullish(),
+    ok: z.boolean(),
+    passed: z.array(z.string()).optional().default([]),
+    protocol: z.enum(['echo', 'http']),
+    t_s: z.number()
+});
+
+/**
+ * CheckEvent
+ */
+export const zCheckEvent = z.object({
+    data: zCheckData,
+    type: z.literal('check')
+});
+
+/**
+ * CheckOutcome
+ *
+ * The load generator's correctness check of a variant, for one protocol.
+ */
+export const zCheckOutcome = z.object({
+    failed: zCheckFailure.nullish(),
+    ok: z.boolean(),
+    passed: z.array(z.string()).optional().default([]),
+    protocol: z.enum(['echo', 'http'])
+});
+
+/**
  * ClassBrief
  */
 export const zClassBrief = z.object({
@@ -131,6 +172,81 @@ export const zCurrentLesson = z.object({
 });
 
 /**
+ * Diagnostic
+ *
+ * One compiler message. `line` and `column` (1-based) place it in the edited file; a
+ * message about another file, or none (the linker's), has `line` null and says where.
+ */
+export const zDiagnostic = z.object({
+    column: z.int().nullish(),
+    end_column: z.int().nullish(),
+    end_line: z.int().nullish(),
+    file: z.string().nullish(),
+    line: z.int().nullish(),
+    message: z.string(),
+    option: z.string().nullish(),
+    severity: z.enum([
+        'error',
+        'warning',
+        'note'
+    ])
+});
+
+/**
+ * BuildData
+ */
+export const zBuildData = z.object({
+    diagnostics: z.array(zDiagnostic).optional().default([]),
+    seconds: z.number().nullish(),
+    status: z.enum([
+        'compiled',
+        'cached',
+        'failed'
+    ]),
+    t_s: z.number()
+});
+
+/**
+ * BuildEvent
+ */
+export const zBuildEvent = z.object({
+    data: zBuildData,
+    type: z.literal('build')
+});
+
+/**
+ * BuildOutcome
+ */
+export const zBuildOutcome = z.object({
+    diagnostics: z.array(zDiagnostic).optional().default([]),
+    seconds: z.number().nullish(),
+    status: z.enum([
+        'compiled',
+        'cached',
+        'failed'
+    ])
+});
+
+/**
+ * CheckResult
+ *
+ * A check run's end (`checked` event, and the run's `result`): the variant built and
+ * answered every check in both protocols.
+ */
+export const zCheckResult = z.object({
+    build: zBuildOutcome,
+    checks: z.array(zCheckOutcome)
+});
+
+/**
+ * CheckedEvent
+ */
+export const zCheckedEvent = z.object({
+    data: zCheckResult,
+    type: z.literal('checked')
+});
+
+/**
  * Diagram
  *
  * A ```mermaid block drawn once by `make diagrams` (content/diagrams/), so browsers need no
@@ -193,6 +309,8 @@ export const zEndedEvent = z.object({
  */
 export const zFailedData = z.object({
     cancelled: z.boolean().optional().default(false),
+    check: zCheckOutcome.nullish(),
+    diagnostics: z.array(zDiagnostic).nullish(),
     logs: z.array(z.string()).optional().default([]),
     reason: z.string()
 });
@@ -805,6 +923,7 @@ export const zLabFields = z.object({
  * What a learner may ask for: POST /api/runs's body, and a lesson's run block.
  */
 export const zRunRequest = z.object({
+    check_only: z.boolean().optional().default(false),
     connections: z.int().gte(1).optional().default(100),
     duration_s: z.number().gt(0).optional().default(10),
     experiment: z.string().regex(/^[0-9a-f]{12}$/).nullish(),
@@ -823,6 +942,7 @@ export const zRunRequest = z.object({
     rate: z.number().gte(0).lte(10000000).optional().default(0),
     repetitions: z.int().gte(1).optional().default(1),
     server: z.string(),
+    variant: z.string().regex(/^[0-9a-f]{32}$/).nullish(),
     warmup_s: z.number().gte(0).optional().default(2)
 });
 
@@ -1213,6 +1333,38 @@ export const zHttpValidationError = z.object({
 });
 
 /**
+ * VariantCreated
+ */
+export const zVariantCreated = z.object({
+    check: zRunCreated,
+    id: z.string()
+});
+
+/**
+ * VariantOut
+ */
+export const zVariantOut = z.object({
+    check_run_id: z.string(),
+    created_at: z.string(),
+    file: z.string(),
+    id: z.string(),
+    owner_id: z.string(),
+    server: z.string(),
+    source: z.string(),
+    source_sha256: z.string()
+});
+
+/**
+ * VariantRequest
+ *
+ * POST /api/variants's body: one edited model file of a C server.
+ */
+export const zVariantRequest = z.object({
+    server: z.string(),
+    source: z.string()
+});
+
+/**
  * Window
  */
 export const zWindow = z.object({
@@ -1292,7 +1444,10 @@ export const zRunEvent = z.discriminatedUnion('type', [
     zProgressEvent,
     zServerStatsEvent,
     zRepetitionEvent,
+    zBuildEvent,
+    zCheckEvent,
     zDoneEvent,
+    zCheckedEvent,
     zFailedEvent
 ]);
 
@@ -1334,6 +1489,7 @@ export const zLessonBaselines = z.object({
  * RunOut
  */
 export const zRunOut = z.object({
+    check: zCheckResult.nullish(),
     created_at: z.string(),
     error: z.string().nullable(),
     finished_at: z.string().nullable(),

@@ -1,0 +1,271 @@
+"""A learner's edited server, before it may be measured: compiled in the build sandbox into an
+image of its own (kept, by the source's digest, for the next run of the same file), then
+checked by the load generator for correct answers in both protocols.
+
+Everything here fails with a reason a learner can act on: the compiler's diagnostics placed
+on their lines, the limit the build hit, or the check that failed and what came back.
+"""
+
+import base64
+import binascii
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from c10klab.config import Settings
+from c10klab.runner.docker_engine import Engine, EngineError
+from c10klab.runner.plan import (
+    BUILD_IMAGE,
+    BUILD_LIMITS,
+    VARIANT_REPOSITORY,
+    build_spec,
+    check_plan,
+    model_of,
+)
+from c10klab.sandboxes.schemas import Server
+from c10klab.variants.store import Variant
+
+# Variant images kept on one engine, newest first; older ones are removed (a later run of one
+# builds it again from the stored source).
+KEEP_VARIANT_IMAGES = 100
+SANDBOX_SOURCE_DIR = "/work/src/"
+SANDBOX_SHARED_DIR = "/opt/c10klab/"
+OOM_EXIT = 137  # SIGKILL: the memory limit's killer, or ours at the wall clock
+CPU_LIMIT_EXIT = 128 + 24  # SIGXCPU: RLIMIT_CPU ran out
+
+
+class VariantFailed(Exception):
+    """Why a variant cannot be measured; `detail` goes into the `failed` event."""
+
+    def __init__(self, reason: str, logs: list[str] | None = None, **detail: Any) -> None:
+        super().__init__(reason)
+        self.reason, self.logs, self.detail = reason, logs or [], detail
+
+
+# --- the compiler's messages -------------------------------------------------------------------
+
+
+def _position(location: dict[str, Any], key: str) -> tuple[int | None, int | None]:
+    point = location.get(key) or {}
+    return point.get("line"), point.get("column")
+
+
+def _json_diagnostic(item: dict[str, Any], edited: str) -> list[dict[str, Any]]:
+    """One of gcc's JSON diagnostics, and its notes (`children`), as ours."""
+    kind = str(item.get("kind", "error"))
+    severity = "error" if "error" in kind else "warning" if kind == "warning" else "note"
+    out: dict[str, Any] = {"severity": severity, "message": str(item.get("message", ""))}
+    if item.get("option"):
+        out["option"] = item["option"]
+    locations = item.get("locations") or []
+    if locations:
+        where = locations[0]
+        file = (where.get("caret") or {}).get("file", "")
+        if file == edited:
+            out["line"], out["column"] = _position(where, "caret")
+            if "finish" in where:
+                out["end_line"], out["end_column"] = _position(where, "finish")
+        else:
+            line, _ = _position(where, "caret")
+            out["file"] = f"{file.removeprefix(SANDBOX_SHARED_DIR)}:{line}"
+    found = [out]
+    for child in item.get("children") or []:
+        found += _json_diagnostic(child, edited)
+    return found
+
+
+def parse_diagnostics(stderr: str, model: str) -> list[dict[str, Any]]:
+    """The build's stderr (gcc's JSON, one array per translation unit, among make's and the
+    linker's plain lines) as diagnostics. make's own "*** Error" lines repeat what the
+    compiler said and are dropped; anything else said in plain text (the linker's undefined
+    references, the build script's limits) is an error with no line."""
+    edited = f"{SANDBOX_SOURCE_DIR}{model}.c"
+    found: list[dict[str, Any]] = []
+    for line in stderr.splitlines():
+        text = line.strip()
+        if not text or text.startswith("make:") or text.startswith("make["):
+            continue
+        if text.startswith("["):
+            try:
+                for item in json.loads(text):
+                    found += _json_diagnostic(item, edited)
+                continue
+            except (ValueError, TypeError, AttributeError):
+                pass
+        if text.startswith("collect2:"):
+            continue  # "ld returned 1 exit status": the linker's lines above say why
+        found.append({"severity": "error", "message": text.replace(edited, f"{model}.c")})
+    return found
+
+
+def describe_errors(diagnostics: list[dict[str, Any]], file: str) -> str:
+    errors = [d for d in diagnostics if d["severity"] == "error"]
+    if not errors:
+        return f"{file} did not compile"
+    first = errors[0]
+    where = f"line {first['line']}: " if first.get("line") else ""
+    count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+    return f"{file} did not compile ({count}); the first, {where}{first['message']}"
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def variant_tag(variant: Variant, server_image_id: str, builder_id: str) -> str:
+    """The image tag of one build: the source, and the images it was built from and into,
+    so a rebuilt server image or build sandbox makes a new build."""
+    key = f"{variant.source_sha256} {variant.server} {server_image_id} {builder_id}"
+    return f"{VARIANT_REPOSITORY}:{hashlib.sha256(key.encode()).hexdigest()[:24]}"
+
+
+@dataclass
+class VariantBuilds:
+    """Builds and checks for one runner; `say` appends an event to the run being served."""
+
+    engine: Engine
+    settings: Settings
+
+    def tag_for(self, variant: Variant, server: Server) -> str:
+        server_image = self.engine.image_id(server.image)
+        builder = self.engine.image_id(BUILD_IMAGE)
+        if server_image is None or builder is None:
+            missing = server.image if server_image is None else BUILD_IMAGE
+            raise VariantFailed(f"this runner lacks the image {missing}: run make images")
+        return variant_tag(variant, server_image, builder)
+
+    def build(
+        self,
+        run_id: str,
+        variant: Variant,
+        server: Server,
+        tag: str,
+        say: Callable[[str, dict[str, Any]], None],
+    ) -> dict[str, Any]:
+        """Compile the variant into image `tag`, unless this engine has it already; says and
+        returns how it went (a `build` event's data)."""
+        if self.engine.image_id(tag) is not None:
+            cached: dict[str, Any] = {"status": "cached", "seconds": None, "diagnostics": []}
+            say("build", cached)
+            return cached
+        model = model_of(server)
+        started = time.monotonic()
+        try:
+            container = self.engine.start(build_spec(run_id, model, variant.source, self.settings))
+        except EngineError as exc:
+            raise VariantFailed(f"the build sandbox did not start: {exc}") from exc
+        code = Engine.wait(container, BUILD_LIMITS.wall_s)
+        if code is None:
+            Engine.kill(container)
+            raise VariantFailed(
+                f"the compile did not finish within {BUILD_LIMITS.wall_s:g} s and was stopped "
+                "(an #include of a file that never ends?)"
+            )
+        seconds = round(time.monotonic() - started, 2)
+        stdout, stderr = self.engine.output(container)
+        Engine.remove(container)
+        diagnostics = parse_diagnostics(stderr, model)
+        file = server.source.rsplit("/", 1)[-1]
+        if code == CPU_LIMIT_EXIT:
+            raise VariantFailed(
+                f"the compile used up its {BUILD_LIMITS.cpu_s} s of CPU time and was stopped",
+                diagnostics=diagnostics,
+            )
+        if code == OOM_EXIT:
+            raise VariantFailed(
+                f"the compile ran out of memory (the build sandbox has {BUILD_LIMITS.memory}B)",
+                diagnostics=diagnostics,
+            )
+        if code != 0:
+            raise VariantFailed(describe_errors(diagnostics, file), diagnostics=diagnostics)
+        try:
+            binary = base64.b64decode(stdout, validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise VariantFailed("the build sandbox sent back no usable binary") from exc
+        self.engine.build_variant_image(tag, server.image, server.command[0], binary)
+        self.engine.prune_variant_images(KEEP_VARIANT_IMAGES)
+        compiled = {"status": "compiled", "seconds": seconds, "diagnostics": diagnostics}
+        say("build", compiled)
+        return compiled
+
+    # --- checking ------------------------------------------------------------------------------
+
+    def check(
+        self,
+        run_id: str,
+        server: Server,
+        tag: str,
+        say: Callable[[str, dict[str, Any]], None],
+    ) -> list[dict[str, Any]]:
+        """The load generator's correctness check in every protocol the server speaks; the
+        first failure ends it."""
+        outcomes = []
+        for protocol in server.protocols:
+            outcome = self.check_protocol(run_id, server, tag, protocol)
+            say("check", outcome)
+            outcomes.append(outcome)
+        return outcomes
+
+    def check_protocol(
+        self, run_id: str, server: Server, tag: str, protocol: str
+    ) -> dict[str, Any]:
+        plan = check_plan(run_id, server, tag, protocol, self.settings)
+        try:
+            served = self.engine.start(plan.server)
+        except EngineError as exc:
+            raise VariantFailed(f"your server's container did not start: {exc}") from exc
+        try:
+            checker = self.engine.start(plan.loadgen, network_mode=f"container:{served.id}")
+        except EngineError as exc:
+            running, code = Engine.is_running(served)
+            logs = Engine.log_tail(served)
+            Engine.remove(served)
+            if not running:
+                raise VariantFailed(
+                    f"your server exited with code {code} before the check started", logs
+                ) from exc
+            raise VariantFailed(f"the check did not start: {exc}", logs) from exc
+        code = Engine.wait(checker, plan.deadline_s)
+        report = last_check_line(self.engine.output(checker)[0])
+        running, server_exit = Engine.is_running(served)
+        logs = Engine.log_tail(served)
+        for container in (checker, served):
+            Engine.kill(container)
+            Engine.remove(container)
+        if code is None:
+            raise VariantFailed(
+                f"the {protocol} check did not finish within {plan.deadline_s:g} s", logs
+            )
+        if report is None:
+            raise VariantFailed(f"the {protocol} check ended (code {code}) without a report", logs)
+        failed: dict[str, Any] | None = report.get("failed")
+        outcome = {
+            "protocol": protocol,
+            "ok": bool(report.get("ok")),
+            "passed": list(report.get("passed") or []),
+            "failed": failed,
+        }
+        if not outcome["ok"]:
+            failed = failed or {"check": "?", "message": "no detail"}
+            ended = "" if running else f" (your server had exited with code {server_exit})"
+            raise VariantFailed(
+                f"the correctness check failed ({protocol}): {failed['check']}: "
+                f"{failed['message']}{ended}",
+                logs,
+                check=outcome,
+            )
+        return outcome
+
+
+def last_check_line(stdout: str) -> dict[str, Any] | None:
+    """loadgen --check's report: its last JSON line of type `check`."""
+    for line in reversed(stdout.splitlines()):
+        try:
+            parsed = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(parsed, dict) and parsed.get("type") == "check":
+            return parsed
+    return None

@@ -1,0 +1,36 @@
+from pydantic import BaseModel, ConfigDict, Field
+
+from c10klab.runs.schemas import RunCreated
+
+# An edited model file may be this long: the largest C server (io-uring.c) is 40 KiB.
+MAX_SOURCE_BYTES = 64 * 1024
+
+
+class VariantRequest(BaseModel):
+    """POST /api/variants's body: one edited model file of a C server."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    server: str = Field(description="the C server whose model file this edits, e.g. c-epoll")
+    source: str = Field(
+        description="the whole edited file (the server's `source` in GET /api/servers), at most "
+        f"{MAX_SOURCE_BYTES // 1024} KiB"
+    )
+
+
+class VariantOut(BaseModel):
+    id: str
+    server: str = Field(description="the server it is a variant of")
+    file: str = Field(description="the model file it edits, e.g. servers/c/epoll.c")
+    source: str
+    source_sha256: str
+    created_at: str
+    owner_id: str
+    check_run_id: str = Field(
+        description="the run that builds and checks it: follow GET /api/runs/{id}/events"
+    )
+
+
+class VariantCreated(BaseModel):
+    id: str
+    check: RunCreated = Field(description="the run that builds and checks it, as queued")

@@ -1,0 +1,97 @@
+"""Variants: a learner's edited model file of a C server, built and checked by a run of its
+own before it may be benchmarked (runs with `variant` set)."""
+
+from c10klab.config import Settings
+from c10klab.errors import Forbidden, InvalidRequest, NotFound
+from c10klab.people.store import Person
+from c10klab.runs.schemas import RunCreated, RunRequest
+from c10klab.runs.service import stored_request, validate_request
+from c10klab.runs.store import Admission
+from c10klab.sandboxes.schemas import Catalog
+from c10klab.variants.schemas import MAX_SOURCE_BYTES, VariantCreated, VariantOut, VariantRequest
+from c10klab.variants.store import Variant, VariantStore
+
+
+def validate_source(request: VariantRequest, catalog: Catalog) -> None:
+    server = catalog.get(request.server)
+    if server is None:
+        editable = ", ".join(s.id for s in catalog.servers if s.language == "c")
+        raise InvalidRequest(f"server: unknown server {request.server!r}; edit one of {editable}")
+    if server.language != "c":
+        raise InvalidRequest(f"server: only the C servers can be edited, not {server.id}")
+    size = len(request.source.encode())
+    if size > MAX_SOURCE_BYTES:
+        raise InvalidRequest(
+            f"source: {size:,} bytes; an edited file may be at most {MAX_SOURCE_BYTES:,}"
+        )
+    if not request.source.strip():
+        raise InvalidRequest("source: the file is empty")
+    if "\0" in request.source:
+        raise InvalidRequest("source: a C file holds no NUL characters")
+
+
+def create_variant(
+    request: VariantRequest,
+    catalog: Catalog,
+    settings: Settings,
+    variants: VariantStore,
+    admission: Admission,
+) -> VariantCreated:
+    """Store the variant and queue the run that builds and checks it (429 over the person's
+    limits, and then nothing is stored)."""
+    validate_source(request, catalog)
+    check = RunRequest(server=request.server, variant="0" * 32, check_only=True)
+    validate_request(check, catalog, settings)
+    stored = stored_request(check)
+    del stored["variant"]  # the store adds the new variant's id
+    variant, place = variants.create(
+        request.server, request.source, None, stored, admission, settings.max_builds_per_person
+    )
+    return VariantCreated(
+        id=variant.id,
+        check=RunCreated(
+            id=variant.check_run_id,
+            status="queued",
+            position=place.position if place else None,
+            wait_s=place.wait_s if place else None,
+            held=place.held if place else False,
+        ),
+    )
+
+
+def get_variant(variants: VariantStore, variant_id: str) -> Variant:
+    variant = variants.get(variant_id)
+    if variant is None:
+        raise NotFound(f"no variant {variant_id!r}")
+    return variant
+
+
+def variant_out(variant: Variant, catalog: Catalog) -> VariantOut:
+    server = catalog.get(variant.server)
+    return VariantOut(
+        id=variant.id,
+        server=variant.server,
+        file=server.source if server else "",
+        source=variant.source,
+        source_sha256=variant.source_sha256,
+        created_at=variant.created_at,
+        owner_id=variant.owner_id,
+        check_run_id=variant.check_run_id,
+    )
+
+
+def require_own_variant(
+    variants: VariantStore, person: Person, variant_id: str, server: str
+) -> Variant:
+    """A run may use a variant only of its own server, and only its owner's: 422 for a
+    variant that does not exist or edits another server, 403 for someone else's."""
+    variant = variants.get(variant_id)
+    if variant is None:
+        raise InvalidRequest(f"variant: no variant {variant_id!r}")
+    if variant.owner_id != person.id:
+        raise Forbidden("variant: this variant is someone else's; open it and save your own copy")
+    if variant.server != server:
+        raise InvalidRequest(
+            f"variant: {variant_id} is a variant of {variant.server}, not of {server}"
+        )
+    return variant

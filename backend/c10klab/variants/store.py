@@ -1,0 +1,133 @@
+"""The variants domain's queries. A variant is stored together with the run that builds and
+checks it, in one transaction: the person's limits on runs are its limits too, and a variant
+refused by them (429) leaves nothing behind."""
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Row, insert, select
+
+from c10klab.db import Database, now_iso
+from c10klab.errors import QueueFull
+from c10klab.runs.store import Admission, Mine, Place, RunStore
+from c10klab.variants.tables import variants
+
+# The newest variants looked at for builds still under way: more than the limit can ever be.
+RECENT_BUILDS = 200
+BUILD_RETRY_S = 10  # a check run takes about this long
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    server: str
+    source: str
+    source_sha256: str
+    exercise: str | None
+    check_run_id: str
+    created_at: str
+    owner_id: str = "solo"
+    class_id: str | None = None
+
+
+def _variant(row: Row[Any]) -> Variant:
+    return Variant(
+        row.id,
+        row.server,
+        row.source,
+        row.source_sha256,
+        row.exercise,
+        row.check_run_id,
+        row.created_at,
+        row.owner_id,
+        row.class_id,
+    )
+
+
+def source_digest(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()
+
+
+class VariantStore(Database):
+    def __init__(self, where: str | Path) -> None:
+        super().__init__(where)
+        self.runs = RunStore(where)
+
+    def create(
+        self,
+        server: str,
+        source: str,
+        exercise: str | None,
+        check_request: dict[str, Any],
+        admission: Admission,
+        builds_per_person: int,
+    ) -> tuple[Variant, Place | None]:
+        """Store a variant and queue its check run (`check_request` without the variant's id,
+        which is added here), or neither: 429 when the person already has `builds_per_person`
+        builds waiting or under way, or when the runs' admission refuses."""
+        variant_id = uuid.uuid4().hex
+        run_id = uuid.uuid4().hex
+        created = now_iso()
+        request = check_request | {"variant": variant_id}
+        mine = Mine(admission.owner_id, admission.browser)
+        with self.write() as db:
+            recent = db.execute(
+                select(variants.c.check_run_id)
+                .where(mine.where(variants.c.owner_id, variants.c.browser))
+                .order_by(variants.c.created_at.desc())
+                .limit(RECENT_BUILDS)
+            ).scalars()
+            building = self.runs.unfinished_among(db, list(recent))
+            if building >= builds_per_person:
+                raise QueueFull(
+                    f"you already have {building} builds waiting or under way (at most "
+                    f"{builds_per_person}); wait for one to finish",
+                    retry_after_s=BUILD_RETRY_S,
+                )
+            self.runs.queue(db, admission, [(run_id, server, request)])
+            db.execute(
+                insert(variants).values(
+                    id=variant_id,
+                    server=server,
+                    source=source,
+                    source_sha256=source_digest(source),
+                    exercise=exercise,
+                    check_run_id=run_id,
+                    created_at=created,
+                    owner_id=admission.owner_id,
+                    class_id=admission.class_id,
+                    browser=admission.browser,
+                )
+            )
+        variant = Variant(
+            variant_id,
+            server,
+            source,
+            source_digest(source),
+            exercise,
+            run_id,
+            created,
+            admission.owner_id,
+            admission.class_id,
+        )
+        run = self.runs.get_run(run_id)
+        return variant, self.runs.queue_place(run) if run else None
+
+    def get(self, variant_id: str) -> Variant | None:
+        with self.connect() as db:
+            row = db.execute(select(variants).where(variants.c.id == variant_id)).first()
+        return _variant(row) if row else None
+
+    def history(self, mine: Mine, limit: int) -> list[Variant]:
+        """One learner's newest variants: see runs.store.Mine."""
+        with self.connect() as db:
+            rows = db.execute(
+                select(variants)
+                .where(mine.where(variants.c.owner_id, variants.c.browser))
+                .order_by(variants.c.created_at.desc())
+                .limit(limit)
+            )
+            return [_variant(r) for r in rows]

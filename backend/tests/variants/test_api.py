@@ -1,0 +1,103 @@
+"""POST /api/variants and runs of variants: what is refused, with what, and who may use a
+variant. No runner here: check runs stay queued (the Docker tests build and check them)."""
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from c10klab.config import Settings
+from c10klab.runs.store import RunStore
+from c10klab.variants.schemas import MAX_SOURCE_BYTES
+from c10klab.variants.store import VariantStore
+from tests.people.conftest import Browser, join, log_in, make_class
+
+EPOLL = (Path(__file__).parents[3] / "sandboxes" / "servers" / "c" / "epoll.c").read_text()
+
+
+def edited(marker: str = "") -> str:
+    return EPOLL + f"\n/* {marker} */\n"
+
+
+def test_a_variant_is_kept_with_a_queued_check_run(
+    client: TestClient, settings: Settings, store: RunStore
+) -> None:
+    created = client.post("/api/variants", json={"server": "c-epoll", "source": edited()})
+    assert created.status_code == 202, created.text
+    body = created.json()
+    assert body["check"]["status"] == "queued" and body["check"]["position"] == 1
+
+    variant = client.get(f"/api/variants/{body['id']}").json()
+    assert variant["file"] == "servers/c/epoll.c"
+    assert variant["source"] == edited() and variant["check_run_id"] == body["check"]["id"]
+    run = store.get_run(body["check"]["id"])
+    assert run is not None and run.server == "c-epoll"
+    assert run.request["variant"] == body["id"] and run.request["check_only"] is True
+    assert [v["id"] for v in client.get("/api/variants").json()] == [body["id"]]
+    # A check run measures nothing: it is not in the history of runs.
+    assert client.get("/api/history").json() == []
+
+
+def test_bad_variants_are_refused_with_what_to_do(client: TestClient) -> None:
+    cases = [
+        ({"server": "c-nope", "source": edited()}, "edit one of c-epoll"),
+        ({"server": "rust-tokio", "source": edited()}, "only the C servers can be edited"),
+        ({"server": "c-epoll", "source": "x" * (MAX_SOURCE_BYTES + 1)}, "at most 65,536"),
+        ({"server": "c-epoll", "source": "  \n"}, "the file is empty"),
+        ({"server": "c-epoll", "source": "int x;\0"}, "no NUL characters"),
+        ({"server": "c-epoll"}, "source"),
+        ({"server": "c-epoll", "source": edited(), "extra": 1}, "extra"),
+    ]
+    for body, said in cases:
+        answer = client.post("/api/variants", json=body)
+        assert answer.status_code == 422, (body, answer.text)
+        assert said in answer.text, (said, answer.text)
+    assert client.get("/api/variants").json() == []
+
+
+def test_a_run_may_use_only_its_own_variant_of_its_own_server(client: TestClient) -> None:
+    variant = client.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()
+    run = {"server": "c-epoll", "variant": variant["id"], "duration_s": 2}
+    assert client.post("/api/runs", json=run).status_code == 202
+    other_server = client.post("/api/runs", json=run | {"server": "c-poll"})
+    assert other_server.status_code == 422 and "a variant of c-epoll" in other_server.text
+    missing = client.post("/api/runs", json=run | {"variant": "f" * 32})
+    assert missing.status_code == 422 and "no variant" in missing.text
+    not_c = client.post("/api/runs", json=run | {"server": "rust-tokio"})
+    assert not_c.status_code in (403, 422)
+    check_alone = client.post("/api/runs", json={"server": "c-epoll", "check_only": True})
+    assert check_alone.status_code == 422 and "give the `variant`" in check_alone.text
+
+
+def test_one_person_has_at_most_a_few_builds_at_once(
+    client: TestClient, settings: Settings
+) -> None:
+    answers = [
+        client.post("/api/variants", json={"server": "c-epoll", "source": edited(str(i))})
+        for i in range(20)
+    ]
+    accepted = [a for a in answers if a.status_code == 202]
+    refused = [a for a in answers if a.status_code == 429]
+    assert len(accepted) == settings.max_builds_per_person
+    assert len(refused) == 20 - settings.max_builds_per_person
+    assert "builds waiting or under way" in refused[0].text
+    assert refused[0].headers["Retry-After"]
+    # Nothing of a refused one is kept.
+    assert len(client.get("/api/variants").json()) == settings.max_builds_per_person
+
+
+def test_in_a_class_variants_are_the_owners_and_open_to_classmates(
+    browser: Browser, classroom: Settings
+) -> None:
+    code = make_class(log_in(browser(), "Grace"))
+    ada = join(browser(), code, "Ada")
+    bob = join(browser(), code, "Bob")
+    variant = ada.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()
+
+    seen = bob.get(f"/api/variants/{variant['id']}")
+    assert seen.status_code == 200 and seen.json()["source"] == edited()
+    assert bob.get("/api/variants").json() == []
+    used = bob.post("/api/runs", json={"server": "c-epoll", "variant": variant["id"]})
+    assert used.status_code == 403 and "someone else's" in used.text
+    stranger = join(browser(), make_class(log_in(browser(), "Linus")), "Eve")
+    assert stranger.get(f"/api/variants/{variant['id']}").status_code == 403
+    assert VariantStore(classroom.store).get(variant["id"]) is not None

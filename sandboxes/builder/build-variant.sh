@@ -1,0 +1,44 @@
+#!/bin/sh
+# build-variant MODEL: compile a learner's edited servers/c/MODEL.c into c-MODEL, exactly as
+# the course's Makefile builds the original (same flags, same shared modules), inside the build
+# sandbox (images/build-c.Dockerfile).
+#
+# In:  $C10K_SOURCE_B64, the edited file, base64-encoded (an environment variable, because the
+#      sandbox's root is read-only and its only writable place, a tmpfs, exists only once it
+#      runs). The runner caps the file at 64 KiB before it gets here.
+# Out: stderr: the compiler's diagnostics, gcc's JSON (one array per translation unit) mixed
+#      with make's and the linker's plain lines, at most DIAGNOSTICS_MAX bytes;
+#      stdout: on success only, the binary, base64-encoded, at most BINARY_MAX bytes before
+#      encoding. Exit 0 when it built, 1 when it did not, 2 on a wrong call.
+#
+# Limits beyond this script's own caps are the container's: CPU seconds (ulimit -t), memory,
+# processes, the tmpfs's size, and the runner's wall clock.
+set -u
+model=${1:-}
+case $model in
+    '' | *[!a-z0-9-]*) echo "usage: build-variant MODEL (a model name such as epoll)" >&2; exit 2 ;;
+esac
+DIAGNOSTICS_MAX=262144
+BINARY_MAX=16777216
+work=/work
+mkdir -p "$work/src" "$work/build" "$work/tmp" || exit 1
+export TMPDIR="$work/tmp"   # the compiler's scratch files: the root is read-only
+
+if ! printf '%s' "${C10K_SOURCE_B64:-}" | base64 -d > "$work/src/$model.c" 2>/dev/null; then
+    echo "the source did not arrive intact (bad base64)" >&2
+    exit 2
+fi
+
+cd /opt/c10klab/servers/c || exit 1
+make -s --no-print-directory MODEL_DIR="$work/src" BUILD="$work/build" \
+    CFLAGS="-O2 -fdiagnostics-format=json" "$work/build/c-$model" 2> "$work/diagnostics"
+built=$?
+head -c "$DIAGNOSTICS_MAX" "$work/diagnostics" >&2
+[ "$built" -eq 0 ] || exit 1
+
+size=$(stat -c %s "$work/build/c-$model")
+if [ "$size" -gt "$BINARY_MAX" ]; then
+    echo "the server binary is $size bytes; at most $BINARY_MAX are kept" >&2
+    exit 1
+fi
+base64 -w 0 "$work/build/c-$model"
