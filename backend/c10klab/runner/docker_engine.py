@@ -88,6 +88,17 @@ class Engine:
         return bool(state.get("Running")), state.get("ExitCode")
 
     @staticmethod
+    def oom_killed(container: Container) -> bool:
+        """Whether the memory limit's killer ended it (read after is_running's reload)."""
+        return bool(container.attrs.get("State", {}).get("OOMKilled"))
+
+    @staticmethod
+    def output_chunks(container: Container) -> Iterator[bytes]:
+        """Everything it writes, stdout and stderr, as it comes, until it ends."""
+        chunks: Iterator[bytes] = container.logs(stream=True, follow=True)
+        return chunks
+
+    @staticmethod
     def stdout_chunks(container: Container) -> Iterator[bytes]:
         chunks: Iterator[bytes] = container.logs(
             stream=True, follow=True, stdout=True, stderr=False

@@ -10,10 +10,13 @@ import base64
 import binascii
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from docker.models.containers import Container
 
 from c10klab.config import Settings
 from c10klab.runner.docker_engine import Engine, EngineError
@@ -33,8 +36,36 @@ from c10klab.variants.store import Variant
 KEEP_VARIANT_IMAGES = 100
 SANDBOX_SOURCE_DIR = "/work/src/"
 SANDBOX_SHARED_DIR = "/opt/c10klab/"
+# gcc's driver, when a compiler pass dies of a signal (the memory limit's SIGKILL, SIGXCPU).
+KILLED_COMPILER = "signal terminated program"
 OOM_EXIT = 137  # SIGKILL: the memory limit's killer, or ours at the wall clock
 CPU_LIMIT_EXIT = 128 + 24  # SIGXCPU: RLIMIT_CPU ran out
+
+
+# What a learner's server may write to stdout and stderr while it is checked: a server that
+# logs every request, or one that writes without end, is stopped there and told so.
+OUTPUT_CAP_BYTES = 1024 * 1024
+
+
+class OutputCap:
+    """Counts what a container writes, and kills it once that passes `cap` bytes."""
+
+    def __init__(self, container: Container, cap: int = OUTPUT_CAP_BYTES) -> None:
+        self.container, self.cap = container, cap
+        self.written = 0
+        self.exceeded = threading.Event()
+        threading.Thread(target=self.count, daemon=True, name="output-cap").start()
+
+    def count(self) -> None:
+        try:
+            for chunk in Engine.output_chunks(self.container):
+                self.written += len(chunk)
+                if self.written > self.cap:
+                    self.exceeded.set()
+                    Engine.kill(self.container)
+                    return
+        except EngineError:
+            return  # the container went: nothing more to count
 
 
 class VariantFailed(Exception):
@@ -178,6 +209,13 @@ class VariantBuilds:
                 f"the compile ran out of memory (the build sandbox has {BUILD_LIMITS.memory}B)",
                 diagnostics=diagnostics,
             )
+        if any(KILLED_COMPILER in d["message"] for d in diagnostics):
+            raise VariantFailed(
+                f"the compiler was stopped at the build sandbox's limits ({BUILD_LIMITS.memory}B "
+                f"of memory, {BUILD_LIMITS.cpu_s} s of CPU time): does the file #include "
+                "something endless, or build something huge?",
+                diagnostics=diagnostics,
+            )
         if code != 0:
             raise VariantFailed(describe_errors(diagnostics, file), diagnostics=diagnostics)
         try:
@@ -216,23 +254,27 @@ class VariantBuilds:
             served = self.engine.start(plan.server)
         except EngineError as exc:
             raise VariantFailed(f"your server's container did not start: {exc}") from exc
+        cap = OutputCap(served)
         try:
             checker = self.engine.start(plan.loadgen, network_mode=f"container:{served.id}")
         except EngineError as exc:
             running, code = Engine.is_running(served)
             logs = Engine.log_tail(served)
+            self.stop_for_limits(served, cap)
             Engine.remove(served)
             if not running:
                 raise VariantFailed(
                     f"your server exited with code {code} before the check started", logs
                 ) from exc
-            raise VariantFailed(f"the check did not start: {exc}", logs) from exc
+            raise VariantFailed(f"the check did not start: {exc}") from exc
         code = Engine.wait(checker, plan.deadline_s)
         report = last_check_line(self.engine.output(checker)[0])
         running, server_exit = Engine.is_running(served)
         logs = Engine.log_tail(served)
         for container in (checker, served):
             Engine.kill(container)
+        self.stop_for_limits(served, cap)
+        for container in (checker, served):
             Engine.remove(container)
         if code is None:
             raise VariantFailed(
@@ -257,6 +299,21 @@ class VariantBuilds:
                 check=outcome,
             )
         return outcome
+
+    def stop_for_limits(self, served: Container, cap: OutputCap) -> None:
+        """Fail with the limit the server hit, if it was one: its output or its memory."""
+        if cap.exceeded.is_set():
+            Engine.remove(served)
+            raise VariantFailed(
+                f"your server wrote more than {OUTPUT_CAP_BYTES // 1024} KiB to its output and "
+                "was stopped: log less (only errors, not every request)"
+            )
+        if Engine.oom_killed(served):
+            Engine.remove(served)
+            raise VariantFailed(
+                f"your server went over its memory limit ({self.settings.server_memory_mb} MiB) "
+                "and was killed"
+            )
 
 
 def last_check_line(stdout: str) -> dict[str, Any] | None:

@@ -7,14 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, SweepsDep
+from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, SweepsDep, VariantsDep
 from c10klab.people.access import admission_for, require_canceller, require_viewer
 from c10klab.people.store import PeopleStore, Person
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sse import ResumeDep, stream_doc
 from c10klab.sweeps import service
-from c10klab.sweeps.schemas import SweepCreated, SweepEvent, SweepOut, SweepRequest
+from c10klab.sweeps.schemas import VARIANT_ENTRY, SweepCreated, SweepEvent, SweepOut, SweepRequest
 from c10klab.sweeps.store import Sweep, SweepStore
+from c10klab.variants.service import require_own_variant
+from c10klab.variants.store import VariantStore
 
 router = APIRouter(prefix="/sweeps", tags=["sweeps"])
 
@@ -35,9 +37,27 @@ def cancellable_sweep(
     return sweep
 
 
+def own_variants(
+    request: SweepRequest, variants: VariantStore, person: Person
+) -> dict[str, service.Entry]:
+    """The `variant:<id>` entries as (server, variant id), each the asker's own (403) and
+    existing (422)."""
+    resolved: dict[str, service.Entry] = {}
+    for entry in request.servers:
+        if entry.startswith(VARIANT_ENTRY):
+            variant_id = entry.removeprefix(VARIANT_ENTRY)
+            variant = require_own_variant(variants, person, variant_id, server=None)
+            resolved[entry] = (variant.server, variant.id)
+    return resolved
+
+
 @router.post("", status_code=202)
 def create_sweep(
-    request: SweepRequest, person: PersonDep, settings: SettingsDep, sweeps: SweepsDep
+    request: SweepRequest,
+    person: PersonDep,
+    settings: SettingsDep,
+    sweeps: SweepsDep,
+    variants: VariantsDep,
 ) -> SweepCreated:
     sweep = service.create_sweep(
         request,
@@ -45,6 +65,7 @@ def create_sweep(
         settings,
         sweeps,
         admission_for(person, settings),
+        own_variants(request, variants, person),
     )
     skipped = sum(1 for p in sweep.points if p["run_id"] is None)
     return SweepCreated(id=sweep.id, points=len(sweep.points), skipped=skipped)

@@ -16,7 +16,12 @@ from pydantic_core import PydanticCustomError
 
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunSettings
 
-Varied = Literal["connections", "idle_connections", "rate", "payload_bytes"]
+# "round": the same run again, for comparing servers fairly: with values 1..R every server runs
+# once per round, rounds in turn (A, B, A, B ...), so a drift of the machine falls on all alike.
+Varied = Literal["connections", "idle_connections", "rate", "payload_bytes", "round"]
+MAX_ROUNDS = 10
+# A sweep's server entry for a learner's edited server: "variant:" and its id.
+VARIANT_ENTRY = "variant:"
 PointStatus = Literal["queued", "running", "done", "failed", "cancelled", "skipped"]
 
 
@@ -60,8 +65,16 @@ class SweepRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    servers: list[str] = Field(min_length=1, max_length=12, description="server ids")
-    vary: Varied = Field(description="the run parameter that takes each of `values` in turn")
+    servers: list[str] = Field(
+        min_length=1,
+        max_length=12,
+        description="server ids, or `variant:<id>` for one of your edited servers (POST "
+        "/api/variants, checked)",
+    )
+    vary: Varied = Field(
+        description="the run parameter that takes each of `values` in turn; `round` repeats "
+        "the same run, values 1..R, each round running every server in turn"
+    )
     values: list[float] = Field(min_length=1, description="the values, in order")
     base: SweepBase = Field(
         default_factory=SweepBase,

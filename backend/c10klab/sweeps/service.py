@@ -20,34 +20,68 @@ from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import stored_request, validate_origin, validate_request
 from c10klab.runs.store import Admission, Run
 from c10klab.sandboxes.schemas import Catalog
-from c10klab.sweeps.schemas import Point, PointEvent, SweepDoneEvent, SweepOut, SweepRequest
+from c10klab.sweeps.schemas import (
+    MAX_ROUNDS,
+    Point,
+    PointEvent,
+    SweepDoneEvent,
+    SweepOut,
+    SweepRequest,
+)
 from c10klab.sweeps.store import PlannedPoint, Sweep, SweepStore
 
 WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
 FINISHED = {"done", "failed", "cancelled", "skipped"}
 
 
-def _run_request(request: SweepRequest, server: str, value: float) -> RunRequest:
+# A sweep's server entry, resolved: the catalog server to run, and the edited version of it.
+Entry = tuple[str, str | None]
+
+
+def _run_request(request: SweepRequest, entry: str, runs: Entry, value: float) -> RunRequest:
     if request.vary in WHOLE_NUMBER_FIELDS and value != int(value):
         raise InvalidRequest(f"values: {request.vary} takes whole numbers (got {value:g})")
     varied: float | int = int(value) if request.vary in WHOLE_NUMBER_FIELDS else value
+    # A round changes nothing in the run: it is the same run again.
+    setting = {} if request.vary == "round" else {request.vary: varied}
+    server, variant = runs
     # Each point carries where the series came from, so the board and the CSV can group it.
     origin = {"lesson": request.lesson, "experiment": request.experiment}
     try:
         given = request.base.model_dump(exclude_unset=True)
-        own = (request.server_knobs or {}).get(server)
+        own = (request.server_knobs or {}).get(entry)
         if own:
             given["knobs"] = given.get("knobs", {}) | own
-        return RunRequest(**(given | origin | {"server": server, request.vary: varied}))
+        made = given | origin | setting | {"server": server, "variant": variant}
+        return RunRequest(**made)
     except ValidationError as invalid:
         problems = describe_errors(invalid.errors())
         raise InvalidRequest(f"base (with {request.vary}={value:g}): {problems}") from invalid
 
 
-def plan_points(request: SweepRequest, catalog: Catalog, settings: Settings) -> list[PlannedPoint]:
-    """Every (server, value) in order, value by value, with its run or why it is skipped."""
+def _check_rounds(request: SweepRequest) -> None:
+    if request.vary != "round":
+        return
+    wanted = [float(n) for n in range(1, len(request.values) + 1)]
+    if request.values != wanted or len(request.values) > MAX_ROUNDS:
+        raise InvalidRequest(
+            f"values: rounds are numbered 1, 2, 3 ... up to at most {MAX_ROUNDS} "
+            f"(got {', '.join(f'{v:g}' for v in request.values)})"
+        )
+
+
+def plan_points(
+    request: SweepRequest,
+    catalog: Catalog,
+    settings: Settings,
+    variants: dict[str, Entry] | None = None,
+) -> list[PlannedPoint]:
+    """Every (server, value) in order, value by value, with its run or why it is skipped.
+    `variants` resolves the `variant:<id>` entries (the router checks they are the asker's)."""
     validate_origin(request.lesson, request.experiment, settings)
-    unknown = [s for s in request.servers if catalog.get(s) is None]
+    _check_rounds(request)
+    entries = {s: variants[s] if variants and s in variants else (s, None) for s in request.servers}
+    unknown = [s for s, (server, _) in entries.items() if catalog.get(server) is None]
     if unknown:
         known = ", ".join(s.id for s in catalog.servers)
         raise InvalidRequest(f"servers: unknown {', '.join(unknown)}; choose from {known}")
@@ -60,7 +94,7 @@ def plan_points(request: SweepRequest, catalog: Catalog, settings: Settings) -> 
     points: list[PlannedPoint] = []
     for value in request.values:
         for server in request.servers:
-            run = _run_request(request, server, value)
+            run = _run_request(request, server, entries[server], value)
             try:
                 validate_request(run, catalog, settings)
             except DomainError as refused:
@@ -79,10 +113,11 @@ def create_sweep(
     settings: Settings,
     sweeps: SweepStore,
     admission: Admission | None = None,
+    variants: dict[str, Entry] | None = None,
 ) -> Sweep:
     """Plan and queue a sweep; admission (every point against the person's and the site's
     limits) happens in the store's transaction that queues them."""
-    points = plan_points(request, catalog, settings)
+    points = plan_points(request, catalog, settings, variants)
     admission = admission or Admission(queued_site=settings.max_queued_runs)
     return sweeps.create_sweep(request.model_dump(exclude_none=True), points, admission)
 

@@ -62,7 +62,8 @@ class SweepStore(Database):
             run_id = None
             if run_request is not None:
                 run_id = uuid.uuid4().hex
-                new_runs.append((run_id, server, run_request))
+                # The point keeps its entry ("variant:<id>"); the run, the server it runs.
+                new_runs.append((run_id, run_request.get("server", server), run_request))
             why = None if run_id else skipped
             stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
         created = now_iso()

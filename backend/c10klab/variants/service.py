@@ -81,16 +81,17 @@ def variant_out(variant: Variant, catalog: Catalog) -> VariantOut:
 
 
 def require_own_variant(
-    variants: VariantStore, person: Person, variant_id: str, server: str
+    variants: VariantStore, person: Person, variant_id: str, server: str | None
 ) -> Variant:
-    """A run may use a variant only of its own server, and only its owner's: 422 for a
-    variant that does not exist or edits another server, 403 for someone else's."""
+    """A run may use a variant only of its own server (`server`; None: any), and only its
+    owner's: 422 for a variant that does not exist or edits another server, 403 for someone
+    else's."""
     variant = variants.get(variant_id)
     if variant is None:
         raise InvalidRequest(f"variant: no variant {variant_id!r}")
     if variant.owner_id != person.id:
         raise Forbidden("variant: this variant is someone else's; open it and save your own copy")
-    if variant.server != server:
+    if server is not None and variant.server != server:
         raise InvalidRequest(
             f"variant: {variant_id} is a variant of {variant.server}, not of {server}"
         )

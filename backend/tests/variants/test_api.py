@@ -101,3 +101,41 @@ def test_in_a_class_variants_are_the_owners_and_open_to_classmates(
     stranger = join(browser(), make_class(log_in(browser(), "Linus")), "Eve")
     assert stranger.get(f"/api/variants/{variant['id']}").status_code == 403
     assert VariantStore(classroom.store).get(variant["id"]) is not None
+
+
+def test_a_sweep_of_rounds_interleaves_the_original_and_the_variant(
+    client: TestClient, store: RunStore
+) -> None:
+    variant = client.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()
+    entry = f"variant:{variant['id']}"
+    body = {"servers": ["c-epoll", entry], "vary": "round", "values": [1, 2, 3]}
+    created = client.post("/api/sweeps", json=body)
+    assert created.status_code == 202, created.text
+    sweep = client.get(f"/api/sweeps/{created.json()['id']}").json()
+    assert [(p["server"], p["value"]) for p in sweep["points"]] == [
+        (server, float(n)) for n in (1, 2, 3) for server in ("c-epoll", entry)
+    ]
+    runs = [store.get_run(p["run_id"]) for p in sweep["points"]]
+    assert all(r is not None and r.server == "c-epoll" for r in runs)
+    assert [r.request.get("variant") for r in runs if r] == [None, variant["id"]] * 3
+
+    for values, said in [
+        ([1, 3], "rounds are numbered 1, 2, 3"),
+        (list(range(1, 12)), "at most 10"),
+    ]:
+        answer = client.post("/api/sweeps", json=body | {"values": values})
+        assert answer.status_code == 422 and said in answer.text, answer.text
+    unknown = client.post(
+        "/api/sweeps", json=body | {"servers": ["c-epoll", "variant:" + "a" * 32]}
+    )
+    assert unknown.status_code == 422 and "no variant" in unknown.text
+
+
+def test_a_sweep_may_not_use_someone_elses_variant(browser: Browser) -> None:
+    code = make_class(log_in(browser(), "Grace"))
+    ada = join(browser(), code, "Ada")
+    bob = join(browser(), code, "Bob")
+    variant = ada.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()
+    body = {"servers": ["c-epoll", f"variant:{variant['id']}"], "vary": "round", "values": [1]}
+    answer = bob.post("/api/sweeps", json=body)
+    assert answer.status_code == 403 and "someone else's" in answer.text

@@ -1049,7 +1049,7 @@ export type HistoryEntry = {
      *
      * a sweep's varied field
      */
-    vary?: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes' | null;
+    vary?: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes' | 'round' | null;
 };
 
 /**
@@ -3108,7 +3108,7 @@ export type SweepRequest = {
     /**
      * Servers
      *
-     * server ids
+     * server ids, or `variant:<id>` for one of your edited servers (POST /api/variants, checked)
      */
     servers: Array<string>;
     /**
@@ -3120,9 +3120,9 @@ export type SweepRequest = {
     /**
      * Vary
      *
-     * the run parameter that takes each of `values` in turn
+     * the run parameter that takes each of `values` in turn; `round` repeats the same run, values 1..R, each round running every server in turn
      */
-    vary: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes';
+    vary: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes' | 'round';
 };
 
 /**

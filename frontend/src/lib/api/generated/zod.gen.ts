@@ -383,7 +383,8 @@ export const zHistoryEntry = z.object({
         'connections',
         'idle_connections',
         'rate',
-        'payload_bytes'
+        'payload_bytes',
+        'round'
     ]).nullish()
 });
 
@@ -1192,7 +1193,8 @@ export const zSweepRequest = z.object({
         'connections',
         'idle_connections',
         'rate',
-        'payload_bytes'
+        'payload_bytes',
+        'round'
     ])
 });
 
