@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 
+import { servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -32,6 +33,32 @@ describe('SourceBlock', () => {
     renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nlines: 120-123'} />);
     expect(await screen.findByText('lines 120–123')).toBeInTheDocument();
     expect(calls[0]?.url).toBe('/api/sources/servers/c/epoll.c?lines=120-123');
+  });
+
+  it('links a C server’s model file to its editor', async () => {
+    mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=event-loop': excerpt, 'GET /api/servers': servers });
+    renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nanchor: event-loop\n'} />);
+    const link = await screen.findByRole('link', { name: 'Edit c-epoll and run it' });
+    expect(link).toHaveAttribute('href', '/edit/c-epoll');
+  });
+
+  it('has no Edit link under a file that is no C server’s model file', async () => {
+    const protocol = { ...excerpt, path: 'servers/c/protocol.c' };
+    mockFetch({
+      'GET /api/sources/servers/c/protocol.c?lines=1-4': protocol,
+      'GET /api/sources/servers/c/epoll.c?anchor=event-loop': excerpt,
+      'GET /api/servers': servers,
+    });
+    renderWithProviders(
+      <>
+        <SourceBlock code={'path: servers/c/protocol.c\nlines: 1-4'} />
+        <SourceBlock code={'path: servers/c/epoll.c\nanchor: event-loop'} />
+      </>,
+    );
+    // Once the catalog has come (the model file's link is there), the shared module has none.
+    await screen.findByRole('link', { name: 'Edit c-epoll and run it' });
+    expect(screen.getAllByTestId('source-block')).toHaveLength(2);
+    expect(screen.getAllByTestId('source-edit-link')).toHaveLength(1);
   });
 
   it('shows the backend’s error when the anchor does not exist', async () => {
