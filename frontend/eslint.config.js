@@ -9,7 +9,7 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['bench', 'classroom', 'lessons', 'people', 'search', 'sources'];
+const FEATURES = ['bench', 'classroom', 'edit', 'lessons', 'people', 'search', 'sources'];
 const SHARED = ['./src/components', './src/hooks', './src/lib', './src/testing'];
 
 const crossFeatureZones = FEATURES.map((feature) => ({

@@ -43,6 +43,8 @@ export default defineConfig({
             // The highlighter alone: the lab, the history and the permalinks show code (a block's
             // YAML) without needing the Markdown renderer.
             { name: 'highlight', test: /node_modules[\\/]highlight\.js[\\/]/ },
+            // The editor of the edit pages (CodeMirror and its parsers), loaded with those pages only.
+            { name: 'codemirror', test: /node_modules[\\/](@codemirror|codemirror|@lezer|@marijn|crelt|style-mod|w3c-keyname)[\\/]/ },
             // YAML (the source blocks' parser) stays out: the glossary shares this chunk.
             {
               name: 'markdown',

@@ -68,6 +68,20 @@ export function createAppRouter() {
           path: 'history',
           lazy: async () => ({ Component: (await import('./routes/history')).HistoryRoute }),
         },
+        // Edit and run: a C server's model file in the browser's editor (CodeMirror loads with
+        // these routes only), built and checked in a sandbox, and a saved edit's own page.
+        {
+          path: 'edit',
+          lazy: async () => ({ Component: (await import('./routes/edit')).EditIndexRoute }),
+        },
+        {
+          path: 'edit/:server',
+          lazy: async () => ({ Component: (await import('./routes/edit')).EditRoute }),
+        },
+        {
+          path: 'variants/:id',
+          lazy: async () => ({ Component: (await import('./routes/variant')).VariantRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

@@ -33,6 +33,7 @@ export function AppLayout() {
           <nav className="site-header__nav" aria-label="Course">
             <Link to="/lab">Lab</Link>
             <Link to="/history">History</Link>
+            <Link to="/edit">Edit</Link>
             <Link to="/glossary">Glossary</Link>
             <AccountNav />
           </nav>

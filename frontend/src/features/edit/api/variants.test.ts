@@ -1,0 +1,48 @@
+import { mockFetch, reply } from '@/testing/mock-fetch';
+
+import { comparisonRequest, createVariant, RefusedError, retryAfterSeconds } from './variants';
+
+const created = { id: 'v1', check: { id: 'r1', status: 'queued', position: 1, wait_s: 3, held: false } };
+
+describe('createVariant', () => {
+  it('posts the server and the whole file', async () => {
+    const { calls } = mockFetch({ 'POST /api/variants': reply(202, created) });
+    expect(await createVariant('c-epoll', 'int main;\n')).toEqual(created);
+    expect(calls[0]?.body).toEqual({ server: 'c-epoll', source: 'int main;\n' });
+  });
+
+  it('refuses with the server’s detail and a 429’s Retry-After', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(new Response(JSON.stringify({ detail: 'you already have 3 builds waiting or under way (at most 3); wait for one to finish' }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
+        })),
+      ),
+    );
+    const refused = await createVariant('c-epoll', 'x').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RefusedError);
+    expect(refused).toMatchObject({ status: 429, retryAfterS: 10, message: expect.stringMatching(/^you already have 3 builds/) as unknown });
+  });
+
+  it('refuses a 422 with its detail', async () => {
+    mockFetch({ 'POST /api/variants': reply(422, { detail: 'server: only the C servers can be edited, not rust-tokio' }) });
+    await expect(createVariant('rust-tokio', 'x')).rejects.toMatchObject({ status: 422, retryAfterS: null, message: 'server: only the C servers can be edited, not rust-tokio' });
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('reads whole seconds only', () => {
+    expect(retryAfterSeconds('10')).toBe(10);
+    expect(retryAfterSeconds(null)).toBeNull();
+    expect(retryAfterSeconds('Wed, 21 Oct 2026 07:28:00 GMT')).toBeNull();
+  });
+});
+
+describe('comparisonRequest', () => {
+  it('runs the original and the edit round by round', () => {
+    const base = { protocol: 'echo' as const, connections: 20, duration_s: 2, warmup_s: 1, payload_bytes: 64 };
+    expect(comparisonRequest('c-epoll', 'abc', 3, base)).toEqual({ servers: ['c-epoll', 'variant:abc'], vary: 'round', values: [1, 2, 3], base });
+  });
+});

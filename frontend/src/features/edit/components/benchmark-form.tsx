@@ -1,0 +1,119 @@
+import { useId, useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+
+import type { Server } from '@/lib/api-schemas';
+
+import { comparisonRequest, createComparison, type ComparisonBase } from '../api/variants';
+import { DEFAULT_BASE, DEFAULT_ROUNDS, formProblem, MAX_ROUNDS } from '../lib/benchmark-settings';
+
+interface BenchmarkFormProps {
+  server: Server;
+  variantId: string;
+}
+
+interface NumberFieldProps {
+  label: string;
+  unit?: string;
+  value: number;
+  min: number;
+  max?: number;
+  step?: number;
+  onChange: (value: number) => void;
+  testId: string;
+}
+
+function NumberField({ label, unit, value, min, max, step = 1, onChange, testId }: NumberFieldProps) {
+  const id = useId();
+  return (
+    <div className="benchmark-form__field">
+      <label htmlFor={id}>
+        {label}
+        {unit ? <span className="edit__muted"> ({unit})</span> : null}
+      </label>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        min={min}
+        max={max}
+        step={step}
+        value={Number.isFinite(value) ? value : ''}
+        onChange={(e) => { onChange(e.target.valueAsNumber); }}
+        data-testid={testId}
+        required
+      />
+    </div>
+  );
+}
+
+/**
+ * The original against the edit, in rounds (each round runs both, one after the other, so a
+ * drift of the machine falls on both alike): POST /api/sweeps, then the series' page.
+ */
+export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
+  const navigate = useNavigate();
+  const protocolId = useId();
+  const [base, setBase] = useState<ComparisonBase>(DEFAULT_BASE);
+  const [rounds, setRounds] = useState(DEFAULT_ROUNDS);
+  const [sending, setSending] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const problem = formProblem(base, rounds);
+  const set = (field: keyof ComparisonBase) => (value: number) => { setBase((b) => ({ ...b, [field]: value })); };
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (problem) return;
+    setSending(true);
+    setRefused(null);
+    try {
+      const created = await createComparison(comparisonRequest(server.id, variantId, rounds, base));
+      void navigate(`/sweeps/${encodeURIComponent(created.id)}`);
+    } catch (error) {
+      setRefused(error instanceof Error ? error.message : String(error));
+      setSending(false);
+    }
+  };
+
+  return (
+    <form className="benchmark-form" aria-labelledby="benchmark-title" onSubmit={(e) => void submit(e)} data-testid="benchmark-form">
+      <h3 id="benchmark-title">Benchmark your edit against the original</h3>
+      <p className="edit__muted">
+        Each round runs the original {server.id} and then your edit with the same settings, so whatever else the
+        machine does falls on both alike. The series’ page shows each one’s median over the rounds, and their spread.
+      </p>
+      <div className="benchmark-form__fields">
+        <div className="benchmark-form__field">
+          <label htmlFor={protocolId}>Protocol</label>
+          <select
+            id={protocolId}
+            value={base.protocol}
+            onChange={(e) => { setBase((b) => ({ ...b, protocol: e.target.value === 'http' ? 'http' : 'echo' })); }}
+            data-testid="benchmark-protocol"
+          >
+            {server.protocols.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </div>
+        <NumberField label="Connections" value={base.connections} min={1} onChange={set('connections')} testId="benchmark-connections" />
+        <NumberField label="Duration" unit="s" value={base.duration_s} min={0.5} step={0.5} onChange={set('duration_s')} testId="benchmark-duration" />
+        <NumberField label="Warm-up" unit="s" value={base.warmup_s} min={0} step={0.5} onChange={set('warmup_s')} testId="benchmark-warmup" />
+        <NumberField label="Payload" unit="bytes" value={base.payload_bytes} min={1} onChange={set('payload_bytes')} testId="benchmark-payload" />
+        <NumberField label="Rounds" value={rounds} min={1} max={MAX_ROUNDS} onChange={setRounds} testId="benchmark-rounds" />
+      </div>
+      <div className="benchmark-form__actions">
+        <button type="submit" className="button button--primary" disabled={sending || problem !== null}>
+          {sending ? 'Queueing…' : 'Benchmark against the original'}
+        </button>
+        {problem ? <p className="edit__problem">{problem}</p> : null}
+        {refused ? (
+          <p className="edit__problem" role="alert" data-testid="benchmark-refused">
+            {refused}
+          </p>
+        ) : null}
+      </div>
+    </form>
+  );
+}

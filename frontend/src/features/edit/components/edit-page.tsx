@@ -1,0 +1,399 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { ErrorMessage, Loading } from '@/components/loading';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { useServers } from '@/hooks/use-servers';
+import type { Server, Source } from '@/lib/api-schemas';
+
+import { getOriginal, getVariant, VARIANTS_KEY, type Variant } from '../api/variants';
+import { useCheckRun } from '../hooks/use-check-run';
+import { checkStateLabel, diagnosticsOf, isBuilding } from '../lib/check-state';
+import {
+  clearDraft,
+  clearLastBuild,
+  readDraft,
+  readLastBuild,
+  saveDraft,
+  saveLastBuild,
+  startingText,
+  type Draft,
+} from '../lib/drafts';
+
+import { BenchmarkForm } from './benchmark-form';
+import { BuildOutcome } from './build-outcome';
+import { DiffLayoutPicker } from './diff-layout-picker';
+import { DiffView, type DiffLayout } from './diff-view';
+import { SourceEditor, type SourceEditorHandle } from './source-editor';
+import { VariantList } from './variant-list';
+
+import './edit.css';
+
+/** Typing is kept this long after the last key, not on every key. */
+const DRAFT_DELAY_MS = 400;
+
+type DraftStatus = 'original' | 'unsaved' | 'saved' | 'not-saved';
+
+const DRAFT_STATUS: Record<DraftStatus, string> = {
+  original: 'the original, unchanged',
+  unsaved: 'saving the draft…',
+  saved: 'draft saved in this browser',
+  'not-saved': 'this browser would not keep the draft: copy your changes somewhere safe',
+};
+
+/** Why an edit page cannot open, with where to go instead. */
+function EditProblem({ title, children }: { title: string; children: ReactNode }) {
+  usePageTitle(title);
+  return (
+    <div className="page" role="alert" data-testid="edit-problem">
+      <h1>{title}</h1>
+      {children}
+      <p>
+        <Link to="/edit">← Choose a server to edit</Link>
+      </p>
+    </div>
+  );
+}
+
+interface EditorPaneProps {
+  server: Server;
+  original: Source;
+  /** The variant `?from=` asked to start from. */
+  from: Variant | null;
+}
+
+/** The editor, its toolbar, the build's progress and outcome, and the benchmark once checked. */
+function EditorPane({ server, original, from }: EditorPaneProps) {
+  const queryClient = useQueryClient();
+  const editor = useRef<SourceEditorHandle>(null);
+  const statusId = useId();
+  const [start] = useState(() => startingText(readDraft(server.id), from?.id ?? null, from?.source ?? original.text));
+  const [text, setText] = useState(start.text);
+  const [setAside, setSetAside] = useState<Draft | null>(start.setAside);
+  const [draftStatus, setDraftStatus] = useState<DraftStatus>(
+    start.fromDraft ? 'saved' : start.text === original.text ? 'original' : 'unsaved',
+  );
+  const [showing, setShowing] = useState<'editor' | 'changes'>('editor');
+  const [layout, setLayout] = useState<DiffLayout>('unified');
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const [builtText, setBuiltText] = useState<string | null>(null);
+  const { state, build, attach, cancel } = useCheckRun();
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const edited = text !== original.text;
+  const busy = isBuilding(state);
+
+  const keep = useCallback(
+    (next: string) => {
+      if (saveTimer.current !== null) clearTimeout(saveTimer.current);
+      saveTimer.current = null;
+      if (next === original.text && !from) {
+        clearDraft(server.id);
+        setDraftStatus('original');
+        return;
+      }
+      setDraftStatus(saveDraft(server.id, next, from?.id ?? null) ? 'saved' : 'not-saved');
+    },
+    [from, original.text, server.id],
+  );
+
+  const onChange = useCallback(
+    (next: string) => {
+      setText(next);
+      setSetAside(null); // typing replaces the draft that was set aside
+      setConfirmingReset(false);
+      setDraftStatus('unsaved');
+      if (saveTimer.current !== null) clearTimeout(saveTimer.current);
+      saveTimer.current = setTimeout(() => { keep(next); }, DRAFT_DELAY_MS);
+    },
+    [keep],
+  );
+
+  // Whatever is typed is kept when the page goes, even within the delay.
+  const latest = useRef(text);
+  useEffect(() => {
+    latest.current = text;
+  }, [text]);
+  useEffect(
+    () => () => {
+      if (saveTimer.current !== null) keep(latest.current);
+    },
+    [keep],
+  );
+
+  // After a reload, follow this server's last build again: its events bring its outcome back.
+  useEffect(() => {
+    const last = readLastBuild(server.id);
+    if (!last) return;
+    attach(last.variantId, last.runId).catch(() => {
+      clearLastBuild(server.id);
+    });
+  }, [attach, server.id]);
+
+  const buildAndCheck = async () => {
+    keep(text);
+    const sent = text;
+    const created = await build(server.id, sent);
+    if (!created) return;
+    setBuiltText(sent);
+    saveLastBuild(server.id, { variantId: created.id, runId: created.check.id });
+    void queryClient.invalidateQueries({ queryKey: VARIANTS_KEY });
+  };
+
+  const reset = () => {
+    editor.current?.setText(original.text);
+    clearDraft(server.id);
+    setConfirmingReset(false);
+    setShowing('editor');
+  };
+
+  const restoreSetAside = () => {
+    if (!setAside) return;
+    editor.current?.setText(setAside.text);
+    setSetAside(null);
+  };
+
+  const goTo = (line: number, column: number | null) => {
+    setShowing('editor');
+    // The editor is shown again before the cursor moves into it.
+    setTimeout(() => editor.current?.goTo(line, column), 0);
+  };
+
+  const diagnostics = diagnosticsOf(state);
+  const changedSinceBuild = builtText !== null && builtText !== text && !busy;
+
+  return (
+    <div className="edit__main">
+      {setAside ? (
+        <div className="edit__notice" data-testid="draft-set-aside">
+          <p>
+            You opened {from ? 'a saved edit' : 'the original'}; your earlier draft of {server.id} (
+            {new Date(setAside.savedAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}) is kept
+            until you type.
+          </p>
+          <button type="button" className="button button--small" onClick={restoreSetAside}>
+            Restore that draft
+          </button>
+        </div>
+      ) : null}
+
+      <div className="edit__toolbar" role="group" aria-label="Editor actions">
+        {confirmingReset ? (
+          <span className="edit__confirm" role="group" aria-label="Confirm reset">
+            <span>Discard your changes and go back to the original?</span>
+            <button type="button" className="button button--small" onClick={reset} data-testid="reset-confirm">
+              Discard changes
+            </button>
+            <button type="button" className="button button--small" onClick={() => { setConfirmingReset(false); }}>
+              Keep editing
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="button"
+            onClick={() => { if (edited) setConfirmingReset(true); }}
+            disabled={!edited}
+            title={edited ? 'Back to the original file' : 'This is the original file'}
+          >
+            Reset
+          </button>
+        )}
+        <button
+          type="button"
+          className="button"
+          aria-pressed={showing === 'changes'}
+          onClick={() => { setShowing((s) => (s === 'editor' ? 'changes' : 'editor')); }}
+        >
+          {showing === 'changes' ? 'Back to editing' : 'Show changes'}
+        </button>
+        {showing === 'changes' ? <DiffLayoutPicker layout={layout} onChange={setLayout} /> : null}
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => void buildAndCheck()}
+          disabled={busy}
+          aria-describedby={statusId}
+        >
+          Build &amp; check
+        </button>
+        {busy && state.runId ? (
+          <button type="button" className="button" onClick={() => void cancel()}>
+            Cancel build
+          </button>
+        ) : null}
+        <span className="edit__draft" data-testid="draft-status" data-status={draftStatus}>
+          {DRAFT_STATUS[draftStatus]}
+        </span>
+      </div>
+      {state.refusal ? (
+        <p className="edit__problem" role="alert" data-testid="build-refused">
+          {state.refusal.message}
+        </p>
+      ) : null}
+
+      <div hidden={showing !== 'editor'}>
+        <SourceEditor
+          ref={editor}
+          initialText={start.text}
+          label={`Edit ${original.path}`}
+          describedBy={statusId}
+          diagnostics={diagnostics}
+          onChange={onChange}
+        />
+      </div>
+      {showing === 'changes' ? (
+        <DiffView original={original.text} changed={text} layout={layout} changedLabel="your edit" file={original.path} />
+      ) : null}
+
+      <section className="edit__build" aria-labelledby="build-title">
+        <h2 id="build-title">Build and check</h2>
+        <p id={statusId} className="check-state" role="status" aria-live="polite" data-testid="check-state" data-phase={state.phase}>
+          {checkStateLabel(state)}
+        </p>
+        {state.variantId ? (
+          <p className="edit__muted" data-testid="variant-link">
+            Kept as <Link to={`/variants/${encodeURIComponent(state.variantId)}`}>this saved edit</Link>, with its own
+            link to share.
+            {changedSinceBuild ? ' You have changed the file since: build again to check the changes.' : ''}
+          </p>
+        ) : null}
+        <BuildOutcome state={state} onGoTo={goTo} />
+        {state.phase === 'checked' && state.variantId ? (
+          <>
+            <p className="edit__success" data-testid="check-passed">
+              Your {server.id} built and answered every check correctly: it can be benchmarked.
+            </p>
+            <BenchmarkForm server={server} variantId={state.variantId} />
+          </>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+/**
+ * /#/edit/:server (`?from=<variant id>` to start from a saved edit): the server's model file in
+ * an editor, kept as a draft in this browser; Build & check compiles it in the build sandbox
+ * and checks it answers correctly, the compiler's messages on their lines; once it passes, it
+ * is benchmarked against the original.
+ */
+export function EditPage({ serverId, from }: { serverId: string; from: string | null }) {
+  const servers = useServers();
+  const server = servers.data?.find((s) => s.id === serverId);
+  const editable = server?.language === 'c';
+  const original = useQuery({
+    queryKey: ['edit', 'original', server?.source],
+    queryFn: ({ signal }) => getOriginal(server?.source ?? '', signal),
+    enabled: editable,
+    staleTime: Infinity,
+  });
+  const variant = useQuery({
+    queryKey: ['variants', from],
+    queryFn: ({ signal }) => getVariant(from ?? '', signal),
+    enabled: from !== null,
+    staleTime: Infinity,
+  });
+  usePageTitle(server ? `Edit ${server.id}` : undefined);
+
+  if (servers.isPending) return <Loading label="Loading the servers…" />;
+  if (servers.isError) return <ErrorMessage title="The servers could not be loaded" error={servers.error} />;
+  if (!server) {
+    return (
+      <EditProblem title={`No server ${serverId}`}>
+        <p>The course has no server with this id: check the link.</p>
+      </EditProblem>
+    );
+  }
+  if (!editable) {
+    return (
+      <EditProblem title={`${server.id} cannot be edited here`}>
+        <p>Only the C servers are built in the browser’s sandbox; {server.id} is written in Rust.</p>
+      </EditProblem>
+    );
+  }
+  if (variant.isError) {
+    return (
+      <EditProblem title="That saved edit cannot be opened">
+        <p>{variant.error.message}</p>
+        <p>
+          <Link to={`/edit/${encodeURIComponent(server.id)}`}>Edit the original {server.id} instead</Link>
+        </p>
+      </EditProblem>
+    );
+  }
+  if (variant.data && variant.data.server !== server.id) {
+    return (
+      <EditProblem title="That saved edit is of another server">
+        <p>
+          It edits {variant.data.server}:{' '}
+          <Link to={`/edit/${encodeURIComponent(variant.data.server)}?from=${encodeURIComponent(variant.data.id)}`}>
+            open it there
+          </Link>
+          .
+        </p>
+      </EditProblem>
+    );
+  }
+
+  return (
+    <div className="edit" data-testid="edit-page">
+      <header className="edit__header">
+        <p className="edit__kicker">Edit and run</p>
+        <h1>
+          Edit <code>{server.id}</code>
+        </h1>
+        <p className="edit__intro">
+          Change {server.title} (<code>{server.source}</code>) and press Build &amp; check: it is compiled in a sandbox,
+          the compiler’s messages land on their lines, and a correctness check runs it in both protocols. Once it passes,
+          benchmark it against the original. Your changes are kept in this browser as you type.
+        </p>
+      </header>
+      <div className="edit__columns">
+        {original.isError ? (
+          <ErrorMessage title={`Could not load ${server.source}`} error={original.error} />
+        ) : original.isPending || (from !== null && variant.isPending) ? (
+          <Loading label={`Loading ${server.source}…`} />
+        ) : (
+          <EditorPane key={`${server.id}:${from ?? ''}`} server={server} original={original.data} from={variant.data ?? null} />
+        )}
+        <aside className="edit__aside">
+          <VariantList current={from} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** /#/edit: the servers that can be edited, and the learner's saved edits. */
+export function EditIndex() {
+  const servers = useServers();
+  usePageTitle('Edit a server');
+  const editable = (servers.data ?? []).filter((s) => s.language === 'c');
+  return (
+    <div className="edit page" data-testid="edit-index">
+      <h1>Edit a server</h1>
+      <p>
+        Pick a C server to change its model file, build it in a sandbox, check it, and benchmark your version against the
+        original.
+      </p>
+      {servers.isPending ? (
+        <Loading />
+      ) : servers.isError ? (
+        <ErrorMessage title="The servers could not be loaded" error={servers.error} />
+      ) : (
+        <ul className="edit__servers">
+          {editable.map((s) => (
+            <li key={s.id}>
+              <Link to={`/edit/${encodeURIComponent(s.id)}`}>
+                {s.title} <code>{s.id}</code>
+              </Link>{' '}
+              <span className="edit__muted">{s.source}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <VariantList />
+    </div>
+  );
+}

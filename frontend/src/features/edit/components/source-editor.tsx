@@ -1,0 +1,98 @@
+import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { Compartment, EditorSelection } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+
+import { useTheme } from '@/hooks/use-theme';
+
+import type { Diagnostic } from '../lib/check-state';
+import { columnOffset, placeDiagnostics } from '../lib/diagnostics';
+import { baseTheme, cEditor } from '../lib/editor-setup';
+
+/** What the page may do to the editor besides typing: Reset, and a diagnostic's click. */
+export interface SourceEditorHandle {
+  /** Replaces the whole text (Reset, a draft restored); its diagnostics go with it. */
+  setText: (text: string) => void;
+  /** Puts the cursor at a 1-based line (and column), scrolls there and focuses the editor. */
+  goTo: (line: number, column?: number | null) => void;
+}
+
+interface SourceEditorProps {
+  /** The text it opens with; later changes come from typing or the handle. */
+  initialText: string;
+  label: string;
+  describedBy?: string;
+  /** The compiler's messages to draw on their lines: set again whenever this array changes. */
+  diagnostics: Diagnostic[];
+  onChange: (text: string) => void;
+  ref?: Ref<SourceEditorHandle>;
+}
+
+/** The CodeMirror 6 editor of a C file, with the compiler's messages drawn on their lines. */
+export function SourceEditor({ initialText, label, describedBy, diagnostics, onChange, ref }: SourceEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChangeRef = useRef(onChange);
+  const themeSlot = useRef(new Compartment());
+  const { theme } = useTheme();
+
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  }, [onChange]);
+
+  // One view for the component's life: the text it opens with and its name are read once.
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = new EditorView({
+      parent: host.current,
+      doc: initialText,
+      extensions: [
+        cEditor({ label, describedBy }),
+        lintGutter(),
+        themeSlot.current.of(baseTheme(document.documentElement.dataset.theme === 'dark')),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChangeRef.current(update.state.doc.toString());
+        }),
+      ],
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: themeSlot.current.reconfigure(baseTheme(theme === 'dark')) });
+  }, [theme]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (editor) editor.dispatch(setDiagnostics(editor.state, placeDiagnostics(diagnostics, editor.state.doc)));
+  }, [diagnostics]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      setText: (text) => {
+        const editor = view.current;
+        if (!editor) return;
+        editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+        editor.dispatch(setDiagnostics(editor.state, []));
+      },
+      goTo: (line, column) => {
+        const editor = view.current;
+        if (!editor) return;
+        const doc = editor.state.doc;
+        const target = doc.line(Math.min(Math.max(1, line), doc.lines));
+        const at = target.from + columnOffset(target.text, column ?? 1);
+        editor.dispatch({ selection: EditorSelection.cursor(at), effects: EditorView.scrollIntoView(at, { y: 'center' }) });
+        editor.focus();
+      },
+    }),
+    [],
+  );
+
+  return <div ref={host} className="source-editor" data-testid="source-editor" />;
+}

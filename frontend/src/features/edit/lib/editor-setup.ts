@@ -1,0 +1,92 @@
+/**
+ * What every CodeMirror view of the edit pages shares: C, line numbers and the usual editing
+ * (codemirror's basicSetup), and a look drawn from the site's own custom properties
+ * (global.css), so the editor follows the light or dark theme as the code listings do, with
+ * their highlight colours. Only `dark` (CodeMirror's base styles) is given per theme.
+ */
+import { cpp } from '@codemirror/lang-cpp';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { EditorState, type Extension } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
+import { basicSetup } from 'codemirror';
+
+/** The site's code colours (global.css `--hl-*`, as highlight.js uses them in the lessons). */
+const siteHighlight = HighlightStyle.define([
+  { tag: tags.comment, color: 'var(--hl-comment)', fontStyle: 'italic' },
+  {
+    tag: [tags.keyword, tags.controlKeyword, tags.modifier, tags.operatorKeyword, tags.definitionKeyword, tags.typeName],
+    color: 'var(--hl-keyword)',
+  },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--hl-number)' },
+  { tag: [tags.string, tags.character, tags.special(tags.string)], color: 'var(--hl-string)' },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.function(tags.variableName)], color: 'var(--hl-title)' },
+  { tag: [tags.processingInstruction, tags.macroName, tags.meta], color: 'var(--hl-attr)' },
+]);
+
+const siteLook = EditorView.theme({
+  '&': {
+    color: 'var(--ink)',
+    backgroundColor: 'var(--code-bg)',
+    border: '1px solid var(--code-border)',
+    borderRadius: '8px',
+    fontSize: '0.875rem',
+  },
+  '&.cm-focused': { outline: '2px solid var(--accent)', outlineOffset: '2px' },
+  '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5' },
+  '.cm-content': { caretColor: 'var(--ink)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--ink)' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--code-header-bg)',
+    color: 'var(--muted)',
+    borderRight: '1px solid var(--code-border)',
+    borderRadius: '8px 0 0 8px',
+  },
+  '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--accent) 7%, transparent)' },
+  '.cm-activeLineGutter': { backgroundColor: 'transparent', color: 'var(--ink)' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection':
+    { backgroundColor: 'color-mix(in srgb, var(--accent) 28%, transparent)' },
+  '.cm-matchingBracket, &.cm-focused .cm-matchingBracket': {
+    backgroundColor: 'color-mix(in srgb, var(--ok) 22%, transparent)',
+    color: 'inherit',
+  },
+  '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--ink)', border: '1px solid var(--border)' },
+  '.cm-panels': { backgroundColor: 'var(--surface-sunken)', color: 'var(--ink)' },
+  '.cm-diagnostic': { fontFamily: 'var(--mono)', fontSize: '0.85rem' },
+  '.cm-diagnostic-error': { borderLeftColor: 'var(--danger-ink)' },
+  '.cm-diagnostic-warning': { borderLeftColor: 'var(--warn-ink)' },
+  // The diff: added and removed lines in the listings' own addition/deletion colours.
+  '.cm-changedLine, .cm-insertedLine': { backgroundColor: 'var(--hl-addition-bg)' },
+  '.cm-deletedChunk, .cm-deletedLine': { backgroundColor: 'var(--hl-deletion-bg)' },
+  '.cm-changedText, ins.cm-insertedLine': { background: 'color-mix(in srgb, var(--hl-addition) 25%, transparent)' },
+  '.cm-deletedText, del.cm-deletedLine, .cm-deletedChunk del': {
+    background: 'color-mix(in srgb, var(--hl-deletion) 25%, transparent)',
+    color: 'var(--hl-deletion)',
+  },
+  '.cm-collapsedLines': { backgroundColor: 'var(--neutral-bg)', color: 'var(--ink)' },
+});
+
+/** CodeMirror's own dark look (its base styles), set apart so the page's theme can switch it. */
+export function baseTheme(dark: boolean): Extension {
+  return EditorView.theme({}, { dark });
+}
+
+/**
+ * A view of a C file: editable or read-only, named for assistive technology (`label`; the
+ * editor's text area is otherwise anonymous), described by `describedBy` (an element's id).
+ * A read-only view stays focusable, so it can be read and scrolled with the keyboard.
+ */
+export function cEditor({ label, describedBy, readOnly = false }: { label: string; describedBy?: string; readOnly?: boolean }): Extension {
+  return [
+    basicSetup,
+    cpp(),
+    syntaxHighlighting(siteHighlight),
+    siteLook,
+    EditorView.contentAttributes.of({
+      'aria-label': label,
+      ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+      ...(readOnly ? { 'aria-readonly': 'true' } : {}),
+    }),
+    readOnly ? EditorState.readOnly.of(true) : [],
+  ];
+}
