@@ -12,10 +12,12 @@ import { getRun } from '../api/runs';
 import { getSweep } from '../api/sweeps';
 import { useFollowSweep } from '../hooks/use-sweep';
 import { formatWhen } from '../lib/permalink';
+import { entryLabel, isRoundComparison } from '../lib/round-comparison';
 import { describeSweepProgress, sweepProgress, sweepRequestOf } from '../lib/series';
 
 import { ExperimentParams } from './experiment-params';
 import { LessonLink, PermalinkProblem, PermalinkSection, ProvenanceList } from './permalink-parts';
+import { RoundComparison } from './round-comparison';
 import { SeriesFigures } from './series-figures';
 
 import './experiment-widget.css';
@@ -65,7 +67,11 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
   const servers = useServers().data ?? [];
   const known = servers.filter((s) => request.servers.includes(s.id));
   const when = formatWhen(sweep.created_at);
-  const title = `${request.servers.join(' vs ')}${request.values.length > 1 ? ` by ${request.vary.replaceAll('_', ' ')}` : ''}`;
+  // A comparison in rounds (an edited server against its original): medians and their spread.
+  const rounds = isRoundComparison(request);
+  const title = rounds
+    ? `${request.servers.map((s) => entryLabel(s, request.servers)).join(' vs ')}, ${formatInt(request.values.length)} round${request.values.length === 1 ? '' : 's'}`
+    : `${request.servers.join(' vs ')}${request.values.length > 1 ? ` by ${request.vary.replaceAll('_', ' ')}` : ''}`;
   usePageTitle(`Series ${title}${when ? `, ${when}` : ''}`);
   // Until the stream is open (the first render), the table says whether it still runs.
   const running = state.phase === 'running' || (state.phase === 'idle' && !sweep.finished);
@@ -98,7 +104,11 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
       </PermalinkSection>
 
       <PermalinkSection id="permalink-result" title="Result">
-        <SeriesFigures sweep={request} points={points} table={table} />
+        {rounds ? (
+          <RoundComparison sweep={request} points={points} stem={table.id} />
+        ) : (
+          <SeriesFigures sweep={request} points={points} table={table} />
+        )}
         {runs.length ? (
           <>
             <h3 className="permalink__muted">Each point’s run</h3>
@@ -106,7 +116,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
               {runs.map((p) => (
                 <li key={`${p.server}@${p.value}`}>
                   <Link to={`/runs/${encodeURIComponent(p.run_id ?? '')}`}>
-                    {p.server} at {formatInt(p.value)}
+                    {rounds ? `${entryLabel(p.server, request.servers)}, round ${formatInt(p.value)}` : `${p.server} at ${formatInt(p.value)}`}
                   </Link>
                 </li>
               ))}

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 
 import type { RunField, Server, VariedField } from '@/lib/api-schemas';
 
@@ -18,7 +19,8 @@ function toggled(list: string[], id: string, on: boolean, order: string[]): stri
   return order.filter((s) => next.includes(s));
 }
 
-/** Which servers to run: one runs alone, several are compared on one chart. */
+/** Which servers to run: one runs alone, several are compared on one chart. A chosen C server
+ *  can be opened in the editor, to change and run its own version. */
 function ServerPicker({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>) {
   const order = servers.map((s) => s.id);
   return (
@@ -37,6 +39,14 @@ function ServerPicker({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>
               />{' '}
               {server.title} <code>{server.id}</code>
             </label>
+            {server.language === 'c' && setup.servers.includes(server.id) ? (
+              <>
+                {' · '}
+                <Link to={`/edit/${encodeURIComponent(server.id)}`} className="lab-form__edit">
+                  Edit<span className="visually-hidden"> {server.id}</span>
+                </Link>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

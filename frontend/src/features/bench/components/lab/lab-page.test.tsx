@@ -51,6 +51,17 @@ function renderLab(route: string) {
 }
 
 describe('LabPage', () => {
+  it('links each chosen C server to its editor', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll');
+    const picker = await screen.findByTestId('lab-servers');
+    await within(picker).findByRole('checkbox', { name: /c-poll/ });
+    expect(within(picker).getByRole('link', { name: 'Edit c-epoll' })).toHaveAttribute('href', '/edit/c-epoll');
+    expect(within(picker).queryByRole('link', { name: 'Edit c-poll' })).toBeNull();
+    await userEvent.click(within(picker).getByRole('checkbox', { name: /c-poll/ }));
+    expect(await within(picker).findByRole('link', { name: 'Edit c-poll' })).toHaveAttribute('href', '/edit/c-poll');
+  });
+
   it('labels every field with its unit, range and help, and knobs by server', async () => {
     api();
     renderLab('/lab?servers=c-epoll');
