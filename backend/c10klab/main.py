@@ -18,6 +18,7 @@ from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
 from c10klab.cross_site import CrossSiteGuard
 from c10klab.errors import install_error_handlers
+from c10klab.exercises.router import router as exercises_router
 from c10klab.health.router import router as health_router
 from c10klab.http_guards import install_request_guards
 from c10klab.lab.router import router as lab_router
@@ -108,7 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     api = APIRouter(prefix="/api")
     routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
-    for router in (*routers, sweeps_router, classroom_router, lab_router, variants_router):
+    domains = (sweeps_router, classroom_router, lab_router, variants_router, exercises_router)
+    for router in (*routers, *domains):
         api.include_router(router)
     app.include_router(api)
     mount_frontend(app, settings.frontend_dist)

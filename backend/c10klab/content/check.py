@@ -33,6 +33,8 @@ from c10klab.content.service import (
     read_baselines,
 )
 from c10klab.errors import DomainError
+from c10klab.exercises.service import check_exercise, exercise_paths, read_exercise
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
 from c10klab.sandboxes.service import load_catalog, quotable_sources, read_excerpt
 from c10klab.sweeps.schemas import SweepRequest
@@ -217,6 +219,24 @@ def check_glossary(settings: Settings) -> list[str]:
     return problems
 
 
+def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
+    """Every exercise applies to its server's file, and its run is one the API would queue."""
+    catalog = load_catalog(settings.sandboxes_dir)
+    problems = []
+    for path in exercise_paths(settings.content_dir):
+        problem = check_exercise(path, catalog, settings.sandboxes_dir, lessons)
+        if not problem:
+            exercise = read_exercise(path)
+            run = RunRequest(**exercise.run.model_dump(), server=exercise.server)
+            try:
+                validate_request(run, catalog, settings)
+            except DomainError as refused:
+                problem = f"exercises/{path.name}: its run: {refused.message}"
+        if problem:
+            problems.append(problem)
+    return problems
+
+
 def check_course(settings: Settings) -> tuple[int, list[str]]:
     lessons = sorted((settings.content_dir / "lessons").glob("*.md"))
     problems = [p for path in lessons for p in check_lesson(path, settings)]
@@ -228,6 +248,7 @@ def check_course(settings: Settings) -> tuple[int, list[str]]:
         for folder in sorted((settings.content_dir / "diagrams").glob("*"))
         if folder.is_dir() and folder.name not in pages
     ]
+    problems += check_exercises(settings, {path.stem for path in lessons})
     numbers = [path.name[:2] for path in lessons]
     problems += [
         f"two lessons are numbered {n}" for n in sorted(set(numbers)) if numbers.count(n) > 1

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, VariantsDep
+from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
 from c10klab.people.access import admission_for, require_viewer
 from c10klab.runs.store import Mine
 from c10klab.sandboxes.service import load_catalog
@@ -34,12 +34,13 @@ def list_variants(
     person: PersonDep,
     settings: SettingsDep,
     variants: VariantsDep,
+    runs: StoreDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[VariantOut]:
     """The asker's own variants, newest first (in solo mode, this browser's)."""
     catalog = load_catalog(settings.sandboxes_dir)
     mine = Mine(owner_id=person.id, browser=person.browser)
-    return [service.variant_out(v, catalog) for v in variants.history(mine, limit)]
+    return [service.variant_out(v, catalog, runs, settings) for v in variants.history(mine, limit)]
 
 
 @router.get("/{variant_id}")
@@ -49,7 +50,8 @@ def get_variant(
     people: PeopleDep,
     settings: SettingsDep,
     variants: VariantsDep,
+    runs: StoreDep,
 ) -> VariantOut:
     variant = service.get_variant(variants, variant_id)
     require_viewer(people, person, variant.owner_id, variant.class_id, "variant")
-    return service.variant_out(variant, load_catalog(settings.sandboxes_dir))
+    return service.variant_out(variant, load_catalog(settings.sandboxes_dir), runs, settings)

@@ -1,6 +1,11 @@
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated
 
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from c10klab.exercises.schemas import Verdict
 from c10klab.runs.schemas import RunCreated
+
+ExerciseSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
 
 # An edited model file may be this long: the largest C server (io-uring.c) is 40 KiB.
 MAX_SOURCE_BYTES = 64 * 1024
@@ -16,6 +21,11 @@ class VariantRequest(BaseModel):
         description="the whole edited file (the server's `source` in GET /api/servers), at most "
         f"{MAX_SOURCE_BYTES // 1024} KiB"
     )
+    exercise: ExerciseSlug | None = Field(
+        None,
+        description="an answer to this exercise (GET /api/exercises): its run is the "
+        "exercise's check, measured and judged (the variant's `verdict`)",
+    )
 
 
 class VariantOut(BaseModel):
@@ -29,6 +39,8 @@ class VariantOut(BaseModel):
     check_run_id: str = Field(
         description="the run that builds and checks it: follow GET /api/runs/{id}/events"
     )
+    exercise: str | None = Field(description="the exercise it answers, if any")
+    verdict: Verdict | None = Field(description="an exercise's answer: how its check went")
 
 
 class VariantCreated(BaseModel):

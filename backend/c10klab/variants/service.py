@@ -3,10 +3,12 @@ own before it may be benchmarked (runs with `variant` set)."""
 
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, InvalidRequest, NotFound
+from c10klab.exercises import service as exercises
+from c10klab.exercises.schemas import Verdict
 from c10klab.people.store import Person
 from c10klab.runs.schemas import RunCreated, RunRequest
 from c10klab.runs.service import stored_request, validate_request
-from c10klab.runs.store import Admission
+from c10klab.runs.store import Admission, RunStore
 from c10klab.sandboxes.schemas import Catalog
 from c10klab.variants.schemas import MAX_SOURCE_BYTES, VariantCreated, VariantOut, VariantRequest
 from c10klab.variants.store import Variant, VariantStore
@@ -38,14 +40,20 @@ def create_variant(
     admission: Admission,
 ) -> VariantCreated:
     """Store the variant and queue the run that builds and checks it (429 over the person's
-    limits, and then nothing is stored)."""
+    limits, and then nothing is stored). An exercise's answer is checked by the exercise's
+    own run, measured, instead of the correctness check alone."""
     validate_source(request, catalog)
-    check = RunRequest(server=request.server, variant="0" * 32, check_only=True)
+    check = checking_run(request, settings)
     validate_request(check, catalog, settings)
     stored = stored_request(check)
     del stored["variant"]  # the store adds the new variant's id
     variant, place = variants.create(
-        request.server, request.source, None, stored, admission, settings.max_builds_per_person
+        request.server,
+        request.source,
+        request.exercise,
+        stored,
+        admission,
+        settings.max_builds_per_person,
     )
     return VariantCreated(
         id=variant.id,
@@ -59,6 +67,23 @@ def create_variant(
     )
 
 
+def checking_run(request: VariantRequest, settings: Settings) -> RunRequest:
+    """The run that checks a new variant: the correctness check alone, or an exercise's run."""
+    placeholder = "0" * 32  # the store puts the new variant's id in its place
+    if request.exercise is None:
+        return RunRequest(server=request.server, variant=placeholder, check_only=True)
+    try:
+        exercise = exercises.find_exercise(settings.content_dir, request.exercise)
+    except NotFound as missing:
+        raise InvalidRequest(f"exercise: {missing.message}") from missing
+    if exercise.server != request.server:
+        raise InvalidRequest(
+            f"exercise: {request.exercise} edits {exercise.server}, not {request.server}"
+        )
+    settings_of_run = exercise.run.model_dump(exclude_unset=True)
+    return RunRequest(**settings_of_run, server=request.server, variant=placeholder)
+
+
 def get_variant(variants: VariantStore, variant_id: str) -> Variant:
     variant = variants.get(variant_id)
     if variant is None:
@@ -66,7 +91,22 @@ def get_variant(variants: VariantStore, variant_id: str) -> Variant:
     return variant
 
 
-def variant_out(variant: Variant, catalog: Catalog) -> VariantOut:
+def verdict_of(variant: Variant, runs: RunStore, settings: Settings) -> Verdict | None:
+    if variant.exercise is None:
+        return None
+    try:
+        exercise = exercises.find_exercise(settings.content_dir, variant.exercise)
+    except NotFound:
+        return Verdict(status="failed", reasons=[f"the exercise {variant.exercise} is gone"])
+    run = runs.get_run(variant.check_run_id)
+    if run is None:
+        return Verdict(status="failed", reasons=["its check run is gone"])
+    return exercises.judge(exercise, run.status, run.result, run.error)
+
+
+def variant_out(
+    variant: Variant, catalog: Catalog, runs: RunStore, settings: Settings
+) -> VariantOut:
     server = catalog.get(variant.server)
     return VariantOut(
         id=variant.id,
@@ -77,6 +117,8 @@ def variant_out(variant: Variant, catalog: Catalog) -> VariantOut:
         created_at=variant.created_at,
         owner_id=variant.owner_id,
         check_run_id=variant.check_run_id,
+        exercise=variant.exercise,
+        verdict=verdict_of(variant, runs, settings),
     )
 
 

@@ -597,6 +597,32 @@ export type CpuUse = {
 };
 
 /**
+ * Criterion
+ *
+ * One thing the check's run must show. `says` is what it means, in the learner's words.
+ */
+export type Criterion = {
+    /**
+     * Kind
+     */
+    kind: 'errors_at_most' | 'calls_per_request_at_most' | 'clean_exit';
+    /**
+     * Says
+     */
+    says: string;
+    /**
+     * Syscall
+     *
+     * calls_per_request_at_most: which call
+     */
+    syscall?: string | null;
+    /**
+     * Value
+     */
+    value?: number;
+};
+
+/**
  * CurrentLesson
  */
 export type CurrentLesson = {
@@ -776,6 +802,83 @@ export type EndedEvent = {
      * Type
      */
     type: 'ended';
+};
+
+/**
+ * ExerciseOut
+ */
+export type ExerciseOut = {
+    /**
+     * Criteria
+     */
+    criteria: Array<Criterion>;
+    /**
+     * File
+     *
+     * the model file the learner edits, e.g. servers/c/epoll.c
+     */
+    file: string;
+    /**
+     * Hints
+     */
+    hints: Array<string>;
+    /**
+     * Lesson
+     */
+    lesson: string;
+    run: RunSettings;
+    /**
+     * Server
+     */
+    server: string;
+    /**
+     * Slug
+     */
+    slug: string;
+    /**
+     * Starter
+     *
+     * the whole starter file
+     */
+    starter: string;
+    /**
+     * Statement
+     */
+    statement: string;
+    /**
+     * Summary
+     */
+    summary: string;
+    /**
+     * Title
+     */
+    title: string;
+};
+
+/**
+ * ExerciseSummary
+ */
+export type ExerciseSummary = {
+    /**
+     * Lesson
+     */
+    lesson: string;
+    /**
+     * Server
+     */
+    server: string;
+    /**
+     * Slug
+     */
+    slug: string;
+    /**
+     * Summary
+     */
+    summary: string;
+    /**
+     * Title
+     */
+    title: string;
 };
 
 /**
@@ -1412,6 +1515,30 @@ export type Me = {
      * null: nobody is logged in or joined
      */
     person: PersonOut | null;
+};
+
+/**
+ * Measured
+ */
+export type Measured = {
+    /**
+     * Limit
+     */
+    limit?: number | null;
+    /**
+     * Ok
+     */
+    ok: boolean;
+    /**
+     * Says
+     */
+    says: string;
+    /**
+     * Value
+     *
+     * what the run measured; null if it could not
+     */
+    value: number | null;
 };
 
 /**
@@ -2591,6 +2718,92 @@ export type RunResult = {
 };
 
 /**
+ * RunSettings
+ *
+ * Every run parameter but the server: a run's settings, and a sweep's `base`. Limits that
+ * depend on the server or the host's settings are checked in service.validate_request, where
+ * the catalog and settings are known. No number may be NaN or infinite (JSON has neither, but
+ * Python's parser reads NaN, Infinity and 1e400): Infinity passes a `ge` bound, and neither
+ * could be sent back as JSON.
+ */
+export type RunSettings = {
+    /**
+     * Connections
+     *
+     * active connections, one request in flight
+     */
+    connections?: number;
+    /**
+     * Duration S
+     *
+     * measured seconds
+     */
+    duration_s?: number;
+    /**
+     * Idle Connections
+     *
+     * extra connections that stay open and never send
+     */
+    idle_connections?: number;
+    /**
+     * Knobs
+     *
+     * server knobs by name, as listed in the catalog
+     */
+    knobs?: {
+        [key: string]: number | string | boolean;
+    };
+    /**
+     * New Connection Per Request
+     *
+     * open a fresh connection for every request (short connections)
+     */
+    new_connection_per_request?: boolean;
+    /**
+     * Payload Bytes
+     *
+     * echo request size in bytes
+     */
+    payload_bytes?: number;
+    /**
+     * Profile
+     *
+     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; the speed figures stand as in any run
+     */
+    profile?: 'throughput' | 'syscalls';
+    /**
+     * Protocol
+     *
+     * echo: the payload sent back as is; http: a GET answered with the payload as its body, one request per keep-alive round trip
+     */
+    protocol?: 'echo' | 'http';
+    /**
+     * Ramp S
+     *
+     * seconds over which the connections are opened
+     */
+    ramp_s?: number;
+    /**
+     * Rate
+     *
+     * open loop: requests/s for the whole run, sent at their intended times (latency counted from then); 0 = closed loop, one request in flight per connection
+     */
+    rate?: number;
+    /**
+     * Repetitions
+     *
+     * independent repetitions; the result reports median and spread
+     */
+    repetitions?: number;
+    /**
+     * Warmup S
+     *
+     * seconds of load before measuring starts
+     */
+    warmup_s?: number;
+};
+
+/**
  * RunnerHealth
  */
 export type RunnerHealth = {
@@ -2767,6 +2980,22 @@ export type ServerStatsEvent = {
      * Type
      */
     type: 'server_stats';
+};
+
+/**
+ * SolutionOut
+ */
+export type SolutionOut = {
+    /**
+     * Slug
+     */
+    slug: string;
+    /**
+     * Source
+     *
+     * the whole file of a solution
+     */
+    source: string;
 };
 
 /**
@@ -3264,6 +3493,12 @@ export type VariantOut = {
      */
     created_at: string;
     /**
+     * Exercise
+     *
+     * the exercise it answers, if any
+     */
+    exercise: string | null;
+    /**
      * File
      *
      * the model file it edits, e.g. servers/c/epoll.c
@@ -3291,6 +3526,10 @@ export type VariantOut = {
      * Source Sha256
      */
     source_sha256: string;
+    /**
+     * an exercise's answer: how its check went
+     */
+    verdict: Verdict | null;
 };
 
 /**
@@ -3299,6 +3538,12 @@ export type VariantOut = {
  * POST /api/variants's body: one edited model file of a C server.
  */
 export type VariantRequest = {
+    /**
+     * Exercise
+     *
+     * an answer to this exercise (GET /api/exercises): its run is the exercise's check, measured and judged (the variant's `verdict`)
+     */
+    exercise?: string | null;
     /**
      * Server
      *
@@ -3311,6 +3556,27 @@ export type VariantRequest = {
      * the whole edited file (the server's `source` in GET /api/servers), at most 64 KiB
      */
     source: string;
+};
+
+/**
+ * Verdict
+ *
+ * An answer to an exercise: pending while its run is under way, then passed or not,
+ * with every criterion's measurement and the reasons it failed.
+ */
+export type Verdict = {
+    /**
+     * Measured
+     */
+    measured?: Array<Measured>;
+    /**
+     * Reasons
+     */
+    reasons?: Array<string>;
+    /**
+     * Status
+     */
+    status: 'pending' | 'passed' | 'failed';
 };
 
 /**
@@ -3875,6 +4141,84 @@ export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponses = {
 };
 
 export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponse = RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponses[keyof RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponses];
+
+export type ListExercisesApiExercisesGetData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/exercises';
+};
+
+export type ListExercisesApiExercisesGetResponses = {
+    /**
+     * Response List Exercises Api Exercises Get
+     *
+     * Successful Response
+     */
+    200: Array<ExerciseSummary>;
+};
+
+export type ListExercisesApiExercisesGetResponse = ListExercisesApiExercisesGetResponses[keyof ListExercisesApiExercisesGetResponses];
+
+export type GetExerciseApiExercisesSlugGetData = {
+    body?: never;
+    path: {
+        /**
+         * Slug
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/exercises/{slug}';
+};
+
+export type GetExerciseApiExercisesSlugGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetExerciseApiExercisesSlugGetError = GetExerciseApiExercisesSlugGetErrors[keyof GetExerciseApiExercisesSlugGetErrors];
+
+export type GetExerciseApiExercisesSlugGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExerciseOut;
+};
+
+export type GetExerciseApiExercisesSlugGetResponse = GetExerciseApiExercisesSlugGetResponses[keyof GetExerciseApiExercisesSlugGetResponses];
+
+export type GetSolutionApiExercisesSlugSolutionGetData = {
+    body?: never;
+    path: {
+        /**
+         * Slug
+         */
+        slug: string;
+    };
+    query?: never;
+    url: '/api/exercises/{slug}/solution';
+};
+
+export type GetSolutionApiExercisesSlugSolutionGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetSolutionApiExercisesSlugSolutionGetError = GetSolutionApiExercisesSlugSolutionGetErrors[keyof GetSolutionApiExercisesSlugSolutionGetErrors];
+
+export type GetSolutionApiExercisesSlugSolutionGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: SolutionOut;
+};
+
+export type GetSolutionApiExercisesSlugSolutionGetResponse = GetSolutionApiExercisesSlugSolutionGetResponses[keyof GetSolutionApiExercisesSlugSolutionGetResponses];
 
 export type GlossaryApiGlossaryGetData = {
     body?: never;

@@ -165,6 +165,22 @@ export const zCpuUse = z.object({
 });
 
 /**
+ * Criterion
+ *
+ * One thing the check's run must show. `says` is what it means, in the learner's words.
+ */
+export const zCriterion = z.object({
+    kind: z.enum([
+        'errors_at_most',
+        'calls_per_request_at_most',
+        'clean_exit'
+    ]),
+    says: z.string().min(1),
+    syscall: z.string().nullish(),
+    value: z.number().optional().default(0)
+});
+
+/**
  * CurrentLesson
  */
 export const zCurrentLesson = z.object({
@@ -302,6 +318,17 @@ export const zEnded = z.record(z.string(), z.unknown());
 export const zEndedEvent = z.object({
     data: zEnded,
     type: z.literal('ended')
+});
+
+/**
+ * ExerciseSummary
+ */
+export const zExerciseSummary = z.object({
+    lesson: z.string(),
+    server: z.string(),
+    slug: z.string(),
+    summary: z.string(),
+    title: z.string()
 });
 
 /**
@@ -499,6 +526,16 @@ export const zLimits = z.object({
 export const zLoginRequest = z.object({
     name: z.string().min(1).max(100),
     password: z.string().min(1).max(1000)
+});
+
+/**
+ * Measured
+ */
+export const zMeasured = z.object({
+    limit: z.number().nullish(),
+    ok: z.boolean(),
+    says: z.string(),
+    value: z.number().nullable()
 });
 
 /**
@@ -948,6 +985,51 @@ export const zRunRequest = z.object({
 });
 
 /**
+ * RunSettings
+ *
+ * Every run parameter but the server: a run's settings, and a sweep's `base`. Limits that
+ * depend on the server or the host's settings are checked in service.validate_request, where
+ * the catalog and settings are known. No number may be NaN or infinite (JSON has neither, but
+ * Python's parser reads NaN, Infinity and 1e400): Infinity passes a `ge` bound, and neither
+ * could be sent back as JSON.
+ */
+export const zRunSettings = z.object({
+    connections: z.int().gte(1).optional().default(100),
+    duration_s: z.number().gt(0).optional().default(10),
+    idle_connections: z.int().gte(0).optional().default(0),
+    knobs: z.record(z.string(), z.union([
+        z.int(),
+        z.string(),
+        z.boolean()
+    ])).optional().default({}),
+    new_connection_per_request: z.boolean().optional().default(false),
+    payload_bytes: z.int().gte(1).optional().default(64),
+    profile: z.enum(['throughput', 'syscalls']).optional().default('throughput'),
+    protocol: z.enum(['echo', 'http']).optional().default('echo'),
+    ramp_s: z.number().gte(0).optional().default(0),
+    rate: z.number().gte(0).lte(10000000).optional().default(0),
+    repetitions: z.int().gte(1).optional().default(1),
+    warmup_s: z.number().gte(0).optional().default(2)
+});
+
+/**
+ * ExerciseOut
+ */
+export const zExerciseOut = z.object({
+    criteria: z.array(zCriterion),
+    file: z.string(),
+    hints: z.array(z.string()),
+    lesson: z.string(),
+    run: zRunSettings,
+    server: z.string(),
+    slug: z.string(),
+    starter: z.string(),
+    statement: z.string(),
+    summary: z.string(),
+    title: z.string()
+});
+
+/**
  * RunnerHealth
  */
 export const zRunnerHealth = z.object({
@@ -1032,6 +1114,14 @@ export const zServerStatsData = z.object({
 export const zServerStatsEvent = z.object({
     data: zServerStatsData,
     type: z.literal('server_stats')
+});
+
+/**
+ * SolutionOut
+ */
+export const zSolutionOut = z.object({
+    slug: z.string(),
+    source: z.string()
 });
 
 /**
@@ -1343,27 +1433,46 @@ export const zVariantCreated = z.object({
 });
 
 /**
- * VariantOut
- */
-export const zVariantOut = z.object({
-    check_run_id: z.string(),
-    created_at: z.string(),
-    file: z.string(),
-    id: z.string(),
-    owner_id: z.string(),
-    server: z.string(),
-    source: z.string(),
-    source_sha256: z.string()
-});
-
-/**
  * VariantRequest
  *
  * POST /api/variants's body: one edited model file of a C server.
  */
 export const zVariantRequest = z.object({
+    exercise: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/).nullish(),
     server: z.string(),
     source: z.string()
+});
+
+/**
+ * Verdict
+ *
+ * An answer to an exercise: pending while its run is under way, then passed or not,
+ * with every criterion's measurement and the reasons it failed.
+ */
+export const zVerdict = z.object({
+    measured: z.array(zMeasured).optional().default([]),
+    reasons: z.array(z.string()).optional().default([]),
+    status: z.enum([
+        'pending',
+        'passed',
+        'failed'
+    ])
+});
+
+/**
+ * VariantOut
+ */
+export const zVariantOut = z.object({
+    check_run_id: z.string(),
+    created_at: z.string(),
+    exercise: z.string().nullable(),
+    file: z.string(),
+    id: z.string(),
+    owner_id: z.string(),
+    server: z.string(),
+    source: z.string(),
+    source_sha256: z.string(),
+    verdict: zVerdict.nullable()
 });
 
 /**

@@ -1,0 +1,86 @@
+"""Exercises: a statement, starter code (a server's model file with a gap or a bug), a check
+(a run of the learner's variant, judged by criteria), hints, and a solution shown on request.
+Written in content/exercises/<slug>.toml; the starter and the solution are kept as changes to
+the model file (find this text, exactly once; put this instead), so they follow the server as
+it evolves and the content check says when one no longer applies."""
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from c10klab.runs.schemas import LessonSlug, RunSettings
+
+
+class Change(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    find: str = Field(min_length=1, description="text found exactly once in the original")
+    replace: str
+
+
+class Criterion(BaseModel):
+    """One thing the check's run must show. `says` is what it means, in the learner's words."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["errors_at_most", "calls_per_request_at_most", "clean_exit"]
+    value: float = 0
+    syscall: str | None = Field(None, description="calls_per_request_at_most: which call")
+    says: str = Field(min_length=1)
+
+
+class ExerciseFile(BaseModel):
+    """content/exercises/<slug>.toml, as written."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field(min_length=1)
+    lesson: LessonSlug
+    server: str
+    summary: str = Field(min_length=1, description="one sentence for the list")
+    statement: str = Field(min_length=1, description="Markdown")
+    hints: list[str] = Field(min_length=1)
+    starter: list[Change] = Field(min_length=1)
+    solution: list[Change] = Field(
+        [], description="changes to the original; none: the original is a solution"
+    )
+    run: RunSettings = Field(description="the run that checks an answer (of its variant)")
+    criteria: list[Criterion] = Field(min_length=1)
+
+
+class ExerciseSummary(BaseModel):
+    slug: str
+    title: str
+    lesson: str
+    server: str
+    summary: str
+
+
+class ExerciseOut(ExerciseSummary):
+    file: str = Field(description="the model file the learner edits, e.g. servers/c/epoll.c")
+    statement: str
+    hints: list[str]
+    starter: str = Field(description="the whole starter file")
+    run: RunSettings
+    criteria: list[Criterion]
+
+
+class SolutionOut(BaseModel):
+    slug: str
+    source: str = Field(description="the whole file of a solution")
+
+
+class Measured(BaseModel):
+    says: str
+    ok: bool
+    value: float | None = Field(description="what the run measured; null if it could not")
+    limit: float | None = None
+
+
+class Verdict(BaseModel):
+    """An answer to an exercise: pending while its run is under way, then passed or not,
+    with every criterion's measurement and the reasons it failed."""
+
+    status: Literal["pending", "passed", "failed"]
+    reasons: list[str] = []
+    measured: list[Measured] = []
