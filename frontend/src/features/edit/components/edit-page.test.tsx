@@ -9,6 +9,8 @@ import { servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
+import type { Variant } from '../api/variants';
+
 import { readDraft, saveDraft } from '../lib/drafts';
 
 import { EditPage } from './edit-page';
@@ -238,7 +240,9 @@ describe('EditPage', () => {
       created_at: '2026-11-25T10:00:00Z',
       owner_id: 'p1',
       check_run_id: 'r9',
-    };
+      exercise: null,
+      verdict: null,
+    } satisfies Variant;
     routes({ 'GET /api/variants/v9': variant });
     renderEdit('c-epoll', 'v9');
     const view = await editor();

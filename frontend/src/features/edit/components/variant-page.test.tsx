@@ -1,0 +1,89 @@
+import { screen, waitFor } from '@testing-library/react';
+
+import { FakeEventSource } from '@/testing/fake-event-source';
+import { aRun, servers } from '@/testing/fixtures';
+import { mockFetch, reply } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/render';
+
+import type { Variant } from '../api/variants';
+
+import { VariantPage } from './variant-page';
+
+const ORIGINAL = 'int serve(int fd)\n{\n    return handle(fd);\n}\n';
+const variant = {
+  id: 'v1',
+  server: 'c-epoll',
+  file: 'servers/c/epoll.c',
+  source: 'int serve(int fd)\n{\n    return handle_fast(fd);\n}\n',
+  source_sha256: 'x',
+  created_at: '2026-11-25T10:00:00Z',
+  owner_id: 'p1',
+  check_run_id: 'r1',
+  exercise: null,
+  verdict: null,
+} satisfies Variant;
+const echo = { protocol: 'echo', ok: true, passed: ['echo-one'], failed: null };
+
+const { getClientRects, getBoundingClientRect } = Range.prototype;
+beforeAll(() => {
+  Range.prototype.getClientRects = () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] });
+  Range.prototype.getBoundingClientRect = () => new DOMRect();
+});
+afterAll(() => {
+  Object.assign(Range.prototype, { getClientRects, getBoundingClientRect });
+});
+
+function api(extra: Record<string, unknown> = {}) {
+  return mockFetch({
+    'GET /api/variants/v1': variant,
+    'GET /api/servers': servers,
+    'GET /api/sources/servers/c/epoll.c': { path: 'servers/c/epoll.c', language: 'c', start_line: 1, end_line: 4, text: ORIGINAL },
+    'GET /api/runs/r1': aRun({ id: 'r1', status: 'done' }),
+    ...extra,
+  });
+}
+
+describe('VariantPage', () => {
+  it('shows a checked edit: its outcome, its changes, a copy to edit and the benchmark', async () => {
+    api();
+    renderWithProviders(<VariantPage variantId="v1" />);
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Edited c-epoll');
+    expect(screen.getByRole('link', { name: 'Edit a copy' })).toHaveAttribute('href', '/edit/c-epoll?from=v1');
+    expect(await screen.findByTestId('diff-view')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Benchmark against the original' })).toBeDisabled();
+
+    await waitFor(() => { expect(FakeEventSource.instances).toHaveLength(1); });
+    const events = FakeEventSource.latest();
+    expect(events.url).toBe('/api/runs/r1/events');
+    events.emit('build', { t_s: 1, status: 'cached', diagnostics: [] }, 1);
+    events.emit('checked', { build: { status: 'cached', diagnostics: [] }, checks: [echo] }, 2);
+    expect(await screen.findByTestId('benchmark-form')).toBeInTheDocument();
+    expect(screen.getByTestId('check-state')).toHaveTextContent('checked: built before: using that build, every check passed');
+    expect(screen.getByRole('button', { name: 'Benchmark against the original' })).toBeEnabled();
+  });
+
+  it('keeps the benchmark closed for an edit that did not build, and lists why', async () => {
+    api({ 'GET /api/runs/r1': aRun({ id: 'r1', status: 'failed', result: null, error: 'did not compile' }) });
+    renderWithProviders(<VariantPage variantId="v1" />);
+    await waitFor(() => { expect(FakeEventSource.instances).toHaveLength(1); });
+    FakeEventSource.latest().emit(
+      'failed',
+      { reason: 'epoll.c did not compile', logs: [], diagnostics: [{ severity: 'error', message: "'handle_fast' undeclared", line: 3, column: 12 }] },
+      1,
+    );
+    expect(await screen.findByTestId('diagnostic')).toHaveTextContent("line 3:12'handle_fast' undeclared");
+    expect(screen.getByRole('button', { name: 'Benchmark against the original' })).toBeDisabled();
+    expect(screen.getByText(/Only an edit that built and passed its checks/)).toBeInTheDocument();
+  });
+
+  it.each([
+    [404, 'No saved edit v1'],
+    [403, 'This saved edit is not yours to see'],
+    [401, 'Join the class to see this saved edit'],
+  ])('says what to do when it answers %i', async (status, heading) => {
+    api({ 'GET /api/variants/v1': reply(status, { detail: 'no' }) });
+    renderWithProviders(<VariantPage variantId="v1" />);
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
+    expect(screen.getByTestId('variant-problem')).toHaveAttribute('data-status', String(status));
+  });
+});
