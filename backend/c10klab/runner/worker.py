@@ -26,6 +26,7 @@ from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.measure import CpuSample
 from c10klab.runner.plan import (
+    BUILD_IMAGE,
     COUNTER_IMAGE,
     LOADGEN_IMAGE,
     RunPlan,
@@ -162,7 +163,8 @@ class Runner:
             if self.said_goodbye:
                 return
             catalog = load_catalog(self.settings.sandboxes_dir)
-            tags = sorted({s.image for s in catalog.servers} | {LOADGEN_IMAGE, COUNTER_IMAGE})
+            tools = {LOADGEN_IMAGE, COUNTER_IMAGE, BUILD_IMAGE}
+            tags = sorted({s.image for s in catalog.servers} | tools)
             docker_state = Engine.probe()
             images = self.engine.images_present(tags) if docker_state["reachable"] else {}
             run_id = self.current_run
