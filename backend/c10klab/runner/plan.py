@@ -233,6 +233,35 @@ def variant_hardening(server: Server, settings: Settings) -> dict[str, Any]:
     }
 
 
+def server_container(
+    server: Server,
+    image: str,
+    request: dict[str, Any],
+    hardening: dict[str, Any],
+    deadline_s: float,
+    settings: Settings,
+) -> ContainerSpec:
+    """A server's container, a benchmark's or a check's: on the server's CPUs, within its
+    memory and process limits, with no network but its own loopback."""
+    memory = f"{settings.server_memory_mb}m"
+    return ContainerSpec(
+        image=image,
+        command=server_argv(server, request),
+        kwargs={
+            **hardening,
+            "cpuset_cpus": settings.server_cpus,
+            "mem_limit": memory,
+            "memswap_limit": memory,
+            "pids_limit": server.limits.pids,
+            # Only loopback: the load generator joins this namespace, nothing else is reachable.
+            "network_mode": "none",
+            # Later than the runner's own deadline, whose stop says why: this one is for
+            # when no runner is left to stop it.
+            **self_deadline(deadline_s + SELF_DEADLINE_AFTER_S),
+        },
+    )
+
+
 def plan_run(
     run_id: str,
     server: Server,
@@ -248,28 +277,13 @@ def plan_run(
         + float(request["duration_s"])
         + DEADLINE_SLACK_S
     )
-    memory = f"{settings.server_memory_mb}m"
     hardening = _locked_down(run_id, "server", settings)
     if server.needs_io_uring:
         hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
     if variant_image:
         hardening |= variant_hardening(server, settings)
-    server_spec = ContainerSpec(
-        image=variant_image or server.image,
-        command=server_argv(server, request),
-        kwargs={
-            **hardening,
-            "cpuset_cpus": settings.server_cpus,
-            "mem_limit": memory,
-            "memswap_limit": memory,
-            "pids_limit": server.limits.pids,
-            # Only loopback: the load generator joins this namespace, nothing else is reachable.
-            "network_mode": "none",
-            # Later than the runner's own deadline, whose stop says why: this one is for
-            # when no runner is left to stop it.
-            **self_deadline(deadline + SELF_DEADLINE_AFTER_S),
-        },
-    )
+    image = variant_image or server.image
+    server_spec = server_container(server, image, request, hardening, deadline, settings)
     loadgen_memory = f"{settings.loadgen_memory_mb}m"
     loadgen_hardening = _locked_down(run_id, "loadgen", settings)
     # Its io_uring engine needs what Docker >= 25 blocks by default: the servers' profile.
@@ -345,20 +359,8 @@ def check_plan(
     hardening = _locked_down(run_id, f"{role}-server", settings) | variant_hardening(
         server, settings
     )
-    memory = f"{settings.server_memory_mb}m"
-    server_spec = ContainerSpec(
-        image=image,
-        command=server_argv(server, request),
-        kwargs={
-            **hardening,
-            "cpuset_cpus": settings.server_cpus,
-            "mem_limit": memory,
-            "memswap_limit": memory,
-            "pids_limit": server.limits.pids,
-            "network_mode": "none",
-            **self_deadline(CHECK_WALL_S + WAIT_READY_S + SELF_DEADLINE_AFTER_S),
-        },
-    )
+    deadline = CHECK_WALL_S + WAIT_READY_S
+    server_spec = server_container(server, image, request, hardening, deadline, settings)
     loadgen = _locked_down(run_id, f"{role}-loadgen", settings)
     loadgen_spec = ContainerSpec(
         image=LOADGEN_IMAGE,

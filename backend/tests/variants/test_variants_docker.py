@@ -12,7 +12,6 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
-from c10klab.main import create_app
-from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, store_label
-from c10klab.runner.worker import Runner
 from c10klab.runs.service import parse_sse
-from c10klab.runs.store import RunStore
 
 pytestmark = pytest.mark.docker
 
@@ -40,41 +35,17 @@ def at_start_of_main(code: str, includes: str = "") -> str:
     return includes + EPOLL.replace(MAIN, MAIN + code + "\n")
 
 
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    if not Engine.probe()["reachable"]:
-        pytest.fail("no Docker engine; `make test` starts one")
-    images = ["c10klab/server:c-epoll", "c10klab/loadgen:latest", "c10klab/build-c:latest"]
-    missing = [tag for tag, ok in Engine().images_present(images).items() if not ok]
-    if missing:
-        pytest.fail(f"images missing: {missing}; run `make images`")
-    return Engine()
-
-
-@pytest.fixture
-def client(engine: Engine, settings: Settings, store: RunStore) -> Iterator[TestClient]:
-    """The API, with a runner serving its store."""
-    runner = Runner(settings, store, engine)
-    thread = threading.Thread(target=runner.serve, daemon=True)
-    thread.start()
-    with TestClient(create_app(settings)) as api:
-        yield api
-    runner.stopping.set()
-    thread.join(timeout=60)
-    assert not thread.is_alive(), "the runner did not stop"
-
-
 def leftovers(settings: Settings) -> list[Any]:
     label = f"{LABEL}={store_label(settings)}"
     return docker.from_env().containers.list(all=True, filters={"label": label})
 
 
-def check(client: TestClient, source: str) -> tuple[list[dict[str, Any]], float]:
+def check(served: TestClient, source: str) -> tuple[list[dict[str, Any]], float]:
     """Submit a variant of c-epoll; its check run's frames, once it ended, and the seconds."""
     started = time.monotonic()
-    created = client.post("/api/variants", json={"server": "c-epoll", "source": source})
+    created = served.post("/api/variants", json={"server": "c-epoll", "source": source})
     assert created.status_code == 202, created.text
-    frames = parse_sse(client.get(f"/api/runs/{created.json()['check']['id']}/events").text)
+    frames = parse_sse(served.get(f"/api/runs/{created.json()['check']['id']}/events").text)
     return frames, time.monotonic() - started
 
 
@@ -85,14 +56,14 @@ def failure(frames: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def test_a_compile_error_is_on_its_line_and_the_fixed_file_is_benchmarked_beside_the_original(
-    client: TestClient, settings: Settings
+    served: TestClient, settings: Settings
 ) -> None:
     lines = EPOLL.splitlines(keepends=True)
     broken_at = next(i for i, line in enumerate(lines) if "EPOLL_CTL_ADD, fd, &ev);" in line)
     broken = "".join(
         [*lines[:broken_at], lines[broken_at].replace(");", ")"), *lines[broken_at + 1 :]]
     )
-    frames, _ = check(client, broken)
+    frames, _ = check(served, broken)
     failed = failure(frames)
     errors = [d for d in failed["diagnostics"] if d["severity"] == "error"]
     assert errors and errors[0]["line"] in (broken_at + 1, broken_at + 2), errors
@@ -100,7 +71,7 @@ def test_a_compile_error_is_on_its_line_and_the_fixed_file_is_benchmarked_beside
     assert "epoll.c did not compile" in failed["reason"]
 
     fixed = EPOLL + f"\n/* fixed: {uuid.uuid4()} */\n"  # new to this engine: compiled
-    frames, _ = check(client, fixed)
+    frames, _ = check(served, fixed)
     kinds = [f["event"] for f in frames]
     assert kinds[-1] == "checked", frames[-1]
     build = next(f["data"] for f in frames if f["event"] == "build")
@@ -109,13 +80,13 @@ def test_a_compile_error_is_on_its_line_and_the_fixed_file_is_benchmarked_beside
     assert [(c["protocol"], c["ok"]) for c in checks] == [("echo", True), ("http", True)]
     assert "echo-many-connections" in checks[0]["passed"]
     assert "http-keep-alive" in checks[1]["passed"]
-    variant_id = client.get("/api/variants").json()[0]["id"]
+    variant_id = served.get("/api/variants").json()[0]["id"]
 
     # The same file again is built once: its image is found by the source's digest.
-    frames, _ = check(client, fixed)
+    frames, _ = check(served, fixed)
     assert next(f["data"] for f in frames if f["event"] == "build")["status"] == "cached"
 
-    sweep = client.post(
+    sweep = served.post(
         "/api/sweeps",
         json={
             "servers": ["c-epoll", f"variant:{variant_id}"],
@@ -125,7 +96,7 @@ def test_a_compile_error_is_on_its_line_and_the_fixed_file_is_benchmarked_beside
         },
     )
     assert sweep.status_code == 202, sweep.text
-    points = parse_sse(client.get(f"/api/sweeps/{sweep.json()['id']}/events").text)[-1]["data"]
+    points = parse_sse(served.get(f"/api/sweeps/{sweep.json()['id']}/events").text)[-1]["data"]
     order = [(p["server"], p["value"]) for p in points["points"]]
     assert order == [
         ("c-epoll", 1),
@@ -203,17 +174,17 @@ ABUSES = {
 
 @pytest.mark.parametrize("abuse", sorted(ABUSES))
 def test_abuse_is_contained_and_the_next_build_works(
-    client: TestClient, settings: Settings, abuse: str
+    served: TestClient, settings: Settings, abuse: str
 ) -> None:
     source, said, limit_s = ABUSES[abuse]
-    frames, seconds = check(client, source)
+    frames, seconds = check(served, source)
     failed = failure(frames)
     told = failed["reason"] + " " + " ".join(failed.get("logs") or [])
     told += " ".join(d["message"] for d in failed.get("diagnostics") or [])
     assert said in told, failed
     assert seconds < limit_s, f"{abuse}: took {seconds:.0f} s"
     assert leftovers(settings) == []
-    frames, _ = check(client, EPOLL + f"\n/* after {abuse}: {uuid.uuid4()} */\n")
+    frames, _ = check(served, EPOLL + f"\n/* after {abuse}: {uuid.uuid4()} */\n")
     assert frames[-1]["event"] == "checked", frames[-1]
 
 
@@ -236,7 +207,7 @@ def bridge_address() -> str:
 
 
 def test_a_server_cannot_reach_the_host_through_the_bridge(
-    client: TestClient, settings: Settings
+    served: TestClient, settings: Settings
 ) -> None:
     address = bridge_address()
     listener = socket.create_server((address, 0))
@@ -265,7 +236,7 @@ def test_a_server_cannot_reach_the_host_through_the_bridge(
         "#include <arpa/inet.h>\n#include <netinet/in.h>\n#include <sys/socket.h>\n",
     )
     try:
-        frames, _ = check(client, egress)
+        frames, _ = check(served, egress)
         failed = failure(frames)
         assert "exited with code 1" in failed["reason"], failed
         assert any("connect() failed" in line for line in failed["logs"]), failed
