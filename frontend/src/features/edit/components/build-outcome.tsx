@@ -82,19 +82,15 @@ interface BuildOutcomeProps {
   onGoTo?: (line: number, column: number | null) => void;
 }
 
-/** What the last build and check came to, below the editor: the checks that passed, the
- *  compiler's messages, or the check that failed and the server's last log lines. */
+/** What the last build and check came to, below its one-line status (which says why it
+ *  failed): the checks that passed, the compiler's messages, or the check that failed and the
+ *  server's last log lines. */
 export function BuildOutcome({ state, onGoTo }: BuildOutcomeProps) {
   const diagnostics = diagnosticsOf(state);
   const checks = state.result?.checks ?? state.checks;
   const failedCheck = state.failure?.check ?? null;
   return (
     <div className="build-outcome" data-testid="build-outcome">
-      {state.phase === 'failed' && state.failure && !failedCheck ? (
-        <p className="build-outcome__failed" data-testid="build-failed">
-          {state.failure.reason}
-        </p>
-      ) : null}
       {failedCheck ? <FailedCheck check={failedCheck} /> : null}
       <DiagnosticList diagnostics={diagnostics} onGoTo={onGoTo} />
       {checks.length ? (

@@ -248,7 +248,15 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
 
       <section className="edit__build" aria-labelledby="build-title">
         <h2 id="build-title">Build and check</h2>
-        <p id={statusId} className="check-state" role="status" aria-live="polite" data-testid="check-state" data-phase={state.phase}>
+        <p
+          id={statusId}
+          className="check-state"
+          role="status"
+          aria-live="polite"
+          data-testid="check-state"
+          data-phase={state.phase}
+          data-run={state.runId ?? undefined}
+        >
           {checkStateLabel(state)}
         </p>
         {state.variantId ? (

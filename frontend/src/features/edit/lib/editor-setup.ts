@@ -55,14 +55,17 @@ const siteLook = EditorView.theme({
   '.cm-diagnostic': { fontFamily: 'var(--mono)', fontSize: '0.85rem' },
   '.cm-diagnostic-error': { borderLeftColor: 'var(--danger-ink)' },
   '.cm-diagnostic-warning': { borderLeftColor: 'var(--warn-ink)' },
-  // The diff: added and removed lines in the listings' own addition/deletion colours.
+  // The diff: added and removed lines in the listings' own addition/deletion colours (the code's
+  // colours are readable on them); the changed words within a line underlined, not tinted.
   '.cm-changedLine, .cm-insertedLine': { backgroundColor: 'var(--hl-addition-bg)' },
   '.cm-deletedChunk, .cm-deletedLine': { backgroundColor: 'var(--hl-deletion-bg)' },
-  '.cm-changedText, ins.cm-insertedLine': { background: 'color-mix(in srgb, var(--hl-addition) 25%, transparent)' },
-  '.cm-deletedText, del.cm-deletedLine, .cm-deletedChunk del': {
-    background: 'color-mix(in srgb, var(--hl-deletion) 25%, transparent)',
-    color: 'var(--hl-deletion)',
+  '.cm-changedText, ins.cm-insertedLine, .cm-deletedText, del.cm-deletedLine, .cm-deletedChunk del': {
+    background: 'none',
+    textDecorationLine: 'underline',
+    textDecorationThickness: '2px',
   },
+  '.cm-changedText, ins.cm-insertedLine': { textDecorationColor: 'var(--hl-addition)' },
+  '.cm-deletedText, del.cm-deletedLine, .cm-deletedChunk del': { textDecorationColor: 'var(--hl-deletion)' },
   '.cm-collapsedLines': { backgroundColor: 'var(--neutral-bg)', color: 'var(--ink)' },
 });
 
@@ -82,7 +85,10 @@ export function cEditor({ label, describedBy, readOnly = false }: { label: strin
     cpp(),
     syntaxHighlighting(siteHighlight),
     siteLook,
+    // tabindex: the text area is focusable as it is (contenteditable), but saying so lets
+    // checkers (axe's scrollable-region-focusable) see the scrolling box can be reached.
     EditorView.contentAttributes.of({
+      tabindex: '0',
       'aria-label': label,
       ...(describedBy ? { 'aria-describedby': describedBy } : {}),
       ...(readOnly ? { 'aria-readonly': 'true' } : {}),
