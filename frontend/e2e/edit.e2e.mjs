@@ -104,6 +104,7 @@ test('edit c-epoll: a compile error on its line, fixed, checked and benchmarked 
 
     // Fix it from the list: the click puts the cursor on the line.
     await item.getByRole('button').click();
+    await page.locator('.cm-editor.cm-focused').waitFor({ timeout: 5_000 });
     await page.keyboard.press('End');
     await page.keyboard.type(';');
     assert.ok((await activeLineText()).endsWith(STATEMENT), `the line is whole again: "${await activeLineText()}"`);

@@ -154,8 +154,12 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
   };
 
   const goTo = (line: number, column: number | null) => {
+    if (showing === 'editor') {
+      editor.current?.goTo(line, column);
+      return;
+    }
     setShowing('editor');
-    // The editor is shown again before the cursor moves into it.
+    // From the changes: the editor is shown again before the cursor moves into it.
     setTimeout(() => editor.current?.goTo(line, column), 0);
   };
 
