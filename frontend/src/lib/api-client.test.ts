@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { mockFetch, reply } from '@/testing/mock-fetch';
 
-import { ApiError, apiRequest, describeErrorBody } from './api-client';
+import { ApiError, apiRequest, describeErrorBody, retryAfterSeconds } from './api-client';
 
 describe('describeErrorBody', () => {
   it('reads FastAPI string and list details', () => {
@@ -30,6 +30,26 @@ describe('apiRequest', () => {
     expect((error as ApiError).message).toBe('connections out of range');
   });
 
+  it('carries a 429’s Retry-After in seconds, and none when the answer has none', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          new Response(JSON.stringify({ detail: 'you already have 3 builds waiting or under way' }), {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
+          }),
+        ),
+      ),
+    );
+    const busy = await apiRequest('/variants', schema, { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(ApiError);
+    expect(busy).toMatchObject({ status: 429, retryAfterS: 10, message: 'you already have 3 builds waiting or under way' });
+
+    mockFetch({ 'POST /api/runs': reply(422, { detail: 'connections out of range' }) });
+    await expect(apiRequest('/runs', schema, { method: 'POST', body: {} })).rejects.toMatchObject({ status: 422, retryAfterS: null });
+  });
+
   it('rejects an answer of the wrong shape', async () => {
     mockFetch({ 'GET /api/thing': { id: 3 } });
     await expect(apiRequest('/thing', schema)).rejects.toThrow(/unexpected shape/);
@@ -46,5 +66,15 @@ describe('apiRequest', () => {
   it('reports an unreachable backend', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
     await expect(apiRequest('/thing', schema)).rejects.toThrow(/Cannot reach the backend/);
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('reads whole seconds only', () => {
+    expect(retryAfterSeconds('10')).toBe(10);
+    expect(retryAfterSeconds(' 3 ')).toBe(3);
+    expect(retryAfterSeconds(null)).toBeNull();
+    expect(retryAfterSeconds('1.5')).toBeNull();
+    expect(retryAfterSeconds('Wed, 21 Oct 2026 07:28:00 GMT')).toBeNull();
   });
 });

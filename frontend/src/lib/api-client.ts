@@ -9,12 +9,22 @@ import { env } from './env';
 
 export class ApiError extends Error {
   readonly status: number | null;
+  /** The seconds the API asks to wait before trying again (a 429's or 503's Retry-After). */
+  readonly retryAfterS: number | null;
 
-  constructor(message: string, status: number | null) {
+  constructor(message: string, status: number | null, retryAfterS: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.retryAfterS = retryAfterS;
   }
+}
+
+/** Retry-After in seconds. The API sends whole seconds; an HTTP date (which it never sends)
+ *  reads as null rather than as a guess. */
+export function retryAfterSeconds(header: string | null): number | null {
+  if (header === null || !/^\s*\d+\s*$/.test(header)) return null;
+  return Number(header);
 }
 
 export function apiUrl(path: string): string {
@@ -90,6 +100,7 @@ export async function apiRequest<S extends z.ZodType>(
     throw new ApiError(
       detail ?? `${method} ${url} answered ${response.status} ${response.statusText}`.trim(),
       response.status,
+      retryAfterSeconds(response.headers.get('Retry-After')),
     );
   }
   // 204 No Content: only a caller that expects nothing (a z.undefined() schema) accepts it.

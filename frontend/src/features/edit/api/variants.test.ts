@@ -1,6 +1,8 @@
 import { mockFetch, reply } from '@/testing/mock-fetch';
 
-import { comparisonRequest, createVariant, RefusedError, retryAfterSeconds } from './variants';
+import { ApiError } from '@/lib/api-client';
+
+import { comparisonRequest, createVariant } from './variants';
 
 const created = { id: 'v1', check: { id: 'r1', status: 'queued', position: 1, wait_s: 3, held: false } };
 
@@ -9,6 +11,12 @@ describe('createVariant', () => {
     const { calls } = mockFetch({ 'POST /api/variants': reply(202, created) });
     expect(await createVariant('c-epoll', 'int main;\n')).toEqual(created);
     expect(calls[0]?.body).toEqual({ server: 'c-epoll', source: 'int main;\n' });
+  });
+
+  it('posts an exercise’s answer with its slug', async () => {
+    const { calls } = mockFetch({ 'POST /api/variants': reply(202, created) });
+    await createVariant('c-epoll', 'int main;\n', 'et-drain');
+    expect(calls[0]?.body).toEqual({ server: 'c-epoll', source: 'int main;\n', exercise: 'et-drain' });
   });
 
   it('refuses with the server’s detail and a 429’s Retry-After', async () => {
@@ -22,21 +30,13 @@ describe('createVariant', () => {
       ),
     );
     const refused = await createVariant('c-epoll', 'x').catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(RefusedError);
+    expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 429, retryAfterS: 10, message: expect.stringMatching(/^you already have 3 builds/) as unknown });
   });
 
   it('refuses a 422 with its detail', async () => {
     mockFetch({ 'POST /api/variants': reply(422, { detail: 'server: only the C servers can be edited, not rust-tokio' }) });
     await expect(createVariant('rust-tokio', 'x')).rejects.toMatchObject({ status: 422, retryAfterS: null, message: 'server: only the C servers can be edited, not rust-tokio' });
-  });
-});
-
-describe('retryAfterSeconds', () => {
-  it('reads whole seconds only', () => {
-    expect(retryAfterSeconds('10')).toBe(10);
-    expect(retryAfterSeconds(null)).toBeNull();
-    expect(retryAfterSeconds('Wed, 21 Oct 2026 07:28:00 GMT')).toBeNull();
   });
 });
 

@@ -1,56 +1,21 @@
 import { z } from 'zod';
 
 import { zVariantCreated, zVariantOut } from '@/lib/api/generated/zod.gen';
-import { ApiError, apiRequest, apiUrl, describeErrorBody } from '@/lib/api-client';
+import { apiRequest, apiUrl } from '@/lib/api-client';
 import { runCancelledSchema, runSchema, sourceSchema, sweepCreatedSchema, type SweepRequest } from '@/lib/api-schemas';
 
 export type Variant = z.infer<typeof zVariantOut>;
 export type VariantCreated = z.infer<typeof zVariantCreated>;
 const variantListSchema = z.array(zVariantOut);
 
-/** An answer of the API that refused a request, with the seconds a 429 asks to wait. */
-export class RefusedError extends ApiError {
-  readonly retryAfterS: number | null;
-
-  constructor(message: string, status: number | null, retryAfterS: number | null) {
-    super(message, status);
-    this.name = 'RefusedError';
-    this.retryAfterS = retryAfterS;
-  }
-}
-
-/** Retry-After in seconds (the API sends whole seconds; an HTTP date is not expected here). */
-export function retryAfterSeconds(header: string | null): number | null {
-  if (header === null || !/^\s*\d+\s*$/.test(header)) return null;
-  return Number(header);
-}
-
 /**
- * POST /api/variants: keep the edited file and queue its build and check. Not apiRequest:
- * a 429 here says when to try again (Retry-After), which the page shows beside the button.
+ * POST /api/variants: keep the edited file and queue its build and check (with `exercise`, an
+ * answer: the exercise's run checks and measures it). A refusal is an ApiError with the API's
+ * words, and for a 429 the seconds to wait (Retry-After), which the page shows by the button.
  */
-export async function createVariant(server: string, source: string): Promise<VariantCreated> {
-  const url = apiUrl('/variants');
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ server, source }),
-    });
-  } catch {
-    throw new RefusedError(`Cannot reach the backend (POST ${url}): your file is kept here; try again.`, null, null);
-  }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const detail = describeErrorBody(body) ?? `POST ${url} answered ${response.status} ${response.statusText}`.trim();
-    throw new RefusedError(detail, response.status, retryAfterSeconds(response.headers.get('Retry-After')));
-  }
-  const parsed = zVariantCreated.safeParse(body);
-  if (!parsed.success) {
-    throw new ApiError(`POST ${url} answered in an unexpected shape: ${z.prettifyError(parsed.error)}`, response.status);
-  }
-  return parsed.data;
+export function createVariant(server: string, source: string, exercise: string | null = null): Promise<VariantCreated> {
+  const body = exercise === null ? { server, source } : { server, source, exercise };
+  return apiRequest('/variants', zVariantCreated, { method: 'POST', body });
 }
 
 export function getVariant(id: string, signal?: AbortSignal) {
