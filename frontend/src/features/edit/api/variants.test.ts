@@ -1,6 +1,5 @@
-import { mockFetch, reply } from '@/testing/mock-fetch';
-
 import { ApiError } from '@/lib/api-client';
+import { mockFetch, reply } from '@/testing/mock-fetch';
 
 import { comparisonRequest, createVariant } from './variants';
 
