@@ -10,7 +10,7 @@ import { describeRefusal } from '../lib/refusal';
 /** A few events per build: render each as it comes, but a replayed run in one go. */
 const RENDER_INTERVAL_MS = 50;
 const MAX_RESUBSCRIBE_ATTEMPTS = 6;
-/** The events after which a check run's stream ends. */
+/** The events after which a check run's stream ends (`done`: an exercise's, measured). */
 const LAST_EVENTS: ReadonlySet<RunEventType> = new Set(['checked', 'failed', 'done']);
 
 function ended(run: Run): boolean {
@@ -19,15 +19,17 @@ function ended(run: Run): boolean {
 
 export interface UseCheckRun {
   state: CheckState;
-  /** Sends the file and follows its build; resolves to the new variant, or null if refused. */
-  build: (server: string, source: string) => Promise<VariantCreated | null>;
+  /** Sends the file (an answer to `exercise`, if given) and follows its build; resolves to the
+   *  new variant, or null if refused. */
+  build: (server: string, source: string, exercise?: string | null) => Promise<VariantCreated | null>;
   /** Follows a check run known by id (a reload, a variant's page): its events from #1. */
   attach: (variantId: string, runId: string) => Promise<void>;
   cancel: () => Promise<void>;
 }
 
 /**
- * One variant's build and check: POST /api/variants, then its check run's SSE stream. The
+ * One variant's build and check (an exercise's answer: and its measurement): POST
+ * /api/variants, then its check run's SSE stream. The
  * browser's EventSource resumes with Last-Event-ID by itself; if it gives up, GET
  * /api/runs/{id} says whether the run ended, and a live one is followed again from the last
  * event after a back-off (as the bench's runs are).
@@ -109,10 +111,10 @@ export function useCheckRun(): UseCheckRun {
   );
 
   const build = useCallback(
-    async (server: string, text: string) => {
+    async (server: string, text: string, exercise: string | null = null) => {
       dispatch({ type: 'submit' });
       try {
-        const created = await createVariant(server, text);
+        const created = await createVariant(server, text, exercise);
         close();
         dispatch({
           type: 'created',

@@ -1,5 +1,5 @@
 import { parseRunEventFrame, type RunEventFrame } from '@/lib/api-schemas';
-import { aRun } from '@/testing/fixtures';
+import { aRun, doneData, latency } from '@/testing/fixtures';
 
 import {
   checkReducer,
@@ -132,6 +132,40 @@ describe('checkReducer', () => {
     expect(resolved.failure?.reason).toBe('runner lost');
     const other = run([{ type: 'resolved', run: aRun({ id: 'elsewhere', status: 'failed' }) }], attached);
     expect(other).toBe(attached);
+  });
+
+  it('follows an exercise’s run past its checks: warm-up, the measured intervals, then measured', () => {
+    const progress = (seq: number, phase: string, t_s: number, qps: number, errors: number) =>
+      event('progress', seq, { t_s, phase, qps, requests: Math.round(qps), errors, latency_us: latency });
+    let state = run([
+      created,
+      event('build', 1, { t_s: 1, status: 'compiled', seconds: 1, diagnostics: [] }),
+      event('check', 2, echoPassed),
+      event('check', 3, httpPassed),
+      progress(4, 'warmup', 1, 900, 4),
+    ]);
+    expect(state.phase).toBe('measuring');
+    expect(isBuilding(state)).toBe(true);
+    expect(checkStateLabel(state)).toBe('every check passed; warming up at 1.0 s: 900 requests/s…');
+
+    state = run([progress(5, 'measure', 2, 1000, 0), progress(6, 'measure', 3, 1200.5, 2), event('server_stats', 7, { t_s: 3, cpu_percent: 50, memory_bytes: 1 })], state);
+    expect(checkStateLabel(state)).toBe('every check passed; measuring at 3.0 s: 1,201 requests/s, 2 errors so far…');
+    expect(state.measure?.points).toEqual([{ t_s: 2, qps: 1000 }, { t_s: 3, qps: 1200.5 }]); // the warm-up's left out
+
+    state = run([event('done', 8, doneData)], state);
+    expect(state.phase).toBe('measured');
+    expect(isBuilding(state)).toBe(false);
+    expect(state.checks).toHaveLength(2);
+    expect(checkStateLabel(state)).toBe('measured: every check passed, then measured: 51,235 requests/s over 5 s, 0 errors');
+  });
+
+  it('settles an exercise’s run that ended while the stream was gone as measured', () => {
+    const measuring = run([created, event('progress', 1, { t_s: 2, phase: 'measure', qps: 10, requests: 10, errors: 0, latency_us: latency })]);
+    const resolved = run([{ type: 'resolved', run: aRun({ id: 'r1', status: 'done' }) }], measuring);
+    expect(resolved.phase).toBe('measured');
+    expect(resolved.measure?.summary).toEqual({ qps: 51234.5, errors: 0, duration_s: 5 });
+    const checkOnly = aRun({ id: 'r1', status: 'done', request: { ...aRun().request, check_only: true }, result: null });
+    expect(run([{ type: 'resolved', run: checkOnly }], run([created])).phase).toBe('checked');
   });
 
   it('says where a held build waits', () => {

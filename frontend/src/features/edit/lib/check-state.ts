@@ -2,20 +2,23 @@
  * The state of one edited server's build and check, driven by POST /api/variants's answer and
  * the check run's SSE events: queued, started, `build` (compiled or found built, with the
  * compiler's diagnostics), one `check` per protocol, then `checked` or `failed` (with the
- * diagnostics that stopped the build, or the check that failed). As in the bench's runs, an
- * event at or below the last one applied is a replay after a reconnect and is ignored.
+ * diagnostics that stopped the build, or the check that failed). An exercise's answer is
+ * checked by a run that goes on to measure it: `progress` while the load runs, then `done`
+ * (measured). As in the bench's runs, an event at or below the last one applied is a replay
+ * after a reconnect and is ignored.
  */
 import type { z } from 'zod';
 
 import type { zCheckData, zCheckOutcome, zCheckResult, zDiagnostic } from '@/lib/api/generated/zod.gen';
-import type { Run, RunEventFrame } from '@/lib/api-schemas';
+import type { DoneEvent, ProgressEvent, Run, RunEventFrame } from '@/lib/api-schemas';
+import { formatInt, formatQps } from '@/lib/format';
 
 export type Diagnostic = z.infer<typeof zDiagnostic>;
 export type CheckData = z.infer<typeof zCheckData>;
 export type CheckOutcome = z.infer<typeof zCheckOutcome>;
 export type CheckResult = z.infer<typeof zCheckResult>;
 
-export type CheckPhase = 'idle' | 'queued' | 'building' | 'checking' | 'checked' | 'failed' | 'cancelled';
+export type CheckPhase = 'idle' | 'queued' | 'building' | 'checking' | 'checked' | 'measuring' | 'measured' | 'failed' | 'cancelled';
 
 /** What POST /api/variants refused (422, 429) or why it could not be sent: shown beside the
  *  button, the file left as it is. */
@@ -39,6 +42,25 @@ export interface BuildNews {
   diagnostics: Diagnostic[];
 }
 
+/** One interval of the measured part of an exercise's run, as its line draws it. */
+export interface MeasurePoint {
+  t_s: number;
+  qps: number;
+}
+
+/** The measured part of an exercise's run: where it is, and what it has measured. */
+export interface MeasureNews {
+  phase: ProgressEvent['phase'];
+  t_s: number;
+  qps: number;
+  /** The errors of the measured intervals so far (each interval says its own). */
+  errors: number;
+  /** The measured intervals (warm-up left out), for a small QPS line. */
+  points: MeasurePoint[];
+  /** Once done: the run's figures over its measured seconds. */
+  summary: { qps: number; errors: number; duration_s: number } | null;
+}
+
 export interface CheckState {
   /** POST /api/variants is on its way; the last build's outcome stays on show meanwhile. */
   sending: boolean;
@@ -53,6 +75,8 @@ export interface CheckState {
   /** Each protocol's check as it came. */
   checks: CheckData[];
   result: CheckResult | null;
+  /** An exercise's run, once it measures. */
+  measure: MeasureNews | null;
   failure: Failure | null;
   refusal: Refusal | null;
   notes: string[];
@@ -70,6 +94,7 @@ export const initialCheckState: CheckState = {
   build: null,
   checks: [],
   result: null,
+  measure: null,
   failure: null,
   refusal: null,
   notes: [],
@@ -87,9 +112,11 @@ export type CheckAction =
   | { type: 'resolved'; run: Run }
   | { type: 'note'; message: string };
 
-const TERMINAL: ReadonlySet<CheckPhase> = new Set(['checked', 'failed', 'cancelled']);
+const TERMINAL: ReadonlySet<CheckPhase> = new Set(['checked', 'measured', 'failed', 'cancelled']);
 const LEFT_QUEUE = { position: null, waitS: null, held: false } as const;
 const MAX_NOTES = 5;
+/** A line of at most this many intervals: a long run keeps its latest. */
+const MAX_POINTS = 300;
 
 export function isFinished(phase: CheckPhase): boolean {
   return TERMINAL.has(phase);
@@ -97,7 +124,7 @@ export function isFinished(phase: CheckPhase): boolean {
 
 /** From Build & check until the run ends: the button waits. */
 export function isBuilding(state: CheckState): boolean {
-  return state.sending || state.phase === 'queued' || state.phase === 'building' || state.phase === 'checking';
+  return state.sending || (state.phase !== 'idle' && !isFinished(state.phase));
 }
 
 function addNote(state: CheckState, message: string): CheckState {
@@ -112,7 +139,8 @@ function phaseOf(run: Run): CheckPhase {
     case 'running':
       return 'building';
     case 'done':
-      return 'checked';
+      // A check alone ends checked; an exercise's run goes on to measure.
+      return run.request.check_only ? 'checked' : 'measured';
     case 'failed':
       return 'failed';
     case 'cancelled':
@@ -150,13 +178,44 @@ function applyFrame(state: CheckState, frame: RunEventFrame): CheckState {
         failure: { reason, logs, diagnostics: diagnostics ?? [], check: check ?? null },
       };
     }
-    // A check run is never measured: these belong to benchmark runs.
     case 'progress':
+      return { ...next, ...LEFT_QUEUE, phase: 'measuring', measure: measured(state.measure, frame.data) };
+    case 'done':
+      return { ...next, ...LEFT_QUEUE, phase: 'measured', measure: summed(state.measure, frame.data) };
+    // The server's own figures and the repetitions: the run's page shows them, not this one.
     case 'server_stats':
     case 'repetition':
-    case 'done':
       return next;
   }
+}
+
+/** The measure with one more interval: the line and the error count take the measured ones
+ *  (the warm-up's are not judged). */
+function measured(measure: MeasureNews | null, progress: ProgressEvent): MeasureNews {
+  const points = measure?.points ?? [];
+  const errors = measure?.errors ?? 0;
+  const { phase, t_s, qps } = progress;
+  const measuring = phase === 'measure';
+  return {
+    phase,
+    t_s,
+    qps,
+    errors: measuring ? errors + progress.errors : errors,
+    points: measuring ? [...points, { t_s, qps }].slice(-MAX_POINTS) : points,
+    summary: null,
+  };
+}
+
+function summed(measure: MeasureNews | null, result: DoneEvent): MeasureNews {
+  const { qps, error_total, duration_s } = result.summary;
+  return {
+    phase: 'measure',
+    t_s: measure?.t_s ?? duration_s,
+    qps: measure?.qps ?? qps,
+    errors: measure?.errors ?? error_total,
+    points: measure?.points ?? [],
+    summary: { qps, errors: error_total, duration_s },
+  };
 }
 
 export function checkReducer(state: CheckState, action: CheckAction): CheckState {
@@ -198,6 +257,10 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
       if (action.run.id !== state.runId || isFinished(state.phase)) return state;
       const phase = phaseOf(action.run);
       if (phase === 'checked') return { ...state, ...LEFT_QUEUE, phase, result: action.run.check ?? null };
+      if (phase === 'measured') {
+        const result = action.run.result;
+        return { ...state, ...LEFT_QUEUE, phase, measure: result ? summed(state.measure, result) : state.measure };
+      }
       if (phase === 'failed') {
         const reason = action.run.error ?? 'the check failed (no reason recorded)';
         return { ...state, ...LEFT_QUEUE, phase, failure: { reason, logs: [], diagnostics: [], check: null } };
@@ -240,6 +303,22 @@ export function describeCheck(check: CheckData | CheckOutcome): string {
   return `${check.protocol}: ${check.failed ? `failed ${check.failed.check}` : 'failed'} (${passed})`;
 }
 
+function formatSeconds(seconds: number): string {
+  return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
+}
+
+function errorCount(errors: number): string {
+  return `${formatInt(errors)} error${errors === 1 ? '' : 's'}`;
+}
+
+/** "measuring at 3.0 s: 12,345 requests/s, 0 errors so far" (or "warming up at 1.0 s: …"). */
+export function describeMeasure(measure: MeasureNews | null): string {
+  if (!measure) return 'measuring';
+  const at = `at ${measure.t_s.toFixed(1)} s: ${formatQps(measure.qps)} requests/s`;
+  if (measure.phase === 'warmup') return `warming up ${at}`;
+  return `measuring ${at}, ${errorCount(measure.errors)} so far`;
+}
+
 /** The one-line status said in the live region (`data-testid="check-state"`). */
 export function checkStateLabel(state: CheckState): string {
   if (state.sending) return 'sending your file…';
@@ -258,6 +337,15 @@ export function checkStateLabel(state: CheckState): string {
     case 'checked': {
       const build = state.result?.build ?? state.build;
       return `checked: ${build ? `${describeBuild(build)}, ` : ''}every check passed`;
+    }
+    case 'measuring':
+      return `every check passed; ${describeMeasure(state.measure)}…`;
+    case 'measured': {
+      const summary = state.measure?.summary;
+      const figures = summary
+        ? `: ${formatQps(summary.qps)} requests/s over ${formatSeconds(summary.duration_s)} s, ${errorCount(summary.errors)}`
+        : '';
+      return `measured: every check passed, then measured${figures}`;
     }
     case 'failed':
       return `failed: ${state.failure?.reason ?? 'unknown reason'}`;
