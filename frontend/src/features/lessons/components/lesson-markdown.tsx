@@ -1,17 +1,17 @@
 import type { ComponentPropsWithoutRef, ComponentType, ReactNode } from 'react';
 import { Children, createContext, isValidElement, use, useMemo } from 'react';
 import Markdown, { type Components, type Options } from 'react-markdown';
-import { Link } from 'react-router';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 
 import { CodeBlock } from '@/components/code-block';
+import { MarkdownLink } from '@/components/markdown-link';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
 import type { Diagram } from '@/lib/api-schemas';
+import { codeLanguage, hastText, slugify } from '@/lib/markdown';
 
 import { rehypeGlossaryLinks } from '../lib/glossary-links';
-import { codeLanguage, hastText, isExternal, lessonHref, slugify } from '../lib/markdown';
 import { lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
 
 /** Components that render special fenced blocks (```experiment, ```source), keyed by language. */
@@ -88,42 +88,10 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
     },
     details: LessonDetails,
     a({ href, className, children }) {
-      if (href?.startsWith('#')) {
-        // In-page anchor: scroll without touching the (hash-based) route.
-        return (
-          <a
-            href={href}
-            className={className}
-            onClick={(event) => {
-              const target = document.getElementById(decodeURIComponent(href.slice(1)));
-              if (!target) return;
-              event.preventDefault();
-              target.scrollIntoView({ behavior: 'smooth', block: 'start' });
-            }}
-          >
-            {children}
-          </a>
-        );
-      }
-      const internal = lessonHref(href);
-      if (internal) {
-        return (
-          <Link to={internal} className={className}>
-            {children}
-          </Link>
-        );
-      }
-      if (isExternal(href)) {
-        return (
-          <a href={href} className={className} target="_blank" rel="noreferrer noopener">
-            {children}
-          </a>
-        );
-      }
       return (
-        <a href={href} className={className}>
+        <MarkdownLink href={href} className={className}>
           {children}
-        </a>
+        </MarkdownLink>
       );
     },
     h2({ children }) {

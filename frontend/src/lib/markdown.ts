@@ -1,4 +1,4 @@
-/** Small helpers for rendering lesson Markdown. */
+/** Small helpers for rendering the course's Markdown: lessons, the glossary, exercises. */
 import type { Element, ElementContent } from 'hast';
 
 /** `02-threads.md`, `./02-threads.md#x` → `/lessons/02-threads#x`; anything else unchanged (null). */
@@ -36,4 +36,4 @@ export function codeLanguage(code: Element): string | undefined {
 }
 
 /** GitHub-style heading ids so instructors can link to a section (shared with search). */
-export { slugify } from '@/lib/slugify';
+export { slugify } from './slugify';
