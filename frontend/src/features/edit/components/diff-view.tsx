@@ -14,6 +14,8 @@ interface DiffViewProps {
   layout: DiffLayout;
   /** What the changed side is, e.g. "your edit". */
   changedLabel: string;
+  /** What it is compared with: "the original" unless said ("the starter"). */
+  originalLabel?: string;
   file: string;
 }
 
@@ -21,10 +23,10 @@ interface DiffViewProps {
 const COLLAPSE = { margin: 3, minSize: 6 };
 
 /**
- * The edited file against the original, read-only: one column with the removed lines shown
+ * The edited file against the original (or another starting point), read-only: one column with the removed lines shown
  * above the added ones (unified), or the two side by side (@codemirror/merge).
  */
-export function DiffView({ original, changed, layout, changedLabel, file }: DiffViewProps) {
+export function DiffView({ original, changed, layout, changedLabel, originalLabel = 'the original', file }: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const dark = useTheme().theme === 'dark';
 
@@ -36,7 +38,7 @@ export function DiffView({ original, changed, layout, changedLabel, file }: Diff
         parent,
         doc: changed,
         extensions: [
-          cEditor({ label: `Changes to ${file}: ${changedLabel} against the original`, readOnly: true }),
+          cEditor({ label: `Changes to ${file}: ${changedLabel} against ${originalLabel}`, readOnly: true }),
           baseTheme(dark),
           unifiedMergeView({ original, mergeControls: false, highlightChanges: true, gutter: true, collapseUnchanged: COLLAPSE }),
         ],
@@ -47,7 +49,7 @@ export function DiffView({ original, changed, layout, changedLabel, file }: Diff
     }
     const merge = new MergeView({
       parent,
-      a: { doc: original, extensions: [cEditor({ label: `${file}, the original`, readOnly: true }), baseTheme(dark)] },
+      a: { doc: original, extensions: [cEditor({ label: `${file}, ${originalLabel}`, readOnly: true }), baseTheme(dark)] },
       b: { doc: changed, extensions: [cEditor({ label: `${file}, ${changedLabel}`, readOnly: true }), baseTheme(dark)] },
       highlightChanges: true,
       gutter: true,
@@ -56,12 +58,12 @@ export function DiffView({ original, changed, layout, changedLabel, file }: Diff
     return () => {
       merge.destroy();
     };
-  }, [original, changed, layout, changedLabel, file, dark]);
+  }, [original, changed, layout, changedLabel, originalLabel, file, dark]);
 
   if (original === changed) {
     return (
       <p className="edit__no-changes" data-testid="diff-none">
-        No changes: this is the original {file}.
+        No changes: this is {originalLabel} {file}.
       </p>
     );
   }
@@ -72,7 +74,7 @@ export function DiffView({ original, changed, layout, changedLabel, file }: Diff
       data-layout={layout}
       ref={host}
       role="group"
-      aria-label={layout === 'split' ? `The original ${file} (left) and ${changedLabel} (right)` : `Changes to ${file}`}
+      aria-label={layout === 'split' ? `${file}: ${originalLabel} (left) and ${changedLabel} (right)` : `Changes to ${file}`}
     />
   );
 }

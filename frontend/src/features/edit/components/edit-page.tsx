@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
@@ -9,6 +9,7 @@ import type { Server, Source } from '@/lib/api-schemas';
 
 import { getOriginal, getVariant, VARIANTS_KEY, type Variant } from '../api/variants';
 import { useCheckRun } from '../hooks/use-check-run';
+import { useDraftText, type DraftSlot } from '../hooks/use-draft-text';
 import { checkStateLabel, diagnosticsOf, isBuilding } from '../lib/check-state';
 import {
   clearDraft,
@@ -23,24 +24,12 @@ import {
 
 import { BenchmarkForm } from './benchmark-form';
 import { BuildOutcome } from './build-outcome';
-import { DiffLayoutPicker } from './diff-layout-picker';
 import { DiffView, type DiffLayout } from './diff-view';
+import { EditorToolbar, type Showing } from './editor-toolbar';
 import { SourceEditor, type SourceEditorHandle } from './source-editor';
 import { VariantList } from './variant-list';
 
 import './edit.css';
-
-/** Typing is kept this long after the last key, not on every key. */
-const DRAFT_DELAY_MS = 400;
-
-type DraftStatus = 'original' | 'unsaved' | 'saved' | 'not-saved';
-
-const DRAFT_STATUS: Record<DraftStatus, string> = {
-  original: 'the original, unchanged',
-  unsaved: 'saving the draft…',
-  saved: 'draft saved in this browser',
-  'not-saved': 'this browser would not keep the draft: copy your changes somewhere safe',
-};
 
 /** Why an edit page cannot open, with where to go instead. */
 function EditProblem({ title, children }: { title: string; children: ReactNode }) {
@@ -69,56 +58,28 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
   const editor = useRef<SourceEditorHandle>(null);
   const statusId = useId();
   const [start] = useState(() => startingText(readDraft(server.id), from?.id ?? null, from?.source ?? original.text));
-  const [text, setText] = useState(start.text);
-  const [setAside, setSetAside] = useState<Draft | null>(start.setAside);
-  const [draftStatus, setDraftStatus] = useState<DraftStatus>(
-    start.fromDraft ? 'saved' : start.text === original.text ? 'original' : 'unsaved',
+  const slot = useMemo<DraftSlot>(
+    () => ({ save: (next) => saveDraft(server.id, next, from?.id ?? null), clear: () => { clearDraft(server.id); } }),
+    [server.id, from],
   );
-  const [showing, setShowing] = useState<'editor' | 'changes'>('editor');
+  // A copy of a saved edit is kept even when it comes back to the original.
+  const { text, status: draftStatus, onChange: keepTyping, keepNow } = useDraftText(slot, from ? null : original.text, start);
+  const [setAside, setSetAside] = useState<Draft | null>(start.setAside);
+  const [showing, setShowing] = useState<Showing>('editor');
   const [layout, setLayout] = useState<DiffLayout>('unified');
   const [confirmingReset, setConfirmingReset] = useState(false);
   const [builtText, setBuiltText] = useState<string | null>(null);
   const { state, build, attach, cancel } = useCheckRun();
-  const saveTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const edited = text !== original.text;
   const busy = isBuilding(state);
 
-  const keep = useCallback(
-    (next: string) => {
-      if (saveTimer.current !== null) clearTimeout(saveTimer.current);
-      saveTimer.current = null;
-      if (next === original.text && !from) {
-        clearDraft(server.id);
-        setDraftStatus('original');
-        return;
-      }
-      setDraftStatus(saveDraft(server.id, next, from?.id ?? null) ? 'saved' : 'not-saved');
-    },
-    [from, original.text, server.id],
-  );
-
   const onChange = useCallback(
     (next: string) => {
-      setText(next);
+      keepTyping(next);
       setSetAside(null); // typing replaces the draft that was set aside
       setConfirmingReset(false);
-      setDraftStatus('unsaved');
-      if (saveTimer.current !== null) clearTimeout(saveTimer.current);
-      saveTimer.current = setTimeout(() => { keep(next); }, DRAFT_DELAY_MS);
     },
-    [keep],
-  );
-
-  // Whatever is typed is kept when the page goes, even within the delay.
-  const latest = useRef(text);
-  useEffect(() => {
-    latest.current = text;
-  }, [text]);
-  useEffect(
-    () => () => {
-      if (saveTimer.current !== null) keep(latest.current);
-    },
-    [keep],
+    [keepTyping],
   );
 
   // After a reload, follow this server's last build again: its events bring its outcome back.
@@ -131,7 +92,7 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
   }, [attach, server.id]);
 
   const buildAndCheck = async () => {
-    keep(text);
+    keepNow();
     const sent = text;
     const created = await build(server.id, sent);
     if (!created) return;
@@ -181,37 +142,19 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
         </div>
       ) : null}
 
-      <div className="edit__toolbar" role="group" aria-label="Editor actions">
-        {confirmingReset ? (
-          <span className="edit__confirm" role="group" aria-label="Confirm reset">
-            <span>Discard your changes and go back to the original?</span>
-            <button type="button" className="button button--small" onClick={reset} data-testid="reset-confirm">
-              Discard changes
-            </button>
-            <button type="button" className="button button--small" onClick={() => { setConfirmingReset(false); }}>
-              Keep editing
-            </button>
-          </span>
-        ) : (
-          <button
-            type="button"
-            className="button"
-            onClick={() => { if (edited) setConfirmingReset(true); }}
-            disabled={!edited}
-            title={edited ? 'Back to the original file' : 'This is the original file'}
-          >
-            Reset
-          </button>
-        )}
-        <button
-          type="button"
-          className="button"
-          aria-pressed={showing === 'changes'}
-          onClick={() => { setShowing((s) => (s === 'editor' ? 'changes' : 'editor')); }}
-        >
-          {showing === 'changes' ? 'Back to editing' : 'Show changes'}
-        </button>
-        {showing === 'changes' ? <DiffLayoutPicker layout={layout} onChange={setLayout} /> : null}
+      <EditorToolbar
+        baseName="the original"
+        edited={edited}
+        resetLabel="Reset"
+        confirmingReset={confirmingReset}
+        onConfirmingReset={setConfirmingReset}
+        onReset={reset}
+        showing={showing}
+        onShowing={setShowing}
+        layout={layout}
+        onLayout={setLayout}
+        draftStatus={draftStatus}
+      >
         <button
           type="button"
           className="button button--primary"
@@ -226,10 +169,7 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
             Cancel build
           </button>
         ) : null}
-        <span className="edit__draft" data-testid="draft-status" data-status={draftStatus}>
-          {DRAFT_STATUS[draftStatus]}
-        </span>
-      </div>
+      </EditorToolbar>
       {state.refusal ? (
         <p className="edit__problem" role="alert" data-testid="build-refused">
           {state.refusal.message}

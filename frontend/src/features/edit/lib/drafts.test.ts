@@ -1,4 +1,18 @@
-import { clearDraft, clearLastBuild, draftKey, readDraft, readLastBuild, saveDraft, saveLastBuild, startingText } from './drafts';
+import {
+  clearDraft,
+  clearExerciseDraft,
+  clearLastBuild,
+  draftKey,
+  readDraft,
+  readExerciseDraft,
+  readLastAnswer,
+  readLastBuild,
+  saveDraft,
+  saveExerciseDraft,
+  saveLastAnswer,
+  saveLastBuild,
+  startingText,
+} from './drafts';
 
 const when = new Date('2026-11-25T10:00:00Z');
 
@@ -10,6 +24,20 @@ describe('drafts', () => {
     expect(readDraft('c-poll')).toBeNull();
     clearDraft('c-epoll');
     expect(readDraft('c-epoll')).toBeNull();
+  });
+
+  it('keeps an exercise’s answer per exercise, apart from the free editor’s draft of its server', () => {
+    saveDraft('c-epoll', 'my free edit', null, when);
+    expect(saveExerciseDraft('et-drain', 'my answer', when)).toBe(true);
+    expect(readExerciseDraft('et-drain')?.text).toBe('my answer');
+    expect(readExerciseDraft('epollout-on-demand')).toBeNull();
+    expect(readDraft('c-epoll')?.text).toBe('my free edit');
+    saveLastAnswer('et-drain', { variantId: 'v2', runId: 'r2' });
+    expect(readLastAnswer('et-drain')).toEqual({ variantId: 'v2', runId: 'r2' });
+    expect(readLastBuild('c-epoll')).toBeNull();
+    clearExerciseDraft('et-drain');
+    expect(readExerciseDraft('et-drain')).toBeNull();
+    expect(readDraft('c-epoll')?.text).toBe('my free edit');
   });
 
   it('reads a corrupt or outdated draft as none', () => {

@@ -1,7 +1,8 @@
 /**
- * What a learner typed, kept in this browser per server until they reset it: a reload, a closed
- * tab or a refused build loses nothing. With it, the last build of that server, so a reload
- * follows it again (its events replay from the first) and its diagnostics come back.
+ * What a learner typed, kept in this browser per server (the free editor) or per exercise (an
+ * answer) until they reset it: a reload, a closed tab or a refused build loses nothing. With
+ * it, the last build of that server or answer, so a reload follows it again (its events replay
+ * from the first) and its outcome comes back.
  */
 import { z } from 'zod';
 
@@ -21,6 +22,9 @@ export type LastBuild = Omit<z.infer<typeof lastBuildSchema>, 'version'>;
 
 export const draftKey = (server: string) => `c10klab:edit-draft:v1:${server}`;
 export const lastBuildKey = (server: string) => `c10klab:edit-build:v1:${server}`;
+/** An exercise's answer is kept apart from the free editor's drafts of its server. */
+export const exerciseDraftKey = (slug: string) => `c10klab:exercise-draft:v1:${slug}`;
+export const lastAnswerKey = (slug: string) => `c10klab:exercise-answer:v1:${slug}`;
 
 function forget(key: string): void {
   try {
@@ -30,17 +34,34 @@ function forget(key: string): void {
   }
 }
 
-export function readDraft(server: string): Draft | null {
-  return readStored(draftKey(server), draftSchema.nullable(), null);
+function readDraftAt(key: string): Draft | null {
+  return readStored(key, draftSchema.nullable(), null);
 }
 
-/**
- * Keeps `text` as the server's draft; true when it was kept (read back the same), false when
- * the browser would not (storage full or disabled), so the page never says "saved" wrongly.
- */
+/** Keeps `text` at `key`; true when it was kept (read back the same), false when the browser
+ *  would not (storage full or disabled), so the page never says "saved" wrongly. */
+function saveDraftAt(key: string, text: string, from: string | null, now: Date): boolean {
+  writeStored(key, { version: 1, text, from, savedAt: now.toISOString() } satisfies Draft);
+  return readDraftAt(key)?.text === text;
+}
+
+function readBuildAt(key: string): LastBuild | null {
+  const stored = readStored(key, lastBuildSchema.nullable(), null);
+  return stored ? { variantId: stored.variantId, runId: stored.runId } : null;
+}
+
+function saveBuildAt(key: string, build: LastBuild): void {
+  writeStored(key, { version: 1, ...build });
+}
+
+// --- a server's draft in the free editor, and its last build ---
+
+export function readDraft(server: string): Draft | null {
+  return readDraftAt(draftKey(server));
+}
+
 export function saveDraft(server: string, text: string, from: string | null, now: Date = new Date()): boolean {
-  writeStored(draftKey(server), { version: 1, text, from, savedAt: now.toISOString() } satisfies Draft);
-  return readDraft(server)?.text === text;
+  return saveDraftAt(draftKey(server), text, from, now);
 }
 
 export function clearDraft(server: string): void {
@@ -48,16 +69,41 @@ export function clearDraft(server: string): void {
 }
 
 export function readLastBuild(server: string): LastBuild | null {
-  const stored = readStored(lastBuildKey(server), lastBuildSchema.nullable(), null);
-  return stored ? { variantId: stored.variantId, runId: stored.runId } : null;
+  return readBuildAt(lastBuildKey(server));
 }
 
 export function saveLastBuild(server: string, build: LastBuild): void {
-  writeStored(lastBuildKey(server), { version: 1, ...build });
+  saveBuildAt(lastBuildKey(server), build);
 }
 
 export function clearLastBuild(server: string): void {
   forget(lastBuildKey(server));
+}
+
+// --- an exercise's answer as it is written, and the last one checked ---
+
+export function readExerciseDraft(slug: string): Draft | null {
+  return readDraftAt(exerciseDraftKey(slug));
+}
+
+export function saveExerciseDraft(slug: string, text: string, now: Date = new Date()): boolean {
+  return saveDraftAt(exerciseDraftKey(slug), text, null, now);
+}
+
+export function clearExerciseDraft(slug: string): void {
+  forget(exerciseDraftKey(slug));
+}
+
+export function readLastAnswer(slug: string): LastBuild | null {
+  return readBuildAt(lastAnswerKey(slug));
+}
+
+export function saveLastAnswer(slug: string, build: LastBuild): void {
+  saveBuildAt(lastAnswerKey(slug), build);
+}
+
+export function clearLastAnswer(slug: string): void {
+  forget(lastAnswerKey(slug));
 }
 
 /**
