@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { aRun, servers } from '@/testing/fixtures';
+import { aRun, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -74,6 +74,51 @@ describe('VariantPage', () => {
     expect(await screen.findByTestId('diagnostic')).toHaveTextContent("line 3:12'handle_fast' undeclared");
     expect(screen.getByRole('button', { name: 'Benchmark against the original' })).toBeDisabled();
     expect(screen.getByText(/Only an edit that built and passed its checks/)).toBeInTheDocument();
+  });
+
+  it('shows the exercise an answer is for and its verdict, read again once its run ends', async () => {
+    const measured = [{ says: 'every request is answered', ok: true, value: 0, limit: 0 }];
+    const answers = [
+      { ...variant, exercise: 'et-drain', verdict: { status: 'pending' as const, reasons: [], measured: [] } },
+      { ...variant, exercise: 'et-drain', verdict: { status: 'passed' as const, reasons: [], measured } },
+    ];
+    api({
+      'GET /api/variants/v1': () => ({ body: answers.length > 1 ? answers.shift() : answers[0] }),
+      'GET /api/exercises/et-drain': {
+        slug: 'et-drain',
+        title: 'Edge-triggered epoll: read until EAGAIN',
+        lesson: '05-epoll',
+        server: 'c-epoll',
+        summary: 'Make it drain.',
+        file: 'servers/c/epoll.c',
+        statement: 'Drain it.',
+        hints: ['Loop.'],
+        starter: ORIGINAL,
+        run: {},
+        criteria: [{ kind: 'errors_at_most', says: 'every request is answered' }],
+      },
+      'GET /api/runs/r1': aRun({ id: 'r1', status: 'running', result: null }),
+    });
+    renderWithProviders(<VariantPage variantId="v1" />);
+    const section = await screen.findByTestId('variant-exercise');
+    expect(section).toHaveTextContent('Being judged');
+    expect(await within(section).findByRole('link', { name: 'Edge-triggered epoll: read until EAGAIN' })).toHaveAttribute('href', '/exercises/et-drain');
+
+    await waitFor(() => { expect(FakeEventSource.instances).toHaveLength(1); });
+    const events = FakeEventSource.latest();
+    events.emit('build', { t_s: 1, status: 'cached', diagnostics: [] }, 1);
+    events.emit('done', doneData, 2);
+    expect(await within(section).findByText('Passed: your answer does what the exercise asks.')).toBeInTheDocument();
+    expect(within(section).getByTestId('verdict-measured')).toHaveTextContent('every request is answered');
+    // An answer that passed its checks and was measured can be benchmarked.
+    expect(await screen.findByTestId('benchmark-form')).toBeInTheDocument();
+  });
+
+  it('shows no exercise for an edit of the free editor', async () => {
+    api();
+    renderWithProviders(<VariantPage variantId="v1" />);
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Edited c-epoll');
+    expect(screen.queryByTestId('variant-exercise')).toBeNull();
   });
 
   it.each([

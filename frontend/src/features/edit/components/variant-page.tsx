@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -7,14 +7,16 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import { ApiError } from '@/lib/api-client';
 
+import { exerciseQuery } from '../api/exercises';
 import { getOriginal, getVariant, type Variant } from '../api/variants';
 import { useCheckRun } from '../hooks/use-check-run';
-import { checkStateLabel } from '../lib/check-state';
+import { checkStateLabel, isFinished, passedChecks } from '../lib/check-state';
 
 import { BenchmarkForm } from './benchmark-form';
 import { BuildOutcome } from './build-outcome';
 import { DiffLayoutPicker } from './diff-layout-picker';
 import { DiffView, type DiffLayout } from './diff-view';
+import { VerdictView } from './verdict-view';
 
 import './edit.css';
 
@@ -56,6 +58,21 @@ function VariantProblem({ id, error }: { id: string; error: unknown }) {
   );
 }
 
+/** An answer's exercise (by its title, once known) and the verdict on it. */
+function ExerciseVerdict({ slug, verdict }: { slug: string; verdict: Variant['verdict'] }) {
+  const exercise = useQuery(exerciseQuery(slug));
+  return (
+    <section aria-labelledby="variant-exercise-title" data-testid="variant-exercise">
+      <h2 id="variant-exercise-title">Exercise</h2>
+      <p>
+        An answer to the exercise{' '}
+        <Link to={`/exercises/${encodeURIComponent(slug)}`}>{exercise.data?.title ?? slug}</Link>.
+      </p>
+      <div aria-live="polite">{verdict ? <VerdictView verdict={verdict} /> : <p className="edit__muted">It has no verdict.</p>}</div>
+    </section>
+  );
+}
+
 function VariantView({ variant }: { variant: Variant }) {
   const server = useServers().data?.find((s) => s.id === variant.server);
   const original = useQuery({
@@ -64,6 +81,7 @@ function VariantView({ variant }: { variant: Variant }) {
     staleTime: Infinity,
   });
   const { state, attach } = useCheckRun();
+  const queryClient = useQueryClient();
   const [layout, setLayout] = useState<DiffLayout>('unified');
   const [attachError, setAttachError] = useState<unknown>(null);
   const made = new Date(variant.created_at);
@@ -73,6 +91,12 @@ function VariantView({ variant }: { variant: Variant }) {
   useEffect(() => {
     attach(variant.id, variant.check_run_id).catch(setAttachError);
   }, [attach, variant.id, variant.check_run_id]);
+
+  // An answer judged while the page was open: its verdict is read again once its run ends.
+  const judging = variant.verdict?.status === 'pending' && isFinished(state.phase);
+  useEffect(() => {
+    if (judging) void queryClient.invalidateQueries({ queryKey: ['variants', variant.id], exact: true });
+  }, [judging, queryClient, variant.id]);
 
   return (
     <article className="edit variant-page" data-testid="variant-page" aria-labelledby="variant-title">
@@ -101,6 +125,8 @@ function VariantView({ variant }: { variant: Variant }) {
         </p>
       </header>
 
+      {variant.exercise ? <ExerciseVerdict slug={variant.exercise} verdict={variant.verdict} /> : null}
+
       <section className="edit__build" aria-labelledby="variant-check-title">
         <h2 id="variant-check-title">Build and check</h2>
         {attachError ? (
@@ -115,7 +141,7 @@ function VariantView({ variant }: { variant: Variant }) {
 
       <section aria-labelledby="variant-benchmark-title">
         <h2 id="variant-benchmark-title">Benchmark</h2>
-        {state.phase === 'checked' && server ? (
+        {passedChecks(state.phase) && server ? (
           <BenchmarkForm server={server} variantId={variant.id} />
         ) : (
           <>

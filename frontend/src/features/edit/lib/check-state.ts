@@ -122,6 +122,12 @@ export function isFinished(phase: CheckPhase): boolean {
   return TERMINAL.has(phase);
 }
 
+/** Built and every check passed: a check alone (checked), or an exercise's run that went on
+ *  to measure (measured). Such a variant can be benchmarked. */
+export function passedChecks(phase: CheckPhase): boolean {
+  return phase === 'checked' || phase === 'measured';
+}
+
 /** From Build & check until the run ends: the button waits. */
 export function isBuilding(state: CheckState): boolean {
   return state.sending || (state.phase !== 'idle' && !isFinished(state.phase));

@@ -1,0 +1,362 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+
+import { Loading } from '@/components/loading';
+import { ProseMarkdown } from '@/components/prose-markdown';
+import { lessonListQuery } from '@/hooks/use-lesson';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { ApiError } from '@/lib/api-client';
+import { formatBytes } from '@/lib/format';
+
+import { exerciseQuery, type Exercise } from '../api/exercises';
+import { getVariant, listVariants, VARIANTS_KEY } from '../api/variants';
+import { useCheckRun } from '../hooks/use-check-run';
+import { useDraftText, type DraftSlot } from '../hooks/use-draft-text';
+import { checkStateLabel, diagnosticsOf, isBuilding, isFinished, type CheckState } from '../lib/check-state';
+import {
+  clearExerciseDraft,
+  clearLastAnswer,
+  readExerciseDraft,
+  readLastAnswer,
+  saveExerciseDraft,
+  saveLastAnswer,
+} from '../lib/drafts';
+import { answersTo, lessonName, verdictWord } from '../lib/exercises';
+
+import { BuildOutcome } from './build-outcome';
+import { DiffView, type DiffLayout } from './diff-view';
+import { EditorToolbar, type Showing } from './editor-toolbar';
+import { ExerciseHints } from './exercise-hints';
+import { ExerciseSolution } from './exercise-solution';
+import { MeasureProgress } from './measure-progress';
+import { SourceEditor, type SourceEditorHandle } from './source-editor';
+import { VerdictView } from './verdict-view';
+
+import './edit.css';
+import './exercises.css';
+
+/** A verdict asked for as the run ended may still say pending: asked again this often. */
+const VERDICT_POLL_MS = 1_000;
+
+/** "20 connections sending 4 KiB echo requests for 5 s, after 1 s of warm-up". */
+function describeRun(run: Exercise['run']): string {
+  const load = run.rate > 0 ? `at ${run.rate} requests/s` : 'as fast as it answers';
+  const knobs = Object.entries(run.knobs).map(([name, value]) => `${name} = ${String(value)}`);
+  return [
+    `${run.connections} connection${run.connections === 1 ? '' : 's'} sending ${formatBytes(run.payload_bytes)} ${run.protocol} requests ${load}`,
+    `for ${run.duration_s} s after ${run.warmup_s} s of warm-up`,
+    knobs.length ? `with ${knobs.join(', ')}` : '',
+    run.profile === 'syscalls' ? 'counting its system calls' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Where the verdict stands below the check: not asked yet, being run, or the API's. */
+function VerdictSection({ state, exercise }: { state: CheckState; exercise: Exercise }) {
+  const finished = isFinished(state.phase);
+  const variantId = finished ? state.variantId : null;
+  const answer = useQuery({
+    queryKey: ['variants', variantId, 'verdict'],
+    queryFn: ({ signal }) => getVariant(variantId ?? '', signal),
+    enabled: variantId !== null,
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.verdict?.status === 'pending' ? VERDICT_POLL_MS : false),
+  });
+  const verdict = answer.data?.verdict ?? null;
+
+  return (
+    <section className="exercise-verdict" aria-labelledby="verdict-title">
+      <h2 id="verdict-title">Verdict</h2>
+      <div aria-live="polite" data-testid="verdict-area" data-variant={variantId ?? undefined}>
+        {state.variantId === null ? (
+          <p className="edit__muted">Not checked yet. Check my answer, and the verdict comes here.</p>
+        ) : !finished ? (
+          <p className="edit__muted">Judged when the run ends.</p>
+        ) : answer.isError ? (
+          <p className="edit__problem" role="alert">
+            The verdict could not be read: {answer.error.message}
+          </p>
+        ) : verdict ? (
+          <VerdictView verdict={verdict} />
+        ) : answer.data ? (
+          <p className="edit__problem">This answer has no verdict: it was not sent as an answer to {exercise.title}.</p>
+        ) : (
+          <Loading label="Reading the verdict…" />
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The answer's editor (kept per exercise), its check and measurement, the verdict, and the
+ *  solution on request. */
+function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
+  const { slug, starter, server, file } = exercise;
+  const queryClient = useQueryClient();
+  const editor = useRef<SourceEditorHandle>(null);
+  const statusId = useId();
+  const [start] = useState(() => {
+    const draft = readExerciseDraft(slug);
+    return draft ? { text: draft.text, fromDraft: true } : { text: starter, fromDraft: false };
+  });
+  const slot = useMemo<DraftSlot>(
+    () => ({ save: (next) => saveExerciseDraft(slug, next), clear: () => { clearExerciseDraft(slug); } }),
+    [slug],
+  );
+  const { text, status: draftStatus, onChange: keepTyping, keepNow } = useDraftText(slot, starter, start);
+  const [showing, setShowing] = useState<Showing>('editor');
+  const [layout, setLayout] = useState<DiffLayout>('unified');
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const [checkedText, setCheckedText] = useState<string | null>(null);
+  const { state, build, attach, cancel } = useCheckRun();
+  const busy = isBuilding(state);
+  const finished = isFinished(state.phase);
+
+  const onChange = useCallback(
+    (next: string) => {
+      keepTyping(next);
+      setConfirmingReset(false);
+    },
+    [keepTyping],
+  );
+
+  // After a reload, follow this exercise's last answer again: its events bring its outcome back.
+  useEffect(() => {
+    const last = readLastAnswer(slug);
+    if (!last) return;
+    attach(last.variantId, last.runId).catch(() => {
+      clearLastAnswer(slug);
+    });
+  }, [attach, slug]);
+
+  // An answer that has ended changes the learner's list (its verdict, the exercise's status).
+  const endedId = finished ? state.variantId : null;
+  useEffect(() => {
+    if (endedId !== null) void queryClient.invalidateQueries({ queryKey: VARIANTS_KEY });
+  }, [endedId, queryClient]);
+
+  const checkAnswer = async () => {
+    keepNow();
+    const sent = text;
+    const created = await build(server, sent, slug);
+    if (!created) return;
+    setCheckedText(sent);
+    saveLastAnswer(slug, { variantId: created.id, runId: created.check.id });
+    void queryClient.invalidateQueries({ queryKey: VARIANTS_KEY });
+  };
+
+  const replaceText = (next: string) => {
+    editor.current?.setText(next);
+    setConfirmingReset(false);
+    setShowing('editor');
+  };
+
+  const reset = () => {
+    replaceText(starter);
+    clearExerciseDraft(slug);
+  };
+
+  const goTo = (line: number, column: number | null) => {
+    if (showing === 'editor') {
+      editor.current?.goTo(line, column);
+      return;
+    }
+    setShowing('editor');
+    setTimeout(() => editor.current?.goTo(line, column), 0);
+  };
+
+  const changedSinceCheck = checkedText !== null && checkedText !== text && !busy;
+
+  return (
+    <>
+      <section className="exercise-answer" aria-labelledby="answer-title">
+        <h2 id="answer-title">Your answer</h2>
+        <p className="edit__muted">
+          <code>{file}</code> of <code>{server}</code>, as the exercise starts it. Your changes are kept in this browser
+          as you type, apart from your edits of {server} in the editor.
+        </p>
+        <EditorToolbar
+          baseName="the starter"
+          edited={text !== starter}
+          resetLabel="Reset to starter"
+          confirmingReset={confirmingReset}
+          onConfirmingReset={setConfirmingReset}
+          onReset={reset}
+          showing={showing}
+          onShowing={setShowing}
+          layout={layout}
+          onLayout={setLayout}
+          draftStatus={draftStatus}
+        >
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void checkAnswer()}
+            disabled={busy}
+            aria-describedby={statusId}
+          >
+            Check my answer
+          </button>
+          {busy && state.runId ? (
+            <button type="button" className="button" onClick={() => void cancel()}>
+              Cancel the check
+            </button>
+          ) : null}
+        </EditorToolbar>
+        {state.refusal ? (
+          <p className="edit__problem" role="alert" data-testid="build-refused">
+            {state.refusal.message}
+          </p>
+        ) : null}
+        <div hidden={showing !== 'editor'}>
+          <SourceEditor
+            ref={editor}
+            initialText={start.text}
+            label={`Your answer: ${file}`}
+            describedBy={statusId}
+            diagnostics={diagnosticsOf(state)}
+            onChange={onChange}
+          />
+        </div>
+        {showing === 'changes' ? (
+          <DiffView original={starter} changed={text} layout={layout} originalLabel="the starter" changedLabel="your answer" file={file} />
+        ) : null}
+      </section>
+
+      <section className="edit__build" aria-labelledby="check-title">
+        <h2 id="check-title">Check</h2>
+        <p
+          id={statusId}
+          className="check-state"
+          role="status"
+          aria-live="polite"
+          data-testid="check-state"
+          data-phase={state.phase}
+          data-run={state.runId ?? undefined}
+        >
+          {state.phase === 'idle' && !state.sending ? 'not checked yet' : checkStateLabel(state)}
+        </p>
+        {state.variantId ? (
+          <p className="edit__muted" data-testid="variant-link">
+            Kept as <Link to={`/variants/${encodeURIComponent(state.variantId)}`}>this answer’s page</Link>.
+            {changedSinceCheck ? ' You have changed your answer since: check it again to judge the changes.' : ''}
+          </p>
+        ) : null}
+        {state.measure ? <MeasureProgress measure={state.measure} /> : null}
+        <BuildOutcome state={state} onGoTo={goTo} />
+      </section>
+
+      <VerdictSection state={state} exercise={exercise} />
+
+      <ExerciseSolution exercise={exercise} onLoad={replaceText} />
+    </>
+  );
+}
+
+/** "Your answers": this exercise's answers from this browser, newest first, each at its page. */
+function AnswerList({ slug }: { slug: string }) {
+  const variants = useQuery({ queryKey: VARIANTS_KEY, queryFn: ({ signal }) => listVariants(signal) });
+  const answers = variants.data ? answersTo(variants.data, slug) : [];
+  return (
+    <section className="variant-list" aria-labelledby="answers-title" data-testid="answer-list">
+      <h2 id="answers-title">Your answers</h2>
+      {variants.isPending ? (
+        <Loading />
+      ) : variants.isError ? (
+        <p role="alert">Your answers could not be loaded: {variants.error.message}</p>
+      ) : answers.length === 0 ? (
+        <p className="edit__muted">None yet: each Check my answer is kept here, with its verdict.</p>
+      ) : (
+        <ol>
+          {answers.map((v) => {
+            const made = new Date(v.created_at);
+            const when = Number.isNaN(made.getTime())
+              ? v.created_at
+              : made.toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+            return (
+              <li key={v.id} data-verdict={v.verdict?.status}>
+                <Link to={`/variants/${encodeURIComponent(v.id)}`}>
+                  {when} <span className="edit__muted">· {verdictWord(v)}</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** Why an exercise's page cannot open, with the way back to the list. */
+function ExerciseProblem({ slug, error }: { slug: string; error: unknown }) {
+  const notFound = error instanceof ApiError && error.status === 404;
+  const title = notFound ? `No exercise ${slug}` : 'This exercise could not be loaded';
+  usePageTitle(title);
+  return (
+    <div className="page" role="alert" data-testid="exercise-problem">
+      <h1>{title}</h1>
+      <p>{notFound ? 'The course has no exercise with this name: check the link.' : error instanceof Error ? error.message : String(error)}</p>
+      <p>
+        <Link to="/exercises">← All exercises</Link>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * /#/exercises/:slug: the statement, how an answer is judged, hints one at a time, the starter
+ * in the editor (kept per exercise), Check my answer (built, checked, run and judged: the
+ * verdict with what was measured), a solution on request, and the learner's past answers.
+ */
+export function ExercisePage({ slug }: { slug: string }) {
+  const exercise = useQuery(exerciseQuery(slug));
+  const lessons = useQuery(lessonListQuery());
+  usePageTitle(exercise.data?.title);
+
+  if (exercise.isPending) return <Loading label="Loading the exercise…" />;
+  if (exercise.isError) return <ExerciseProblem slug={slug} error={exercise.error} />;
+  const data = exercise.data;
+  const lesson = lessons.data?.find((l) => l.slug === data.lesson);
+  const lessonTitle = lessonName({ lesson: data.lesson, about: lesson ?? null });
+
+  return (
+    <div className="edit exercise" data-testid="exercise-page">
+      <header className="edit__header">
+        <p className="edit__kicker">Exercise</p>
+        <h1>{data.title}</h1>
+        <p className="edit__intro">{data.summary}</p>
+        <nav className="exercise__links" aria-label="Around this exercise">
+          <Link to={`/lessons/${encodeURIComponent(data.lesson)}`} data-testid="exercise-lesson">
+            ← Back to {lessonTitle}
+          </Link>
+          <Link to="/exercises">All exercises</Link>
+        </nav>
+      </header>
+      <div className="edit__columns">
+        <div className="edit__main">
+          <section className="exercise-statement" aria-labelledby="statement-title">
+            <h2 id="statement-title">What to do</h2>
+            <ProseMarkdown markdown={data.statement} />
+            <h3>How your answer is judged</h3>
+            <p>
+              Your file is built and checked for correct answers in both protocols, then run: {describeRun(data.run)}. It
+              passes when:
+            </p>
+            <ul className="exercise-statement__criteria" data-testid="criteria">
+              {data.criteria.map((c) => (
+                <li key={c.says}>{c.says}</li>
+              ))}
+            </ul>
+          </section>
+          <ExerciseHints hints={data.hints} />
+          <ExerciseAnswer exercise={data} />
+        </div>
+        <aside className="edit__aside">
+          <AnswerList slug={data.slug} />
+        </aside>
+      </div>
+    </div>
+  );
+}

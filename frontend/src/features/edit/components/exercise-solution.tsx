@@ -1,0 +1,90 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+
+import { ErrorMessage, Loading } from '@/components/loading';
+
+import { solutionQuery, type Exercise } from '../api/exercises';
+
+import { DiffLayoutPicker } from './diff-layout-picker';
+import { DiffView, type DiffLayout } from './diff-view';
+
+type Step = 'closed' | 'confirming' | 'open';
+
+interface ExerciseSolutionProps {
+  exercise: Pick<Exercise, 'slug' | 'starter' | 'file'>;
+  /** Puts the solution in the editor in place of what is there. */
+  onLoad: (source: string) => void;
+}
+
+/**
+ * A solution, only for a learner who asks twice (Show a solution, then yes): it is not even
+ * fetched before. Shown as its changes to the starter, read-only, with a button that loads it
+ * into the editor.
+ */
+export function ExerciseSolution({ exercise, onLoad }: ExerciseSolutionProps) {
+  const [step, setStep] = useState<Step>('closed');
+  const [layout, setLayout] = useState<DiffLayout>('unified');
+  const [loaded, setLoaded] = useState(false);
+  const solution = useQuery({ ...solutionQuery(exercise.slug), enabled: step === 'open' });
+
+  return (
+    <section className="exercise-solution" aria-labelledby="solution-title" data-testid="solution">
+      <h2 id="solution-title">A solution</h2>
+      {step === 'closed' ? (
+        <>
+          <p className="edit__muted">One way to do it, as its changes to the starter.</p>
+          <button type="button" className="button" onClick={() => { setStep('confirming'); }}>
+            Show a solution
+          </button>
+        </>
+      ) : null}
+      {step === 'confirming' ? (
+        <div className="edit__confirm" role="group" aria-label="Confirm: show a solution">
+          <span>See a solution? Try the hints first.</span>
+          {/* The button that asked is gone: the choice it asked for takes the focus. */}
+          <button type="button" className="button button--small" onClick={() => { setStep('open'); }} autoFocus>
+            Yes, show it
+          </button>
+          <button type="button" className="button button--small" onClick={() => { setStep('closed'); }}>
+            Not yet
+          </button>
+        </div>
+      ) : null}
+      {step === 'open' ? (
+        solution.isPending ? (
+          <Loading label="Loading a solution…" />
+        ) : solution.isError ? (
+          <ErrorMessage title="The solution could not be loaded" error={solution.error} />
+        ) : (
+          <>
+            <DiffLayoutPicker layout={layout} onChange={setLayout} />
+            <DiffView
+              original={exercise.starter}
+              changed={solution.data.source}
+              layout={layout}
+              originalLabel="the starter"
+              changedLabel="a solution"
+              file={exercise.file}
+            />
+            <p className="exercise-solution__load">
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  onLoad(solution.data.source);
+                  setLoaded(true);
+                }}
+              >
+                Load into the editor
+              </button>{' '}
+              <span className="edit__muted">It replaces what is in the editor.</span>
+            </p>
+            <p role="status" className="edit__muted">
+              {loaded ? 'Loaded into the editor: Check my answer to see it pass.' : ''}
+            </p>
+          </>
+        )
+      ) : null}
+    </section>
+  );
+}

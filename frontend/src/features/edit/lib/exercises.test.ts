@@ -1,0 +1,71 @@
+import { lessons } from '@/testing/fixtures';
+
+import type { Variant } from '../api/variants';
+
+import { answersTo, exerciseStatus, groupByLesson, lessonName, verdictWord } from './exercises';
+
+function answer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
+  return {
+    id,
+    server: 'c-epoll',
+    file: 'servers/c/epoll.c',
+    source: '',
+    source_sha256: '',
+    created_at: '2026-11-25T10:00:00Z',
+    owner_id: 'p-solo',
+    check_run_id: `r-${id}`,
+    exercise,
+    verdict: status ? { status, reasons: [], measured: [] } : null,
+  };
+}
+
+describe('exerciseStatus', () => {
+  const variants = [
+    answer('v5', 'et-drain', 'failed'),
+    answer('v4', 'et-drain', 'passed'),
+    answer('v3', 'select-value-result', 'pending'),
+    answer('v2', 'reap-every-child', 'failed'),
+    answer('v1', null, null), // an edit in the free editor answers nothing
+  ];
+
+  it('is passed once any answer passed, even when a later one failed', () => {
+    expect(exerciseStatus(variants, 'et-drain')).toBe('passed');
+  });
+
+  it('is tried while an answer is judged or after answers that failed', () => {
+    expect(exerciseStatus(variants, 'select-value-result')).toBe('tried');
+    expect(exerciseStatus(variants, 'reap-every-child')).toBe('tried');
+  });
+
+  it('is not tried with no answer (free edits of its server do not count)', () => {
+    expect(exerciseStatus(variants, 'epollout-on-demand')).toBe('not-tried');
+    expect(exerciseStatus([], 'et-drain')).toBe('not-tried');
+  });
+
+  it('lists an exercise’s answers newest first, each in a word', () => {
+    expect(answersTo(variants, 'et-drain').map((v) => [v.id, verdictWord(v)])).toEqual([
+      ['v5', 'failed'],
+      ['v4', 'passed'],
+    ]);
+    expect(verdictWord(answer('v3', 'select-value-result', 'pending'))).toBe('being judged');
+  });
+});
+
+describe('groupByLesson', () => {
+  const exercise = (slug: string, lesson: string) => ({ slug, lesson, title: slug, server: 'c-epoll', summary: '' });
+
+  it('puts the exercises under their lessons in the course’s order, one it does not list last', () => {
+    const [first, second] = lessons;
+    const groups = groupByLesson(
+      [exercise('b', second!.slug), exercise('x', '99-gone'), exercise('a', first!.slug), exercise('c', second!.slug)],
+      lessons,
+    );
+    expect(groups.map((g) => [g.lesson, g.exercises.map((e) => e.slug)])).toEqual([
+      [first!.slug, ['a']],
+      [second!.slug, ['b', 'c']],
+      ['99-gone', ['x']],
+    ]);
+    expect(lessonName(groups[0]!)).toBe(`Lesson ${first!.order}: ${first!.title}`);
+    expect(lessonName(groups[2]!)).toBe('99-gone');
+  });
+});
