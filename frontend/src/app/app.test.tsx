@@ -38,6 +38,15 @@ describe('App', () => {
     expect(await screen.findByRole('link', { name: 'The C10K problem' })).toHaveAttribute('href', '#/lessons/01-c10k-problem');
   });
 
+  it('has an Exercises link, and the exercises load with their route', async () => {
+    serveCourse();
+    window.location.hash = '#/exercises';
+    render(<App />);
+    const nav = await screen.findByRole('navigation', { name: 'Course' });
+    expect(within(nav).getByRole('link', { name: 'Exercises' })).toHaveAttribute('href', '#/exercises');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Exercises' })).toBeInTheDocument();
+  });
+
   it('composes the experiment and source widgets into a lesson', async () => {
     serveCourse();
     window.location.hash = '#/lessons/01-c10k-problem';

@@ -82,6 +82,15 @@ export function createAppRouter() {
           path: 'variants/:id',
           lazy: async () => ({ Component: (await import('./routes/variant')).VariantRoute }),
         },
+        // Exercises: a statement and a starter file, answered in the editor and judged by a run.
+        {
+          path: 'exercises',
+          lazy: async () => ({ Component: (await import('./routes/exercises')).ExercisesRoute }),
+        },
+        {
+          path: 'exercises/:slug',
+          lazy: async () => ({ Component: (await import('./routes/exercises')).ExerciseRoute }),
+        },
         { path: '*', element: <NotFoundRoute /> },
       ],
     },

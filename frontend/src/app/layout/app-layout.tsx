@@ -34,6 +34,7 @@ export function AppLayout() {
             <Link to="/lab">Lab</Link>
             <Link to="/history">History</Link>
             <Link to="/edit">Edit</Link>
+            <Link to="/exercises">Exercises</Link>
             <Link to="/glossary">Glossary</Link>
             <AccountNav />
           </nav>

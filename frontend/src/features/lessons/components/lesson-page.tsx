@@ -10,6 +10,7 @@ import { useProgress, useReportCurrentLesson } from '../lib/progress';
 import { maySeeSpeakerNotes, progressStoreFor, type ReaderProp } from '../lib/reader';
 
 import { InstructorToggle } from './instructor-toggle';
+import { LessonExercises } from './lesson-exercises';
 import { LessonMarkdown, type FencedBlockRenderers } from './lesson-markdown';
 import { PageLoadFailure } from './page-load-failure';
 
@@ -33,7 +34,7 @@ function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) 
   );
 }
 
-/** One lesson: header, Markdown body with widgets, "mark as read" and prev/next links. */
+/** One lesson: header, Markdown body with widgets, its exercises, "mark as read" and prev/next links. */
 export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
   const lesson = useLesson(slug);
   // Its terms link from the lesson's prose; without it (still loading, or failed) none do.
@@ -76,6 +77,8 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
         showSpeakerNotes={notesAllowed && instructor.enabled}
         glossaryTerms={glossaryTerms}
       />
+
+      <LessonExercises lesson={data.slug} />
 
       <footer className="lesson__footer">
         <label className="lesson__read">
