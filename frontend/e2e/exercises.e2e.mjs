@@ -1,0 +1,157 @@
+/* global document, window */
+// End-to-end: an exercise, in real Chromium against the real course with real builds and runs
+// (E2E_BASE_URL). Open the exercises, open "Edge-triggered epoll: read until EAGAIN", Check my
+// answer with the starter: the run fails it, with a reason; show a solution (confirmed), load
+// it into the editor, Check my answer: it passes, every criterion met. Then axe on the
+// exercises' list and an exercise's page, light and dark.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { axeViolations } from './axe.mjs';
+import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
+
+// Each check run builds, checks both protocols and measures (~15 s here); a queue may hold it.
+const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
+const SLUG = 'et-drain';
+const TITLE = 'Edge-triggered epoll: read until EAGAIN';
+const FILE = 'servers/c/epoll.c';
+
+let browser;
+let page;
+let consoleErrors;
+
+before(async () => {
+  browser = await launchChromium();
+  ({ page, consoleErrors } = await watchedPage(browser));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function withFailureScreenshot(name, body) {
+  try {
+    await body();
+  } catch (error) {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Clicks Check my answer and waits for that answer's verdict: a new variant on the verdict's
+ * area (not the one before), judged passed or failed. Returns its status, reasons and the
+ * measured rows' cells.
+ */
+async function checkMyAnswer() {
+  const area = page.getByTestId('verdict-area');
+  const previous = await area.getAttribute('data-variant');
+  await page.getByRole('button', { name: 'Check my answer' }).click();
+  await page.waitForFunction(
+    ([el, before]) =>
+      el.dataset.variant &&
+      el.dataset.variant !== before &&
+      el.querySelector('[data-testid="verdict"][data-status="passed"], [data-testid="verdict"][data-status="failed"]'),
+    [await area.elementHandle(), previous],
+    { timeout: RUN_TIMEOUT_MS, polling: 250 },
+  );
+  const verdict = area.getByTestId('verdict');
+  const rows = verdict.locator('[data-testid="verdict-measured"] tbody tr');
+  const measured = [];
+  for (let i = 0; i < (await rows.count()); i += 1) measured.push(await rows.nth(i).locator('td').allTextContents());
+  return {
+    variant: await area.getAttribute('data-variant'),
+    status: await verdict.getAttribute('data-status'),
+    reasons: await verdict.locator('[data-testid="verdict-reasons"] li').allTextContents(),
+    measured,
+    state: ((await page.getByTestId('check-state').textContent()) ?? '').trim(),
+  };
+}
+
+test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from the page passes`, { timeout: 2 * RUN_TIMEOUT_MS + 90_000 }, async () => {
+  await withFailureScreenshot('exercises', async () => {
+    await page.goto(`${BASE_URL}/#/exercises`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { level: 1, name: 'Exercises' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: TITLE }).click();
+    await page.waitForFunction((slug) => window.location.hash === `#/exercises/${slug}`, SLUG, { timeout: 5_000 });
+    const editor = page.getByRole('textbox', { name: `Your answer: ${FILE}` });
+    await editor.waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+    assert.ok((await page.getByTestId('criteria').locator('li').count()) > 0, 'it says how an answer is judged');
+
+    // The starter as it is (a draft left by an earlier run of this test goes first).
+    const draft = page.getByTestId('draft-status');
+    if (!/the starter, unchanged/.test((await draft.textContent()) ?? '')) {
+      await page.getByRole('button', { name: 'Reset to starter' }).click();
+      await page.getByRole('button', { name: 'Discard changes' }).click();
+      await draft.filter({ hasText: 'the starter, unchanged' }).waitFor({ timeout: 5_000 });
+    }
+
+    // One hint, then the starter checked: failed, with why.
+    await page.getByRole('button', { name: /^Show hint 1 of \d+$/ }).click();
+    assert.match((await page.getByTestId('hint').first().textContent()) ?? '', /^Hint 1 of \d+/);
+    const starter = await checkMyAnswer();
+    assert.equal(starter.status, 'failed', `the starter was judged ${starter.status} ("${starter.state}")`);
+    assert.ok(starter.reasons.length > 0 && starter.reasons.every((r) => r.trim().length > 0), `a reason is given: ${JSON.stringify(starter)}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'exercise-failed.png'), fullPage: true });
+
+    // A solution: asked for, confirmed, shown against the starter, loaded into the editor.
+    const solution = page.getByTestId('solution');
+    await solution.getByRole('button', { name: 'Show a solution' }).click();
+    await solution.getByText('See a solution? Try the hints first.').waitFor();
+    await solution.getByRole('button', { name: 'Yes, show it' }).click();
+    await solution.getByTestId('diff-view').waitFor({ timeout: 15_000 });
+    await solution.getByRole('button', { name: 'Load into the editor' }).click();
+    await draft.filter({ hasText: 'draft saved' }).waitFor({ timeout: 5_000 });
+
+    const solved = await checkMyAnswer();
+    assert.equal(solved.status, 'passed', `the solution was judged ${solved.status}: ${JSON.stringify(solved)}`);
+    assert.notEqual(solved.variant, starter.variant);
+    assert.deepEqual(solved.reasons, []);
+    assert.ok(solved.measured.length > 0, 'what was measured is shown');
+    for (const cells of solved.measured) assert.equal(cells.at(-1), '✓ met', `every criterion met: ${cells.join(' | ')}`);
+    assert.match(solved.state, /^measured: every check passed/);
+
+    // Both answers listed, each at its page; the list says the exercise is passed.
+    const answers = page.getByTestId('answer-list');
+    await answers.locator(`a[href="#/variants/${solved.variant}"]`).waitFor({ timeout: 10_000 });
+    assert.ok((await answers.locator(`a[href="#/variants/${starter.variant}"]`).count()) === 1, 'the first answer is listed');
+    await page.screenshot({ path: join(ARTIFACTS, 'exercise-passed.png'), fullPage: true });
+
+    await page.goto(`${BASE_URL}/#/exercises`, { waitUntil: 'domcontentloaded' });
+    const item = page.getByTestId('exercise-item').filter({ has: page.getByRole('link', { name: TITLE }) });
+    await item.locator('[data-testid="exercise-status"]').waitFor({ timeout: 10_000 });
+    assert.equal(await item.getAttribute('data-status'), 'passed');
+
+    // The passed answer's own page says which exercise, and its verdict.
+    await page.goto(`${BASE_URL}/#/variants/${solved.variant}`, { waitUntil: 'domcontentloaded' });
+    const exercise = page.getByTestId('variant-exercise');
+    await exercise.getByRole('link', { name: TITLE }).waitFor({ timeout: 15_000 });
+    assert.equal(await exercise.getByTestId('verdict').getAttribute('data-status'), 'passed');
+
+    assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
+  });
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe finds no violation on the exercises' pages in ${scheme}`, { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
+    try {
+      const other = await context.newPage();
+      await other.goto(`${BASE_URL}/#/exercises`, { waitUntil: 'domcontentloaded' });
+      await other.getByTestId('exercise-item').first().waitFor({ timeout: 15_000 });
+      assert.equal(await other.evaluate(() => document.documentElement.dataset.theme), scheme);
+      assert.deepEqual(await axeViolations(other), [], `axe on the exercises' list (${scheme})`);
+
+      await other.goto(`${BASE_URL}/#/exercises/${SLUG}`, { waitUntil: 'domcontentloaded' });
+      await other.getByRole('textbox', { name: `Your answer: ${FILE}` }).waitFor({ timeout: 15_000 });
+      await other.getByRole('button', { name: /^Show hint 1 of \d+$/ }).click();
+      const found = await axeViolations(other);
+      await other.screenshot({ path: join(ARTIFACTS, `axe-exercise-${scheme}.png`) });
+      assert.deepEqual(found, [], `axe on an exercise's page (${scheme})`);
+    } finally {
+      await context.close();
+    }
+  });
+}
