@@ -24,6 +24,23 @@ const siteHighlight = HighlightStyle.define([
   { tag: [tags.processingInstruction, tags.macroName, tags.meta], color: 'var(--hl-attr)' },
 ]);
 
+/**
+ * The changed words of a diff, underlined and not tinted. @codemirror/merge tints them in its
+ * base theme, some with selectors as specific as these: the site's theme, mounted after it,
+ * wins the tie.
+ */
+const UNTINTED = [
+  '.cm-changedText',
+  'ins.cm-insertedLine',
+  '.cm-deletedText',
+  'del.cm-deletedLine',
+  '.cm-deletedChunk del',
+  '.cm-deletedChunk .cm-deletedText',
+  '&.cm-merge-a .cm-changedText',
+  '&.cm-merge-b .cm-changedText',
+  '&.cm-merge-b .cm-deletedText',
+].join(', ');
+
 const siteLook = EditorView.theme({
   '&': {
     color: 'var(--ink)',
@@ -59,13 +76,16 @@ const siteLook = EditorView.theme({
   // colours are readable on them); the changed words within a line underlined, not tinted.
   '.cm-changedLine, .cm-insertedLine': { backgroundColor: 'var(--hl-addition-bg)' },
   '.cm-deletedChunk, .cm-deletedLine': { backgroundColor: 'var(--hl-deletion-bg)' },
-  '.cm-changedText, ins.cm-insertedLine, .cm-deletedText, del.cm-deletedLine, .cm-deletedChunk del': {
+  [UNTINTED]: {
     background: 'none',
     textDecorationLine: 'underline',
     textDecorationThickness: '2px',
   },
   '.cm-changedText, ins.cm-insertedLine': { textDecorationColor: 'var(--hl-addition)' },
   '.cm-deletedText, del.cm-deletedLine, .cm-deletedChunk del': { textDecorationColor: 'var(--hl-deletion)' },
+  // Removed lines read in the listings' deletion ink: the code's colours are not all readable
+  // on the deletion background (a comment's grey in the dark theme is not).
+  '.cm-deletedChunk, .cm-deletedChunk *': { color: 'var(--hl-deletion)' },
   '.cm-collapsedLines': { backgroundColor: 'var(--neutral-bg)', color: 'var(--ink)' },
 });
 
