@@ -74,7 +74,11 @@ test('change a knob in the lab and run it', { timeout: RUN_TIMEOUT_MS + 60_000 }
     const trigger = knobs.getByRole('combobox').first();
     await trigger.selectOption({ index: 1 });
     const chosen = await trigger.inputValue();
-    await page.waitForFunction((v) => window.location.hash.includes(`knob.c-epoll.trigger=${v}`), chosen);
+    // Polled on a timer, not on animation frames: a busy machine may hold those back.
+    await page.waitForFunction((v) => window.location.hash.includes(`knob.c-epoll.trigger=${v}`), chosen, {
+      timeout: 15_000,
+      polling: 100,
+    });
 
     const widget = page.locator('section.experiment');
     await runToEnd(widget, 'Run benchmark');
