@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 
 import { App } from './app/app';
 import { applyStoredTheme } from './hooks/use-theme';
+import { i18nReady } from './lib/i18n';
 import './app/styles/global.css';
 
 // Before the first render, so the page is never drawn in the other theme first.
@@ -10,6 +11,9 @@ applyStoredTheme();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+// The chosen language's strings first, so the page is never drawn in the other language first.
+await i18nReady;
 
 createRoot(root).render(
   <StrictMode>

@@ -3,6 +3,8 @@ import { cleanup } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
+import { i18next, i18nReady } from '@/lib/i18n';
+
 import { FakeEventSource } from './fake-event-source';
 
 // Chart.js needs a real canvas: in unit tests the chart component is a stub that
@@ -26,7 +28,10 @@ vi.mock('react-chartjs-2', () => {
 // jsdom has no layout: scrolling (react-router's ScrollRestoration) is a no-op.
 Object.defineProperty(window, 'scrollTo', { value: () => undefined, writable: true });
 
-beforeEach(() => {
+// Unit tests read the English strings, whatever the machine's locale.
+beforeEach(async () => {
+  await i18nReady;
+  if (i18next.resolvedLanguage !== 'en') await i18next.changeLanguage('en');
   FakeEventSource.reset();
   vi.stubGlobal('EventSource', FakeEventSource);
 });

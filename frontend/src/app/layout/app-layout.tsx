@@ -4,6 +4,7 @@ import { HealthBanner } from '@/components/health-banner';
 import { AccountNav } from '@/features/people';
 import { SearchBox } from '@/features/search';
 
+import { LanguageSwitch } from './language-switch';
 import { StudentClass } from './student-class';
 import { ThemeSwitch } from './theme-switch';
 import { useScrollToHash } from './use-scroll-to-hash';
@@ -38,6 +39,7 @@ export function AppLayout() {
             <Link to="/glossary">Glossary</Link>
             <AccountNav />
           </nav>
+          <LanguageSwitch />
           <ThemeSwitch />
         </div>
       </header>
