@@ -2,8 +2,9 @@
 API and runner, recorded into content/baselines/<lesson>.json with its provenance.
 
 The lesson page shows a block's recorded result at once (charts and table, marked as recorded,
-with when and on what) and offers "Run live". A baseline belongs to the exact text of its block:
-change the block and the page stops showing the old result until this script records it again.
+with when and on what) and offers "Run live". A baseline belongs to what its block asks for (its
+key): change the request and the page stops showing the old result until this script records it
+again; a new title or id, or the block's translation, keeps it.
 
     make record-baselines                          # every lesson
     .venv/bin/python -m c10klab_bench.baselines --lesson 04-select-and-poll
@@ -20,7 +21,12 @@ from fastapi.testclient import TestClient
 
 from c10klab.content.check import WIDGET_ONLY_KEYS, fenced_blocks, series_request
 from c10klab.content.schemas import Baseline, LessonBaselines
-from c10klab.content.service import baselines_path, load_lessons, read_baselines
+from c10klab.content.service import (
+    baselines_path,
+    load_lessons,
+    read_baselines,
+    read_experiment,
+)
 from c10klab.main import create_app
 from c10klab.runs.service import parse_sse
 from c10klab_bench.harness import harness
@@ -99,14 +105,15 @@ def main() -> int:
                 continue
             recorded = LessonBaselines(lesson=lesson.slug)
             committed = read_baselines(content_dir, lesson.slug)
-            kept = {b.block: b for b in committed.experiments} if committed else {}
+            kept = {b.key: b for b in committed.experiments} if committed else {}
             for block in fenced_blocks(lesson.markdown):
                 if block.language != "experiment":
                     continue
                 spec = yaml.safe_load(block.body)
+                key = read_experiment(block.body.strip()).key
                 if args.syscalls_only and spec.get("profile") != "syscalls":
-                    if block.body.strip() in kept:
-                        recorded.experiments.append(kept[block.body.strip()])
+                    if key in kept:
+                        recorded.experiments.append(kept[key])
                     continue
                 print(f"{lesson.slug}:{block.line}: {spec}", flush=True)
                 record = record_series if "servers" in spec else record_run

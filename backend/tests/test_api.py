@@ -84,3 +84,17 @@ def test_json_answers_are_gzipped_for_browsers_that_take_it(client: TestClient) 
     assert lesson.headers["content-encoding"] == "gzip" and lesson.json()["diagrams"]
     plain = client.get("/api/lessons/09-zero-copy", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers
+
+
+def test_lessons_come_in_the_language_asked_for(client: TestClient) -> None:
+    english = client.get("/api/lessons/05-epoll").json()
+    assert english["language"] == "en"
+    # Figures are resolved: no reference is left in the served text, each says what it became.
+    assert "{{" not in english["markdown"]
+    assert all(f["text"] for f in english.get("figures", []))
+    chinese = client.get("/api/lessons/05-epoll", params={"lang": "zh"})
+    assert chinese.status_code == 200
+    assert chinese.json()["language"] in ("zh", "en")
+    refused = client.get("/api/lessons", params={"lang": "fr"})
+    assert refused.status_code == 422
+    assert "'en' or 'zh'" in refused.text

@@ -19,7 +19,7 @@ from c10klab.classroom.schemas import (
     Spread,
 )
 from c10klab.content.schemas import Baseline, ExperimentRef
-from c10klab.content.service import diagram_key, load_lessons, read_baselines, read_experiments
+from c10klab.content.service import load_lessons, read_baselines, read_experiments
 from c10klab.people.store import PeopleStore
 from c10klab.results.schemas import DoneEvent
 from c10klab.runs.store import Run
@@ -204,7 +204,7 @@ def build_board(content_dir: Path, people: PeopleStore, series: SweepStore, clas
     for lesson in load_lessons(content_dir):
         recorded = read_baselines(content_dir, lesson.slug)
         baselines: dict[str, Baseline] = {
-            diagram_key(b.block): b for b in (recorded.experiments if recorded else [])
+            b.key: b for b in (recorded.experiments if recorded else []) if b.key
         }
         for block in read_experiments(lesson.markdown):
             experiments.append(

@@ -5,8 +5,9 @@ block is a run request the API would accept, every `source` block names a file G
 serves (sandboxes.service.quotable_sources: the catalog's sources, the shared protocol modules,
 code files with ANCHOR: markers) and resolves to lines of it, every relative link and image
 exists, it has at least one experiment and one source block, every experiment has a
-reference result recorded for its exact text (content/baselines/, by `make record-baselines`),
-and every `mermaid` block a drawing of its exact text (content/diagrams/, by `make diagrams`).
+reference result recorded for what it asks (content/baselines/, by `make record-baselines`),
+every figure of its prose comes from those recordings (check_figures), and every `mermaid`
+block a drawing of its exact text (content/diagrams/, by `make diagrams`).
 Exit status 1 and one line per problem otherwise.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from c10klab.config import Settings
+from c10klab.content.check_figures import block_id_problems, reference_problems, unmarked_figures
 from c10klab.content.experiments import WIDGET_ONLY_KEYS as WIDGET_ONLY_KEYS
 from c10klab.content.experiments import block_fields, parse_block
 from c10klab.content.experiments import series_request as series_request
@@ -29,8 +31,10 @@ from c10klab.content.service import (
     diagram_key,
     diagrams_dir,
     get_glossary,
+    lesson_recordings,
     parse_lesson,
     read_baselines,
+    read_experiment,
 )
 from c10klab.errors import DomainError
 from c10klab.exercises.service import check_exercise, exercise_paths, read_exercise
@@ -139,15 +143,29 @@ def check_lesson(path: Path, settings: Settings) -> list[str]:
         f"{path.name}:{line + offset if line else 1}: {problem}"
         for line, problem in check_baselines(path.stem, experiments, settings)
         + check_diagrams(path.stem, blocks, settings)
+        + check_figures(path.stem, lesson.markdown, experiments, settings, offset)
     ]
     return problems
+
+
+def check_figures(
+    slug: str, markdown: str, experiments: list[Block], settings: Settings, offset: int = 0
+) -> list[tuple[int, str]]:
+    """Blocks have ids, references resolve, and no measured-looking figure is typed in."""
+    refs = [read_experiment(b.body.strip()) for b in experiments]
+    recordings = lesson_recordings(settings.content_dir, slug, refs)
+    return (
+        block_id_problems([(b.line, b.body) for b in experiments], refs, offset)
+        + reference_problems(markdown, recordings, "en")
+        + unmarked_figures(markdown, "en")
+    )
 
 
 def check_baselines(
     slug: str, experiments: list[Block], settings: Settings
 ) -> list[tuple[int, str]]:
-    """Each experiment block has a recorded reference result for its exact text, and no
-    recording outlives its block. Line 0 for problems that belong to no block."""
+    """Each experiment block has a recorded reference result for what it asks (its key), and
+    no recording outlives its block. Line 0 for problems that belong to no block."""
     name = baselines_path(settings.content_dir, slug).name
     record = f"record them: .venv/bin/python -m c10klab_bench.baselines --lesson {slug}"
     try:
@@ -156,14 +174,14 @@ def check_baselines(
         return [(0, f"{name} does not parse ({exc.error_count()} errors); {record}")]
     if recorded is None:
         return [(0, f"no reference results ({name} is missing); {record}")] if experiments else []
-    texts = {b.block for b in recorded.experiments}
+    keys = {b.key for b in recorded.experiments}
+    current = {read_experiment(b.body.strip()).key for b in experiments}
     problems = [
-        (b.line, f"experiment block has no reference result for its text (edited since?); {record}")
+        (b.line, f"experiment block has no reference result for what it asks (edited?); {record}")
         for b in experiments
-        if b.body.strip() not in texts
+        if read_experiment(b.body.strip()).key not in keys
     ]
-    current = {b.body.strip() for b in experiments}
-    stale = sum(1 for text in texts if text not in current)
+    stale = sum(1 for key in keys if key not in current)
     if stale:
         problems.append((0, f"{name} holds {stale} result(s) for blocks no longer here; {record}"))
     return problems
@@ -208,6 +226,7 @@ def check_glossary(settings: Settings) -> list[str]:
     problems += [
         f"glossary.md:{line + offset if line else 1}: {problem}"
         for line, problem in check_diagrams("glossary", fenced_blocks(glossary.markdown), settings)
+        + unmarked_figures(glossary.markdown, "en")
     ]
     seen: set[str] = set()
     for term in glossary.terms:

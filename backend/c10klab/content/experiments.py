@@ -6,6 +6,8 @@ has `servers:` instead of `server:`, optionally `vary:` with `values:`, and is o
 backend computed; the content checker and the baseline recorder use the same functions.
 """
 
+import hashlib
+import json
 from typing import Any
 
 import yaml
@@ -14,8 +16,10 @@ from pydantic import ValidationError
 from c10klab.runs.schemas import RunRequest
 from c10klab.sweeps.schemas import SweepRequest
 
-# What the experiment widget reads besides the request itself.
-WIDGET_ONLY_KEYS = {"title"}
+# What the experiment widget and the prose read besides the request itself: its title, and
+# its `id`, which the prose's figure references name (content/figures.py) and which a lesson's
+# translation keeps. Neither changes what runs, so neither calls for a new recording.
+WIDGET_ONLY_KEYS = {"title", "id"}
 # A series experiment: several servers and/or one parameter over several values (a sweep).
 SERIES_KEYS = {"servers", "vary", "values"}
 
@@ -84,3 +88,12 @@ def parse_block(source: str) -> RunRequest | SweepRequest:
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
         raise ValueError(problems) from exc
+
+
+def request_key(request: RunRequest | SweepRequest) -> str:
+    """What a block asks the runner for, as a key: a recording belongs to this, so a block's
+    title can change, or be translated, and keep its recording (the first 12 hex digits of the
+    SHA-256 of the request's JSON, defaults filled in and keys sorted)."""
+    kind = "series" if isinstance(request, SweepRequest) else "run"
+    text = kind + json.dumps(request.model_dump(mode="json"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

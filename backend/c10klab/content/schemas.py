@@ -1,7 +1,8 @@
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from c10klab.content.experiments import parse_block, request_key
 from c10klab.results.schemas import Provenance, RunEvent
 from c10klab.runs.schemas import RunRequest
 from c10klab.sweeps.schemas import SweepOut, SweepRequest
@@ -19,8 +20,15 @@ class FrontMatter(BaseModel):
     prerequisites: list[str] = []
 
 
+Language = Literal["en", "zh"]
+
+
 class LessonSummary(BaseModel):
     slug: str
+    language: Language = Field(
+        description="the language this text is in: the one asked for, or English while the "
+        "lesson has no translation"
+    )
     title: str
     summary: str
     minutes: int
@@ -41,10 +49,14 @@ class Diagram(BaseModel):
 
 
 class ExperimentRef(BaseModel):
-    """An ```experiment block of a lesson: `key` (the first 12 hex digits of the SHA-256 of
-    its trimmed text) is what a run or sweep sends as `experiment` to say where it came from."""
+    """An ```experiment block of a lesson. `key` stands for what the block asks the runner for
+    (content.experiments.request_key), so it is the same in every language: a run or sweep
+    sends it as `experiment` to say where it came from, the class board groups by it, and the
+    block's recording in GET .../baselines has it too. (A block that does not parse is keyed
+    by its text.)"""
 
     key: str
+    id: str | None = Field(None, description="the block's `id:`, named by the prose's figures")
     source: str
     title: str | None
     kind: Literal["run", "series"]
@@ -55,9 +67,22 @@ class ExperimentRef(BaseModel):
     error: str | None = Field(None, description="why the block is neither (being edited)")
 
 
+class Figure(BaseModel):
+    """One figure reference of the prose (`{{ expression }}`), as it was resolved against the
+    lesson's recordings; `markdown` has `text` in its place."""
+
+    expression: str
+    text: str | None = Field(description="the figure with its unit; None when it did not resolve")
+    value: float | None
+    unit: str | None
+    experiments: list[str] = Field(description="the ids of the blocks it was read from")
+    error: str | None = None
+
+
 class Lesson(LessonSummary):
     prerequisites: list[str]
-    markdown: str
+    markdown: str = Field(description="the lesson's Markdown, its figure references resolved")
+    figures: list[Figure] = []
     experiments: list[ExperimentRef] = []
     # Blocks without a drawing (a lesson being edited) are missing; the browser draws those.
     diagrams: list[Diagram] = []
@@ -75,14 +100,25 @@ class RecordedResult(BaseModel):
 
 class Baseline(BaseModel):
     """A reference result for one experiment block, recorded by `make record-baselines`
-    through the real runner. `block` is the block's exact text: edit the block and its
-    baseline no longer applies until it is recorded again."""
+    through the real runner. `block` is the block's text when it was recorded; the recording
+    belongs to what that block asks for (`request_key`): change the request and it no longer
+    applies until it is recorded again; change the title or id, or translate it, and it does."""
 
     block: str
     kind: Literal["run", "series"]
     recorded_at: str
     provenance: Provenance
     result: RecordedResult
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def key(self) -> str | None:
+        """What the recorded block asked for (content.experiments.request_key): the lesson's
+        block with this key shows this recording, whatever its title or language."""
+        try:
+            return request_key(parse_block(self.block))
+        except ValueError:
+            return None
 
 
 class LessonBaselines(BaseModel):
@@ -101,6 +137,7 @@ class Glossary(GlossaryFrontMatter):
     """content/glossary.md: one `### term` section per term, linked from lessons as
     `../glossary.md#term`."""
 
+    language: Language
     markdown: str
     terms: list[str]
     diagrams: list[Diagram] = []

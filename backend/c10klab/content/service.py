@@ -10,13 +10,17 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from c10klab.content.experiments import block_fields, parse_block
+from c10klab.content.experiments import block_fields, parse_block, request_key
+from c10klab.content.figures import Recording, find_references, read_recording, render
+from c10klab.content.markdown import FENCE as FENCE
 from c10klab.content.schemas import (
     Diagram,
     ExperimentRef,
+    Figure,
     FrontMatter,
     Glossary,
     GlossaryFrontMatter,
+    Language,
     Lesson,
     LessonBaselines,
     LessonLink,
@@ -27,8 +31,6 @@ from c10klab.sweeps.schemas import SweepRequest
 
 SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
-# A fenced block: its language, then its text (frontend/scripts/render-diagrams.mjs reads the same).
-FENCE = re.compile(r"^```([A-Za-z0-9_-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 # What only the instructor sees. The notes hold no nested <details>: the checker keeps it so.
 SPEAKER_NOTES = re.compile(r'<details class="speaker-notes">.*?</details>[ \t]*\n?', re.DOTALL)
 
@@ -42,9 +44,16 @@ class ParsedLesson:
     slug: str
     meta: FrontMatter
     markdown: str
+    language: Language = "en"
 
 
-def parse_lesson(path: Path) -> ParsedLesson:
+def language_dir(content_dir: Path, language: Language) -> Path:
+    """Where a language's lessons and glossary live: English at the top of content/, each
+    translation in its own folder (content/zh/) with the same file names."""
+    return content_dir if language == "en" else content_dir / language
+
+
+def parse_lesson(path: Path, language: Language = "en") -> ParsedLesson:
     slug = path.stem
     if not SLUG.match(slug):
         raise LessonFormatError(f"{path.name}: lesson files are named NN-slug.md (e.g. 01-c10k.md)")
@@ -56,26 +65,81 @@ def parse_lesson(path: Path) -> ParsedLesson:
         meta = FrontMatter.model_validate(raw)
     except (yaml.YAMLError, ValidationError) as exc:
         raise LessonFormatError(f"{path.name}: bad front matter: {exc}") from exc
-    return ParsedLesson(slug=slug, meta=meta, markdown=match.group(2).lstrip("\n"))
+    return ParsedLesson(
+        slug=slug, meta=meta, markdown=match.group(2).lstrip("\n"), language=language
+    )
 
 
-def load_lessons(content_dir: Path) -> list[ParsedLesson]:
-    """Every lesson, in course order (front matter `order`, then file name)."""
+def load_lessons(content_dir: Path, language: Language = "en") -> list[ParsedLesson]:
+    """Every lesson, in course order (front matter `order`, then file name): in `language`
+    where it has been translated, in English where not yet. The English files are the course:
+    a translation of a lesson that is not there is not served (the checker says so)."""
     lessons = [parse_lesson(p) for p in sorted((content_dir / "lessons").glob("*.md"))]
+    if language != "en":
+        folder = language_dir(content_dir, language) / "lessons"
+        translated = {p.stem: p for p in folder.glob("*.md")}
+        lessons = [
+            parse_lesson(translated[x.slug], language) if x.slug in translated else x
+            for x in lessons
+        ]
     return sorted(lessons, key=lambda lesson: (lesson.meta.order, lesson.slug))
 
 
 def _summary(lesson: ParsedLesson) -> LessonSummary:
-    return LessonSummary(slug=lesson.slug, **lesson.meta.model_dump(exclude={"prerequisites"}))
+    return LessonSummary(
+        slug=lesson.slug,
+        language=lesson.language,
+        **lesson.meta.model_dump(exclude={"prerequisites"}),
+    )
 
 
-def list_lessons(content_dir: Path) -> list[LessonSummary]:
-    return [_summary(lesson) for lesson in load_lessons(content_dir)]
+def list_lessons(content_dir: Path, language: Language = "en") -> list[LessonSummary]:
+    return [_summary(lesson) for lesson in load_lessons(content_dir, language)]
 
 
-def get_lesson(content_dir: Path, slug: str, speaker_notes: bool = True) -> Lesson:
-    """A lesson; without its speaker notes unless `speaker_notes` (an instructor asking)."""
-    lessons = load_lessons(content_dir)
+def lesson_recordings(
+    content_dir: Path, slug: str, experiments: list[ExperimentRef]
+) -> dict[str, Recording]:
+    """The lesson's recordings by block id: each block with an `id` and a recording of what it
+    asks for (the same in every language); one that cannot be read says why to the figures
+    naming it."""
+    with contextlib.suppress(ValidationError):
+        baselines = read_baselines(content_dir, slug)
+        by_key = {b.key: b for b in baselines.experiments} if baselines else {}
+        recordings: dict[str, Recording] = {}
+        for experiment in experiments:
+            baseline = by_key.get(experiment.key)
+            if experiment.id and baseline is not None:
+                recordings[experiment.id] = read_recording(experiment.id, baseline)
+        return recordings
+    return {}
+
+
+def resolve_figures(
+    markdown: str, recordings: dict[str, Recording], language: Language
+) -> tuple[str, list[Figure]]:
+    """The prose with its figure references resolved, and what each resolved to."""
+    references = find_references(markdown, recordings, language)
+    figures = [
+        Figure(
+            expression=r.expression,
+            text=r.text,
+            value=r.value,
+            unit=r.unit,
+            experiments=list(r.experiments),
+            error=r.error,
+        )
+        for r in references
+    ]
+    return render(markdown, references), figures
+
+
+def get_lesson(
+    content_dir: Path, slug: str, speaker_notes: bool = True, language: Language = "en"
+) -> Lesson:
+    """A lesson in `language` (English while it has no translation), its figures resolved;
+    without its speaker notes unless `speaker_notes` (an instructor asking)."""
+    lessons = load_lessons(content_dir, language)
     index = next((i for i, lesson in enumerate(lessons) if lesson.slug == slug), None)
     if index is None:
         raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
@@ -86,11 +150,16 @@ def get_lesson(content_dir: Path, slug: str, speaker_notes: bool = True) -> Less
         return LessonLink(slug=lessons[i].slug, title=lessons[i].meta.title)
 
     lesson = lessons[index]
+    experiments = read_experiments(lesson.markdown)
+    recordings = lesson_recordings(content_dir, slug, experiments)
+    shown = lesson.markdown if speaker_notes else SPEAKER_NOTES.sub("", lesson.markdown)
+    markdown, figures = resolve_figures(shown, recordings, lesson.language)
     return Lesson(
         **_summary(lesson).model_dump(),
         prerequisites=lesson.meta.prerequisites,
-        markdown=lesson.markdown if speaker_notes else SPEAKER_NOTES.sub("", lesson.markdown),
-        experiments=read_experiments(lesson.markdown),
+        markdown=markdown,
+        figures=figures,
+        experiments=experiments,
         diagrams=read_diagrams(content_dir, lesson.slug, lesson.markdown),
         prev=link(index - 1),
         next=link(index + 1),
@@ -101,6 +170,11 @@ def diagram_key(text: str) -> str:
     """A ```mermaid block's name in content/diagrams: the first 12 hex digits of the SHA-256
     of its text, trimmed (frontend/scripts/render-diagrams.mjs names the files it draws so)."""
     return hashlib.sha256(text.strip().encode()).hexdigest()[:12]
+
+
+def block_id(fields: dict[str, object]) -> str | None:
+    value = fields.get("id")
+    return str(value) if value is not None else None
 
 
 def read_experiment(source: str) -> ExperimentRef:
@@ -115,15 +189,18 @@ def read_experiment(source: str) -> ExperimentRef:
         title = fields.get("title")
         return ExperimentRef(
             key=diagram_key(source),
+            id=block_id(fields),
             source=source,
             title=str(title) if title is not None else None,
             kind="series" if "servers" in fields else "run",
             error=f"The experiment block is invalid: {problem}",
         )
-    title = yaml.safe_load(source).get("title")
+    fields = yaml.safe_load(source)
+    title = fields.get("title")
     series = isinstance(request, SweepRequest)
     return ExperimentRef(
-        key=diagram_key(source),
+        key=request_key(request),
+        id=block_id(fields),
         source=source,
         title=str(title) if title is not None else None,
         kind="series" if series else "run",
@@ -201,8 +278,11 @@ def get_baselines(content_dir: Path, slug: str) -> LessonBaselines:
 GLOSSARY_TERM = re.compile(r"^### (.+?)\s*$", re.MULTILINE)
 
 
-def get_glossary(content_dir: Path) -> Glossary:
-    path = content_dir / "glossary.md"
+def get_glossary(content_dir: Path, language: Language = "en") -> Glossary:
+    """The glossary in `language`, or in English while it has no translation."""
+    path = language_dir(content_dir, language) / "glossary.md"
+    if not path.is_file():
+        path, language = content_dir / "glossary.md", "en"
     if not path.is_file():
         raise NotFound("the course has no glossary (content/glossary.md)")
     match = FRONT_MATTER.match(path.read_text())
@@ -215,4 +295,6 @@ def get_glossary(content_dir: Path) -> Glossary:
     markdown = match.group(2).lstrip("\n")
     terms = GLOSSARY_TERM.findall(markdown)
     diagrams = read_diagrams(content_dir, "glossary", markdown)
-    return Glossary(**meta.model_dump(), markdown=markdown, terms=terms, diagrams=diagrams)
+    return Glossary(
+        **meta.model_dump(), language=language, markdown=markdown, terms=terms, diagrams=diagrams
+    )

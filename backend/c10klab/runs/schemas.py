@@ -8,7 +8,8 @@ RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 
 
 # Where a run comes from: a lesson's slug and one of its experiment blocks' keys (the first 12
-# hex digits of the SHA-256 of the block's trimmed text). The class board and CSV group by them.
+# hex digits of the SHA-256 of what the block asks for: content.experiments.request_key, the
+# same in every language). The class board and CSV group by them.
 LessonSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
 ExperimentKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{12}$")]
 VariantId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]

@@ -18,6 +18,7 @@ order: 1
 Hook.
 
 ```experiment
+id: one
 server: c-epoll
 connections: 10
 ```
@@ -127,7 +128,10 @@ def test_a_good_lesson_passes(course: Settings) -> None:
         (("Hook.\n", "See [next](02-missing.md).\n"), "link to missing `02-missing.md`"),
         (("Hook.\n", "Hook.\n\n<details>\n"), "unbalanced <details>"),
         (("Hook.\n", "# T\n"), "`# heading` in the body"),
-        (("```experiment\nserver: c-epoll\nconnections: 10\n```", ""), "has no `experiment`"),
+        (
+            ("```experiment\nid: one\nserver: c-epoll\nconnections: 10\n```", ""),
+            "has no `experiment`",
+        ),
         (("minutes: 5\n", ""), "minutes"),
     ],
 )
@@ -141,7 +145,7 @@ def test_each_problem_is_reported_with_its_place(
     assert any(problem in p and p.startswith("01-t.md:") for p in problems), problems
 
 
-def test_every_experiment_needs_a_reference_result_for_its_exact_text(course: Settings) -> None:
+def test_every_experiment_needs_a_reference_result_for_what_it_asks(course: Settings) -> None:
     write(course, GOOD, recorded=False)
     _, problems = check_course(course)
     assert problems == [
@@ -154,6 +158,10 @@ def test_every_experiment_needs_a_reference_result_for_its_exact_text(course: Se
     assert len(problems) == 2, problems
     assert problems[0].startswith("01-t.md:10: experiment block has no reference result")
     assert "01-t.json holds 1 result(s) for blocks no longer here" in problems[1]
+    # A title, a new id or a translated title asks the runner for nothing new: still recorded.
+    retitled = GOOD.replace("id: one", "id: other\ntitle: Ten clients, one loop")
+    write(course, retitled, recorded=False)
+    assert check_course(course) == (1, [])
 
 
 def test_block_problems_carry_the_line_of_the_fence(course: Settings) -> None:
@@ -197,7 +205,7 @@ def test_a_source_block_outside_the_list_says_how_to_get_in(course: Settings) ->
     write(course, GOOD.replace(QUOTED, "path: servers/c/Makefile\nlines: 1-2"))
     _, problems = check_course(course)
     assert problems == [
-        "01-t.md:15: source block: path: servers/c/Makefile is not a file GET /api/sources "
+        "01-t.md:16: source block: path: servers/c/Makefile is not a file GET /api/sources "
         "serves (a catalog server's source, a shared protocol module, or a code file with an "
         "`ANCHOR: name` comment): mark the lines to quote with ANCHOR: / ANCHOR_END: comments"
     ]
@@ -268,3 +276,49 @@ def test_the_glossary_mermaid_blocks_need_drawings_too(course: Settings) -> None
     ), problems
     draw(course, "glossary", FLOW)
     assert check_course(course) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (("id: one\n", ""), "01-t.md:10: needs an `id:`"),
+        (("id: one", "id: One-1"), "01-t.md:10: `id: One-1` is not lower case"),
+    ],
+)
+def test_every_experiment_block_has_a_well_formed_id(
+    course: Settings, change: tuple[str, str], problem: str
+) -> None:
+    write(course, GOOD.replace(*change))
+    _, problems = check_course(course)
+    assert len(problems) == 1 and problems[0].startswith(problem), problems
+
+
+def test_two_blocks_may_share_neither_an_id_nor_a_request(course: Settings) -> None:
+    second = "```experiment\nid: one\nserver: c-epoll\nconnections: 10\n```\n"
+    write(course, GOOD.replace("Hook.\n", "Hook.\n\n" + second))
+    _, problems = check_course(course)
+    assert problems == [
+        "01-t.md:16: `id: one` is also the block at line 10",
+        "01-t.md:16: asks for the same run as the block at line 10",
+    ]
+
+
+def test_a_measured_looking_figure_must_be_a_reference_or_quoted(course: Settings) -> None:
+    typed = GOOD.replace("Hook.", "Hook: it did 218,767 round trips\nper second, in 4.2 µs each.")
+    write(course, typed)
+    _, problems = check_course(course)
+    assert [p.split(" looks measured")[0] for p in problems] == [
+        "01-t.md:8: “218,767 round trips per second”",
+        "01-t.md:9: “4.2 µs”",
+    ]
+    allowed = GOOD.replace(
+        "Hook.",
+        "Hook: [Kegel's 10,000 clients at 1 ms each](http://www.kegel.com/c10k.html), "
+        "`sleep 10 ms`, a {{ given(\"10 ms\") }} timeout, {{ one.qps }}.",
+    )
+    write(course, allowed)
+    _, problems = check_course(course)
+    # The reference is the only problem left: this test's recordings hold no finished run.
+    assert problems == [
+        "01-t.md:8: figure {{ one.qps }}: the recording of `one` has no finished run"
+    ]

@@ -152,3 +152,18 @@ def test_the_real_course_serves_every_diagram_drawn() -> None:
         blocks = {m[2].strip() for m in FENCE.finditer(lesson.markdown) if m[1] == "mermaid"}
         assert {d.source for d in lesson.diagrams} == blocks, summary.slug
         assert all(d.svg.startswith('<svg id="c10k-diagram-') for d in lesson.diagrams)
+
+
+def test_a_translation_is_served_in_its_language_and_english_stands_in_until_then(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "01-first.md", "First", 1)
+    write(tmp_path, "02-second.md", "Second", 2)
+    (tmp_path / "zh" / "lessons").mkdir(parents=True)
+    (tmp_path / "zh" / "lessons" / "01-first.md").write_text(LESSON.format(title="第一课", order=1))
+    listed = list_lessons(tmp_path, "zh")
+    assert [(x.title, x.language) for x in listed] == [("第一课", "zh"), ("Second", "en")]
+    first = get_lesson(tmp_path, "01-first", language="zh")
+    assert first.language == "zh" and first.markdown.startswith("# Body of 第一课")
+    assert first.next is not None and first.next.title == "Second"
+    assert get_lesson(tmp_path, "01-first").title == "First"

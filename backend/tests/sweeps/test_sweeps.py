@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
+from c10klab.sweeps.figures import memory_per_connection
 from c10klab.sweeps.schemas import Point
-from c10klab.sweeps.service import memory_per_connection
 from tests.results.figures import a_result
 
 
