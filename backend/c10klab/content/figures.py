@@ -66,6 +66,7 @@ class RunRecording:
     id: str
     point: Point
     repetitions: list[Point]
+    connections: int
     summary: dict[str, Any]
     aggregate: dict[str, Any]
     syscalls: dict[str, Any] | None
@@ -109,12 +110,14 @@ def read_recording(experiment_id: str, baseline: Baseline) -> Recording:
     if done is None:
         return Unreadable(experiment_id, f"the recording of `{experiment_id}` has no finished run")
     data = done.model_dump(mode="json")["data"]
-    base = {"server": data["provenance"]["request"]["server"], "value": 0, "run_id": None}
+    request = data["provenance"]["request"]
+    base = {"server": request["server"], "value": 0, "run_id": None}
     repetitions = [point_from_result(base, rep) for rep in data.get("repetitions") or []]
     return RunRecording(
         id=experiment_id,
         point=point_from_result(base, data),
         repetitions=repetitions,
+        connections=request["connections"],
         summary=data["summary"],
         aggregate=data.get("aggregate") or {},
         syscalls=data.get("syscalls"),
@@ -221,6 +224,15 @@ def time_per_request(qps: Quantity) -> Quantity:
     return Quantity(1e6 / qps.value, "us")
 
 
+def closed_loop_latency(run: RunRecording) -> Quantity:
+    """Little's law for a closed loop: connections ÷ throughput is the time each connection
+    takes per round trip, the server's latency plus the client's own turnaround. The measured
+    latency leaves the turnaround out, so it comes in below this."""
+    if not isinstance(run, RunRecording) or not run.point.qps:
+        raise FigureError("closed_loop_latency() takes a run block with a throughput")
+    return Quantity(run.connections / run.point.qps * 1e6, "us")
+
+
 def memory_per_connection(series: SeriesRecording, server: str) -> Quantity:
     """Resident memory per extra connection: the sweep's own slope (sweeps.service)."""
     slopes = sweep_memory_per_connection(series.table.points, series.table.request.vary)
@@ -269,6 +281,7 @@ FUNCTIONS: dict[str, Callable[..., Quantity]] = {
         percent_above,
         difference,
         time_per_request,
+        closed_loop_latency,
         memory_per_connection,
         cost_per_idle,
         lowest,

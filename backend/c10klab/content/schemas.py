@@ -16,7 +16,7 @@ class FrontMatter(BaseModel):
     title: str = Field(min_length=1)
     summary: str = Field(min_length=1)
     minutes: int = Field(ge=1, le=240)
-    order: int = Field(ge=1)
+    order: int = Field(ge=0)  # 0: the lesson before the course
     prerequisites: list[str] = []
 
 
