@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { i18next } from '@/lib/i18n';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { instructorMe, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
@@ -39,5 +40,15 @@ describe('AccountNav', () => {
     renderWithProviders(<AccountNav />);
     expect(await screen.findByTestId('account-name')).toHaveTextContent('Grace (instructor)');
     expect(screen.getByRole('link', { name: 'Your classes' })).toHaveAttribute('href', '/classes');
+  });
+
+  it('follows a switch to Chinese without reloading', async () => {
+    mockFetch({ 'GET /api/auth/me': instructorMe });
+    renderWithProviders(<AccountNav />);
+    expect(await screen.findByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByTestId('account-name')).toHaveTextContent('Grace （讲师）');
+    expect(screen.getByRole('link', { name: '我的班级' })).toHaveAttribute('href', '/classes');
+    expect(screen.getByRole('button', { name: '退出登录' })).toBeInTheDocument();
   });
 });

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
 import { useMe } from '../hooks/use-me';
@@ -11,6 +12,7 @@ import './people.css';
  * while `me` is unknown.
  */
 export function AccountNav() {
+  const { t } = useTranslation('people');
   const me = useMe();
   const logoutMutation = useLogout();
   const navigate = useNavigate();
@@ -20,8 +22,8 @@ export function AccountNav() {
   if (!person) {
     return (
       <span className="account-nav" data-testid="account-nav">
-        <Link to="/join">Join a class</Link>
-        <Link to="/login">Instructor login</Link>
+        <Link to="/join">{t('accountNav.join')}</Link>
+        <Link to="/login">{t('accountNav.login')}</Link>
       </span>
     );
   }
@@ -33,14 +35,14 @@ export function AccountNav() {
       <span className="account-nav__who" data-testid="account-name">
         {person.name}
         {person.kind === 'instructor' ? (
-          <span className="account-nav__role"> (instructor)</span>
+          <span className="account-nav__role"> {t('accountNav.instructor')}</span>
         ) : me.data.class ? (
           <span className="account-nav__role"> · {me.data.class.name}</span>
         ) : null}
       </span>
-      {person.kind === 'instructor' ? <Link to="/classes">Your classes</Link> : null}
+      {person.kind === 'instructor' ? <Link to="/classes">{t('accountNav.yourClasses')}</Link> : null}
       <button type="button" className="button button--small" onClick={logOut} disabled={logoutMutation.isPending}>
-        Log out
+        {t('accountNav.logOut')}
       </button>
       {logoutMutation.isError ? (
         <span className="account-nav__error" role="alert">

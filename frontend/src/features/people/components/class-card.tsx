@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { useEndClass } from '../hooks/use-classes';
@@ -14,6 +15,7 @@ function day(iso: string): string {
  *  join link (which pre-fills the code), how many students have joined, and the way to its
  *  page (roster, queue, board). */
 export function ClassCard({ klass }: { klass: Class }) {
+  const { t } = useTranslation('people');
   const link = joinLink(klass.join_code);
   const ended = klass.ended_at !== null;
   return (
@@ -21,29 +23,30 @@ export function ClassCard({ klass }: { klass: Class }) {
       <header className="class-card__header">
         <h2 className="class-card__name">{klass.name}</h2>
         <p className="class-card__students" data-testid="class-students">
-          {klass.students} student{klass.students === 1 ? '' : 's'}
+          {t('card.students', { count: klass.students })}
         </p>
       </header>
       {ended ? (
-        <p className="class-card__ended">Ended {day(klass.ended_at ?? '')}: its code no longer admits anyone.</p>
+        <p className="class-card__ended">{t('card.ended', { day: day(klass.ended_at ?? '') })}</p>
       ) : (
         <>
-          <p className="class-card__label">Join code</p>
+          <p className="class-card__label">{t('card.joinCode')}</p>
           <p className="class-card__code" data-testid="join-code">
             {klass.join_code}
           </p>
           <p className="class-card__link">
-            or open <a href={link} data-testid="join-link">{link}</a>
+            <Trans t={t} i18nKey="card.orOpen" values={{ link }} components={{ anchor: <a href={link} data-testid="join-link" /> }} />
           </p>
         </>
       )}
       <p className="class-card__meta">
-        Created {day(klass.created_at)}
-        {!ended && klass.ends_at != null ? ` · ends by itself ${new Date(klass.ends_at).toLocaleString()}` : ''}
+        {!ended && klass.ends_at != null
+          ? t('card.createdEnds', { day: day(klass.created_at), time: new Date(klass.ends_at).toLocaleString() })
+          : t('card.created', { day: day(klass.created_at) })}
       </p>
       <p className="class-card__open">
         <Link to={`/classes/${encodeURIComponent(klass.id)}`} className="button button--primary">
-          Open class
+          {t('card.open')}
         </Link>
       </p>
       {ended ? null : <EndClassButton klass={klass} />}
@@ -53,15 +56,15 @@ export function ClassCard({ klass }: { klass: Class }) {
 
 /** Ends the class after asking: there is no undoing it (the code stops working for good). */
 function EndClassButton({ klass }: { klass: Class }) {
+  const { t } = useTranslation('people');
   const end = useEndClass();
   const confirmAndEnd = () => {
-    const question = `End “${klass.name}”? Its code stops admitting anyone, its students are signed out and their waiting runs are cancelled. What ran stays readable here.`;
-    if (window.confirm(question)) end.mutate(klass.id);
+    if (window.confirm(t('card.confirmEnd', { name: klass.name }))) end.mutate(klass.id);
   };
   return (
     <div className="class-card__end">
       <button type="button" className="button" onClick={confirmAndEnd} disabled={end.isPending}>
-        {end.isPending ? 'Ending…' : 'End class'}
+        {end.isPending ? t('card.ending') : t('card.end')}
       </button>
       <FormError error={end.error} />
     </div>

@@ -1,6 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { i18next } from '@/lib/i18n';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { aClass, instructorMe, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
@@ -28,6 +29,21 @@ describe('ClassesPage', () => {
     expect(within(ended).queryByTestId('join-code')).not.toBeInTheDocument();
     expect(within(ended).getByText(/Ended 2026-11-01/)).toBeInTheDocument();
     expect(within(ended).getByTestId('class-students')).toHaveTextContent('1 student');
+  });
+
+  it('speaks Chinese: the card, its student count and its join link', async () => {
+    mockFetch({ 'GET /api/auth/me': instructorMe, 'GET /api/classes': [aClass()] });
+    await act(() => i18next.changeLanguage('zh'));
+    renderWithProviders(<ClassesPage />, { route: '/classes' });
+    expect(await screen.findByRole('heading', { name: '我的班级', level: 1 })).toBeInTheDocument();
+    const card = await screen.findByTestId('class-card');
+    expect(within(card).getByTestId('class-students')).toHaveTextContent('3 名学生');
+    expect(within(card).getByText('加入码')).toBeInTheDocument();
+    // The link inside the sentence is still the link, with its address as its text.
+    expect(within(card).getByTestId('join-link')).toHaveTextContent(`${window.location.origin}/#/join?code=K7QX-M4TP`);
+    expect(within(card).getByTestId('join-link').parentElement).toHaveTextContent(/^或打开 http/);
+    expect(within(card).getByRole('link', { name: '进入班级' })).toHaveAttribute('href', '/classes/c-1');
+    expect(screen.getByRole('button', { name: '创建班级' })).toBeInTheDocument();
   });
 
   it('ends a class after asking, and then hides its code', async () => {

@@ -1,4 +1,5 @@
 import { useId, useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
@@ -18,34 +19,37 @@ import './people.css';
 
 /** /#/classes: an instructor's classes, each with its join code shown large for the projector. */
 export function ClassesPage() {
-  usePageTitle('Your classes');
+  const { t } = useTranslation('people');
+  usePageTitle(t('classes.title'));
   const me = useMe();
   const isInstructor = me.data?.person?.kind === 'instructor';
   const classes = useClasses(isInstructor);
 
   if (me.isPending) return <Loading />;
-  if (me.isError) return <div className="page"><ErrorMessage title="Could not ask who you are." error={me.error} /></div>;
+  if (me.isError) return <div className="page"><ErrorMessage title={t('classes.meError')} error={me.error} /></div>;
   if (me.data.mode === 'solo') return <SoloModeNote />;
   if (!isInstructor) {
     const person = me.data.person;
     return (
       <div className="page people-page" data-testid="classes-not-instructor" role="status">
-        <h1>Classes</h1>
+        <h1>{t('classes.notInstructor.heading')}</h1>
         <p>
-          {person
-            ? `Only an instructor sees the classes here; you are ${person.name}${me.data.class ? `, a student in ${me.data.class.name}` : ''}.`
-            : 'Only an instructor sees the classes here, and nobody is logged in in this browser.'}
+          {!person
+            ? t('classes.notInstructor.nobody')
+            : me.data.class
+              ? t('classes.notInstructor.student', { name: person.name, className: me.data.class.name })
+              : t('classes.notInstructor.person', { name: person.name })}
         </p>
         <p>
-          <Link to="/login">Instructor login</Link>
+          <Link to="/login">{t('classes.notInstructor.login')}</Link>
           {person ? null : (
             <>
               {' · '}
-              <Link to="/join">Join a class</Link>
+              <Link to="/join">{t('classes.notInstructor.join')}</Link>
             </>
           )}
           {' · '}
-          <Link to="/">Back to the course</Link>
+          <Link to="/">{t('classes.notInstructor.back')}</Link>
         </p>
       </div>
     );
@@ -53,18 +57,19 @@ export function ClassesPage() {
 
   return (
     <div className="people-page people-page--wide">
-      <h1>Your classes</h1>
+      <h1>{t('classes.title')}</h1>
       <NewClassForm />
-      {classes.isPending ? <Loading label="Loading your classes…" /> : null}
-      {classes.isError ? <ErrorMessage title="Your classes could not be loaded." error={classes.error} /> : null}
+      {classes.isPending ? <Loading label={t('classes.loading')} /> : null}
+      {classes.isError ? <ErrorMessage title={t('classes.loadError')} error={classes.error} /> : null}
       {classes.data ? <ClassList classes={classes.data} /> : null}
     </div>
   );
 }
 
 function ClassList({ classes }: { classes: Class[] }) {
+  const { t } = useTranslation('people');
   if (classes.length === 0) {
-    return <p data-testid="no-classes">No classes yet: create one, then show its join code to your students.</p>;
+    return <p data-testid="no-classes">{t('classes.none')}</p>;
   }
   return (
     <ul className="class-list" data-testid="class-list">
@@ -78,6 +83,7 @@ function ClassList({ classes }: { classes: Class[] }) {
 }
 
 function NewClassForm() {
+  const { t } = useTranslation('people');
   const create = useCreateClass();
   const [name, setName] = useState('');
   const [endsAt, setEndsAt] = useState('');
@@ -101,13 +107,13 @@ function NewClassForm() {
     );
   };
   return (
-    <form className="people-form people-form--inline" onSubmit={submit} aria-label="Create a class">
-      <label htmlFor={nameId}>New class</label>
+    <form className="people-form people-form--inline" onSubmit={submit} aria-label={t('classes.form.label')}>
+      <label htmlFor={nameId}>{t('classes.form.name')}</label>
       <div className="people-form__row">
         <input
           id={nameId}
           name="name"
-          placeholder="e.g. Systems programming, Tuesday"
+          placeholder={t('classes.form.namePlaceholder')}
           required
           maxLength={MAX_NAME_LENGTH}
           value={name}
@@ -116,10 +122,10 @@ function NewClassForm() {
           }}
         />
         <button type="submit" className="button button--primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create class'}
+          {create.isPending ? t('classes.form.creating') : t('classes.form.create')}
         </button>
       </div>
-      <label htmlFor={endsId}>Ends at (optional)</label>
+      <label htmlFor={endsId}>{t('classes.form.endsAt')}</label>
       <input
         id={endsId}
         name="ends_at"
@@ -133,8 +139,7 @@ function NewClassForm() {
         }}
       />
       <p className="people-form__help" id={endsHelpId}>
-        Your time zone. At that time the class ends by itself: its code stops working and its
-        students are signed out. Leave it empty to end the class yourself.
+        {t('classes.form.endsHelp')}
       </p>
       <FormError error={create.error} />
     </form>

@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 
+import { i18next } from '@/lib/i18n';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
@@ -51,6 +52,29 @@ describe('JoinPage', () => {
     mockFetch({ 'GET /api/auth/me': studentMe });
     renderJoin();
     expect(await screen.findByTestId('already-joined')).toHaveTextContent('You are in Systems, Tuesday as Ada.');
+  });
+
+  it('joins in Chinese', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': studentMe });
+    await act(() => i18next.changeLanguage('zh'));
+    renderJoin('/join?code=K7QX-M4TP');
+    expect(await screen.findByRole('heading', { name: '加入班级' })).toBeInTheDocument();
+    expect(screen.getByLabelText('加入码')).toHaveValue('K7QX-M4TP');
+    expect(screen.getByText('最多 40 个字符，且不能与班上已有的名字重复。')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('你的名字'), 'Ada');
+    await userEvent.click(screen.getByRole('button', { name: '加入' }));
+    expect(await screen.findByText('course home')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'K7QX-M4TP', name: 'Ada' });
+  });
+
+  it('explains solo mode in Chinese, keeping the setting as code', async () => {
+    mockFetch({ 'GET /api/auth/me': soloMe });
+    await act(() => i18next.changeLanguage('zh'));
+    renderJoin();
+    const note = await screen.findByTestId('solo-mode');
+    expect(note).toHaveTextContent('本课程以单人模式运行');
+    expect(note.querySelector('code')).toHaveTextContent('C10K_MODE=classroom');
+    expect(screen.getByRole('link', { name: '← 返回课程' })).toHaveAttribute('href', '/');
   });
 
   it('explains that solo mode has no classes', async () => {

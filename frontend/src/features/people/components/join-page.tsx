@@ -1,4 +1,5 @@
 import { useId, useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -13,9 +14,13 @@ import { SoloModeNote } from './solo-mode-note';
 
 import './people.css';
 
+/** The placeholder: what a code looks like, the same in every language. */
+const CODE_EXAMPLE = 'K7QX-M4TP';
+
 /** /#/join?code=K7QX-M4TP: a student joins a class with its code and a name; then the course. */
 export function JoinPage() {
-  usePageTitle('Join a class');
+  const { t } = useTranslation('people');
+  usePageTitle(t('join.title'));
   const me = useMe();
   const joinMutation = useJoin();
   const navigate = useNavigate();
@@ -37,23 +42,23 @@ export function JoinPage() {
 
   return (
     <div className="page people-page">
-      <h1>Join a class</h1>
+      <h1>{t('join.title')}</h1>
       {current ? (
         <p className="people-page__note" data-testid="already-joined">
           {current.kind === 'student' && me.data?.class
-            ? `You are in ${me.data.class.name} as ${current.name}.`
-            : `You are logged in as ${current.name}; joining a class makes this browser a student’s instead.`}
+            ? t('join.inClass', { className: me.data.class.name, name: current.name })
+            : t('join.loggedInAs', { name: current.name })}
         </p>
       ) : (
-        <p>Type the code your instructor shows, and the name the class will know you by.</p>
+        <p>{t('join.intro')}</p>
       )}
-      <form className="people-form" onSubmit={submit} aria-label="Join a class">
-        <label htmlFor={codeId}>Join code</label>
+      <form className="people-form" onSubmit={submit} aria-label={t('join.title')}>
+        <label htmlFor={codeId}>{t('join.code')}</label>
         <input
           id={codeId}
           name="code"
           className="people-form__code"
-          placeholder="K7QX-M4TP"
+          placeholder={CODE_EXAMPLE}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
@@ -64,7 +69,7 @@ export function JoinPage() {
             setCode(e.target.value.toUpperCase());
           }}
         />
-        <label htmlFor={nameId}>Your name</label>
+        <label htmlFor={nameId}>{t('join.name')}</label>
         <input
           id={nameId}
           name="name"
@@ -78,12 +83,12 @@ export function JoinPage() {
           }}
         />
         <p className="people-form__help" id={nameHelpId}>
-          Up to {MAX_NAME_LENGTH} characters, and not one someone in the class already uses.
+          {t('join.nameHelp', { max: MAX_NAME_LENGTH })}
         </p>
         <FormError error={joinMutation.error} />
         <div>
           <button type="submit" className="button button--primary" disabled={joinMutation.isPending}>
-            {joinMutation.isPending ? 'Joining…' : 'Join'}
+            {joinMutation.isPending ? t('join.submitting') : t('join.submit')}
           </button>
         </div>
       </form>

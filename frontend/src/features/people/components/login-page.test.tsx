@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 
+import { i18next } from '@/lib/i18n';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
 import { grace, instructorMe, nobodyMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
@@ -34,6 +35,17 @@ describe('LoginPage', () => {
     expect(await screen.findByText('the classes')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Grace', password: 'e2e-password-123' });
     expect(client.getQueryData(ME_QUERY_KEY)).toEqual(instructorMe);
+  });
+
+  it('speaks Chinese, the link to joining inside its sentence', async () => {
+    mockFetch({ 'GET /api/auth/me': instructorMe });
+    await act(() => i18next.changeLanguage('zh'));
+    renderLogin();
+    expect(await screen.findByRole('heading', { name: '讲师登录' })).toBeInTheDocument();
+    expect(screen.getByLabelText('密码')).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('button', { name: '登录' })).toBeInTheDocument();
+    expect(screen.getByTestId('already-logged-in')).toHaveTextContent('你已以 Grace 的身份登录。我的班级 →');
+    expect(screen.getByRole('link', { name: '加入班级' })).toHaveAttribute('href', '/join');
   });
 
   it('shows the server’s sentence for a wrong password, and for too many tries', async () => {

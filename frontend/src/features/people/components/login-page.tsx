@@ -1,4 +1,5 @@
 import { useId, useState, type SubmitEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -14,7 +15,8 @@ import './people.css';
 
 /** /#/login: the instructor's login (name and password); then their classes. */
 export function LoginPage() {
-  usePageTitle('Instructor login');
+  const { t } = useTranslation('people');
+  usePageTitle(t('login.title'));
   const me = useMe();
   const loginMutation = useLogin();
   const navigate = useNavigate();
@@ -37,14 +39,14 @@ export function LoginPage() {
 
   return (
     <div className="page people-page">
-      <h1>Instructor login</h1>
+      <h1>{t('login.title')}</h1>
       {current?.kind === 'instructor' ? (
         <p className="people-page__note" data-testid="already-logged-in">
-          You are logged in as {current.name}. <Link to="/classes">Your classes →</Link>
+          <Trans t={t} i18nKey="login.already" values={{ name: current.name }} components={{ anchor: <Link to="/classes" /> }} />
         </p>
       ) : null}
-      <form className="people-form" onSubmit={submit} aria-label="Instructor login">
-        <label htmlFor={nameId}>Name</label>
+      <form className="people-form" onSubmit={submit} aria-label={t('login.title')}>
+        <label htmlFor={nameId}>{t('login.name')}</label>
         <input
           id={nameId}
           name="name"
@@ -55,7 +57,7 @@ export function LoginPage() {
             setName(e.target.value);
           }}
         />
-        <label htmlFor={passwordId}>Password</label>
+        <label htmlFor={passwordId}>{t('login.password')}</label>
         <input
           id={passwordId}
           name="password"
@@ -70,12 +72,12 @@ export function LoginPage() {
         <FormError error={loginMutation.error} />
         <div>
           <button type="submit" className="button button--primary" disabled={loginMutation.isPending}>
-            {loginMutation.isPending ? 'Logging in…' : 'Log in'}
+            {loginMutation.isPending ? t('login.submitting') : t('login.submit')}
           </button>
         </div>
       </form>
       <p className="people-page__aside">
-        A student? <Link to="/join">Join your class</Link> with the code your instructor shows.
+        <Trans t={t} i18nKey="login.student" components={{ anchor: <Link to="/join" /> }} />
       </p>
     </div>
   );

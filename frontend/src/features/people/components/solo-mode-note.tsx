@@ -1,17 +1,17 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 /** The people pages in solo mode (`make up`), which has no logins and no classes. */
 export function SoloModeNote() {
+  const { t } = useTranslation('people');
   return (
     <div className="page people-page" data-testid="solo-mode">
-      <h1>No class here</h1>
+      <h1>{t('solo.heading')}</h1>
       <p>
-        This course runs in solo mode: there are no logins or classes, and you can run every
-        benchmark as you are. (An instructor hosts a class by starting the course with{' '}
-        <code>C10K_MODE=classroom</code>.)
+        <Trans t={t} i18nKey="solo.text" components={{ code: <code /> }} />
       </p>
       <p>
-        <Link to="/">← Back to the course</Link>
+        <Link to="/">{t('backToCourse')}</Link>
       </p>
     </div>
   );

@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+
 import type { Me } from './people-schemas';
 
 /** What the Run widgets show instead of Run when this browser may not run benchmarks. */
@@ -6,7 +8,8 @@ export interface RunGate {
   to: string;
 }
 
-export const JOIN_TO_RUN: RunGate = { label: 'Join your class to run benchmarks', to: '/join' };
+/** The `people` namespace's t(): the gate's label follows the interface's language. */
+export type PeopleT = TFunction<'people'>;
 
 /**
  * In a class every run belongs to someone, so nobody may run before joining (or logging in);
@@ -14,7 +17,7 @@ export const JOIN_TO_RUN: RunGate = { label: 'Join your class to run benchmarks'
  * unknown (still loading, or the backend is down): the server has the last word anyway, and
  * the health banner speaks for a backend that is away.
  */
-export function runGateFor(me: Me | undefined): RunGate | null {
-  if (me?.mode === 'classroom' && me.person === null) return JOIN_TO_RUN;
+export function runGateFor(me: Me | undefined, t: PeopleT): RunGate | null {
+  if (me?.mode === 'classroom' && me.person === null) return { label: t('runGate.join'), to: '/join' };
   return null;
 }
