@@ -1,4 +1,5 @@
 import { useId, useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import type { Server } from '@/lib/api-schemas';
@@ -51,13 +52,14 @@ function NumberField({ label, unit, value, min, max, step = 1, onChange, testId 
  * drift of the machine falls on both alike): POST /api/sweeps, then the series' page.
  */
 export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
+  const { t } = useTranslation('edit');
   const navigate = useNavigate();
   const protocolId = useId();
   const [base, setBase] = useState<ComparisonBase>(DEFAULT_BASE);
   const [rounds, setRounds] = useState(DEFAULT_ROUNDS);
   const [sending, setSending] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
-  const problem = formProblem(base, rounds);
+  const problem = formProblem(base, rounds, t);
   const set = (field: keyof ComparisonBase) => (value: number) => { setBase((b) => ({ ...b, [field]: value })); };
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
@@ -76,14 +78,11 @@ export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
 
   return (
     <form className="benchmark-form" aria-labelledby="benchmark-title" onSubmit={(e) => void submit(e)} data-testid="benchmark-form">
-      <h3 id="benchmark-title">Benchmark your edit against the original</h3>
-      <p className="edit__muted">
-        Each round runs the original {server.id} and then your edit with the same settings, so whatever else the
-        machine does falls on both alike. The series’ page shows each one’s median over the rounds, and their spread.
-      </p>
+      <h3 id="benchmark-title">{t('benchmark.title')}</h3>
+      <p className="edit__muted">{t('benchmark.intro', { server: server.id })}</p>
       <div className="benchmark-form__fields">
         <div className="benchmark-form__field">
-          <label htmlFor={protocolId}>Protocol</label>
+          <label htmlFor={protocolId}>{t('benchmark.protocol')}</label>
           <select
             id={protocolId}
             value={base.protocol}
@@ -97,15 +96,15 @@ export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
             ))}
           </select>
         </div>
-        <NumberField label="Connections" value={base.connections} min={1} onChange={set('connections')} testId="benchmark-connections" />
-        <NumberField label="Duration" unit="s" value={base.duration_s} min={0.5} step={0.5} onChange={set('duration_s')} testId="benchmark-duration" />
-        <NumberField label="Warm-up" unit="s" value={base.warmup_s} min={0} step={0.5} onChange={set('warmup_s')} testId="benchmark-warmup" />
-        <NumberField label="Payload" unit="bytes" value={base.payload_bytes} min={1} onChange={set('payload_bytes')} testId="benchmark-payload" />
-        <NumberField label="Rounds" value={rounds} min={1} max={MAX_ROUNDS} onChange={setRounds} testId="benchmark-rounds" />
+        <NumberField label={t('benchmark.connections')} value={base.connections} min={1} onChange={set('connections')} testId="benchmark-connections" />
+        <NumberField label={t('benchmark.duration')} unit={t('benchmark.seconds')} value={base.duration_s} min={0.5} step={0.5} onChange={set('duration_s')} testId="benchmark-duration" />
+        <NumberField label={t('benchmark.warmup')} unit={t('benchmark.seconds')} value={base.warmup_s} min={0} step={0.5} onChange={set('warmup_s')} testId="benchmark-warmup" />
+        <NumberField label={t('benchmark.payload')} unit={t('benchmark.bytes')} value={base.payload_bytes} min={1} onChange={set('payload_bytes')} testId="benchmark-payload" />
+        <NumberField label={t('benchmark.rounds')} value={rounds} min={1} max={MAX_ROUNDS} onChange={setRounds} testId="benchmark-rounds" />
       </div>
       <div className="benchmark-form__actions">
         <button type="submit" className="button button--primary" disabled={sending || problem !== null}>
-          {sending ? 'Queueing…' : 'Benchmark against the original'}
+          {sending ? t('benchmark.queueing') : t('benchmark.submit')}
         </button>
         {problem ? <p className="edit__problem">{problem}</p> : null}
         {refused ? (

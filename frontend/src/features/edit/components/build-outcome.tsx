@@ -1,6 +1,8 @@
+import { Trans, useTranslation } from 'react-i18next';
+
 import type { CheckOutcome, CheckState, Diagnostic } from '../lib/check-state';
-import { describeCheck, diagnosticsOf } from '../lib/check-state';
-import { countDiagnostics, diagnosticText, diagnosticWhere, isInEditedFile } from '../lib/diagnostics';
+import { describeCheck, describeNote, diagnosticsOf } from '../lib/check-state';
+import { countDiagnostics, diagnosticText, diagnosticWhere, isInEditedFile, severityWord } from '../lib/diagnostics';
 
 interface DiagnosticListProps {
   diagnostics: Diagnostic[];
@@ -11,16 +13,17 @@ interface DiagnosticListProps {
 /** The compiler's messages as a list: each one of the edited file moves the cursor to its
  *  line; the linker's, and those about another file, are said here only. */
 export function DiagnosticList({ diagnostics, onGoTo }: DiagnosticListProps) {
+  const { t } = useTranslation('edit');
   if (diagnostics.length === 0) return null;
   return (
     <section className="diagnostics" aria-labelledby="diagnostics-title" data-testid="diagnostics">
-      <h3 id="diagnostics-title">The compiler says ({countDiagnostics(diagnostics)})</h3>
+      <h3 id="diagnostics-title">{t('diagnostics.title', { counts: countDiagnostics(diagnostics, t) })}</h3>
       <ul>
         {diagnostics.map((d, i) => {
-          const where = diagnosticWhere(d);
+          const where = diagnosticWhere(d, t);
           const body = (
             <>
-              <span className={`diagnostic__severity diagnostic__severity--${d.severity}`}>{d.severity}</span>
+              <span className={`diagnostic__severity diagnostic__severity--${d.severity}`}>{severityWord(d.severity, t)}</span>
               {where ? <span className="diagnostic__where">{where}</span> : null}
               <span className="diagnostic__message">{diagnosticText(d)}</span>
             </>
@@ -45,18 +48,30 @@ export function DiagnosticList({ diagnostics, onGoTo }: DiagnosticListProps) {
 
 /** A protocol's failed check: which, what it said, and what was expected against what came. */
 export function FailedCheck({ check }: { check: CheckOutcome }) {
+  const { t } = useTranslation('edit');
   const failed = check.failed;
   return (
     <div className="failed-check" data-testid="failed-check">
       <p>
-        <strong>{check.protocol} check {failed ? <code>{failed.check}</code> : null} failed</strong>
-        {failed ? `: ${failed.message}` : ''}
+        <strong>
+          {failed ? (
+            <Trans
+              t={t}
+              i18nKey="outcome.failedCheckNamed"
+              values={{ protocol: check.protocol, check: failed.check }}
+              components={{ code: <code /> }}
+            />
+          ) : (
+            t('outcome.failedCheck', { protocol: check.protocol })
+          )}
+        </strong>
+        {failed ? t('outcome.failedSays', { message: failed.message }) : ''}
       </p>
       {failed?.expected != null || failed?.got != null ? (
         <dl className="failed-check__compare">
           {failed.expected != null ? (
             <div>
-              <dt>expected</dt>
+              <dt>{t('outcome.expected')}</dt>
               <dd>
                 <pre>{failed.expected}</pre>
               </dd>
@@ -64,7 +79,7 @@ export function FailedCheck({ check }: { check: CheckOutcome }) {
           ) : null}
           {failed.got != null ? (
             <div>
-              <dt>got</dt>
+              <dt>{t('outcome.got')}</dt>
               <dd>
                 <pre>{failed.got}</pre>
               </dd>
@@ -72,7 +87,9 @@ export function FailedCheck({ check }: { check: CheckOutcome }) {
           ) : null}
         </dl>
       ) : null}
-      {check.passed.length ? <p className="edit__muted">Passed before it: {check.passed.join(', ')}.</p> : null}
+      {check.passed.length ? (
+        <p className="edit__muted">{t('outcome.passedBefore', { checks: check.passed.join(t('listSeparator')) })}</p>
+      ) : null}
     </div>
   );
 }
@@ -86,6 +103,7 @@ interface BuildOutcomeProps {
  *  failed): the checks that passed, the compiler's messages, or the check that failed and the
  *  server's last log lines. */
 export function BuildOutcome({ state, onGoTo }: BuildOutcomeProps) {
+  const { t } = useTranslation('edit');
   const diagnostics = diagnosticsOf(state);
   const checks = state.result?.checks ?? state.checks;
   const failedCheck = state.failure?.check ?? null;
@@ -94,25 +112,26 @@ export function BuildOutcome({ state, onGoTo }: BuildOutcomeProps) {
       {failedCheck ? <FailedCheck check={failedCheck} /> : null}
       <DiagnosticList diagnostics={diagnostics} onGoTo={onGoTo} />
       {checks.length ? (
-        <ul className="build-outcome__checks" aria-label="Checks" data-testid="checks">
+        <ul className="build-outcome__checks" aria-label={t('outcome.checks')} data-testid="checks">
           {checks.map((check) => (
             <li key={check.protocol} data-ok={check.ok}>
-              {check.ok ? '✓' : '✗'} {describeCheck(check)}
+              {t(check.ok ? 'outcome.checkPassed' : 'outcome.checkFailed', { check: describeCheck(check, t) })}
             </li>
           ))}
         </ul>
       ) : null}
       {state.failure?.logs.length ? (
         <details className="failure-details" data-testid="failure-logs">
-          <summary>Server log (last {state.failure.logs.length} lines)</summary>
+          <summary>{t('outcome.serverLog', { count: state.failure.logs.length })}</summary>
           <pre>{state.failure.logs.join('\n')}</pre>
         </details>
       ) : null}
       {state.notes.length ? (
         <ul className="build-outcome__notes">
-          {state.notes.map((note) => (
-            <li key={note}>{note}</li>
-          ))}
+          {state.notes.map((note) => {
+            const text = describeNote(note, t);
+            return <li key={text}>{text}</li>;
+          })}
         </ul>
       ) : null}
     </div>

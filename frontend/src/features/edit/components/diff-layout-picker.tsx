@@ -1,18 +1,20 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { DiffLayout } from './diff-view';
 
-const LAYOUTS: { value: DiffLayout; label: string }[] = [
-  { value: 'unified', label: 'One column' },
-  { value: 'split', label: 'Side by side' },
-];
+const LAYOUTS = [
+  { value: 'unified', label: 'diff.layout.unified' },
+  { value: 'split', label: 'diff.layout.split' },
+] as const satisfies readonly { value: DiffLayout; label: string }[];
 
 /** One column (removed lines above the added) or the two files side by side. */
 export function DiffLayoutPicker({ layout, onChange }: { layout: DiffLayout; onChange: (layout: DiffLayout) => void }) {
+  const { t } = useTranslation('edit');
   const name = useId();
   return (
     <fieldset className="diff-layout">
-      <legend className="visually-hidden">Show the changes</legend>
+      <legend className="visually-hidden">{t('diff.layout.legend')}</legend>
       {LAYOUTS.map((l) => (
         <label key={l.value}>
           <input
@@ -22,7 +24,7 @@ export function DiffLayoutPicker({ layout, onChange }: { layout: DiffLayout; onC
             checked={layout === l.value}
             onChange={() => { onChange(l.value); }}
           />{' '}
-          {l.label}
+          {t(l.label)}
         </label>
       ))}
     </fieldset>

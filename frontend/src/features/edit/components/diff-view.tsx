@@ -1,10 +1,11 @@
 import { MergeView, unifiedMergeView } from '@codemirror/merge';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { useTheme } from '@/hooks/use-theme';
 
-import { baseTheme, cEditor } from '../lib/editor-setup';
+import { baseTheme, cEditor, editorWords } from '../lib/editor-setup';
 
 export type DiffLayout = 'unified' | 'split';
 
@@ -12,9 +13,9 @@ interface DiffViewProps {
   original: string;
   changed: string;
   layout: DiffLayout;
-  /** What the changed side is, e.g. "your edit". */
+  /** What the changed side is, in words (translated), e.g. "your edit". */
   changedLabel: string;
-  /** What it is compared with: "the original" unless said ("the starter"). */
+  /** What it is compared with (translated): "the original" unless said ("the starter"). */
   originalLabel?: string;
   file: string;
 }
@@ -26,9 +27,14 @@ const COLLAPSE = { margin: 3, minSize: 6 };
  * The edited file against the original (or another starting point), read-only: one column with the removed lines shown
  * above the added ones (unified), or the two side by side (@codemirror/merge).
  */
-export function DiffView({ original, changed, layout, changedLabel, originalLabel = 'the original', file }: DiffViewProps) {
+export function DiffView({ original, changed, layout, changedLabel, originalLabel: givenOriginal, file }: DiffViewProps) {
+  const { t } = useTranslation('edit');
+  const originalLabel = givenOriginal ?? t('diff.theOriginal');
   const host = useRef<HTMLDivElement>(null);
   const dark = useTheme().theme === 'dark';
+  const unifiedLabel = t('diff.unifiedLabel', { file, changed: changedLabel, original: originalLabel });
+  const leftLabel = t('diff.sideLabel', { file, side: originalLabel });
+  const rightLabel = t('diff.sideLabel', { file, side: changedLabel });
 
   useEffect(() => {
     const parent = host.current;
@@ -38,7 +44,8 @@ export function DiffView({ original, changed, layout, changedLabel, originalLabe
         parent,
         doc: changed,
         extensions: [
-          cEditor({ label: `Changes to ${file}: ${changedLabel} against ${originalLabel}`, readOnly: true }),
+          cEditor({ readOnly: true }),
+          editorWords({ label: unifiedLabel, t }),
           baseTheme(dark),
           unifiedMergeView({ original, mergeControls: false, highlightChanges: true, gutter: true, collapseUnchanged: COLLAPSE }),
         ],
@@ -49,8 +56,8 @@ export function DiffView({ original, changed, layout, changedLabel, originalLabe
     }
     const merge = new MergeView({
       parent,
-      a: { doc: original, extensions: [cEditor({ label: `${file}, ${originalLabel}`, readOnly: true }), baseTheme(dark)] },
-      b: { doc: changed, extensions: [cEditor({ label: `${file}, ${changedLabel}`, readOnly: true }), baseTheme(dark)] },
+      a: { doc: original, extensions: [cEditor({ readOnly: true }), editorWords({ label: leftLabel, t }), baseTheme(dark)] },
+      b: { doc: changed, extensions: [cEditor({ readOnly: true }), editorWords({ label: rightLabel, t }), baseTheme(dark)] },
       highlightChanges: true,
       gutter: true,
       collapseUnchanged: COLLAPSE,
@@ -58,12 +65,12 @@ export function DiffView({ original, changed, layout, changedLabel, originalLabe
     return () => {
       merge.destroy();
     };
-  }, [original, changed, layout, changedLabel, originalLabel, file, dark]);
+  }, [original, changed, layout, unifiedLabel, leftLabel, rightLabel, t, dark]);
 
   if (original === changed) {
     return (
       <p className="edit__no-changes" data-testid="diff-none">
-        No changes: this is {originalLabel} {file}.
+        {t('diff.none', { original: originalLabel, file })}
       </p>
     );
   }
@@ -74,7 +81,11 @@ export function DiffView({ original, changed, layout, changedLabel, originalLabe
       data-layout={layout}
       ref={host}
       role="group"
-      aria-label={layout === 'split' ? `${file}: ${originalLabel} (left) and ${changedLabel} (right)` : `Changes to ${file}`}
+      aria-label={
+        layout === 'split'
+          ? t('diff.splitLabel', { file, original: originalLabel, changed: changedLabel })
+          : t('diff.changesTo', { file })
+      }
     />
   );
 }

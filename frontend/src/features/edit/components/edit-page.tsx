@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
@@ -11,6 +12,7 @@ import { getOriginal, getVariant, VARIANTS_KEY, type Variant } from '../api/vari
 import { useCheckRun } from '../hooks/use-check-run';
 import { useDraftText, type DraftSlot } from '../hooks/use-draft-text';
 import { checkStateLabel, diagnosticsOf, isBuilding } from '../lib/check-state';
+import { formatDateTime } from '../lib/dates';
 import {
   clearDraft,
   clearLastBuild,
@@ -21,6 +23,7 @@ import {
   startingText,
   type Draft,
 } from '../lib/drafts';
+import { refusalText } from '../lib/refusal';
 
 import { BenchmarkForm } from './benchmark-form';
 import { BuildOutcome } from './build-outcome';
@@ -33,13 +36,14 @@ import './edit.css';
 
 /** Why an edit page cannot open, with where to go instead. */
 function EditProblem({ title, children }: { title: string; children: ReactNode }) {
+  const { t } = useTranslation('edit');
   usePageTitle(title);
   return (
     <div className="page" role="alert" data-testid="edit-problem">
       <h1>{title}</h1>
       {children}
       <p>
-        <Link to="/edit">← Choose a server to edit</Link>
+        <Link to="/edit">{t('editPage.chooseServer')}</Link>
       </p>
     </div>
   );
@@ -54,6 +58,7 @@ interface EditorPaneProps {
 
 /** The editor, its toolbar, the build's progress and outcome, and the benchmark once checked. */
 function EditorPane({ server, original, from }: EditorPaneProps) {
+  const { t, i18n } = useTranslation('edit');
   const queryClient = useQueryClient();
   const editor = useRef<SourceEditorHandle>(null);
   const statusId = useId();
@@ -132,20 +137,21 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
       {setAside ? (
         <div className="edit__notice" data-testid="draft-set-aside">
           <p>
-            You opened {from ? 'a saved edit' : 'the original'}; your earlier draft of {server.id} (
-            {new Date(setAside.savedAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}) is kept
-            until you type.
+            {t(from ? 'editPage.setAside.fromEdit' : 'editPage.setAside.fromOriginal', {
+              server: server.id,
+              when: formatDateTime(new Date(setAside.savedAt), i18n.resolvedLanguage),
+            })}
           </p>
           <button type="button" className="button button--small" onClick={restoreSetAside}>
-            Restore that draft
+            {t('editPage.setAside.restore')}
           </button>
         </div>
       ) : null}
 
       <EditorToolbar
-        baseName="the original"
+        baseName={t('editPage.baseName')}
         edited={edited}
-        resetLabel="Reset"
+        resetLabel={t('editPage.reset')}
         confirmingReset={confirmingReset}
         onConfirmingReset={setConfirmingReset}
         onReset={reset}
@@ -162,17 +168,17 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
           disabled={busy}
           aria-describedby={statusId}
         >
-          Build &amp; check
+          {t('editPage.build')}
         </button>
         {busy && state.runId ? (
           <button type="button" className="button" onClick={() => void cancel()}>
-            Cancel build
+            {t('editPage.cancelBuild')}
           </button>
         ) : null}
       </EditorToolbar>
       {state.refusal ? (
         <p className="edit__problem" role="alert" data-testid="build-refused">
-          {state.refusal.message}
+          {refusalText(state.refusal, t)}
         </p>
       ) : null}
 
@@ -180,18 +186,18 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
         <SourceEditor
           ref={editor}
           initialText={start.text}
-          label={`Edit ${original.path}`}
+          label={t('editPage.editorLabel', { path: original.path })}
           describedBy={statusId}
           diagnostics={diagnostics}
           onChange={onChange}
         />
       </div>
       {showing === 'changes' ? (
-        <DiffView original={original.text} changed={text} layout={layout} changedLabel="your edit" file={original.path} />
+        <DiffView original={original.text} changed={text} layout={layout} changedLabel={t('editPage.yourEdit')} file={original.path} />
       ) : null}
 
       <section className="edit__build" aria-labelledby="build-title">
-        <h2 id="build-title">Build and check</h2>
+        <h2 id="build-title">{t('editPage.buildTitle')}</h2>
         <p
           id={statusId}
           className="check-state"
@@ -201,20 +207,23 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
           data-phase={state.phase}
           data-run={state.runId ?? undefined}
         >
-          {checkStateLabel(state)}
+          {checkStateLabel(state, t)}
         </p>
         {state.variantId ? (
           <p className="edit__muted" data-testid="variant-link">
-            Kept as <Link to={`/variants/${encodeURIComponent(state.variantId)}`}>this saved edit</Link>, with its own
-            link to share.
-            {changedSinceBuild ? ' You have changed the file since: build again to check the changes.' : ''}
+            <Trans
+              t={t}
+              i18nKey="editPage.keptAs"
+              components={{ a: <Link to={`/variants/${encodeURIComponent(state.variantId)}`} /> }}
+            />
+            {changedSinceBuild ? ` ${t('editPage.changedSince')}` : ''}
           </p>
         ) : null}
         <BuildOutcome state={state} onGoTo={goTo} />
         {state.phase === 'checked' && state.variantId ? (
           <>
             <p className="edit__success" data-testid="check-passed">
-              Your {server.id} built and answered every check correctly: it can be benchmarked.
+              {t('editPage.checkPassed', { server: server.id })}
             </p>
             <BenchmarkForm server={server} variantId={state.variantId} />
           </>
@@ -231,6 +240,7 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
  * is benchmarked against the original.
  */
 export function EditPage({ serverId, from }: { serverId: string; from: string | null }) {
+  const { t } = useTranslation('edit');
   const servers = useServers();
   const server = servers.data?.find((s) => s.id === serverId);
   const editable = server?.language === 'c';
@@ -246,43 +256,45 @@ export function EditPage({ serverId, from }: { serverId: string; from: string | 
     enabled: from !== null,
     staleTime: Infinity,
   });
-  usePageTitle(server ? `Edit ${server.id}` : undefined);
+  usePageTitle(server ? t('editPage.pageTitle', { server: server.id }) : undefined);
 
-  if (servers.isPending) return <Loading label="Loading the servers…" />;
-  if (servers.isError) return <ErrorMessage title="The servers could not be loaded" error={servers.error} />;
+  if (servers.isPending) return <Loading label={t('editPage.loadingServers')} />;
+  if (servers.isError) return <ErrorMessage title={t('editPage.serversError')} error={servers.error} />;
   if (!server) {
     return (
-      <EditProblem title={`No server ${serverId}`}>
-        <p>The course has no server with this id: check the link.</p>
+      <EditProblem title={t('editPage.noServer.title', { server: serverId })}>
+        <p>{t('editPage.noServer.body')}</p>
       </EditProblem>
     );
   }
   if (!editable) {
     return (
-      <EditProblem title={`${server.id} cannot be edited here`}>
-        <p>Only the C servers are built in the browser’s sandbox; {server.id} is written in Rust.</p>
+      <EditProblem title={t('editPage.notEditable.title', { server: server.id })}>
+        <p>{t('editPage.notEditable.body', { server: server.id })}</p>
       </EditProblem>
     );
   }
   if (variant.isError) {
     return (
-      <EditProblem title="That saved edit cannot be opened">
+      <EditProblem title={t('editPage.badVariant.title')}>
         <p>{variant.error.message}</p>
         <p>
-          <Link to={`/edit/${encodeURIComponent(server.id)}`}>Edit the original {server.id} instead</Link>
+          <Link to={`/edit/${encodeURIComponent(server.id)}`}>{t('editPage.badVariant.editOriginal', { server: server.id })}</Link>
         </p>
       </EditProblem>
     );
   }
   if (variant.data && variant.data.server !== server.id) {
+    const other = variant.data;
     return (
-      <EditProblem title="That saved edit is of another server">
+      <EditProblem title={t('editPage.otherServer.title')}>
         <p>
-          It edits {variant.data.server}:{' '}
-          <Link to={`/edit/${encodeURIComponent(variant.data.server)}?from=${encodeURIComponent(variant.data.id)}`}>
-            open it there
-          </Link>
-          .
+          <Trans
+            t={t}
+            i18nKey="editPage.otherServer.body"
+            values={{ server: other.server }}
+            components={{ a: <Link to={`/edit/${encodeURIComponent(other.server)}?from=${encodeURIComponent(other.id)}`} /> }}
+          />
         </p>
       </EditProblem>
     );
@@ -291,21 +303,24 @@ export function EditPage({ serverId, from }: { serverId: string; from: string | 
   return (
     <div className="edit" data-testid="edit-page">
       <header className="edit__header">
-        <p className="edit__kicker">Edit and run</p>
+        <p className="edit__kicker">{t('editPage.kicker')}</p>
         <h1>
-          Edit <code>{server.id}</code>
+          <Trans t={t} i18nKey="editPage.heading" values={{ server: server.id }} components={{ code: <code /> }} />
         </h1>
         <p className="edit__intro">
-          Change {server.title} (<code>{server.source}</code>) and press Build &amp; check: it is compiled in a sandbox,
-          the compiler’s messages land on their lines, and a correctness check runs it in both protocols. Once it passes,
-          benchmark it against the original. Your changes are kept in this browser as you type.
+          <Trans
+            t={t}
+            i18nKey="editPage.intro"
+            values={{ title: server.title, source: server.source }}
+            components={{ code: <code /> }}
+          />
         </p>
       </header>
       <div className="edit__columns">
         {original.isError ? (
-          <ErrorMessage title={`Could not load ${server.source}`} error={original.error} />
+          <ErrorMessage title={t('editPage.originalError', { path: server.source })} error={original.error} />
         ) : original.isPending || (from !== null && variant.isPending) ? (
-          <Loading label={`Loading ${server.source}…`} />
+          <Loading label={t('editPage.loadingOriginal', { path: server.source })} />
         ) : (
           <EditorPane key={`${server.id}:${from ?? ''}`} server={server} original={original.data} from={variant.data ?? null} />
         )}
@@ -319,20 +334,18 @@ export function EditPage({ serverId, from }: { serverId: string; from: string | 
 
 /** /#/edit: the servers that can be edited, and the learner's saved edits. */
 export function EditIndex() {
+  const { t } = useTranslation('edit');
   const servers = useServers();
-  usePageTitle('Edit a server');
+  usePageTitle(t('editIndex.title'));
   const editable = (servers.data ?? []).filter((s) => s.language === 'c');
   return (
     <div className="edit page" data-testid="edit-index">
-      <h1>Edit a server</h1>
-      <p>
-        Pick a C server to change its model file, build it in a sandbox, check it, and benchmark your version against the
-        original.
-      </p>
+      <h1>{t('editIndex.title')}</h1>
+      <p>{t('editIndex.intro')}</p>
       {servers.isPending ? (
         <Loading />
       ) : servers.isError ? (
-        <ErrorMessage title="The servers could not be loaded" error={servers.error} />
+        <ErrorMessage title={t('editPage.serversError')} error={servers.error} />
       ) : (
         <ul className="edit__servers">
           {editable.map((s) => (

@@ -1,27 +1,29 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { DraftStatus } from '../hooks/use-draft-text';
+import type { EditT } from '../lib/check-state';
 
 import { DiffLayoutPicker } from './diff-layout-picker';
 import type { DiffLayout } from './diff-view';
 
 export type Showing = 'editor' | 'changes';
 
-function describeDraft(status: DraftStatus, baseName: string): string {
+function describeDraft(status: DraftStatus, baseName: string, t: EditT): string {
   switch (status) {
     case 'base':
-      return `${baseName}, unchanged`;
+      return t('toolbar.draft.base', { base: baseName });
     case 'unsaved':
-      return 'saving the draft…';
+      return t('toolbar.draft.unsaved');
     case 'saved':
-      return 'draft saved in this browser';
+      return t('toolbar.draft.saved');
     case 'not-saved':
-      return 'this browser would not keep the draft: copy your changes somewhere safe';
+      return t('toolbar.draft.notSaved');
   }
 }
 
 interface EditorToolbarProps {
-  /** What the text started as, in words: "the original", "the starter". */
+  /** What the text started as, in words (translated): "the original", "the starter". */
   baseName: string;
   /** Does the text differ from it (Reset has something to do)? */
   edited: boolean;
@@ -55,16 +57,17 @@ export function EditorToolbar({
   draftStatus,
   children,
 }: EditorToolbarProps) {
+  const { t } = useTranslation('edit');
   return (
-    <div className="edit__toolbar" role="group" aria-label="Editor actions">
+    <div className="edit__toolbar" role="group" aria-label={t('toolbar.label')}>
       {confirmingReset ? (
-        <span className="edit__confirm" role="group" aria-label="Confirm reset">
-          <span>Discard your changes and go back to {baseName}?</span>
+        <span className="edit__confirm" role="group" aria-label={t('toolbar.confirmLabel')}>
+          <span>{t('toolbar.confirm', { base: baseName })}</span>
           <button type="button" className="button button--small" onClick={onReset} data-testid="reset-confirm">
-            Discard changes
+            {t('toolbar.discard')}
           </button>
           <button type="button" className="button button--small" onClick={() => { onConfirmingReset(false); }}>
-            Keep editing
+            {t('toolbar.keepEditing')}
           </button>
         </span>
       ) : (
@@ -73,7 +76,7 @@ export function EditorToolbar({
           className="button"
           onClick={() => { if (edited) onConfirmingReset(true); }}
           disabled={!edited}
-          title={edited ? `Back to ${baseName}` : `This is ${baseName}`}
+          title={edited ? t('toolbar.resetTitle', { base: baseName }) : t('toolbar.resetTitleUnchanged', { base: baseName })}
         >
           {resetLabel}
         </button>
@@ -84,12 +87,12 @@ export function EditorToolbar({
         aria-pressed={showing === 'changes'}
         onClick={() => { onShowing(showing === 'editor' ? 'changes' : 'editor'); }}
       >
-        {showing === 'changes' ? 'Back to editing' : 'Show changes'}
+        {showing === 'changes' ? t('toolbar.backToEditing') : t('toolbar.showChanges')}
       </button>
       {showing === 'changes' ? <DiffLayoutPicker layout={layout} onChange={onLayout} /> : null}
       {children}
       <span className="edit__draft" data-testid="draft-status" data-status={draftStatus}>
-        {describeDraft(draftStatus, baseName)}
+        {describeDraft(draftStatus, baseName, t)}
       </span>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
@@ -7,16 +8,17 @@ import { lessonListQuery } from '@/hooks/use-lesson';
 import { usePageTitle } from '@/hooks/use-page-title';
 
 import { listVariants, VARIANTS_KEY } from '../api/variants';
-import { EXERCISE_STATUS_WORDS, exerciseStatus, groupByLesson, lessonName, type ExerciseStatus } from '../lib/exercises';
+import { exerciseStatus, groupByLesson, lessonName, statusWord, type ExerciseStatus } from '../lib/exercises';
 
 import './edit.css';
 import './exercises.css';
 
 function StatusBadge({ status }: { status: ExerciseStatus }) {
+  const { t } = useTranslation('edit');
   return (
     <span className={`badge exercise-status exercise-status--${status}`} data-testid="exercise-status">
-      <span className="visually-hidden">Your status: </span>
-      {EXERCISE_STATUS_WORDS[status]}
+      <span className="visually-hidden">{t('exercises.yourStatus')}</span>
+      {statusWord(status, t)}
     </span>
   );
 }
@@ -26,7 +28,8 @@ function StatusBadge({ status }: { status: ExerciseStatus }) {
  * and where this browser's learner stands with it (from their own answers).
  */
 export function ExerciseIndex() {
-  usePageTitle('Exercises');
+  const { t } = useTranslation('edit');
+  usePageTitle(t('exercises.title'));
   const exercises = useQuery(exerciseListQuery());
   const lessons = useQuery(lessonListQuery());
   const variants = useQuery({ queryKey: VARIANTS_KEY, queryFn: ({ signal }) => listVariants(signal) });
@@ -34,28 +37,24 @@ export function ExerciseIndex() {
 
   return (
     <div className="edit page exercises" data-testid="exercise-index">
-      <h1>Exercises</h1>
-      <p className="edit__intro">
-        Each exercise gives you a server’s model file with something to change, builds your answer in a sandbox, checks
-        it answers correctly, then runs it and judges what the run measured. Hints come one at a time; a solution only
-        when you ask for it.
-      </p>
+      <h1>{t('exercises.title')}</h1>
+      <p className="edit__intro">{t('exercises.intro')}</p>
       {variants.isError ? (
         <p className="edit__problem" role="alert">
-          Your answers could not be loaded, so whether you tried each exercise is not shown: {variants.error.message}
+          {t('exercises.answersError', { detail: variants.error.message })}
         </p>
       ) : null}
       {exercises.isPending ? (
-        <Loading label="Loading the exercises…" />
+        <Loading label={t('exercises.loading')} />
       ) : exercises.isError ? (
-        <ErrorMessage title="The exercises could not be loaded" error={exercises.error} />
+        <ErrorMessage title={t('exercises.loadError')} error={exercises.error} />
       ) : groups.length === 0 ? (
-        <p>The course has no exercises yet.</p>
+        <p>{t('exercises.none')}</p>
       ) : (
         groups.map((group) => (
           <section key={group.lesson} className="exercise-group" aria-labelledby={`exercises-${group.lesson}`}>
             <h2 id={`exercises-${group.lesson}`}>
-              <Link to={`/lessons/${encodeURIComponent(group.lesson)}`}>{lessonName(group)}</Link>
+              <Link to={`/lessons/${encodeURIComponent(group.lesson)}`}>{lessonName(group, t)}</Link>
             </h2>
             <ul className="exercise-list">
               {group.exercises.map((exercise) => {
@@ -68,7 +67,7 @@ export function ExerciseIndex() {
                     <p>{exercise.summary}</p>
                     <p className="exercise-card__meta">
                       <span className="edit__muted">
-                        Edits <code>{exercise.server}</code>
+                        <Trans t={t} i18nKey="exercises.edits" values={{ server: exercise.server }} components={{ code: <code /> }} />
                       </span>
                       {status ? <StatusBadge status={status} /> : null}
                     </p>

@@ -150,7 +150,7 @@ describe('ExercisePage', () => {
     expect(screen.getByRole('link', { name: 'the lesson' })).toHaveAttribute('href', '/lessons/02-blocking');
     expect(screen.getByTestId('criteria')).toHaveTextContent('at most 3 read() calls per request');
     expect(screen.getByText(/20 connections sending 4 KiB echo requests/)).toHaveTextContent('trigger = et, buffer_bytes = 512');
-    expect(await screen.findByTestId('exercise-lesson')).toHaveTextContent('Back to Lesson 2: One process per connection');
+    expect(await screen.findByRole('link', { name: '← Back to Lesson 2: One process per connection' })).toHaveAttribute('href', '/lessons/02-blocking');
     expect(screen.getByTestId('draft-status')).toHaveTextContent('the starter, unchanged');
     expect(screen.getByTestId('check-state')).toHaveTextContent('not checked yet');
     expect(screen.getByTestId('verdict-area')).toHaveTextContent('Not checked yet.');

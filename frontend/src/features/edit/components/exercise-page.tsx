@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -13,7 +14,8 @@ import { exerciseQuery, type Exercise } from '../api/exercises';
 import { getVariant, listVariants, VARIANTS_KEY } from '../api/variants';
 import { useCheckRun } from '../hooks/use-check-run';
 import { useDraftText, type DraftSlot } from '../hooks/use-draft-text';
-import { checkStateLabel, diagnosticsOf, isBuilding, isFinished, type CheckState } from '../lib/check-state';
+import { checkStateLabel, diagnosticsOf, isBuilding, isFinished, type CheckState, type EditT } from '../lib/check-state';
+import { formatListDate } from '../lib/dates';
 import {
   clearExerciseDraft,
   clearLastAnswer,
@@ -23,6 +25,7 @@ import {
   saveLastAnswer,
 } from '../lib/drafts';
 import { answersTo, lessonName, verdictWord } from '../lib/exercises';
+import { refusalText } from '../lib/refusal';
 
 import { BuildOutcome } from './build-outcome';
 import { DiffView, type DiffLayout } from './diff-view';
@@ -39,22 +42,24 @@ import './exercises.css';
 /** A verdict asked for as the run ended may still say pending: asked again this often. */
 const VERDICT_POLL_MS = 1_000;
 
-/** "20 connections sending 4 KiB echo requests for 5 s, after 1 s of warm-up". */
-function describeRun(run: Exercise['run']): string {
-  const load = run.rate > 0 ? `at ${run.rate} requests/s` : 'as fast as it answers';
+/** "20 connections sending 4 KiB echo requests as fast as it answers, for 5 s after 1 s of
+ *  warm-up, with trigger = et". Knobs are code: their names and values as the API has them. */
+function describeRun(run: Exercise['run'], t: EditT): string {
+  const sending = { count: run.connections, payload: formatBytes(run.payload_bytes), protocol: run.protocol };
   const knobs = Object.entries(run.knobs).map(([name, value]) => `${name} = ${String(value)}`);
   return [
-    `${run.connections} connection${run.connections === 1 ? '' : 's'} sending ${formatBytes(run.payload_bytes)} ${run.protocol} requests ${load}`,
-    `for ${run.duration_s} s after ${run.warmup_s} s of warm-up`,
-    knobs.length ? `with ${knobs.join(', ')}` : '',
-    run.profile === 'syscalls' ? 'counting its system calls' : '',
+    run.rate > 0 ? t('exercise.run.atRate', { ...sending, rate: run.rate }) : t('exercise.run.closedLoop', sending),
+    t('exercise.run.duration', { duration: run.duration_s, warmup: run.warmup_s }),
+    knobs.length ? t('exercise.run.knobs', { knobs: knobs.join(', ') }) : '',
+    run.profile === 'syscalls' ? t('exercise.run.syscalls') : '',
   ]
     .filter(Boolean)
-    .join(', ');
+    .join(t('listSeparator'));
 }
 
 /** Where the verdict stands below the check: not asked yet, being run, or the API's. */
 function VerdictSection({ state, exercise }: { state: CheckState; exercise: Exercise }) {
+  const { t } = useTranslation('edit');
   const finished = isFinished(state.phase);
   const variantId = finished ? state.variantId : null;
   const answer = useQuery({
@@ -68,22 +73,22 @@ function VerdictSection({ state, exercise }: { state: CheckState; exercise: Exer
 
   return (
     <section className="exercise-verdict" aria-labelledby="verdict-title">
-      <h2 id="verdict-title">Verdict</h2>
+      <h2 id="verdict-title">{t('exercise.verdict.title')}</h2>
       <div aria-live="polite" data-testid="verdict-area" data-variant={variantId ?? undefined}>
         {state.variantId === null ? (
-          <p className="edit__muted">Not checked yet. Check my answer, and the verdict comes here.</p>
+          <p className="edit__muted">{t('exercise.verdict.notChecked')}</p>
         ) : !finished ? (
-          <p className="edit__muted">Judged when the run ends.</p>
+          <p className="edit__muted">{t('exercise.verdict.whenRunEnds')}</p>
         ) : answer.isError ? (
           <p className="edit__problem" role="alert">
-            The verdict could not be read: {answer.error.message}
+            {t('exercise.verdict.readError', { detail: answer.error.message })}
           </p>
         ) : verdict ? (
           <VerdictView verdict={verdict} />
         ) : answer.data ? (
-          <p className="edit__problem">This answer has no verdict: it was not sent as an answer to {exercise.title}.</p>
+          <p className="edit__problem">{t('exercise.verdict.none', { title: exercise.title })}</p>
         ) : (
-          <Loading label="Reading the verdict…" />
+          <Loading label={t('exercise.verdict.reading')} />
         )}
       </div>
     </section>
@@ -93,6 +98,7 @@ function VerdictSection({ state, exercise }: { state: CheckState; exercise: Exer
 /** The answer's editor (kept per exercise), its check and measurement, the verdict, and the
  *  solution on request. */
 function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
+  const { t } = useTranslation('edit');
   const { slug, starter, server, file } = exercise;
   const queryClient = useQueryClient();
   const editor = useRef<SourceEditorHandle>(null);
@@ -172,15 +178,14 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
   return (
     <>
       <section className="exercise-answer" aria-labelledby="answer-title">
-        <h2 id="answer-title">Your answer</h2>
+        <h2 id="answer-title">{t('exercise.answer.title')}</h2>
         <p className="edit__muted">
-          <code>{file}</code> of <code>{server}</code>, as the exercise starts it. Your changes are kept in this browser
-          as you type, apart from your edits of {server} in the editor.
+          <Trans t={t} i18nKey="exercise.answer.intro" values={{ file, server }} components={{ code: <code /> }} />
         </p>
         <EditorToolbar
-          baseName="the starter"
+          baseName={t('exercise.answer.baseName')}
           edited={text !== starter}
-          resetLabel="Reset to starter"
+          resetLabel={t('exercise.answer.reset')}
           confirmingReset={confirmingReset}
           onConfirmingReset={setConfirmingReset}
           onReset={reset}
@@ -197,36 +202,43 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
             disabled={busy}
             aria-describedby={statusId}
           >
-            Check my answer
+            {t('exercise.answer.check')}
           </button>
           {busy && state.runId ? (
             <button type="button" className="button" onClick={() => void cancel()}>
-              Cancel the check
+              {t('exercise.answer.cancel')}
             </button>
           ) : null}
         </EditorToolbar>
         {state.refusal ? (
           <p className="edit__problem" role="alert" data-testid="build-refused">
-            {state.refusal.message}
+            {refusalText(state.refusal, t)}
           </p>
         ) : null}
         <div hidden={showing !== 'editor'}>
           <SourceEditor
             ref={editor}
             initialText={start.text}
-            label={`Your answer: ${file}`}
+            label={t('exercise.answer.editorLabel', { file })}
             describedBy={statusId}
             diagnostics={diagnosticsOf(state)}
             onChange={onChange}
           />
         </div>
         {showing === 'changes' ? (
-          <DiffView original={starter} changed={text} layout={layout} originalLabel="the starter" changedLabel="your answer" file={file} />
+          <DiffView
+            original={starter}
+            changed={text}
+            layout={layout}
+            originalLabel={t('exercise.answer.baseName')}
+            changedLabel={t('exercise.answer.yourAnswer')}
+            file={file}
+          />
         ) : null}
       </section>
 
       <section className="edit__build" aria-labelledby="check-title">
-        <h2 id="check-title">Check</h2>
+        <h2 id="check-title">{t('exercise.answer.checkTitle')}</h2>
         <p
           id={statusId}
           className="check-state"
@@ -236,12 +248,16 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
           data-phase={state.phase}
           data-run={state.runId ?? undefined}
         >
-          {state.phase === 'idle' && !state.sending ? 'not checked yet' : checkStateLabel(state)}
+          {state.phase === 'idle' && !state.sending ? t('exercise.answer.notChecked') : checkStateLabel(state, t)}
         </p>
         {state.variantId ? (
           <p className="edit__muted" data-testid="variant-link">
-            Kept as <Link to={`/variants/${encodeURIComponent(state.variantId)}`}>this answer’s page</Link>.
-            {changedSinceCheck ? ' You have changed your answer since: check it again to judge the changes.' : ''}
+            <Trans
+              t={t}
+              i18nKey="exercise.answer.keptAs"
+              components={{ a: <Link to={`/variants/${encodeURIComponent(state.variantId)}`} /> }}
+            />
+            {changedSinceCheck ? ` ${t('exercise.answer.changedSince')}` : ''}
           </p>
         ) : null}
         {state.measure ? <MeasureProgress measure={state.measure} /> : null}
@@ -257,32 +273,27 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
 
 /** "Your answers": this exercise's answers from this browser, newest first, each at its page. */
 function AnswerList({ slug }: { slug: string }) {
+  const { t, i18n } = useTranslation('edit');
   const variants = useQuery({ queryKey: VARIANTS_KEY, queryFn: ({ signal }) => listVariants(signal) });
   const answers = variants.data ? answersTo(variants.data, slug) : [];
   return (
     <section className="variant-list" aria-labelledby="answers-title" data-testid="answer-list">
-      <h2 id="answers-title">Your answers</h2>
+      <h2 id="answers-title">{t('exercise.answers.title')}</h2>
       {variants.isPending ? (
         <Loading />
       ) : variants.isError ? (
-        <p role="alert">Your answers could not be loaded: {variants.error.message}</p>
+        <p role="alert">{t('exercise.answers.loadError', { detail: variants.error.message })}</p>
       ) : answers.length === 0 ? (
-        <p className="edit__muted">None yet: each Check my answer is kept here, with its verdict.</p>
+        <p className="edit__muted">{t('exercise.answers.none')}</p>
       ) : (
         <ol>
-          {answers.map((v) => {
-            const made = new Date(v.created_at);
-            const when = Number.isNaN(made.getTime())
-              ? v.created_at
-              : made.toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-            return (
-              <li key={v.id} data-verdict={v.verdict?.status}>
-                <Link to={`/variants/${encodeURIComponent(v.id)}`}>
-                  {when} <span className="edit__muted">· {verdictWord(v)}</span>
-                </Link>
-              </li>
-            );
-          })}
+          {answers.map((v) => (
+            <li key={v.id} data-verdict={v.verdict?.status}>
+              <Link to={`/variants/${encodeURIComponent(v.id)}`}>
+                {formatListDate(v.created_at, i18n.resolvedLanguage)} <span className="edit__muted">· {verdictWord(v, t)}</span>
+              </Link>
+            </li>
+          ))}
         </ol>
       )}
     </section>
@@ -291,15 +302,16 @@ function AnswerList({ slug }: { slug: string }) {
 
 /** Why an exercise's page cannot open, with the way back to the list. */
 function ExerciseProblem({ slug, error }: { slug: string; error: unknown }) {
+  const { t } = useTranslation('edit');
   const notFound = error instanceof ApiError && error.status === 404;
-  const title = notFound ? `No exercise ${slug}` : 'This exercise could not be loaded';
+  const title = notFound ? t('exercise.problem.notFound', { slug }) : t('exercise.problem.loadError');
   usePageTitle(title);
   return (
     <div className="page" role="alert" data-testid="exercise-problem">
       <h1>{title}</h1>
-      <p>{notFound ? 'The course has no exercise with this name: check the link.' : error instanceof Error ? error.message : String(error)}</p>
+      <p>{notFound ? t('exercise.problem.checkLink') : error instanceof Error ? error.message : String(error)}</p>
       <p>
-        <Link to="/exercises">← All exercises</Link>
+        <Link to="/exercises">{t('exercise.problem.allExercises')}</Link>
       </p>
     </div>
   );
@@ -311,39 +323,35 @@ function ExerciseProblem({ slug, error }: { slug: string; error: unknown }) {
  * verdict with what was measured), a solution on request, and the learner's past answers.
  */
 export function ExercisePage({ slug }: { slug: string }) {
+  const { t } = useTranslation('edit');
   const exercise = useQuery(exerciseQuery(slug));
   const lessons = useQuery(lessonListQuery());
   usePageTitle(exercise.data?.title);
 
-  if (exercise.isPending) return <Loading label="Loading the exercise…" />;
+  if (exercise.isPending) return <Loading label={t('exercise.loading')} />;
   if (exercise.isError) return <ExerciseProblem slug={slug} error={exercise.error} />;
   const data = exercise.data;
   const lesson = lessons.data?.find((l) => l.slug === data.lesson);
-  const lessonTitle = lessonName({ lesson: data.lesson, about: lesson ?? null });
+  const lessonTitle = lessonName({ lesson: data.lesson, about: lesson ?? null }, t);
 
   return (
     <div className="edit exercise" data-testid="exercise-page">
       <header className="edit__header">
-        <p className="edit__kicker">Exercise</p>
+        <p className="edit__kicker">{t('exercise.kicker')}</p>
         <h1>{data.title}</h1>
         <p className="edit__intro">{data.summary}</p>
-        <nav className="exercise__links" aria-label="Around this exercise">
-          <Link to={`/lessons/${encodeURIComponent(data.lesson)}`} data-testid="exercise-lesson">
-            ← Back to {lessonTitle}
-          </Link>
-          <Link to="/exercises">All exercises</Link>
+        <nav className="exercise__links" aria-label={t('exercise.around')}>
+          <Link to={`/lessons/${encodeURIComponent(data.lesson)}`}>{t('exercise.backTo', { lesson: lessonTitle })}</Link>
+          <Link to="/exercises">{t('exercise.allExercises')}</Link>
         </nav>
       </header>
       <div className="edit__columns">
         <div className="edit__main">
           <section className="exercise-statement" aria-labelledby="statement-title">
-            <h2 id="statement-title">What to do</h2>
+            <h2 id="statement-title">{t('exercise.statementTitle')}</h2>
             <ProseMarkdown markdown={data.statement} />
-            <h3>How your answer is judged</h3>
-            <p>
-              Your file is built and checked for correct answers in both protocols, then run: {describeRun(data.run)}. It
-              passes when:
-            </p>
+            <h3>{t('exercise.judgedTitle')}</h3>
+            <p>{t('exercise.judged', { run: describeRun(data.run, t) })}</p>
             <ul className="exercise-statement__criteria" data-testid="criteria">
               {data.criteria.map((c) => (
                 <li key={c.says}>{c.says}</li>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ErrorMessage, Loading } from '@/components/loading';
 
@@ -22,6 +23,7 @@ interface ExerciseSolutionProps {
  * into the editor.
  */
 export function ExerciseSolution({ exercise, onLoad }: ExerciseSolutionProps) {
+  const { t } = useTranslation('edit');
   const [step, setStep] = useState<Step>('closed');
   const [layout, setLayout] = useState<DiffLayout>('unified');
   const [loaded, setLoaded] = useState(false);
@@ -29,32 +31,32 @@ export function ExerciseSolution({ exercise, onLoad }: ExerciseSolutionProps) {
 
   return (
     <section className="exercise-solution" aria-labelledby="solution-title" data-testid="solution">
-      <h2 id="solution-title">A solution</h2>
+      <h2 id="solution-title">{t('solution.title')}</h2>
       {step === 'closed' ? (
         <>
-          <p className="edit__muted">One way to do it, as its changes to the starter.</p>
+          <p className="edit__muted">{t('solution.intro')}</p>
           <button type="button" className="button" onClick={() => { setStep('confirming'); }}>
-            Show a solution
+            {t('solution.show')}
           </button>
         </>
       ) : null}
       {step === 'confirming' ? (
-        <div className="edit__confirm" role="group" aria-label="Confirm: show a solution">
-          <span>See a solution? Try the hints first.</span>
+        <div className="edit__confirm" role="group" aria-label={t('solution.confirmLabel')}>
+          <span>{t('solution.confirm')}</span>
           {/* The button that asked is gone: the choice it asked for takes the focus. */}
           <button type="button" className="button button--small" onClick={() => { setStep('open'); }} autoFocus>
-            Yes, show it
+            {t('solution.yes')}
           </button>
           <button type="button" className="button button--small" onClick={() => { setStep('closed'); }}>
-            Not yet
+            {t('solution.notYet')}
           </button>
         </div>
       ) : null}
       {step === 'open' ? (
         solution.isPending ? (
-          <Loading label="Loading a solution…" />
+          <Loading label={t('solution.loading')} />
         ) : solution.isError ? (
-          <ErrorMessage title="The solution could not be loaded" error={solution.error} />
+          <ErrorMessage title={t('solution.loadError')} error={solution.error} />
         ) : (
           <>
             <DiffLayoutPicker layout={layout} onChange={setLayout} />
@@ -62,8 +64,8 @@ export function ExerciseSolution({ exercise, onLoad }: ExerciseSolutionProps) {
               original={exercise.starter}
               changed={solution.data.source}
               layout={layout}
-              originalLabel="the starter"
-              changedLabel="a solution"
+              originalLabel={t('exercise.answer.baseName')}
+              changedLabel={t('solution.aSolution')}
               file={exercise.file}
             />
             <p className="exercise-solution__load">
@@ -75,12 +77,12 @@ export function ExerciseSolution({ exercise, onLoad }: ExerciseSolutionProps) {
                   setLoaded(true);
                 }}
               >
-                Load into the editor
+                {t('solution.load')}
               </button>{' '}
-              <span className="edit__muted">It replaces what is in the editor.</span>
+              <span className="edit__muted">{t('solution.replaces')}</span>
             </p>
             <p role="status" className="edit__muted">
-              {loaded ? 'Loaded into the editor: Check my answer to see it pass.' : ''}
+              {loaded ? t('solution.loaded') : ''}
             </p>
           </>
         )

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { formatQps } from '@/lib/format';
 
 import type { MeasureNews, MeasurePoint } from '../lib/check-state';
@@ -26,6 +28,7 @@ function qpsLine(points: readonly MeasurePoint[], width = WIDTH, height = HEIGHT
  * requests per second (the status line above says the figures in words, as they come).
  */
 export function MeasureProgress({ measure }: { measure: MeasureNews }) {
+  const { t } = useTranslation('edit');
   const { points } = measure;
   const peak = points.length ? Math.max(...points.map((p) => p.qps)) : null;
   const last = points.at(-1);
@@ -38,15 +41,21 @@ export function MeasureProgress({ measure }: { measure: MeasureNews }) {
           width={WIDTH}
           height={HEIGHT}
           role="img"
-          aria-label={`Requests per second in each measured interval: ${points.length} so far, the last ${formatQps(last?.qps ?? 0)}, the highest ${formatQps(peak ?? 0)}`}
+          aria-label={t('measure.lineLabel', {
+            intervals: points.length,
+            last: formatQps(last?.qps ?? 0),
+            peak: formatQps(peak ?? 0),
+          })}
         >
           <polyline points={qpsLine(points)} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
         </svg>
       ) : null}
       <figcaption className="edit__muted">
         {measure.phase === 'warmup'
-          ? 'Warming up: the first seconds are not measured.'
-          : `Requests per second, each interval${peak !== null ? ` (highest ${formatQps(peak)})` : ''}.`}
+          ? t('measure.warmingUp')
+          : peak !== null
+            ? t('measure.captionPeak', { peak: formatQps(peak) })
+            : t('measure.caption')}
       </figcaption>
     </figure>
   );

@@ -2,12 +2,13 @@ import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorSelection } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { useTheme } from '@/hooks/use-theme';
 
 import type { Diagnostic } from '../lib/check-state';
 import { columnOffset, placeDiagnostics } from '../lib/diagnostics';
-import { baseTheme, cEditor } from '../lib/editor-setup';
+import { baseTheme, cEditor, editorWords } from '../lib/editor-setup';
 
 /** What the page may do to the editor besides typing: Reset, and a diagnostic's click. */
 export interface SourceEditorHandle {
@@ -34,20 +35,24 @@ export function SourceEditor({ initialText, label, describedBy, diagnostics, onC
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
   const themeSlot = useRef(new Compartment());
+  const wordsSlot = useRef(new Compartment());
   const { theme } = useTheme();
+  const { t } = useTranslation('edit');
 
   useEffect(() => {
     onChangeRef.current = onChange;
   }, [onChange]);
 
-  // One view for the component's life: the text it opens with and its name are read once.
+  // One view for the component's life: the text it opens with is read once; its theme and
+  // words (its name, CodeMirror's phrases) are swapped below when they change.
   useEffect(() => {
     if (!host.current) return;
     const editor = new EditorView({
       parent: host.current,
       doc: initialText,
       extensions: [
-        cEditor({ label, describedBy }),
+        cEditor(),
+        wordsSlot.current.of(editorWords({ label, describedBy, t })),
         lintGutter(),
         themeSlot.current.of(baseTheme(document.documentElement.dataset.theme === 'dark')),
         EditorView.updateListener.of((update) => {
@@ -66,6 +71,10 @@ export function SourceEditor({ initialText, label, describedBy, diagnostics, onC
   useEffect(() => {
     view.current?.dispatch({ effects: themeSlot.current.reconfigure(baseTheme(theme === 'dark')) });
   }, [theme]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: wordsSlot.current.reconfigure(editorWords({ label, describedBy, t })) });
+  }, [label, describedBy, t]);
 
   useEffect(() => {
     const editor = view.current;

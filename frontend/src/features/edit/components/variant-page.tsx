@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
@@ -11,6 +12,7 @@ import { exerciseQuery } from '../api/exercises';
 import { getOriginal, getVariant, type Variant } from '../api/variants';
 import { useCheckRun } from '../hooks/use-check-run';
 import { checkStateLabel, isFinished, passedChecks } from '../lib/check-state';
+import { formatDateTime } from '../lib/dates';
 
 import { BenchmarkForm } from './benchmark-form';
 import { BuildOutcome } from './build-outcome';
@@ -22,28 +24,25 @@ import './edit.css';
 
 /** Why a saved edit does not open, in words that say what to do (as the results' permalinks). */
 function VariantProblem({ id, error }: { id: string; error: unknown }) {
+  const { t } = useTranslation('edit');
   const status = error instanceof ApiError ? error.status : null;
   const detail = error instanceof Error ? error.message : String(error);
-  let heading = 'This saved edit cannot be shown';
+  let heading = t('variant.problem.title');
   let advice: ReactNode = detail;
   if (status === 404) {
-    heading = `No saved edit ${id}`;
-    advice = 'There is no saved edit with this id here: check the link, or ask whoever sent it for it again.';
+    heading = t('variant.problem.notFound.title', { id });
+    advice = t('variant.problem.notFound.body');
   } else if (status === 403) {
-    heading = 'This saved edit is not yours to see';
-    advice = (
-      <>
-        The server says: “{detail}”. In a class, an edit opens for the class’s students and its instructor only: join
-        the class it belongs to with its code, or ask its owner for the file.
-      </>
-    );
+    heading = t('variant.problem.forbidden.title');
+    advice = t('variant.problem.forbidden.body', { detail });
   } else if (status === 401) {
-    heading = 'Join the class to see this saved edit';
+    heading = t('variant.problem.unauthorized.title');
     advice = (
-      <>
-        Edits in a class open for its members only. <Link to="/join">Join with the class code</Link> or{' '}
-        <Link to="/login">log in as its instructor</Link>, then open the link again.
-      </>
+      <Trans
+        t={t}
+        i18nKey="variant.problem.unauthorized.body"
+        components={{ join: <Link to="/join" />, login: <Link to="/login" /> }}
+      />
     );
   }
   usePageTitle(heading);
@@ -52,7 +51,7 @@ function VariantProblem({ id, error }: { id: string; error: unknown }) {
       <h1>{heading}</h1>
       <p>{advice}</p>
       <p>
-        <Link to="/edit">← Edit a server</Link>
+        <Link to="/edit">{t('variant.problem.back')}</Link>
       </p>
     </div>
   );
@@ -60,20 +59,28 @@ function VariantProblem({ id, error }: { id: string; error: unknown }) {
 
 /** An answer's exercise (by its title, once known) and the verdict on it. */
 function ExerciseVerdict({ slug, verdict }: { slug: string; verdict: Variant['verdict'] }) {
+  const { t } = useTranslation('edit');
   const exercise = useQuery(exerciseQuery(slug));
   return (
     <section aria-labelledby="variant-exercise-title" data-testid="variant-exercise">
-      <h2 id="variant-exercise-title">Exercise</h2>
+      <h2 id="variant-exercise-title">{t('variant.exercise.title')}</h2>
       <p>
-        An answer to the exercise{' '}
-        <Link to={`/exercises/${encodeURIComponent(slug)}`}>{exercise.data?.title ?? slug}</Link>.
+        <Trans
+          t={t}
+          i18nKey="variant.exercise.answerTo"
+          values={{ title: exercise.data?.title ?? slug }}
+          components={{ a: <Link to={`/exercises/${encodeURIComponent(slug)}`} /> }}
+        />
       </p>
-      <div aria-live="polite">{verdict ? <VerdictView verdict={verdict} /> : <p className="edit__muted">It has no verdict.</p>}</div>
+      <div aria-live="polite">
+        {verdict ? <VerdictView verdict={verdict} /> : <p className="edit__muted">{t('variant.exercise.noVerdict')}</p>}
+      </div>
     </section>
   );
 }
 
 function VariantView({ variant }: { variant: Variant }) {
+  const { t, i18n } = useTranslation('edit');
   const server = useServers().data?.find((s) => s.id === variant.server);
   const original = useQuery({
     queryKey: ['edit', 'original', variant.file],
@@ -85,7 +92,7 @@ function VariantView({ variant }: { variant: Variant }) {
   const [layout, setLayout] = useState<DiffLayout>('unified');
   const [attachError, setAttachError] = useState<unknown>(null);
   const made = new Date(variant.created_at);
-  usePageTitle(`Edited ${variant.server}`);
+  usePageTitle(t('variant.pageTitle', { server: variant.server }));
 
   // The check run's events, from the first: a finished one replays whole, a live one is followed.
   useEffect(() => {
@@ -101,16 +108,21 @@ function VariantView({ variant }: { variant: Variant }) {
   return (
     <article className="edit variant-page" data-testid="variant-page" aria-labelledby="variant-title">
       <header className="edit__header">
-        <p className="edit__kicker">Saved edit</p>
+        <p className="edit__kicker">{t('variant.kicker')}</p>
         <h1 id="variant-title">
-          Edited <code>{variant.server}</code>
+          <Trans t={t} i18nKey="variant.heading" values={{ server: variant.server }} components={{ code: <code /> }} />
         </h1>
         <p className="edit__muted">
           {variant.file}
           {Number.isNaN(made.getTime()) ? null : (
             <>
-              {' · made '}
-              <time dateTime={variant.created_at}>{made.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>
+              {' · '}
+              <Trans
+                t={t}
+                i18nKey="variant.made"
+                values={{ when: formatDateTime(made, i18n.resolvedLanguage) }}
+                components={{ time: <time dateTime={variant.created_at} /> }}
+              />
             </>
           )}
         </p>
@@ -118,9 +130,8 @@ function VariantView({ variant }: { variant: Variant }) {
           <Link
             className="button"
             to={`/edit/${encodeURIComponent(variant.server)}?from=${encodeURIComponent(variant.id)}`}
-            data-testid="edit-copy"
           >
-            Edit a copy
+            {t('variant.editCopy')}
           </Link>
         </p>
       </header>
@@ -128,44 +139,48 @@ function VariantView({ variant }: { variant: Variant }) {
       {variant.exercise ? <ExerciseVerdict slug={variant.exercise} verdict={variant.verdict} /> : null}
 
       <section className="edit__build" aria-labelledby="variant-check-title">
-        <h2 id="variant-check-title">Build and check</h2>
+        <h2 id="variant-check-title">{t('editPage.buildTitle')}</h2>
         {attachError ? (
-          <ErrorMessage title="Its build could not be followed" error={attachError} />
+          <ErrorMessage title={t('variant.followError')} error={attachError} />
         ) : (
           <p className="check-state" role="status" aria-live="polite" data-testid="check-state" data-phase={state.phase}>
-            {checkStateLabel(state)}
+            {checkStateLabel(state, t)}
           </p>
         )}
         <BuildOutcome state={state} />
       </section>
 
       <section aria-labelledby="variant-benchmark-title">
-        <h2 id="variant-benchmark-title">Benchmark</h2>
+        <h2 id="variant-benchmark-title">{t('variant.benchmarkTitle')}</h2>
         {passedChecks(state.phase) && server ? (
           <BenchmarkForm server={server} variantId={variant.id} />
         ) : (
           <>
             <button type="button" className="button button--primary" disabled aria-describedby="variant-benchmark-why">
-              Benchmark against the original
+              {t('benchmark.submit')}
             </button>
             <p id="variant-benchmark-why" className="edit__muted">
-              {state.phase === 'failed' || state.phase === 'cancelled'
-                ? 'Only an edit that built and passed its checks can be benchmarked: edit a copy and fix it.'
-                : 'Possible once it has built and passed its checks.'}
+              {state.phase === 'failed' || state.phase === 'cancelled' ? t('variant.benchmarkClosed') : t('variant.benchmarkLater')}
             </p>
           </>
         )}
       </section>
 
       <section aria-labelledby="variant-changes-title">
-        <h2 id="variant-changes-title">Changes against the original</h2>
+        <h2 id="variant-changes-title">{t('variant.changesTitle')}</h2>
         <DiffLayoutPicker layout={layout} onChange={setLayout} />
         {original.isPending ? (
-          <Loading label={`Loading the original ${variant.file}…`} />
+          <Loading label={t('variant.loadingOriginal', { path: variant.file })} />
         ) : original.isError ? (
-          <ErrorMessage title={`Could not load the original ${variant.file}`} error={original.error} />
+          <ErrorMessage title={t('variant.originalError', { path: variant.file })} error={original.error} />
         ) : (
-          <DiffView original={original.data.text} changed={variant.source} layout={layout} changedLabel="this edit" file={variant.file} />
+          <DiffView
+            original={original.data.text}
+            changed={variant.source}
+            layout={layout}
+            changedLabel={t('variant.thisEdit')}
+            file={variant.file}
+          />
         )}
       </section>
     </article>
@@ -175,12 +190,13 @@ function VariantView({ variant }: { variant: Variant }) {
 /** /#/variants/:id: a saved edit, for whoever may see it (its owner, their classmates and
  *  instructor): its build and check, its changes, and a copy to edit or a benchmark to run. */
 export function VariantPage({ variantId }: { variantId: string }) {
+  const { t } = useTranslation('edit');
   const variant = useQuery({
     queryKey: ['variants', variantId],
     queryFn: ({ signal }) => getVariant(variantId, signal),
     staleTime: Infinity,
   });
-  if (variant.isPending) return <Loading label="Loading the saved edit…" />;
+  if (variant.isPending) return <Loading label={t('variant.loading')} />;
   if (variant.isError) return <VariantProblem id={variantId} error={variant.error} />;
   return <VariantView variant={variant.data} />;
 }

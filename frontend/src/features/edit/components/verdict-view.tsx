@@ -1,30 +1,40 @@
+import { useTranslation } from 'react-i18next';
+
 import { formatInt } from '@/lib/format';
 
 import type { Measured, Verdict } from '../api/exercises';
+import type { EditT } from '../lib/check-state';
 
 import './exercises.css';
 
 const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
 
 /** A measured figure: a count whole, a rate per request to 3 significant digits. */
-function formatMeasured(value: number | null | undefined): string {
-  if (value == null) return 'not measured';
+function formatMeasured(value: number | null | undefined, t: EditT): string {
+  if (value == null) return t('verdict.notMeasured');
   return Number.isInteger(value) || Math.abs(value) >= 100 ? formatInt(value) : significant.format(value);
 }
 
-const HEADLINE: Record<Verdict['status'], string> = {
-  passed: 'Passed: your answer does what the exercise asks.',
-  failed: 'Not yet: your answer did not pass.',
-  pending: 'Being judged: the run is still under way.',
-};
+/** The verdict in a sentence, by its status. */
+function headline(status: Verdict['status'], t: EditT): string {
+  switch (status) {
+    case 'passed':
+      return t('verdict.headline.passed');
+    case 'failed':
+      return t('verdict.headline.failed');
+    case 'pending':
+      return t('verdict.headline.pending');
+  }
+}
 
 function MeasuredRow({ measured }: { measured: Measured }) {
+  const { t } = useTranslation('edit');
   return (
     <tr data-ok={measured.ok}>
       <td>{measured.says}</td>
-      <td className="verdict__number">{formatMeasured(measured.value)}</td>
-      <td className="verdict__number">{measured.limit != null ? formatMeasured(measured.limit) : '—'}</td>
-      <td className={`verdict__met verdict__met--${measured.ok ? 'ok' : 'not'}`}>{measured.ok ? '✓ met' : '✗ not met'}</td>
+      <td className="verdict__number">{formatMeasured(measured.value, t)}</td>
+      <td className="verdict__number">{measured.limit != null ? formatMeasured(measured.limit, t) : '—'}</td>
+      <td className={`verdict__met verdict__met--${measured.ok ? 'ok' : 'not'}`}>{measured.ok ? t('verdict.met') : t('verdict.notMet')}</td>
     </tr>
   );
 }
@@ -35,26 +45,27 @@ function MeasuredRow({ measured }: { measured: Measured }) {
  * check that stopped the run before anything was measured).
  */
 export function VerdictView({ verdict }: { verdict: Verdict }) {
+  const { t } = useTranslation('edit');
   return (
     <div className={`verdict verdict--${verdict.status}`} data-testid="verdict" data-status={verdict.status}>
-      <p className="verdict__headline">{HEADLINE[verdict.status]}</p>
+      <p className="verdict__headline">{headline(verdict.status, t)}</p>
       {verdict.reasons.length ? (
-        <ul className="verdict__reasons" aria-label="Why it did not pass" data-testid="verdict-reasons">
+        <ul className="verdict__reasons" aria-label={t('verdict.reasons')} data-testid="verdict-reasons">
           {verdict.reasons.map((reason) => (
             <li key={reason}>{reason}</li>
           ))}
         </ul>
       ) : null}
       {verdict.measured.length ? (
-        <div className="table-scroll" tabIndex={0} role="group" aria-label="What the run measured, scrolls sideways">
+        <div className="table-scroll" tabIndex={0} role="group" aria-label={t('verdict.tableScroll')}>
           <table className="verdict__table" data-testid="verdict-measured">
-            <caption>What the run measured</caption>
+            <caption>{t('verdict.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">It must show</th>
-                <th scope="col">Measured</th>
-                <th scope="col">Limit</th>
-                <th scope="col">Met?</th>
+                <th scope="col">{t('verdict.column.criterion')}</th>
+                <th scope="col">{t('verdict.column.measured')}</th>
+                <th scope="col">{t('verdict.column.limit')}</th>
+                <th scope="col">{t('verdict.column.met')}</th>
               </tr>
             </thead>
             <tbody>

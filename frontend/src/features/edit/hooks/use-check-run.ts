@@ -94,7 +94,7 @@ export function useCheckRun(): UseCheckRun {
             if (getState().runId !== runId || (run && ended(run))) return;
             attempts.current += 1;
             if (attempts.current > MAX_RESUBSCRIBE_ATTEMPTS) {
-              dispatch({ type: 'note', message: 'Lost the connection to the build’s events: reload the page to follow it again.' });
+              dispatch({ type: 'note', note: { kind: 'lost-connection' } });
               return;
             }
             retryTimer.current = setTimeout(() => {
@@ -151,7 +151,7 @@ export function useCheckRun(): UseCheckRun {
       await cancelRun(runId);
       await settle(runId);
     } catch (error) {
-      dispatch({ type: 'note', message: `Cancel failed: ${error instanceof Error ? error.message : String(error)}` });
+      dispatch({ type: 'note', note: { kind: 'cancel-failed', detail: error instanceof Error ? error.message : String(error) } });
     }
   }, [dispatch, getState, settle]);
 

@@ -1,17 +1,19 @@
 /** The comparison's settings: the form's defaults and what it refuses before sending. */
 import type { ComparisonBase } from '../api/variants';
 
+import type { EditT } from './check-state';
+
 export const MAX_ROUNDS = 5;
 export const DEFAULT_ROUNDS = 3;
 /** Short enough to try a change, long enough to measure: echo, 100 connections, 5 s, 1 s warm-up. */
 export const DEFAULT_BASE: ComparisonBase = { protocol: 'echo', connections: 100, duration_s: 5, warmup_s: 1, payload_bytes: 64 };
 
 /** What is wrong with the form, before anything is sent; null when it may be sent. */
-export function formProblem(base: ComparisonBase, rounds: number): string | null {
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS) return `Rounds: 1 to ${MAX_ROUNDS}.`;
-  if (!Number.isInteger(base.connections) || base.connections < 1) return 'Connections: a whole number, at least 1.';
-  if (!(base.duration_s > 0)) return 'Duration: more than 0 s.';
-  if (!(base.warmup_s >= 0)) return 'Warm-up: 0 s or more.';
-  if (!Number.isInteger(base.payload_bytes) || base.payload_bytes < 1) return 'Payload: a whole number of bytes, at least 1.';
+export function formProblem(base: ComparisonBase, rounds: number, t: EditT): string | null {
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS) return t('benchmark.problem.rounds', { max: MAX_ROUNDS });
+  if (!Number.isInteger(base.connections) || base.connections < 1) return t('benchmark.problem.connections');
+  if (!(base.duration_s > 0)) return t('benchmark.problem.duration');
+  if (!(base.warmup_s >= 0)) return t('benchmark.problem.warmup');
+  if (!Number.isInteger(base.payload_bytes) || base.payload_bytes < 1) return t('benchmark.problem.payload');
   return null;
 }

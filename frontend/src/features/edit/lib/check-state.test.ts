@@ -1,4 +1,5 @@
 import { parseRunEventFrame, type RunEventFrame } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { aRun, doneData, latency } from '@/testing/fixtures';
 
 import {
@@ -18,6 +19,7 @@ function frame(type: string, seq: number, data: unknown): RunEventFrame {
 }
 
 const event = (type: string, seq: number, data: unknown): CheckAction => ({ type: 'event', frame: frame(type, seq, data) });
+const t = i18next.getFixedT('en', 'edit');
 const run = (actions: CheckAction[], from: CheckState = initialCheckState) => actions.reduce(checkReducer, from);
 
 const created: CheckAction = { type: 'created', variantId: 'v1', runId: 'r1', position: 2, waitS: 20, held: false };
@@ -37,25 +39,25 @@ describe('checkReducer', () => {
   it('follows a build from the queue through each protocol’s check to checked', () => {
     let state = run([{ type: 'submit' }]);
     expect(isBuilding(state)).toBe(true);
-    expect(checkStateLabel(state)).toBe('sending your file…');
+    expect(checkStateLabel(state, t)).toBe('sending your file…');
 
     state = run([created], state);
     expect(state).toMatchObject({ variantId: 'v1', runId: 'r1', phase: 'queued', sending: false });
-    expect(checkStateLabel(state)).toBe('Waiting: number 2 in the queue, about 20 s');
+    expect(checkStateLabel(state, t)).toBe('Waiting: number 2 in the queue, about 20 s');
 
     state = run([event('queued', 1, { position: 1, wait_s: 0.5 }), event('started', 2, { server: 'c-epoll' })], state);
-    expect(checkStateLabel(state)).toBe('building…');
+    expect(checkStateLabel(state, t)).toBe('building…');
 
     state = run([event('build', 3, { t_s: 1.2, status: 'compiled', seconds: 1.234, diagnostics: [] })], state);
-    expect(checkStateLabel(state)).toBe('compiled in 1.2 s; checking…');
+    expect(checkStateLabel(state, t)).toBe('compiled in 1.2 s; checking…');
 
     state = run([event('check', 4, echoPassed)], state);
-    expect(checkStateLabel(state)).toBe('compiled in 1.2 s; checking (echo: 2 checks passed)…');
+    expect(checkStateLabel(state, t)).toBe('compiled in 1.2 s; checking (echo: 2 checks passed)…');
 
     state = run([event('check', 5, httpPassed), event('checked', 6, { build: { status: 'compiled', seconds: 1.234, diagnostics: [] }, checks: [echoPassed, httpPassed] })], state);
     expect(state.phase).toBe('checked');
     expect(isBuilding(state)).toBe(false);
-    expect(checkStateLabel(state)).toBe('checked: compiled in 1.2 s, every check passed');
+    expect(checkStateLabel(state, t)).toBe('checked: compiled in 1.2 s, every check passed');
     expect(state.result?.checks.map((c) => c.protocol)).toEqual(['echo', 'http']);
   });
 
@@ -67,7 +69,7 @@ describe('checkReducer', () => {
       event('failed', 3, { reason: "epoll.c did not compile: line 12: expected ';' before '}' token", logs: [], diagnostics: [missingSemicolon, linker] }),
     ]);
     expect(state.phase).toBe('failed');
-    expect(checkStateLabel(state)).toBe("failed: epoll.c did not compile: line 12: expected ';' before '}' token");
+    expect(checkStateLabel(state, t)).toBe("failed: epoll.c did not compile: line 12: expected ';' before '}' token");
     expect(diagnosticsOf(state).map((d) => d.line ?? null)).toEqual([12, null]);
     expect(state.failure?.check).toBeNull();
   });
@@ -113,10 +115,10 @@ describe('checkReducer', () => {
 
   it('keeps the last outcome on show when a new build is refused', () => {
     const failed = run([created, event('failed', 1, { reason: 'boom', logs: [], diagnostics: [missingSemicolon] })]);
-    const refused = run([{ type: 'submit' }, { type: 'refused', refusal: { message: 'too many', retryAfterS: 10 } }], failed);
+    const refused = run([{ type: 'submit' }, { type: 'refused', refusal: { message: 'too many', tooMany: true, retryAfterS: 10 } }], failed);
     expect(refused.phase).toBe('failed');
     expect(refused.sending).toBe(false);
-    expect(refused.refusal).toEqual({ message: 'too many', retryAfterS: 10 });
+    expect(refused.refusal).toEqual({ message: 'too many', tooMany: true, retryAfterS: 10 });
     expect(diagnosticsOf(refused)).toHaveLength(1);
     // The next attempt clears the refusal.
     expect(run([{ type: 'submit' }], refused).refusal).toBeNull();
@@ -146,17 +148,17 @@ describe('checkReducer', () => {
     ]);
     expect(state.phase).toBe('measuring');
     expect(isBuilding(state)).toBe(true);
-    expect(checkStateLabel(state)).toBe('every check passed; warming up at 1.0 s: 900 requests/s…');
+    expect(checkStateLabel(state, t)).toBe('every check passed; warming up at 1.0 s: 900 requests/s…');
 
     state = run([progress(5, 'measure', 2, 1000, 0), progress(6, 'measure', 3, 1200.5, 2), event('server_stats', 7, { t_s: 3, cpu_percent: 50, memory_bytes: 1 })], state);
-    expect(checkStateLabel(state)).toBe('every check passed; measuring at 3.0 s: 1,201 requests/s, 2 errors so far…');
+    expect(checkStateLabel(state, t)).toBe('every check passed; measuring at 3.0 s: 1,201 requests/s, 2 errors so far…');
     expect(state.measure?.points).toEqual([{ t_s: 2, qps: 1000 }, { t_s: 3, qps: 1200.5 }]); // the warm-up's left out
 
     state = run([event('done', 8, doneData)], state);
     expect(state.phase).toBe('measured');
     expect(isBuilding(state)).toBe(false);
     expect(state.checks).toHaveLength(2);
-    expect(checkStateLabel(state)).toBe('measured: every check passed, then measured: 51,235 requests/s over 5 s, 0 errors');
+    expect(checkStateLabel(state, t)).toBe('measured: every check passed, then measured: 51,235 requests/s over 5 s, 0 errors');
   });
 
   it('settles an exercise’s run that ended while the stream was gone as measured', () => {
@@ -170,6 +172,6 @@ describe('checkReducer', () => {
 
   it('says where a held build waits', () => {
     const held = run([created, event('queued', 1, { position: null, held: true })]);
-    expect(checkStateLabel(held)).toMatch(/paused by the instructor/);
+    expect(checkStateLabel(held, t)).toMatch(/paused by the instructor/);
   });
 });

@@ -7,6 +7,7 @@
  * (measured). As in the bench's runs, an event at or below the last one applied is a replay
  * after a reconnect and is ignored.
  */
+import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 
 import type { zCheckData, zCheckOutcome, zCheckResult, zDiagnostic } from '@/lib/api/generated/zod.gen';
@@ -23,13 +24,17 @@ export type CheckPhase = 'idle' | 'queued' | 'building' | 'checking' | 'checked'
 /** What POST /api/variants refused (422, 429) or why it could not be sent: shown beside the
  *  button, the file left as it is. */
 export interface Refusal {
+  /** The API's words (or why it could not be reached). */
   message: string;
+  /** A 429: too many builds at once, to try again later. */
+  tooMany: boolean;
   /** 429: the seconds the server asks to wait (Retry-After). */
   retryAfterS: number | null;
 }
 
 export interface Failure {
-  reason: string;
+  /** The run's own words; null when it recorded none. */
+  reason: string | null;
   logs: string[];
   diagnostics: Diagnostic[];
   /** The protocol's check that failed, when the build passed and a check did not. */
@@ -79,8 +84,18 @@ export interface CheckState {
   measure: MeasureNews | null;
   failure: Failure | null;
   refusal: Refusal | null;
-  notes: string[];
+  notes: Note[];
 }
+
+/**
+ * A note below the outcome: words that came with the run (a requeue's reason, a malformed
+ * event), or one of the page's own, kept as what happened and put in words when shown, so it
+ * follows the interface's language.
+ */
+export type Note =
+  | { kind: 'said'; text: string }
+  | { kind: 'lost-connection' }
+  | { kind: 'cancel-failed'; detail: string };
 
 export const initialCheckState: CheckState = {
   sending: false,
@@ -110,7 +125,7 @@ export type CheckAction =
   | { type: 'bad-event'; error: string }
   /** The stream is gone: GET /api/runs/{id} says how the run ended. */
   | { type: 'resolved'; run: Run }
-  | { type: 'note'; message: string };
+  | { type: 'note'; note: Note };
 
 const TERMINAL: ReadonlySet<CheckPhase> = new Set(['checked', 'measured', 'failed', 'cancelled']);
 const LEFT_QUEUE = { position: null, waitS: null, held: false } as const;
@@ -133,9 +148,13 @@ export function isBuilding(state: CheckState): boolean {
   return state.sending || (state.phase !== 'idle' && !isFinished(state.phase));
 }
 
-function addNote(state: CheckState, message: string): CheckState {
-  if (state.notes.includes(message)) return state;
-  return { ...state, notes: [...state.notes, message].slice(-MAX_NOTES) };
+function sameNote(a: Note, b: Note): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function addNote(state: CheckState, note: Note): CheckState {
+  if (state.notes.some((n) => sameNote(n, note))) return state;
+  return { ...state, notes: [...state.notes, note].slice(-MAX_NOTES) };
 }
 
 function phaseOf(run: Run): CheckPhase {
@@ -162,7 +181,7 @@ function applyFrame(state: CheckState, frame: RunEventFrame): CheckState {
     case 'queued':
       return { ...next, phase: 'queued', position: frame.data.position, waitS: frame.data.wait_s ?? null, held: frame.data.held };
     case 'requeued':
-      return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, frame.data.reason);
+      return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, { kind: 'said', text: frame.data.reason });
     case 'started':
       return { ...next, ...LEFT_QUEUE, phase: 'building' };
     case 'build': {
@@ -258,7 +277,7 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
       if (state.runId === null) return state;
       return applyFrame(state, action.frame);
     case 'bad-event':
-      return addNote(state, action.error);
+      return addNote(state, { kind: 'said', text: action.error });
     case 'resolved': {
       if (action.run.id !== state.runId || isFinished(state.phase)) return state;
       const phase = phaseOf(action.run);
@@ -268,14 +287,14 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
         return { ...state, ...LEFT_QUEUE, phase, measure: result ? summed(state.measure, result) : state.measure };
       }
       if (phase === 'failed') {
-        const reason = action.run.error ?? 'the check failed (no reason recorded)';
+        const reason = action.run.error ?? null;
         return { ...state, ...LEFT_QUEUE, phase, failure: { reason, logs: [], diagnostics: [], check: null } };
       }
       if (phase === 'cancelled') return { ...state, ...LEFT_QUEUE, phase };
       return state;
     }
     case 'note':
-      return addNote(state, action.message);
+      return addNote(state, action.note);
   }
 }
 
@@ -289,73 +308,94 @@ export function diagnosticsOf(state: CheckState): Diagnostic[] {
   return state.result?.build.diagnostics ?? state.build?.diagnostics ?? NO_DIAGNOSTICS;
 }
 
-function describeQueue({ position, waitS, held }: CheckState): string {
-  if (held) return 'Waiting: your class’s runs are paused by the instructor; your build keeps its place';
-  if (position === null) return 'Waiting in the queue';
-  const wait = waitS !== null && waitS >= 1 ? `, about ${Math.round(waitS)} s` : '';
-  return `Waiting: number ${position} in the queue${wait}`;
+/** The `edit` namespace's t(): the words below take it, so they follow the interface's language. */
+export type EditT = TFunction<'edit'>;
+
+function describeQueue({ position, waitS, held }: CheckState, t: EditT): string {
+  if (held) return t('check.queue.held');
+  if (position === null) return t('check.queue.waiting');
+  if (waitS !== null && waitS >= 1) return t('check.queue.positionAbout', { position, seconds: Math.round(waitS) });
+  return t('check.queue.position', { position });
 }
 
-function describeBuild(build: Pick<BuildNews, 'status'> & { seconds?: number | null }): string {
-  if (build.status === 'cached') return 'built before: using that build';
-  if (build.status === 'failed') return 'did not compile';
-  return `compiled in ${build.seconds != null ? build.seconds.toFixed(1) : '?'} s`;
+function describeBuild(build: Pick<BuildNews, 'status'> & { seconds?: number | null }, t: EditT): string {
+  if (build.status === 'cached') return t('check.build.cached');
+  if (build.status === 'failed') return t('check.build.failed');
+  return t('check.build.compiled', { seconds: build.seconds != null ? build.seconds.toFixed(1) : '?' });
 }
 
 /** One protocol's check, as a line: "echo: 5 checks passed" or which one failed. */
-export function describeCheck(check: CheckData | CheckOutcome): string {
-  const passed = `${check.passed.length} check${check.passed.length === 1 ? '' : 's'} passed`;
-  if (check.ok) return `${check.protocol}: ${passed}`;
-  return `${check.protocol}: ${check.failed ? `failed ${check.failed.check}` : 'failed'} (${passed})`;
+export function describeCheck(check: CheckData | CheckOutcome, t: EditT): string {
+  const passed = t('check.protocol.passed', { count: check.passed.length });
+  const { protocol } = check;
+  if (check.ok) return t('check.protocol.ok', { protocol, passed });
+  if (check.failed) return t('check.protocol.failedCheck', { protocol, check: check.failed.check, passed });
+  return t('check.protocol.failed', { protocol, passed });
 }
 
 function formatSeconds(seconds: number): string {
   return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
 }
 
-function errorCount(errors: number): string {
-  return `${formatInt(errors)} error${errors === 1 ? '' : 's'}`;
+function errorCount(errors: number, t: EditT): string {
+  return t('check.errors', { count: errors, errors: formatInt(errors) });
 }
 
 /** "measuring at 3.0 s: 12,345 requests/s, 0 errors so far" (or "warming up at 1.0 s: …"). */
-export function describeMeasure(measure: MeasureNews | null): string {
-  if (!measure) return 'measuring';
-  const at = `at ${measure.t_s.toFixed(1)} s: ${formatQps(measure.qps)} requests/s`;
-  if (measure.phase === 'warmup') return `warming up ${at}`;
-  return `measuring ${at}, ${errorCount(measure.errors)} so far`;
+export function describeMeasure(measure: MeasureNews | null, t: EditT): string {
+  if (!measure) return t('check.measure.starting');
+  const at = { seconds: measure.t_s.toFixed(1), qps: formatQps(measure.qps) };
+  if (measure.phase === 'warmup') return t('check.measure.warmingUp', at);
+  return t('check.measure.measuring', { ...at, errors: errorCount(measure.errors, t) });
+}
+
+/** A note in words. */
+export function describeNote(note: Note, t: EditT): string {
+  switch (note.kind) {
+    case 'said':
+      return note.text;
+    case 'lost-connection':
+      return t('check.note.lostConnection');
+    case 'cancel-failed':
+      return t('check.note.cancelFailed', { detail: note.detail });
+  }
 }
 
 /** The one-line status said in the live region (`data-testid="check-state"`). */
-export function checkStateLabel(state: CheckState): string {
-  if (state.sending) return 'sending your file…';
+export function checkStateLabel(state: CheckState, t: EditT): string {
+  if (state.sending) return t('check.phase.sending');
   switch (state.phase) {
     case 'idle':
-      return 'not built yet';
+      return t('check.phase.idle');
     case 'queued':
-      return describeQueue(state);
+      return describeQueue(state, t);
     case 'building':
-      return state.build ? `${describeBuild(state.build)}…` : 'building…';
+      return state.build ? t('check.phase.buildingAfter', { build: describeBuild(state.build, t) }) : t('check.phase.building');
     case 'checking': {
-      const built = state.build ? `${describeBuild(state.build)}; ` : '';
       const last = state.checks.at(-1);
-      return `${built}checking${last ? ` (${describeCheck(last)})` : ''}…`;
+      const check = last ? describeCheck(last, t) : null;
+      if (!state.build) return check ? t('check.phase.checkingOne', { check }) : t('check.phase.checking');
+      const build = describeBuild(state.build, t);
+      return check ? t('check.phase.builtCheckingOne', { build, check }) : t('check.phase.builtChecking', { build });
     }
     case 'checked': {
       const build = state.result?.build ?? state.build;
-      return `checked: ${build ? `${describeBuild(build)}, ` : ''}every check passed`;
+      return build ? t('check.phase.checkedBuilt', { build: describeBuild(build, t) }) : t('check.phase.checked');
     }
     case 'measuring':
-      return `every check passed; ${describeMeasure(state.measure)}…`;
+      return t('check.phase.measuring', { measure: describeMeasure(state.measure, t) });
     case 'measured': {
       const summary = state.measure?.summary;
-      const figures = summary
-        ? `: ${formatQps(summary.qps)} requests/s over ${formatSeconds(summary.duration_s)} s, ${errorCount(summary.errors)}`
-        : '';
-      return `measured: every check passed, then measured${figures}`;
+      if (!summary) return t('check.phase.measured');
+      return t('check.phase.measuredFigures', {
+        qps: formatQps(summary.qps),
+        seconds: formatSeconds(summary.duration_s),
+        errors: errorCount(summary.errors, t),
+      });
     }
     case 'failed':
-      return `failed: ${state.failure?.reason ?? 'unknown reason'}`;
+      return t('check.phase.failed', { reason: state.failure?.reason ?? t('check.noReason') });
     case 'cancelled':
-      return 'cancelled';
+      return t('check.phase.cancelled');
   }
 }

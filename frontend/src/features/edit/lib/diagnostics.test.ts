@@ -1,9 +1,13 @@
 import { Text } from '@codemirror/state';
 
+import { i18next } from '@/lib/i18n';
+
 import type { Diagnostic } from './check-state';
 import { columnOffset, countDiagnostics, diagnosticWhere, placeDiagnostic, placeDiagnostics } from './diagnostics';
 
 // Lines start at offsets 0, 13, 28 and 29.
+const t = i18next.getFixedT('en', 'edit');
+
 const doc = Text.of(['int main() {', '    return 0 }', '', '\tx = 1;']);
 
 const error = (over: Partial<Diagnostic>): Diagnostic => ({ severity: 'error', message: 'boom', ...over });
@@ -76,10 +80,10 @@ describe('columnOffset', () => {
 
 describe('the list’s words', () => {
   it('says where each message is and counts them by severity', () => {
-    expect(diagnosticWhere(error({ line: 12, column: 5 }))).toBe('line 12:5');
-    expect(diagnosticWhere(error({ line: 12 }))).toBe('line 12');
-    expect(diagnosticWhere(error({ file: 'protocol.c:40' }))).toBe('protocol.c:40');
-    expect(diagnosticWhere(error({}))).toBeNull();
-    expect(countDiagnostics([error({}), error({}), { severity: 'warning', message: 'w' }])).toBe('2 errors, 1 warning');
+    expect(diagnosticWhere(error({ line: 12, column: 5 }), t)).toBe('line 12:5');
+    expect(diagnosticWhere(error({ line: 12 }), t)).toBe('line 12');
+    expect(diagnosticWhere(error({ file: 'protocol.c:40' }), t)).toBe('protocol.c:40');
+    expect(diagnosticWhere(error({}), t)).toBeNull();
+    expect(countDiagnostics([error({}), error({}), { severity: 'warning', message: 'w' }], t)).toBe('2 errors, 1 warning');
   });
 });

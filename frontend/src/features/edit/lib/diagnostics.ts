@@ -6,7 +6,7 @@
  */
 import type { Text } from '@codemirror/state';
 
-import type { Diagnostic } from './check-state';
+import type { Diagnostic, EditT } from './check-state';
 
 /** gcc counts columns as a terminal shows them: a tab runs to the next multiple of 8. */
 const GCC_TAB_STOP = 8;
@@ -97,17 +97,25 @@ export function placeDiagnostics(diagnostics: Diagnostic[], doc: Text): PlacedDi
 
 /** Where a message is, as the list below the editor says it: "line 12:5", "protocol.c:40", or
  *  nothing for the linker's. */
-export function diagnosticWhere(diagnostic: Diagnostic): string | null {
+export function diagnosticWhere(diagnostic: Diagnostic, t: EditT): string | null {
   if (diagnostic.file) return diagnostic.file;
   if (diagnostic.line == null) return null;
-  return diagnostic.column != null ? `line ${diagnostic.line}:${diagnostic.column}` : `line ${diagnostic.line}`;
+  const { line, column } = diagnostic;
+  return column != null ? t('diagnostics.lineColumn', { line, column }) : t('diagnostics.line', { line });
+}
+
+/** A message's severity in a word: gcc's error, warning or note. */
+export function severityWord(severity: Diagnostic['severity'], t: EditT): string {
+  return t(`diagnostics.severity.${severity}`);
 }
 
 /** "2 errors, 1 warning": what the list holds. */
-export function countDiagnostics(diagnostics: Diagnostic[]): string {
-  const count = (severity: Diagnostic['severity'], word: string) => {
-    const n = diagnostics.filter((d) => d.severity === severity).length;
-    return n ? `${n} ${word}${n === 1 ? '' : 's'}` : null;
-  };
-  return [count('error', 'error'), count('warning', 'warning'), count('note', 'note')].filter(Boolean).join(', ');
+export function countDiagnostics(diagnostics: Diagnostic[], t: EditT): string {
+  const n = (severity: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === severity).length;
+  const counts = [
+    n('error') ? t('diagnostics.count.error', { count: n('error') }) : null,
+    n('warning') ? t('diagnostics.count.warning', { count: n('warning') }) : null,
+    n('note') ? t('diagnostics.count.note', { count: n('note') }) : null,
+  ];
+  return counts.filter(Boolean).join(t('listSeparator'));
 }

@@ -2,7 +2,9 @@
  * What every CodeMirror view of the edit pages shares: C, line numbers and the usual editing
  * (codemirror's basicSetup), and a look drawn from the site's own custom properties
  * (global.css), so the editor follows the light or dark theme as the code listings do, with
- * their highlight colours. Only `dark` (CodeMirror's base styles) is given per theme.
+ * their highlight colours. Only `dark` (CodeMirror's base styles) is given per theme. What a
+ * person reads of the editor itself (its name, its search panel's and folds' words) is apart
+ * from the rest, in `editorWords`, so a page can swap it when the language changes.
  */
 import { cpp } from '@codemirror/lang-cpp';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -10,6 +12,8 @@ import { EditorState, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
+
+import type { EditT } from './check-state';
 
 /** The site's code colours (global.css `--hl-*`, as highlight.js uses them in the lessons). */
 const siteHighlight = HighlightStyle.define([
@@ -95,11 +99,10 @@ export function baseTheme(dark: boolean): Extension {
 }
 
 /**
- * A view of a C file: editable or read-only, named for assistive technology (`label`; the
- * editor's text area is otherwise anonymous), described by `describedBy` (an element's id).
- * A read-only view stays focusable, so it can be read and scrolled with the keyboard.
+ * A view of a C file: editable or read-only. A read-only view stays focusable, so it can be
+ * read and scrolled with the keyboard. Its name comes with `editorWords`.
  */
-export function cEditor({ label, describedBy, readOnly = false }: { label: string; describedBy?: string; readOnly?: boolean }): Extension {
+export function cEditor({ readOnly = false }: { readOnly?: boolean } = {}): Extension {
   return [
     basicSetup,
     cpp(),
@@ -107,12 +110,59 @@ export function cEditor({ label, describedBy, readOnly = false }: { label: strin
     siteLook,
     // tabindex: the text area is focusable as it is (contenteditable), but saying so lets
     // checkers (axe's scrollable-region-focusable) see the scrolling box can be reached.
-    EditorView.contentAttributes.of({
-      tabindex: '0',
-      'aria-label': label,
-      ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-      ...(readOnly ? { 'aria-readonly': 'true' } : {}),
-    }),
+    EditorView.contentAttributes.of({ tabindex: '0', ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
     readOnly ? EditorState.readOnly.of(true) : [],
+  ];
+}
+
+/** CodeMirror's own words (its search panel, folds, lint panel, diff) in the interface's
+ *  language: its `phrases`, keyed by the English it is written with. */
+function phrases(t: EditT): Record<string, string> {
+  return {
+    Find: t('codemirror.find'),
+    Replace: t('codemirror.replace'),
+    next: t('codemirror.next'),
+    previous: t('codemirror.previous'),
+    all: t('codemirror.all'),
+    'match case': t('codemirror.matchCase'),
+    regexp: t('codemirror.regexp'),
+    'by word': t('codemirror.byWord'),
+    replace: t('codemirror.replaceOne'),
+    'replace all': t('codemirror.replaceAll'),
+    close: t('codemirror.close'),
+    'current match': t('codemirror.currentMatch'),
+    'on line': t('codemirror.onLine'),
+    'replaced $ matches': t('codemirror.replacedMatches'),
+    'replaced match on line $': t('codemirror.replacedMatchOnLine'),
+    'Go to line': t('codemirror.goToLine'),
+    go: t('codemirror.go'),
+    'Fold line': t('codemirror.foldLine'),
+    'Unfold line': t('codemirror.unfoldLine'),
+    'Folded lines': t('codemirror.foldedLines'),
+    'Unfolded lines': t('codemirror.unfoldedLines'),
+    to: t('codemirror.to'),
+    'folded code': t('codemirror.foldedCode'),
+    unfold: t('codemirror.unfold'),
+    'Selection deleted': t('codemirror.selectionDeleted'),
+    'Control character': t('codemirror.controlCharacter'),
+    Completions: t('codemirror.completions'),
+    Diagnostics: t('codemirror.diagnostics'),
+    'No diagnostics': t('codemirror.noDiagnostics'),
+    '$ unchanged lines': t('codemirror.unchangedLines'),
+    Accept: t('codemirror.accept'),
+    Reject: t('codemirror.reject'),
+    'Revert this chunk': t('codemirror.revertChunk'),
+  };
+}
+
+/**
+ * What a person reads of a view besides its text: its name for assistive technology (`label`;
+ * the editor's text area is otherwise anonymous), what describes it (`describedBy`, an
+ * element's id), and CodeMirror's own words, all in the interface's language.
+ */
+export function editorWords({ label, describedBy, t }: { label: string; describedBy?: string; t: EditT }): Extension {
+  return [
+    EditorView.contentAttributes.of({ 'aria-label': label, ...(describedBy ? { 'aria-describedby': describedBy } : {}) }),
+    EditorState.phrases.of(phrases(t)),
   ];
 }

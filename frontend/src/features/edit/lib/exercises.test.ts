@@ -1,8 +1,11 @@
+import { i18next } from '@/lib/i18n';
 import { lessons } from '@/testing/fixtures';
 
 import type { Variant } from '../api/variants';
 
 import { answersTo, exerciseStatus, groupByLesson, lessonName, verdictWord } from './exercises';
+
+const t = i18next.getFixedT('en', 'edit');
 
 function answer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
   return {
@@ -43,11 +46,11 @@ describe('exerciseStatus', () => {
   });
 
   it('lists an exercise’s answers newest first, each in a word', () => {
-    expect(answersTo(variants, 'et-drain').map((v) => [v.id, verdictWord(v)])).toEqual([
+    expect(answersTo(variants, 'et-drain').map((v) => [v.id, verdictWord(v, t)])).toEqual([
       ['v5', 'failed'],
       ['v4', 'passed'],
     ]);
-    expect(verdictWord(answer('v3', 'select-value-result', 'pending'))).toBe('being judged');
+    expect(verdictWord(answer('v3', 'select-value-result', 'pending'), t)).toBe('being judged');
   });
 });
 
@@ -65,7 +68,7 @@ describe('groupByLesson', () => {
       [second!.slug, ['b', 'c']],
       ['99-gone', ['x']],
     ]);
-    expect(lessonName(groups[0]!)).toBe(`Lesson ${first!.order}: ${first!.title}`);
-    expect(lessonName(groups[2]!)).toBe('99-gone');
+    expect(lessonName(groups[0]!, t)).toBe(`Lesson ${first!.order}: ${first!.title}`);
+    expect(lessonName(groups[2]!, t)).toBe('99-gone');
   });
 });

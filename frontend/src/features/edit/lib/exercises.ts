@@ -8,13 +8,21 @@ import type { LessonSummary } from '@/lib/api-schemas';
 
 import type { Variant } from '../api/variants';
 
+import type { EditT } from './check-state';
+
 export type ExerciseStatus = 'not-tried' | 'tried' | 'passed';
 
-export const EXERCISE_STATUS_WORDS: Record<ExerciseStatus, string> = {
-  'not-tried': 'not tried',
-  tried: 'tried',
-  passed: 'passed',
-};
+/** Where the learner stands with an exercise, in a word: "not tried", "tried", "passed". */
+export function statusWord(status: ExerciseStatus, t: EditT): string {
+  switch (status) {
+    case 'not-tried':
+      return t('exercises.status.notTried');
+    case 'tried':
+      return t('exercises.status.tried');
+    case 'passed':
+      return t('exercises.status.passed');
+  }
+}
 
 /** The answers to `slug`, in the order given (the API lists the newest first). */
 export function answersTo(variants: readonly Variant[], slug: string): Variant[] {
@@ -29,14 +37,14 @@ export function exerciseStatus(variants: readonly Variant[], slug: string): Exer
 }
 
 /** What an answer came to, in a word: "passed", "failed", "being judged". */
-export function verdictWord(variant: Variant): string {
+export function verdictWord(variant: Variant, t: EditT): string {
   switch (variant.verdict?.status) {
     case 'passed':
-      return 'passed';
+      return t('exercises.verdict.passed');
     case 'failed':
-      return 'failed';
+      return t('exercises.verdict.failed');
     default:
-      return 'being judged';
+      return t('exercises.verdict.pending');
   }
 }
 
@@ -65,6 +73,6 @@ export function groupByLesson(exercises: readonly ExerciseSummary[], lessons: re
 }
 
 /** "Lesson 5: epoll", or the lesson's slug when the course's list is not at hand. */
-export function lessonName(group: Pick<LessonExercises, 'lesson' | 'about'>): string {
-  return group.about ? `Lesson ${group.about.order}: ${group.about.title}` : group.lesson;
+export function lessonName(group: Pick<LessonExercises, 'lesson' | 'about'>, t: EditT): string {
+  return group.about ? t('exercises.lessonName', { order: group.about.order, title: group.about.title }) : group.lesson;
 }
