@@ -21,7 +21,7 @@ from c10klab.sweeps.schemas import SweepRequest
 # translation keeps. Neither changes what runs, so neither calls for a new recording.
 WIDGET_ONLY_KEYS = {"title", "id"}
 # A series experiment: several servers and/or one parameter over several values (a sweep).
-SERIES_KEYS = {"servers", "vary", "values"}
+SERIES_KEYS = {"servers", "vary", "values", "total_connections"}
 
 
 class _UniqueKeys(yaml.SafeLoader):
@@ -64,7 +64,10 @@ def series_request(spec: dict[str, Any]) -> SweepRequest:
         values = [base.pop("connections", RunRequest.model_fields["connections"].default)]
     elif "vary" not in spec:
         raise ValueError("`values` needs `vary`: the parameter they set")
-    return SweepRequest(servers=spec["servers"], vary=vary, values=values, base=base)
+    total = spec.get("total_connections")
+    return SweepRequest(
+        servers=spec["servers"], vary=vary, values=values, base=base, total_connections=total
+    )
 
 
 def run_request(spec: dict[str, Any]) -> RunRequest:
@@ -93,7 +96,8 @@ def parse_block(source: str) -> RunRequest | SweepRequest:
 def request_key(request: RunRequest | SweepRequest) -> str:
     """What a block asks the runner for, as a key: a recording belongs to this, so a block's
     title can change, or be translated, and keep its recording (the first 12 hex digits of the
-    SHA-256 of the request's JSON, defaults filled in and keys sorted)."""
+    SHA-256 of the request's JSON with its keys sorted). Fields left at their defaults are left
+    out, so a field the API gains later, with a default, changes no key."""
     kind = "series" if isinstance(request, SweepRequest) else "run"
-    text = kind + json.dumps(request.model_dump(mode="json"), sort_keys=True)
+    text = kind + json.dumps(request.model_dump(mode="json", exclude_defaults=True), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]

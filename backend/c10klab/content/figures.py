@@ -136,6 +136,7 @@ POINT_FIELDS: dict[str, tuple[Callable[[Point], float | None], Unit]] = {
     "threads": (lambda p: p.threads, "count"),
     "errors": (lambda p: p.errors, "count"),
     "idle_dropped": (lambda p: p.idle_dropped, "count"),
+    "idle_dropped_connections": (lambda p: p.idle_dropped_connections, "count"),
     "calls_per_request": (lambda p: p.calls_per_request, "per_request"),
     "spread": (lambda p: None if p.spread is None else p.spread * 100, "percent"),
     "switches_per_s": (lambda p: _switches(p), "per_s"),
@@ -343,7 +344,14 @@ class _Evaluator:
                 return _quantity(read(value), unit, f"{value.id}.{attr}")
             return _point_field(value.point, attr, f"`{value.id}`")
         if isinstance(value, Point):
-            return _point_field(value, attr, f"the point ({value.server}, {value.value:g})")
+            where = f"the point ({value.server}, {value.value:g})"
+            if attr == "syscalls":
+                if not value.syscalls:
+                    raise FigureError(f"{where} was not recorded with profile: syscalls")
+                rows = [r.model_dump() for r in value.syscalls]
+                profile = {"rows": rows, "calls_per_request": value.calls_per_request}
+                return SyscallProfile(where, profile)
+            return _point_field(value, attr, where)
         if isinstance(value, SyscallProfile):
             if attr == "per_request":
                 return _quantity(value.profile.get("calls_per_request"), "per_request", attr)

@@ -61,7 +61,13 @@ class OpenLoop(Figures):
 class IdleConnections(Figures):
     requested: int
     open_at_start: int
-    dropped: int
+    dropped: int = Field(description="drops while the load ran, reconnects dropped again included")
+    dropped_connections: int | None = Field(
+        None,
+        description="how many distinct idle connections were dropped (at most `requested`); "
+        "`dropped` less this is reconnects dropped again. Null in runs recorded before it "
+        "was counted",
+    )
 
 
 class ProcessProfile(Figures):

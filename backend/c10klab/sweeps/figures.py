@@ -33,7 +33,9 @@ def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
         voluntary_ctxt_switches_per_s=profile.get("voluntary_ctxt_switches_per_s"),
         nonvoluntary_ctxt_switches_per_s=profile.get("nonvoluntary_ctxt_switches_per_s"),
         idle_dropped=(summary.get("idle") or {}).get("dropped"),
+        idle_dropped_connections=(summary.get("idle") or {}).get("dropped_connections"),
         calls_per_request=(result.get("syscalls") or {}).get("calls_per_request"),
+        syscalls=(result.get("syscalls") or {}).get("rows") or None,
     )
 
 

@@ -14,6 +14,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from c10klab.results.schemas import SyscallRow
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunSettings
 
 # "round": the same run again, for comparing servers fairly: with values 1..R every server runs
@@ -81,6 +82,13 @@ class SweepRequest(BaseModel):
         description="every other run parameter, as in POST /api/runs (without server and the "
         "varied one)",
     )
+    total_connections: int | None = Field(
+        None,
+        ge=1,
+        description="with vary: connections, hold active plus idle connections at this total: "
+        "each point's idle_connections is the total less its connections. How epoll's cost "
+        "follows the ready descriptors when the descriptors watched stay the same",
+    )
     server_knobs: dict[str, dict[str, int | str | bool]] | None = Field(
         None,
         description="knobs of one server only, by server id (one of `servers`): added to "
@@ -91,6 +99,30 @@ class SweepRequest(BaseModel):
     experiment: ExperimentKey | None = Field(
         None, description="the series block's key, as GET /api/lessons/{slug} lists it"
     )
+
+    @model_validator(mode="after")
+    def _total_holds_every_point(self) -> "SweepRequest":
+        if self.total_connections is None:
+            return self
+        if self.vary != "connections":
+            raise PydanticCustomError(
+                "total_needs_connections",
+                "total_connections needs vary: connections (it sets each point's idle "
+                "connections to the total less its connections)",
+            )
+        if "idle_connections" in self.base.model_fields_set:
+            raise PydanticCustomError(
+                "total_sets_idle",
+                "total_connections sets idle_connections itself; leave it out of base",
+            )
+        over = [v for v in self.values if v > self.total_connections]
+        if over:
+            raise PydanticCustomError(
+                "over_total",
+                "values: {values} more connections than total_connections ({total})",
+                {"values": ", ".join(f"{v:g}" for v in over), "total": self.total_connections},
+            )
+        return self
 
     @model_validator(mode="after")
     def _knobs_of_its_servers(self) -> "SweepRequest":
@@ -162,8 +194,16 @@ class Point(BaseModel):
     threads: int | None = None
     voluntary_ctxt_switches_per_s: float | None = None
     nonvoluntary_ctxt_switches_per_s: float | None = None
-    idle_dropped: int | None = None
+    idle_dropped: int | None = Field(
+        None, description="idle connections dropped, reconnects dropped again included"
+    )
+    idle_dropped_connections: int | None = Field(
+        None, description="distinct idle connections dropped (null in older runs)"
+    )
     calls_per_request: float | None = None
+    syscalls: list[SyscallRow] | None = Field(
+        None, description="a profiled run's system calls per request, call by call"
+    )
 
 
 class SweepOut(BaseModel):

@@ -45,6 +45,8 @@ def _run_request(request: SweepRequest, entry: str, runs: Entry, value: float) -
     varied: float | int = int(value) if request.vary in WHOLE_NUMBER_FIELDS else value
     # A round changes nothing in the run: it is the same run again.
     setting = {} if request.vary == "round" else {request.vary: varied}
+    if request.total_connections is not None:
+        setting["idle_connections"] = request.total_connections - int(varied)
     server, variant = runs
     # Each point carries where the series came from, so the board and the CSV can group it.
     origin = {"lesson": request.lesson, "experiment": request.experiment}

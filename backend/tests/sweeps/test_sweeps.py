@@ -73,6 +73,19 @@ def test_each_server_may_have_knobs_of_its_own(client: TestClient) -> None:
     assert table["request"]["server_knobs"] == body["server_knobs"]
 
 
+def test_a_total_holds_active_plus_idle_connections_at_every_point(client: TestClient) -> None:
+    body = sweep_body(servers=["c-epoll"], values=[10, 400, 2000], total_connections=2000)
+    created = client.post("/api/sweeps", json=body)
+    assert created.status_code == 202, created.text
+    table = client.get(f"/api/sweeps/{created.json()['id']}").json()
+    requests = [client.get(f"/api/runs/{p['run_id']}").json()["request"] for p in table["points"]]
+    assert [(r["connections"], r["idle_connections"]) for r in requests] == [
+        (10, 1990),
+        (400, 1600),
+        (2000, 0),
+    ]
+
+
 def test_knobs_for_a_server_not_in_the_sweep_are_refused(client: TestClient) -> None:
     body = {"servers": ["c-epoll"], "vary": "connections", "values": [10]}
     refused = client.post("/api/sweeps", json={**body, "server_knobs": {"c-poll": {"x": 1}}})
@@ -125,6 +138,15 @@ def test_cancelling_a_sweep_cancels_its_queued_runs(client: TestClient) -> None:
         (sweep_body(servers=["c-select"], values=[5000]), "no point of this sweep can run"),
         (sweep_body(values=list(range(10, 500, 10))), "at most 40 per sweep"),
         (sweep_body(values=[]), "values: list should have at least 1 item"),
+        (
+            sweep_body(vary="payload_bytes", total_connections=100),
+            "total_connections needs vary: connections",
+        ),
+        (
+            sweep_body(total_connections=1000, base={"idle_connections": 10}),
+            "total_connections sets idle_connections itself",
+        ),
+        (sweep_body(total_connections=1000), "values: 2000 more connections than"),
     ],
 )
 def test_bad_sweeps_get_422_with_an_actionable_message(

@@ -33,14 +33,22 @@ export type Aggregate = {
  * Baseline
  *
  * A reference result for one experiment block, recorded by `make record-baselines`
- * through the real runner. `block` is the block's exact text: edit the block and its
- * baseline no longer applies until it is recorded again.
+ * through the real runner. `block` is the block's text when it was recorded; the recording
+ * belongs to what that block asks for (`request_key`): change the request and it no longer
+ * applies until it is recorded again; change the title or id, or translate it, and it does.
  */
 export type Baseline = {
     /**
      * Block
      */
     block: string;
+    /**
+     * Key
+     *
+     * What the recorded block asked for (content.experiments.request_key): the lesson's
+     * block with this key shows this recording, whatever its title or language.
+     */
+    readonly key: string | null;
     /**
      * Kind
      */
@@ -884,8 +892,11 @@ export type ExerciseSummary = {
 /**
  * ExperimentRef
  *
- * An ```experiment block of a lesson: `key` (the first 12 hex digits of the SHA-256 of
- * its trimmed text) is what a run or sweep sends as `experiment` to say where it came from.
+ * An ```experiment block of a lesson. `key` stands for what the block asks the runner for
+ * (content.experiments.request_key), so it is the same in every language: a run or sweep
+ * sends it as `experiment` to say where it came from, the class board groups by it, and the
+ * block's recording in GET .../baselines has it too. (A block that does not parse is keyed
+ * by its text.)
  */
 export type ExperimentRef = {
     /**
@@ -894,6 +905,12 @@ export type ExperimentRef = {
      * why the block is neither (being edited)
      */
     error?: string | null;
+    /**
+     * Id
+     *
+     * the block's `id:`, named by the prose's figures
+     */
+    id?: string | null;
     /**
      * Key
      */
@@ -963,6 +980,43 @@ export type FailedEvent = {
 };
 
 /**
+ * Figure
+ *
+ * One figure reference of the prose (`{{ expression }}`), as it was resolved against the
+ * lesson's recordings; `markdown` has `text` in its place.
+ */
+export type Figure = {
+    /**
+     * Error
+     */
+    error?: string | null;
+    /**
+     * Experiments
+     *
+     * the ids of the blocks it was read from
+     */
+    experiments: Array<string>;
+    /**
+     * Expression
+     */
+    expression: string;
+    /**
+     * Text
+     *
+     * the figure with its unit; None when it did not resolve
+     */
+    text: string | null;
+    /**
+     * Unit
+     */
+    unit: string | null;
+    /**
+     * Value
+     */
+    value: number | null;
+};
+
+/**
  * Glossary
  *
  * content/glossary.md: one `### term` section per term, linked from lessons as
@@ -973,6 +1027,10 @@ export type Glossary = {
      * Diagrams
      */
     diagrams?: Array<Diagram>;
+    /**
+     * Language
+     */
+    language: 'en' | 'zh';
     /**
      * Markdown
      */
@@ -1161,8 +1219,16 @@ export type HistoryEntry = {
 export type IdleConnections = {
     /**
      * Dropped
+     *
+     * drops while the load ran, reconnects dropped again included
      */
     dropped: number;
+    /**
+     * Dropped Connections
+     *
+     * how many distinct idle connections were dropped (at most `requested`); `dropped` less this is reconnects dropped again. Null in runs recorded before it was counted
+     */
+    dropped_connections?: number | null;
     /**
      * Open At Start
      */
@@ -1374,7 +1440,19 @@ export type Lesson = {
      */
     experiments?: Array<ExperimentRef>;
     /**
+     * Figures
+     */
+    figures?: Array<Figure>;
+    /**
+     * Language
+     *
+     * the language this text is in: the one asked for, or English while the lesson has no translation
+     */
+    language: 'en' | 'zh';
+    /**
      * Markdown
+     *
+     * the lesson's Markdown, its figure references resolved
      */
     markdown: string;
     /**
@@ -1437,6 +1515,12 @@ export type LessonLink = {
  * LessonSummary
  */
 export type LessonSummary = {
+    /**
+     * Language
+     *
+     * the language this text is in: the one asked for, or English while the lesson has no translation
+     */
+    language: 'en' | 'zh';
     /**
      * Minutes
      */
@@ -1648,8 +1732,16 @@ export type Point = {
     errors?: number | null;
     /**
      * Idle Dropped
+     *
+     * idle connections dropped, reconnects dropped again included
      */
     idle_dropped?: number | null;
+    /**
+     * Idle Dropped Connections
+     *
+     * distinct idle connections dropped (null in older runs)
+     */
+    idle_dropped_connections?: number | null;
     /**
      * Noisy
      */
@@ -1706,6 +1798,12 @@ export type Point = {
      * Status
      */
     status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'skipped';
+    /**
+     * Syscalls
+     *
+     * a profiled run's system calls per request, call by call
+     */
+    syscalls?: Array<SyscallRow> | null;
     /**
      * Threads
      */
@@ -3341,6 +3439,12 @@ export type SweepRequest = {
      */
     servers: Array<string>;
     /**
+     * Total Connections
+     *
+     * with vary: connections, hold active plus idle connections at this total: each point's idle_connections is the total less its connections. How epoll's cost follows the ready descriptors when the descriptors watched stay the same
+     */
+    total_connections?: number | null;
+    /**
      * Values
      *
      * the values, in order
@@ -3592,6 +3696,52 @@ export type Window = {
      */
     to_s: number;
     [key: string]: unknown;
+};
+
+/**
+ * Baseline
+ *
+ * A reference result for one experiment block, recorded by `make record-baselines`
+ * through the real runner. `block` is the block's text when it was recorded; the recording
+ * belongs to what that block asks for (`request_key`): change the request and it no longer
+ * applies until it is recorded again; change the title or id, or translate it, and it does.
+ */
+export type BaselineWritable = {
+    /**
+     * Block
+     */
+    block: string;
+    /**
+     * Kind
+     */
+    kind: 'run' | 'series';
+    provenance: Provenance;
+    /**
+     * Recorded At
+     */
+    recorded_at: string;
+    result: RecordedResult;
+};
+
+/**
+ * Ended
+ */
+export type EndedWritable = {
+    [key: string]: unknown;
+};
+
+/**
+ * LessonBaselines
+ */
+export type LessonBaselinesWritable = {
+    /**
+     * Experiments
+     */
+    experiments?: Array<BaselineWritable>;
+    /**
+     * Lesson
+     */
+    lesson: string;
 };
 
 export type LoginApiAuthLoginPostData = {
@@ -4223,9 +4373,25 @@ export type GetSolutionApiExercisesSlugSolutionGetResponse = GetSolutionApiExerc
 export type GlossaryApiGlossaryGetData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/glossary';
 };
+
+export type GlossaryApiGlossaryGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GlossaryApiGlossaryGetError = GlossaryApiGlossaryGetErrors[keyof GlossaryApiGlossaryGetErrors];
 
 export type GlossaryApiGlossaryGetResponses = {
     /**
@@ -4315,9 +4481,25 @@ export type GetLabFieldsApiLabFieldsGetResponse = GetLabFieldsApiLabFieldsGetRes
 export type LessonsApiLessonsGetData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/lessons';
 };
+
+export type LessonsApiLessonsGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type LessonsApiLessonsGetError = LessonsApiLessonsGetErrors[keyof LessonsApiLessonsGetErrors];
 
 export type LessonsApiLessonsGetResponses = {
     /**
@@ -4338,7 +4520,14 @@ export type LessonApiLessonsSlugGetData = {
          */
         slug: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/lessons/{slug}';
 };
 

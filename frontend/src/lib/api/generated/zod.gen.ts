@@ -351,6 +351,21 @@ export const zFailedEvent = z.object({
 });
 
 /**
+ * Figure
+ *
+ * One figure reference of the prose (`{{ expression }}`), as it was resolved against the
+ * lesson's recordings; `markdown` has `text` in its place.
+ */
+export const zFigure = z.object({
+    error: z.string().nullish(),
+    experiments: z.array(z.string()),
+    expression: z.string(),
+    text: z.string().nullable(),
+    unit: z.string().nullable(),
+    value: z.number().nullable()
+});
+
+/**
  * Glossary
  *
  * content/glossary.md: one `### term` section per term, linked from lessons as
@@ -358,6 +373,7 @@ export const zFailedEvent = z.object({
  */
 export const zGlossary = z.object({
     diagrams: z.array(zDiagram).optional().default([]),
+    language: z.enum(['en', 'zh']),
     markdown: z.string(),
     summary: z.string().min(1),
     terms: z.array(z.string()),
@@ -420,6 +436,7 @@ export const zHistoryEntry = z.object({
  */
 export const zIdleConnections = z.object({
     dropped: z.int(),
+    dropped_connections: z.int().nullish(),
     open_at_start: z.int(),
     requested: z.int()
 });
@@ -503,6 +520,7 @@ export const zLessonLink = z.object({
  * LessonSummary
  */
 export const zLessonSummary = z.object({
+    language: z.enum(['en', 'zh']),
     minutes: z.int(),
     order: z.int(),
     slug: z.string(),
@@ -592,51 +610,6 @@ export const zMe = z.object({
     class: zClassBrief.nullish(),
     mode: z.enum(['solo', 'classroom']),
     person: zPersonOut.nullable()
-});
-
-/**
- * Point
- *
- * One (server, value) of a sweep, with its run's headline figures once it has them.
- */
-export const zPoint = z.object({
-    calls_per_request: z.number().nullish(),
-    client_bound: z.boolean().nullish(),
-    cpu_percent: z.number().nullish(),
-    errors: z.int().nullish(),
-    idle_dropped: z.int().nullish(),
-    noisy: z.boolean().nullish(),
-    nonvoluntary_ctxt_switches_per_s: z.number().nullish(),
-    p50_us: z.number().nullish(),
-    p99_us: z.number().nullish(),
-    qps: z.number().nullish(),
-    reason: z.string().nullable(),
-    rss_bytes: z.int().nullish(),
-    run_id: z.string().nullable(),
-    server: z.string(),
-    spread: z.number().nullish(),
-    stable: z.boolean().nullish(),
-    status: z.enum([
-        'queued',
-        'running',
-        'done',
-        'failed',
-        'cancelled',
-        'skipped'
-    ]),
-    threads: z.int().nullish(),
-    unstable_reason: z.string().nullish(),
-    valid: z.boolean().nullish(),
-    value: z.number(),
-    voluntary_ctxt_switches_per_s: z.number().nullish()
-});
-
-/**
- * PointEvent
- */
-export const zPointEvent = z.object({
-    data: zPoint,
-    type: z.literal('point')
 });
 
 /**
@@ -1278,6 +1251,7 @@ export const zSweepRequest = z.object({
         z.boolean()
     ]))).nullish(),
     servers: z.array(z.string()).min(1).max(12),
+    total_connections: z.int().gte(1).nullish(),
     values: z.array(z.number()).min(1),
     vary: z.enum([
         'connections',
@@ -1291,11 +1265,15 @@ export const zSweepRequest = z.object({
 /**
  * ExperimentRef
  *
- * An ```experiment block of a lesson: `key` (the first 12 hex digits of the SHA-256 of
- * its trimmed text) is what a run or sweep sends as `experiment` to say where it came from.
+ * An ```experiment block of a lesson. `key` stands for what the block asks the runner for
+ * (content.experiments.request_key), so it is the same in every language: a run or sweep
+ * sends it as `experiment` to say where it came from, the class board groups by it, and the
+ * block's recording in GET .../baselines has it too. (A block that does not parse is keyed
+ * by its text.)
  */
 export const zExperimentRef = z.object({
     error: z.string().nullish(),
+    id: z.string().nullish(),
     key: z.string(),
     kind: z.enum(['run', 'series']),
     run: zRunRequest.nullish(),
@@ -1310,6 +1288,8 @@ export const zExperimentRef = z.object({
 export const zLesson = z.object({
     diagrams: z.array(zDiagram).optional().default([]),
     experiments: z.array(zExperimentRef).optional().default([]),
+    figures: z.array(zFigure).optional().default([]),
+    language: z.enum(['en', 'zh']),
     markdown: z.string(),
     minutes: z.int(),
     next: zLessonLink.nullable(),
@@ -1319,6 +1299,63 @@ export const zLesson = z.object({
     slug: z.string(),
     summary: z.string(),
     title: z.string()
+});
+
+/**
+ * SyscallRow
+ */
+export const zSyscallRow = z.object({
+    calls: z.int(),
+    errors: z.int().nullable(),
+    per_request: z.number(),
+    syscall: z.string()
+});
+
+/**
+ * Point
+ *
+ * One (server, value) of a sweep, with its run's headline figures once it has them.
+ */
+export const zPoint = z.object({
+    calls_per_request: z.number().nullish(),
+    client_bound: z.boolean().nullish(),
+    cpu_percent: z.number().nullish(),
+    errors: z.int().nullish(),
+    idle_dropped: z.int().nullish(),
+    idle_dropped_connections: z.int().nullish(),
+    noisy: z.boolean().nullish(),
+    nonvoluntary_ctxt_switches_per_s: z.number().nullish(),
+    p50_us: z.number().nullish(),
+    p99_us: z.number().nullish(),
+    qps: z.number().nullish(),
+    reason: z.string().nullable(),
+    rss_bytes: z.int().nullish(),
+    run_id: z.string().nullable(),
+    server: z.string(),
+    spread: z.number().nullish(),
+    stable: z.boolean().nullish(),
+    status: z.enum([
+        'queued',
+        'running',
+        'done',
+        'failed',
+        'cancelled',
+        'skipped'
+    ]),
+    syscalls: z.array(zSyscallRow).nullish(),
+    threads: z.int().nullish(),
+    unstable_reason: z.string().nullish(),
+    valid: z.boolean().nullish(),
+    value: z.number(),
+    voluntary_ctxt_switches_per_s: z.number().nullish()
+});
+
+/**
+ * PointEvent
+ */
+export const zPointEvent = z.object({
+    data: zPoint,
+    type: z.literal('point')
 });
 
 /**
@@ -1372,16 +1409,6 @@ export const zClassStreamEvent = z.discriminatedUnion('type', [
     zSweepTableEvent,
     zEndedEvent
 ]);
-
-/**
- * SyscallRow
- */
-export const zSyscallRow = z.object({
-    calls: z.int(),
-    errors: z.int().nullable(),
-    per_request: z.number(),
-    syscall: z.string()
-});
 
 /**
  * SyscallTotal
@@ -1577,11 +1604,13 @@ export const zRecordedResult = z.object({
  * Baseline
  *
  * A reference result for one experiment block, recorded by `make record-baselines`
- * through the real runner. `block` is the block's exact text: edit the block and its
- * baseline no longer applies until it is recorded again.
+ * through the real runner. `block` is the block's text when it was recorded; the recording
+ * belongs to what that block asks for (`request_key`): change the request and it no longer
+ * applies until it is recorded again; change the title or id, or translate it, and it does.
  */
 export const zBaseline = z.object({
     block: z.string(),
+    key: z.string().nullable(),
     kind: z.enum(['run', 'series']),
     provenance: zProvenance,
     recorded_at: z.string(),
@@ -1620,4 +1649,33 @@ export const zRunOut = z.object({
         'cancelled'
     ]),
     wait_s: z.number().nullable()
+});
+
+/**
+ * Baseline
+ *
+ * A reference result for one experiment block, recorded by `make record-baselines`
+ * through the real runner. `block` is the block's text when it was recorded; the recording
+ * belongs to what that block asks for (`request_key`): change the request and it no longer
+ * applies until it is recorded again; change the title or id, or translate it, and it does.
+ */
+export const zBaselineWritable = z.object({
+    block: z.string(),
+    kind: z.enum(['run', 'series']),
+    provenance: zProvenance,
+    recorded_at: z.string(),
+    result: zRecordedResult
+});
+
+/**
+ * Ended
+ */
+export const zEndedWritable = z.record(z.string(), z.unknown());
+
+/**
+ * LessonBaselines
+ */
+export const zLessonBaselinesWritable = z.object({
+    experiments: z.array(zBaselineWritable).optional().default([]),
+    lesson: z.string()
 });
