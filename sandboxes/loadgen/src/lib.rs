@@ -404,8 +404,10 @@ pub struct Totals {
     pub requests_total: u64,
     /// Failed connection attempts over the whole run, opening included.
     pub connect_failures: u64,
-    /// Idle connections dropped over warm-up and measure.
+    /// Idle connections dropped over warm-up and measure, reconnects included.
     pub idle_dropped: u64,
+    /// Distinct idle connections dropped over warm-up and measure.
+    pub idle_dropped_connections: u64,
     /// Idle connections open when the load started.
     pub idle_open_at_start: usize,
     /// The measure phase's `/proc` samples.
@@ -454,6 +456,7 @@ fn report_intervals(
             totals.requests_total += stats.requests;
             totals.connect_failures += stats.connect_failures;
             totals.idle_dropped += stats.idle_dropped;
+            totals.idle_dropped_connections += stats.idle_dropped_connections;
             if phase == Phase::Measure {
                 totals.measured.merge(&stats);
             }
@@ -527,6 +530,7 @@ pub fn build_summary(totals: &Totals, config: &Config, echo: ConfigEcho) -> Summ
             requested: config.idle,
             open_at_start: totals.idle_open_at_start,
             dropped: totals.idle_dropped,
+            dropped_connections: totals.idle_dropped_connections,
         },
         procs: if config.sample_procs {
             totals.procs.summary(config.duration)
@@ -770,6 +774,7 @@ mod tests {
     fn open_loop_summary_compares_with_the_target() {
         let mut totals = Totals {
             idle_dropped: 3,
+            idle_dropped_connections: 2,
             idle_open_at_start: 9,
             ..Totals::default()
         };
@@ -807,7 +812,8 @@ mod tests {
             Idle {
                 requested: 10,
                 open_at_start: 9,
-                dropped: 3
+                dropped: 3,
+                dropped_connections: 2
             }
         );
         // Sampling asked for, but no sample saw a process.

@@ -139,8 +139,12 @@ pub struct Idle {
     pub requested: usize,
     /// Open when the load started.
     pub open_at_start: usize,
-    /// Closed or reset by the server (or sent data) while the load ran, warm-up included.
+    /// Closed or reset by the server (or sent data) while the load ran, warm-up included:
+    /// each time, reconnects included.
     pub dropped: u64,
+    /// How many distinct idle connections that was (at most `requested`); `dropped` less
+    /// this is the reconnects dropped again.
+    pub dropped_connections: u64,
 }
 
 /// The effective configuration, echoed in the summary.

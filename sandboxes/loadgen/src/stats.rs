@@ -127,8 +127,12 @@ pub struct IntervalStats {
     pub errors: ErrorCounts,
     /// Failed connection attempts (also counted in `errors` as `connect`).
     pub connect_failures: u64,
-    /// Idle connections (`--idle`) that the server closed or reset, or sent data on.
+    /// Idle connections (`--idle`) that the server closed or reset, or sent data on: each
+    /// time, reconnects included.
     pub idle_dropped: u64,
+    /// Of those, the idle connections dropped for the first time in the run: over a run, how
+    /// many of the `--idle` connections the server would not keep.
+    pub idle_dropped_connections: u64,
     /// Set in the schedule's last interval only: active connections whose request (or
     /// connect) was still waiting when the measure phase ended, having started before it
     /// began. Their latency is in no histogram, yet no timeout may have fired: a server that
@@ -168,6 +172,7 @@ impl IntervalStats {
             errors: ErrorCounts::default(),
             connect_failures: 0,
             idle_dropped: 0,
+            idle_dropped_connections: 0,
             starved: 0,
             latency: new_histogram(),
             pacing: open_loop.then(|| PacingStats {
@@ -215,6 +220,7 @@ impl IntervalStats {
         self.errors.merge(&other.errors);
         self.connect_failures += other.connect_failures;
         self.idle_dropped += other.idle_dropped;
+        self.idle_dropped_connections += other.idle_dropped_connections;
         self.starved += other.starved;
         add_histogram(&mut self.latency, &other.latency);
         match (&mut self.pacing, &other.pacing) {

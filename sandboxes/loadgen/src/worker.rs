@@ -278,6 +278,9 @@ struct Conn {
     retry_at: Instant,
     backoff: Duration,
     parser: ResponseParser,
+    /// An idle connection the server has dropped before in this run: dropping it again is a
+    /// reconnect dropped, not one more connection refused.
+    dropped_before: bool,
 }
 
 /// One worker's connections, schedule and statistics: everything but the sockets.
@@ -328,6 +331,7 @@ impl Load {
                 retry_at: now,
                 backoff: FIRST_BACKOFF,
                 parser: ResponseParser::new(),
+                dropped_before: false,
             })
             .collect();
         let sweep_period = (spec.timeout / 4).clamp(Duration::from_millis(1), MAX_SWEEP_PERIOD);
@@ -779,14 +783,18 @@ impl Load {
         self.close_for_retry(io, i, now);
     }
 
-    /// Idle connection `i` was closed, reset or sent to by the server: count it and
-    /// reconnect after the back-off. One that stayed open for [`MAX_BACKOFF`] or longer had
-    /// succeeded, so its back-off starts afresh.
+    /// Idle connection `i` was closed, reset or sent to by the server: count it (and, the
+    /// first time, count the connection) and reconnect after the back-off. One that stayed
+    /// open for [`MAX_BACKOFF`] or longer had succeeded, so its back-off starts afresh.
     pub fn drop_held(&mut self, io: &mut impl Io, i: usize, now: Instant) {
         if self.schedule.is_some() {
             self.advance(now);
             if self.running() {
                 self.stats.idle_dropped += 1;
+                if !self.conns[i].dropped_before {
+                    self.conns[i].dropped_before = true;
+                    self.stats.idle_dropped_connections += 1;
+                }
             }
         }
         let conn = &mut self.conns[i];

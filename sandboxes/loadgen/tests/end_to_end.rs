@@ -531,7 +531,7 @@ fn echo_run_reports_phases_progress_and_summary(engine: Engine) {
     assert!(summary["procs"].is_null());
     assert_eq!(
         summary["idle"],
-        serde_json::json!({"requested": 0, "open_at_start": 0, "dropped": 0})
+        serde_json::json!({"requested": 0, "open_at_start": 0, "dropped": 0, "dropped_connections": 0})
     );
     assert_eq!(summary["config"]["rate"], 0.0);
     assert_eq!(summary["config"]["idle"], 0);
@@ -910,7 +910,7 @@ fn idle_connections_stay_open_and_silent(engine: Engine) {
     let summary = run.summary();
     assert_eq!(
         summary["idle"],
-        serde_json::json!({"requested": 5, "open_at_start": 5, "dropped": 0}),
+        serde_json::json!({"requested": 5, "open_at_start": 5, "dropped": 0, "dropped_connections": 0}),
         "{summary}"
     );
     assert_eq!(summary["error_total"], 0, "{summary}");
@@ -941,8 +941,10 @@ fn idle_connections_the_server_closes_are_dropped_and_reopened(engine: Engine) {
     assert_eq!(run.status, 0, "stderr: {}", run.stderr);
     let summary = run.summary();
     let dropped = summary["idle"]["dropped"].as_u64().unwrap();
-    // Each idle connection is closed after 300 ms of silence, again after reconnecting.
+    // Each idle connection is closed after 300 ms of silence, again after reconnecting: all
+    // three were dropped, and the drops beyond three are their reconnects dropped again.
     assert!(dropped >= 3, "{summary}");
+    assert_eq!(summary["idle"]["dropped_connections"], 3, "{summary}");
     let per_interval: u64 = run
         .of_type("progress")
         .map(|p| p["idle_dropped"].as_u64().unwrap())
