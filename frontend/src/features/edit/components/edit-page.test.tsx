@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 
 import type { Server } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -49,8 +50,8 @@ function renderEdit(serverId = 'c-epoll', from: string | null = null) {
   );
 }
 
-async function editor(): Promise<EditorView> {
-  const content = await screen.findByRole('textbox', { name: 'Edit servers/c/epoll.c' });
+async function editor(name = 'Edit servers/c/epoll.c'): Promise<EditorView> {
+  const content = await screen.findByRole('textbox', { name });
   const view = EditorView.findFromDOM(content);
   if (!view) throw new Error('no editor');
   return view;
@@ -250,5 +251,46 @@ describe('EditPage', () => {
     expect(screen.getByTestId('draft-set-aside')).toHaveTextContent('your earlier draft of c-epoll');
     await userEvent.click(screen.getByRole('button', { name: 'Restore that draft' }));
     expect(view.state.doc.toString()).toBe('my old draft');
+  });
+
+  it('reads in Chinese, and follows a switch of language while open', async () => {
+    routes();
+    renderEdit();
+    const view = await editor();
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    expect(await screen.findByRole('button', { name: '构建并检查' })).toBeEnabled();
+    // The editor keeps its text and takes its new name and CodeMirror's words (its search panel's).
+    const content = screen.getByRole('textbox', { name: '修改 servers/c/epoll.c' });
+    expect(EditorView.findFromDOM(content)).toBe(view);
+    expect(view.state.phrase('Find')).toBe('查找');
+    expect(screen.getByTestId('draft-status')).toHaveTextContent('原始版本，未改动');
+    expect(screen.getByTestId('check-state')).toHaveTextContent('尚未构建');
+
+    // A 429 in Chinese: the API's words as they came, then when to try again.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(new Response(JSON.stringify({ detail: 'you already have 3 builds waiting or under way' }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
+        })),
+      ),
+    );
+    type(view, 0, 0, '// mine\n');
+    await userEvent.click(screen.getByRole('button', { name: '构建并检查' }));
+    expect(await screen.findByTestId('build-refused')).toHaveTextContent('you already have 3 builds waiting or under way. 请在 10 s 后重试。');
+  });
+
+  it('says a failed build’s diagnostics in Chinese, gcc’s own words kept', async () => {
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    routes();
+    renderEdit();
+    await editor('修改 servers/c/epoll.c');
+    await userEvent.click(screen.getByRole('button', { name: '构建并检查' }));
+    await waitFor(() => { expect(FakeEventSource.instances).toHaveLength(1); });
+    FakeEventSource.latest().emit('failed', { reason: 'epoll.c did not compile', logs: [], diagnostics: [missingSemicolon, linker] }, 1);
+    expect(await screen.findByRole('heading', { name: '编译器提示（2 个错误）' })).toBeInTheDocument();
+    expect(screen.getByTestId('check-state')).toHaveTextContent('失败：epoll.c did not compile');
+    expect(screen.getAllByTestId('diagnostic')[0]).toHaveTextContent("错误第 5 行第 22 列expected ';' before '}' token");
   });
 });

@@ -1,5 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -62,5 +63,16 @@ describe('ExerciseIndex', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('whether you tried each exercise is not shown: database is down');
     expect(screen.getAllByTestId('exercise-item')).toHaveLength(3);
     expect(screen.queryByTestId('exercise-status')).toBeNull();
+  });
+
+  it('reads in Chinese: the list’s words, the exercises’ titles as the API gives them', async () => {
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    mockFetch({ 'GET /api/exercises': exercises, 'GET /api/lessons': lessons, 'GET /api/variants': [answer('v1', 'et-drain', 'passed')] });
+    renderWithProviders(<ExerciseIndex />);
+    expect(screen.getByRole('heading', { level: 1, name: '练习' })).toBeInTheDocument();
+    await waitFor(() => { expect(screen.getAllByTestId('exercise-status')).toHaveLength(3); });
+    const item = screen.getAllByTestId('exercise-item').find((li) => li.textContent.includes('Edge-triggered epoll'));
+    expect(item).toHaveTextContent('修改 c-epoll');
+    expect(within(item!).getByTestId('exercise-status')).toHaveTextContent('你的状态：已通过');
   });
 });

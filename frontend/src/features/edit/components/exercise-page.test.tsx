@@ -2,6 +2,7 @@ import { EditorView } from '@codemirror/view';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { i18next } from '@/lib/i18n';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { doneData, latency, lessons } from '@/testing/fixtures';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
@@ -96,8 +97,8 @@ function renderExercise() {
   return renderWithProviders(<ExercisePage slug="et-drain" />, { route: '/exercises/et-drain' });
 }
 
-async function editor(): Promise<EditorView> {
-  const content = await screen.findByRole('textbox', { name: 'Your answer: servers/c/epoll.c' });
+async function editor(name = 'Your answer: servers/c/epoll.c'): Promise<EditorView> {
+  const content = await screen.findByRole('textbox', { name });
   const view = EditorView.findFromDOM(content);
   if (!view) throw new Error('no editor');
   return view;
@@ -294,5 +295,39 @@ describe('ExercisePage', () => {
     renderExercise();
     expect(await screen.findByRole('heading', { level: 1, name: 'No exercise et-drain' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '← All exercises' })).toHaveAttribute('href', '/exercises');
+  });
+
+  it('says a single hint as one', async () => {
+    routes({ 'GET /api/exercises/et-drain': { ...exercise, hints: ['Read `epoll(7)`.'] } });
+    renderExercise();
+    const hints = await screen.findByTestId('hints');
+    expect(hints).toHaveTextContent('One hint, for when you are stuck.');
+    await userEvent.click(within(hints).getByRole('button', { name: 'Show hint 1 of 1' }));
+    expect(within(hints).getByTestId('hint')).toHaveTextContent('Hint 1 of 1');
+  });
+
+  it('reads in Chinese: the page’s words, the exercise’s own as the API gives them', async () => {
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    const { calls } = routes({ 'GET /api/variants/v9': () => ({ body: answer('v9', failedVerdict) }) });
+    renderExercise();
+    await editor('你的答案：servers/c/epoll.c');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Edge-triggered epoll: read until EAGAIN');
+    expect(screen.getByText(/20 个连接发送 4 KiB 的 echo 请求/)).toHaveTextContent('参数为 trigger = et, buffer_bytes = 512');
+    expect(screen.getByTestId('hints')).toHaveTextContent('共 3 条提示');
+    expect(screen.getByTestId('draft-status')).toHaveTextContent('初始代码，未改动');
+    expect(screen.getByTestId('verdict-area')).toHaveTextContent('尚未检查。');
+
+    await userEvent.click(screen.getByRole('button', { name: '检查我的答案' }));
+    await waitFor(() => { expect(FakeEventSource.instances).toHaveLength(1); });
+    const events = FakeEventSource.latest();
+    events.emit('build', { t_s: 1, status: 'compiled', seconds: 1.5, diagnostics: [] }, 1);
+    events.emit('progress', progress('measure', 4, 1000, 7), 2);
+    await waitFor(() => { expect(screen.getByTestId('check-state')).toHaveTextContent('全部检查通过；测量中，第 4.0 s：每秒 1,000 次请求，目前 7 个错误…'); });
+    events.emit('done', doneData, 3);
+    const verdict = await screen.findByTestId('verdict');
+    expect(verdict).toHaveTextContent('还没通过：你的答案未能通过。');
+    const rows = within(within(verdict).getByTestId('verdict-measured')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelector('td:last-child')?.textContent)).toEqual(['✗ 未达到', '✓ 达到']);
+    expect(calls.some((c) => c.method === 'POST')).toBe(true);
   });
 });

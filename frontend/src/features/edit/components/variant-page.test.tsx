@@ -1,5 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aRun, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -130,5 +131,30 @@ describe('VariantPage', () => {
     renderWithProviders(<VariantPage variantId="v1" />);
     expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(screen.getByTestId('variant-problem')).toHaveAttribute('data-status', String(status));
+  });
+
+  it('reads in Chinese, the date in Chinese too', async () => {
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    api();
+    renderWithProviders(<VariantPage variantId="v1" />);
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('修改后的 c-epoll');
+    expect(screen.getByRole('link', { name: '修改一份副本' })).toHaveAttribute('href', '/edit/c-epoll?from=v1');
+    expect(screen.getByRole('button', { name: '与原始版本对比测试' })).toBeDisabled();
+    expect(document.querySelector('time')).toHaveTextContent(/2026年11月25日/);
+    await waitFor(() => { expect(FakeEventSource.instances).toHaveLength(1); });
+    const events = FakeEventSource.latest();
+    events.emit('build', { t_s: 1, status: 'cached', diagnostics: [] }, 1);
+    events.emit('checked', { build: { status: 'cached', diagnostics: [] }, checks: [echo] }, 2);
+    expect(await screen.findByTestId('benchmark-form')).toHaveTextContent('每一轮先运行原始的 c-epoll');
+    expect(screen.getByTestId('check-state')).toHaveTextContent('检查完成：沿用之前的构建，全部检查通过');
+    expect(screen.getByTestId('checks')).toHaveTextContent('✓ echo：1 项检查通过');
+  });
+
+  it('says what to do in Chinese when it is not the reader’s to see', async () => {
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    api({ 'GET /api/variants/v1': reply(401, { detail: 'no' }) });
+    renderWithProviders(<VariantPage variantId="v1" />);
+    expect(await screen.findByRole('heading', { name: '加入班级后才能查看这份修改' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '用班级代码加入' })).toHaveAttribute('href', '/join');
   });
 });

@@ -5,6 +5,9 @@ import { aRun, doneData, latency } from '@/testing/fixtures';
 import {
   checkReducer,
   checkStateLabel,
+  describeCheck,
+  describeMeasure,
+  describeNote,
   diagnosticsOf,
   initialCheckState,
   isBuilding,
@@ -173,5 +176,34 @@ describe('checkReducer', () => {
   it('says where a held build waits', () => {
     const held = run([created, event('queued', 1, { position: null, held: true })]);
     expect(checkStateLabel(held, t)).toMatch(/paused by the instructor/);
+  });
+});
+
+describe('the status’s words', () => {
+  it('agrees in number in English: one check, one error', () => {
+    expect(describeCheck({ protocol: 'echo', ok: true, passed: ['echo-one'], failed: null }, t)).toBe('echo: 1 check passed');
+    expect(describeCheck({ ...echoPassed, protocol: 'echo', ok: false, failed: { check: 'echo-big', message: 'short' } }, t)).toBe('echo: failed echo-big (2 checks passed)');
+    const measure = { phase: 'measure' as const, t_s: 2, qps: 10, errors: 1, points: [], summary: null };
+    expect(describeMeasure(measure, t)).toBe('measuring at 2.0 s: 10 requests/s, 1 error so far');
+    expect(describeMeasure({ ...measure, errors: 1234 }, t)).toBe('measuring at 2.0 s: 10 requests/s, 1,234 errors so far');
+  });
+
+  it('reads in Chinese, the run’s own words kept', async () => {
+    await i18next.loadLanguages('zh');
+    const zh = i18next.getFixedT('zh', 'edit');
+    expect(checkStateLabel(run([created]), zh)).toBe('等待中：排在第 2 位，约需 20 s');
+    const checking = run([created, event('build', 1, { t_s: 1, status: 'compiled', seconds: 1.234, diagnostics: [] }), event('check', 2, echoPassed)]);
+    expect(checkStateLabel(checking, zh)).toBe('编译用时 1.2 s；正在检查（echo：2 项检查通过）…');
+    const failed = run([created, event('failed', 1, { reason: 'epoll.c did not compile', logs: [] })]);
+    expect(checkStateLabel(failed, zh)).toBe('失败：epoll.c did not compile');
+    const lost = run([{ type: 'resolved', run: aRun({ id: 'r1', status: 'failed', error: null }) }], run([created]));
+    expect(checkStateLabel(lost, zh)).toBe('失败：检查失败（没有记录原因）');
+    expect(describeNote({ kind: 'lost-connection' }, zh)).toBe('与构建事件流的连接已断开：请刷新页面以继续跟踪。');
+    expect(describeNote({ kind: 'said', text: 'runner restarted' }, zh)).toBe('runner restarted');
+  });
+
+  it('keeps a note once, however often it comes', () => {
+    const noted = run([created, { type: 'note', note: { kind: 'lost-connection' } }, { type: 'note', note: { kind: 'lost-connection' } }]);
+    expect(noted.notes).toEqual([{ kind: 'lost-connection' }]);
   });
 });

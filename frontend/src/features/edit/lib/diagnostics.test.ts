@@ -87,3 +87,13 @@ describe('the list’s words', () => {
     expect(countDiagnostics([error({}), error({}), { severity: 'warning', message: 'w' }], t)).toBe('2 errors, 1 warning');
   });
 });
+
+describe('the list’s words in Chinese', () => {
+  it('says where and how many in Chinese, gcc’s messages as they are', async () => {
+    await i18next.loadLanguages('zh');
+    const zh = i18next.getFixedT('zh', 'edit');
+    expect(diagnosticWhere(error({ line: 12, column: 5 }), zh)).toBe('第 12 行第 5 列');
+    expect(countDiagnostics([error({}), { severity: 'warning', message: 'w' }, { severity: 'warning', message: 'v' }], zh)).toBe('1 个错误，2 个警告');
+    expect(countDiagnostics([error({}), { severity: 'note', message: 'n' }], t)).toBe('1 error, 1 note');
+  });
+});

@@ -72,3 +72,12 @@ describe('groupByLesson', () => {
     expect(lessonName(groups[2]!, t)).toBe('99-gone');
   });
 });
+
+describe('in Chinese', () => {
+  it('names a lesson and a status in Chinese, the lesson’s title as the course gives it', async () => {
+    await i18next.loadLanguages('zh');
+    const zh = i18next.getFixedT('zh', 'edit');
+    expect(lessonName({ lesson: '05-epoll', about: { order: 5, title: 'epoll：就绪队列' } }, zh)).toBe('第 5 课：epoll：就绪队列');
+    expect(verdictWord(answer('v1', 'et-drain', 'pending'), zh)).toBe('评判中');
+  });
+});
