@@ -31,8 +31,11 @@
  * last CQE), e.g. with ENOBUFS when every ring buffer is in use: we then submit it again.
  * With --sqpoll on, a kernel thread takes SQEs from the ring as we write them, so
  * submitting needs no system call while that thread is awake. SQPOLL still makes
- * io_uring_enter() calls, just fewer: to wake the thread after it has gone to sleep
+ * io_uring_enter() calls: to wake the thread after it has gone to sleep
  * (SQ_THREAD_IDLE_MS without work) and to wait for completions when none are waiting.
+ * Not necessarily fewer: without SQPOLL this loop already submits inside the call that
+ * waits, and with it the loop waits for one CQE at a time, so it may enter the kernel
+ * more often per request (lesson 7 counts both).
  * That thread wants a CPU of its own: on the server's one core it competes with the loop,
  * and it completes receives faster than the loop hands buffers back, so with thousands
  * of busy clients the ring runs dry far more often (the count is printed at exit).
