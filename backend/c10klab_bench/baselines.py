@@ -9,6 +9,8 @@ again; a new title or id, or the block's translation, keeps it.
     make record-baselines                          # every lesson
     .venv/bin/python -m c10klab_bench.baselines --lesson 04-select-and-poll
     .venv/bin/python -m c10klab_bench.baselines --lesson 11-choosing-a-model --syscalls-only
+    .venv/bin/python -m c10klab_bench.baselines --lesson 05-epoll --missing
+    .venv/bin/python -m c10klab_bench.baselines --lesson 04-select-and-poll --only idle_sweep
 """
 
 import argparse
@@ -95,6 +97,17 @@ def main() -> int:
         action="store_true",
         help="record again only the blocks that count system calls; keep the others' recordings",
     )
+    parser.add_argument(
+        "--missing",
+        action="store_true",
+        help="record only the blocks that have no recording; keep the others'",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="ID",
+        help="record again only the block with this id (repeatable); keep the others'",
+    )
     args = parser.parse_args()
 
     problems = []
@@ -110,10 +123,15 @@ def main() -> int:
                 if block.language != "experiment":
                     continue
                 spec = yaml.safe_load(block.body)
-                key = read_experiment(block.body.strip()).key
-                if args.syscalls_only and spec.get("profile") != "syscalls":
-                    if key in kept:
-                        recorded.experiments.append(kept[key])
+                experiment = read_experiment(block.body.strip())
+                skipped = (
+                    (args.syscalls_only and spec.get("profile") != "syscalls")
+                    or (args.missing and experiment.key in kept)
+                    or (args.only and experiment.id not in args.only)
+                )
+                if skipped:
+                    if experiment.key in kept:
+                        recorded.experiments.append(kept[experiment.key])
                     continue
                 print(f"{lesson.slug}:{block.line}: {spec}", flush=True)
                 record = record_series if "servers" in spec else record_run

@@ -57,14 +57,15 @@ async function withFailureScreenshot(name, body) {
   }
 }
 
-/** From the course home, opens the first lesson; returns its title and URL. */
+/** From the course home, opens the course's first lesson (lesson 1: lesson 0 is the beginner's
+ *  way in, before it); returns its title and URL. */
 async function openFirstLesson() {
   await page.goto(`${BASE_URL}/`, { waitUntil: 'domcontentloaded' });
   assert.match(await page.title(), /C10K Lab/);
   const lessonList = page.getByTestId('lesson-list');
   await lessonList.waitFor({ timeout: 15_000 });
 
-  const firstLesson = lessonList.getByRole('link').first();
+  const firstLesson = lessonList.locator('a[href$="/lessons/01-c10k-problem"]');
   const lessonTitle = ((await firstLesson.textContent()) ?? '').trim();
   await firstLesson.click();
   await page.getByRole('heading', { level: 1, name: lessonTitle }).waitFor({ timeout: 15_000 });
