@@ -1,6 +1,7 @@
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { useChartTheme } from '@/hooks/use-chart-theme';
@@ -16,6 +17,7 @@ import {
   type BoardMetric,
   type BoardSeries,
 } from '../lib/board-chart-data';
+import type { ClassroomT } from '../lib/class-text';
 import type { BoardExperiment } from '../lib/classroom-schemas';
 
 /** Students' looks come from the app's one palette (lib/chart); grey is kept for the reference. */
@@ -24,17 +26,24 @@ const REFERENCE_COLOUR = palette.grey;
 const POINT_STYLES = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot'] as const;
 const HOLLOW = 'rgba(255, 255, 255, 0)';
 
-const METRIC: Record<BoardMetric, { title: string; axis: string; format: (v: number) => string }> = {
-  qps: { title: 'Throughput (QPS)', axis: 'requests / s', format: formatQps },
-  p99_us: { title: 'p99 latency', axis: 'p99 latency', format: formatLatencyUs },
-};
+interface MetricText {
+  title: string;
+  axis: string;
+  format: (v: number) => string;
+}
+
+/** A metric's chart title, axis title and figures, in the interface's language. */
+function metricText(metric: BoardMetric, t: ClassroomT): MetricText {
+  return metric === 'qps'
+    ? { title: t('chart.qpsTitle'), axis: t('chart.qpsAxis'), format: formatQps }
+    : { title: t('chart.p99Title'), axis: t('chart.p99Axis'), format: formatLatencyUs };
+}
 
 function colourOf(person: number): string {
   return person < 0 ? REFERENCE_COLOUR : seriesStyle(person).colour;
 }
 
-function yAxis(metric: BoardMetric, theme: ChartTheme) {
-  const { axis, format } = METRIC[metric];
+function yAxis(metric: BoardMetric, { axis, format }: MetricText, theme: ChartTheme) {
   return metric === 'p99_us' ? latencyAxis({ log: false, usPerUnit: 1, title: axis, theme }) : valueAxis(axis, format, theme);
 }
 
@@ -45,13 +54,15 @@ interface ChartProps {
 
 /** A single run's experiment: one named bar per student, the reference in grey beside them. */
 export function BoardBarsChart({ experiment, metric }: ChartProps) {
-  const bars = useMemo(() => runBars(experiment, metric), [experiment, metric]);
+  const { t } = useTranslation('classroom');
+  const bars = useMemo(() => runBars(experiment, metric, t), [experiment, metric, t]);
   return <BarsChart bars={bars} metric={metric} testId={`board-${metric}-chart`} />;
 }
 
 /** A series: one line per student (and server) over the varied value, the reference dashed grey. */
 export function BoardLinesChart({ experiment, metric }: ChartProps) {
-  const series = useMemo(() => seriesLines(experiment, metric), [experiment, metric]);
+  const { t } = useTranslation('classroom');
+  const series = useMemo(() => seriesLines(experiment, metric, t), [experiment, metric, t]);
   if (!series.varies) {
     // One value only (servers compared side by side): a bar per student and server.
     const bars: BoardBar[] = series.lines.map((line) => ({
@@ -64,11 +75,13 @@ export function BoardLinesChart({ experiment, metric }: ChartProps) {
     }));
     return <BarsChart bars={bars} metric={metric} testId={`board-${metric}-chart`} />;
   }
-  return <LinesChart series={series} metric={metric} vary={experiment.vary ?? 'value'} />;
+  return <LinesChart series={series} metric={metric} vary={experiment.vary ?? t('chart.value')} />;
 }
 
 function BarsChart({ bars, metric, testId }: { bars: BoardBar[]; metric: BoardMetric; testId: string }) {
-  const { title, format } = METRIC[metric];
+  const { t } = useTranslation('classroom');
+  const text = useMemo(() => metricText(metric, t), [metric, t]);
+  const { title, format } = text;
   const theme = useChartTheme();
   const data = useMemo<ChartData<'bar', (number | null)[], string>>(() => {
     let student = 0;
@@ -90,30 +103,31 @@ function BarsChart({ bars, metric, testId }: { bars: BoardBar[]; metric: BoardMe
   const options = useMemo<ChartOptions<'bar'>>(
     () => ({
       animation: false,
-      scales: { x: { grid: { display: false }, ticks: { color: theme.text } }, y: yAxis(metric, theme) },
+      scales: { x: { grid: { display: false }, ticks: { color: theme.text } }, y: yAxis(metric, text, theme) },
       plugins: {
         legend: { display: false },
         tooltip: {
           callbacks: {
             label: (item) => {
-              const bar = bars[item.dataIndex];
-              return `${format(item.parsed.y ?? 0)}${bar?.note ? ` (${bar.note})` : ''}`;
+              const value = format(item.parsed.y ?? 0);
+              const note = bars[item.dataIndex]?.note;
+              return note ? t('chart.withNote', { value, note }) : value;
             },
           },
         },
       },
     }),
-    [bars, metric, format, theme],
+    [bars, metric, text, format, theme, t],
   );
   return (
     <ChartFrame
       testId={testId}
       title={title}
       points={plottedBars(bars)}
-      emptyMessage="No finished result yet."
-      caption="Grey: the recorded reference. Hollow: invalid or disturbed while measured."
+      emptyMessage={t('chart.empty')}
+      caption={t('chart.barsCaption')}
     >
-      <Bar data={data} options={options} datasetIdKey="id" aria-label={`${title} per student`} role="img" />
+      <Bar data={data} options={options} datasetIdKey="id" aria-label={t('chart.barsLabel', { title })} role="img" />
     </ChartFrame>
   );
 }
@@ -125,7 +139,9 @@ function wantsLogAxis(values: number[]): boolean {
 }
 
 function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: BoardMetric; vary: string }) {
-  const { title, format } = METRIC[metric];
+  const { t } = useTranslation('classroom');
+  const text = useMemo(() => metricText(metric, t), [metric, t]);
+  const { title, format } = text;
   const theme = useChartTheme();
   const data = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(
     () => ({
@@ -154,7 +170,7 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
           grid: { color: theme.grid },
           ticks: { color: theme.text, callback: (value) => formatInt(Number(value)) },
         },
-        y: yAxis(metric, theme),
+        y: yAxis(metric, text, theme),
       },
       plugins: {
         tooltip: {
@@ -162,17 +178,17 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
         },
       },
     }),
-    [series.values, vary, metric, format, theme],
+    [series.values, vary, metric, text, format, theme],
   );
   return (
     <ChartFrame
       testId={`board-${metric}-chart`}
       title={title}
       points={plottedLines(series)}
-      emptyMessage="No finished result yet."
-      caption="Dotted grey: the recorded reference. Gaps: no valid figure at that point."
+      emptyMessage={t('chart.empty')}
+      caption={t('chart.linesCaption')}
     >
-      <Line data={data} options={options} datasetIdKey="id" aria-label={`${title} by ${vary} per student`} role="img" />
+      <Line data={data} options={options} datasetIdKey="id" aria-label={t('chart.linesLabel', { title, vary })} role="img" />
     </ChartFrame>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ExportMenu } from '@/components/export-menu';
@@ -36,27 +37,30 @@ function StudentName({ result }: { result: BoardResult }) {
 
 /** CSV, JSON and Markdown of the experiment's results, above its table. */
 function BoardExport({ experiment }: { experiment: BoardExperiment }) {
+  const { t } = useTranslation('classroom');
   return (
     <ExportMenu
       stem={boardExportStem(experiment)}
-      tables={boardTables(experiment)}
-      label={`Export the results of ${experiment.title}`}
+      tables={boardTables(experiment, t)}
+      label={t('table.exportLabel', { title: experiment.title })}
     />
   );
 }
 
 /** Valid and stable marks, in words as well as signs. */
 function Checks({ result }: { result: BoardResult }) {
+  const { t } = useTranslation('classroom');
   if (result.valid === null) return <>—</>;
   return (
     <>
-      {result.valid ? '✓ valid' : <span className="class-table__flag">✗ invalid</span>}
-      {result.stable === false ? <span className="class-table__flag"> · unstable</span> : null}
+      {result.valid ? t('table.valid') : <span className="class-table__flag">{t('table.invalid')}</span>}
+      {result.stable === false ? <span className="class-table__flag"> · {t('table.unstable')}</span> : null}
     </>
   );
 }
 
 function SpotlightButton({ result, onSpotlight, spotlighting }: Omit<TableProps, 'experiment'> & { result: BoardResult }) {
+  const { t } = useTranslation('classroom');
   if (!onSpotlight || (result.run_id === null && result.sweep_id === null)) return null;
   return (
     <button
@@ -66,15 +70,16 @@ function SpotlightButton({ result, onSpotlight, spotlighting }: Omit<TableProps,
         onSpotlight(result);
       }}
       disabled={spotlighting}
-      aria-label={`Spotlight ${result.name}`}
+      aria-label={t('table.spotlightLabel', { name: result.name })}
     >
-      Spotlight
+      {t('table.spotlight')}
     </button>
   );
 }
 
 /** A single run's experiment: one row per student, the reference above, the spread below. */
 export function RunResultsTable({ experiment, onSpotlight, spotlighting }: TableProps) {
+  const { t } = useTranslation('classroom');
   const { reference, results, spread } = experiment;
   return (
     <>
@@ -83,19 +88,19 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
         <table className="class-table" data-testid="board-table">
           <thead>
             <tr>
-              <th scope="col">Student</th>
-              <th scope="col">Server</th>
-              <th scope="col" className="class-table__num">QPS</th>
-              <th scope="col" className="class-table__num">p50</th>
-              <th scope="col" className="class-table__num">p99</th>
-              <th scope="col">Checks</th>
-              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">Actions</span></th> : null}
+              <th scope="col">{t('table.student')}</th>
+              <th scope="col">{t('table.server')}</th>
+              <th scope="col" className="class-table__num">{t('table.qps')}</th>
+              <th scope="col" className="class-table__num">{t('table.p50')}</th>
+              <th scope="col" className="class-table__num">{t('table.p99')}</th>
+              <th scope="col">{t('table.checks')}</th>
+              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">{t('table.actions')}</span></th> : null}
             </tr>
           </thead>
           <tbody>
             {reference ? (
               <tr className="class-table__reference" data-testid="board-reference-row">
-                <th scope="row">reference (recorded)</th>
+                <th scope="row">{t('table.reference')}</th>
                 <td>{reference.server ?? '—'}</td>
                 <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
                 <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
@@ -121,9 +126,14 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
             ))}
             <tr className="class-table__spread" data-testid="board-spread-row">
               <th scope="row">
-                Spread <span className="board-experiment__lesson">({spread.qps?.count ?? 0} valid)</span>
+                <Trans
+                  t={t}
+                  i18nKey="table.spread"
+                  values={{ valid: spread.qps?.count ?? 0 }}
+                  components={{ muted: <span className="board-experiment__lesson" /> }}
+                />
               </th>
-              <td>median (min – max)</td>
+              <td>{t('table.medianRange')}</td>
               <td className="class-table__num">{statText(spread.qps, formatQps)}</td>
               <td className="class-table__num">—</td>
               <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
@@ -149,8 +159,9 @@ function servers(result: BoardResult): string {
 
 /** A series: one row per student with its best point; the spread per point in a second table. */
 export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: TableProps) {
+  const { t } = useTranslation('classroom');
   const rows = experiment.reference ? [experiment.reference, ...experiment.results] : experiment.results;
-  const vary = (experiment.vary ?? 'value').replaceAll('_', ' ');
+  const vary = (experiment.vary ?? t('chart.value')).replaceAll('_', ' ');
   return (
     <>
       <BoardExport experiment={experiment} />
@@ -158,13 +169,13 @@ export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: Ta
         <table className="class-table" data-testid="board-table">
           <thead>
             <tr>
-              <th scope="col">Student</th>
-              <th scope="col">Servers</th>
-              <th scope="col" className="class-table__num">Valid points</th>
-              <th scope="col" className="class-table__num">Peak QPS</th>
-              <th scope="col" className="class-table__num">p99 there</th>
-              <th scope="col">Checks</th>
-              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">Actions</span></th> : null}
+              <th scope="col">{t('table.student')}</th>
+              <th scope="col">{t('table.servers')}</th>
+              <th scope="col" className="class-table__num">{t('table.validPoints')}</th>
+              <th scope="col" className="class-table__num">{t('table.peakQps')}</th>
+              <th scope="col" className="class-table__num">{t('table.p99There')}</th>
+              <th scope="col">{t('table.checks')}</th>
+              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">{t('table.actions')}</span></th> : null}
             </tr>
           </thead>
           <tbody>
@@ -177,7 +188,7 @@ export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: Ta
                   className={reference ? 'class-table__reference' : undefined}
                   data-testid={reference ? 'board-reference-row' : 'board-row'}
                 >
-                  <th scope="row">{reference ? 'reference (recorded)' : <StudentName result={result} />}</th>
+                  <th scope="row">{reference ? t('table.reference') : <StudentName result={result} />}</th>
                   <td>{servers(result)}</td>
                   <td className="class-table__num">{pointsText(result)}</td>
                   <td className="class-table__num">
@@ -199,13 +210,13 @@ export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: Ta
       {experiment.spread.points.length > 0 ? (
         <div className="class-table-wrap">
           <table className="class-table" data-testid="board-spread-table">
-            <caption className="board-experiment__lesson">Spread of the students’ valid QPS at each point</caption>
+            <caption className="board-experiment__lesson">{t('table.spreadCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Server</th>
+                <th scope="col">{t('table.server')}</th>
                 <th scope="col" className="class-table__num">{vary}</th>
-                <th scope="col" className="class-table__num">Median QPS (min – max)</th>
-                <th scope="col" className="class-table__num">Valid results</th>
+                <th scope="col" className="class-table__num">{t('table.medianQps')}</th>
+                <th scope="col" className="class-table__num">{t('table.validResults')}</th>
               </tr>
             </thead>
             <tbody>

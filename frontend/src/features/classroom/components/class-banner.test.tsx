@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { aClassroomClass } from '@/testing/classroom-fixtures';
 import { renderWithProviders } from '@/testing/render';
 
@@ -25,5 +26,16 @@ describe('ClassBanner', () => {
     rerender(<ClassBanner klass={klass()} ended />);
     expect(screen.getByTestId('class-banner')).toHaveTextContent('Systems, Tuesday has ended.');
     expect(screen.queryByRole('link', { name: 'Class board' })).not.toBeInTheDocument();
+  });
+
+  it('speaks Chinese, the class’s name still in bold and never read as markup', async () => {
+    await act(() => i18next.changeLanguage('zh'));
+    renderWithProviders(<ClassBanner klass={klass({ name: 'Systems <b>2</b>', paused: true })} ended={false} />);
+    const banner = screen.getByRole('region', { name: '你的班级' });
+    expect(banner).toHaveTextContent('当前班级：Systems <b>2</b>');
+    expect(banner.querySelector('strong')).toHaveTextContent('Systems <b>2</b>');
+    expect(banner.querySelector('b')).toBeNull();
+    expect(screen.getByRole('link', { name: '班级看板' })).toHaveAttribute('href', '/classes/c-1/board');
+    expect(screen.getByTestId('class-paused')).toHaveTextContent('讲师已暂停运行');
   });
 });

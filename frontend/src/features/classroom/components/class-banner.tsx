@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import type { ClassroomClass } from '../lib/classroom-schemas';
@@ -16,23 +17,25 @@ interface ClassBannerProps {
  * reason it exists — that runs are paused, so a run that does not start is not a mystery.
  */
 export function ClassBanner({ klass, ended }: ClassBannerProps) {
+  const { t } = useTranslation('classroom');
   if (!klass) return null;
+  const name = { name: klass.name };
   return (
-    <div className="class-banner" data-testid="class-banner" role="region" aria-label="Your class">
+    <div className="class-banner" data-testid="class-banner" role="region" aria-label={t('banner.label')}>
       <p className="class-banner__inner">
         {ended || klass.ended_at !== null ? (
           <span>
-            <strong>{klass.name}</strong> has ended.
+            <Trans t={t} i18nKey="banner.ended" values={name} components={{ strong: <strong /> }} />
           </span>
         ) : (
           <>
             <span>
-              You are in <strong>{klass.name}</strong>
+              <Trans t={t} i18nKey="banner.youAreIn" values={name} components={{ strong: <strong /> }} />
             </span>
-            <Link to={`/classes/${encodeURIComponent(klass.id)}/board`}>Class board</Link>
+            <Link to={`/classes/${encodeURIComponent(klass.id)}/board`}>{t('banner.board')}</Link>
             {klass.paused ? (
               <span className="class-banner__paused" role="status" data-testid="class-paused">
-                Runs are paused by your instructor: yours waits in the queue until they resume.
+                {t('banner.paused')}
               </span>
             ) : null}
           </>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { usePageTitle } from '@/hooks/use-page-title';
@@ -8,17 +9,15 @@ import './classroom.css';
 
 /** /#/classes/:id/board: the class board on a page of its own, for students (read-only) and the instructor. */
 export function ClassBoardPage({ classId, canSpotlight }: { classId: string; canSpotlight: boolean }) {
-  usePageTitle('Class board');
+  const { t } = useTranslation('classroom');
+  usePageTitle(t('boardPage.title'));
   return (
     <div className="class-page" data-testid="class-board-page">
-      <h1>Class board</h1>
-      <p>
-        Everyone’s latest result for each experiment, beside the recorded reference. Invalid or
-        disturbed results are marked, and left out of the spread.
-      </p>
+      <h1>{t('boardPage.title')}</h1>
+      <p>{t('boardPage.intro')}</p>
       <ClassBoard classId={classId} canSpotlight={canSpotlight} />
       <p>
-        <Link to="/">← Back to the course</Link>
+        <Link to="/">{t('backToCourse')}</Link>
       </p>
     </div>
   );

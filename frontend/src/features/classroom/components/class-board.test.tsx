@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { i18next } from '@/lib/i18n';
 import { aPresentation, board } from '@/testing/classroom-fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -37,6 +38,7 @@ describe('ClassBoard', () => {
       ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '✓ valid'],
       ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '✗ invalid'],
     ]);
+    expect(within(run).getByText(/· 2 results$/)).toBeInTheDocument();
     expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('reference (recorded)');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('Spread (1 valid)');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('50,000 (50,000 – 50,000)');
@@ -59,6 +61,7 @@ describe('ClassBoard', () => {
     ]);
     // One of Ada's points is invalid: a gap, not a figure.
     expect(within(series).getByTestId('board-qps-chart')).toHaveAttribute('data-points', '7');
+    expect(within(series).getByText(/· 1 result$/)).toBeInTheDocument();
     expect(within(series).getByTestId('board-row')).toHaveTextContent('3 / 4');
     expect(within(series).getByTestId('board-spread-table')).toHaveTextContent('37,000 (37,000 – 37,000)');
   });
@@ -82,6 +85,28 @@ describe('ClassBoard', () => {
       { lesson: '02-blocking', experiment: 'ffeeddccbbaa', title: 'poll against epoll', sweep_id: 's-ada' },
       { lesson: '02-blocking', experiment: 'ffeeddccbbaa', title: 'poll against epoll' },
     ]);
+  });
+
+  it('speaks Chinese: headings, checks, the spread and the buttons; names, servers and figures as they are', async () => {
+    mockFetch({ 'GET /api/classes/c-1/board': board });
+    await act(() => i18next.changeLanguage('zh'));
+    renderWithProviders(<ClassBoard classId="c-1" canSpotlight />);
+    const run = await experiment('epoll at 100 connections');
+    expect(within(run).getByText(/· 2 个结果$/)).toBeInTheDocument();
+    expect(within(run).getByRole('columnheader', { name: '学生' })).toBeInTheDocument();
+    const rows = within(run).getAllByTestId('board-row');
+    expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
+      ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '✓ 有效', '聚焦'],
+      ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '✗ 无效', '聚焦'],
+    ]);
+    expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('参考结果（预先录制）');
+    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('分布（1 个有效）中位数（最小 – 最大）');
+    expect(within(run).getByRole('button', { name: '聚焦 Linus' })).toBeInTheDocument();
+    expect(within(run).getByRole('button', { name: '展示此实验' })).toBeInTheDocument();
+    expect(within(run).getByRole('group', { name: '导出“epoll at 100 connections”的结果' })).toBeInTheDocument();
+    expect(within(within(run).getByTestId('board-qps-chart')).getByTestId('chart-stub')).toHaveAttribute('aria-label', '吞吐量（QPS）：每位学生');
+    expect(within(run).getAllByText('灰色：参考结果。空心：无效，或测量时受到干扰。')).toHaveLength(2);
+    expect(screen.getByLabelText('显示全部实验（1 个尚无结果）')).not.toBeChecked();
   });
 
   it('says so before anyone has a result', async () => {

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorBoundary } from '@/components/error-boundary';
@@ -26,11 +27,12 @@ interface ClassBoardProps {
  * instructor's copy can put any result on every screen; a student's is read-only.
  */
 export function ClassBoard({ classId, canSpotlight }: ClassBoardProps) {
+  const { t } = useTranslation('classroom');
   const board = useBoard(classId);
   const [showAll, setShowAll] = useState(false);
   const toggleId = useId();
-  if (board.isPending) return <Loading label="Loading the class board…" />;
-  if (board.isError) return <ErrorMessage title="The class board could not be loaded." error={board.error} />;
+  if (board.isPending) return <Loading label={t('board.loading')} />;
+  if (board.isError) return <ErrorMessage title={t('board.loadError')} error={board.error} />;
 
   const withResults = board.data.experiments.filter(hasResults);
   const shown = showAll ? board.data.experiments : withResults;
@@ -46,16 +48,14 @@ export function ClassBoard({ classId, canSpotlight }: ClassBoardProps) {
             setShowAll(e.target.checked);
           }}
         />
-        <label htmlFor={toggleId}>
-          Show all experiments ({hidden} without results yet)
-        </label>
+        <label htmlFor={toggleId}>{t('board.showAll', { hidden })}</label>
       </p>
       {shown.length === 0 ? (
-        <p data-testid="board-empty">No results yet: they appear here as the class’s runs finish.</p>
+        <p data-testid="board-empty">{t('board.empty')}</p>
       ) : (
         <div className="class-board__experiments">
           {shown.map((experiment) => (
-            <ErrorBoundary key={`${experiment.lesson}/${experiment.experiment}`} name={`The board of “${experiment.title}”`}>
+            <ErrorBoundary key={`${experiment.lesson}/${experiment.experiment}`} name={t('board.boundary', { title: experiment.title })}>
               <BoardExperimentCard classId={classId} experiment={experiment} canSpotlight={canSpotlight} />
             </ErrorBoundary>
           ))}
@@ -73,6 +73,7 @@ interface CardProps {
 
 /** One experiment: its QPS and p99 charts, then the table. */
 function BoardExperimentCard({ classId, experiment, canSpotlight }: CardProps) {
+  const { t } = useTranslation('classroom');
   const present = usePresent(classId);
   const what = { lesson: experiment.lesson, experiment: experiment.experiment, title: experiment.title };
   const spotlight = (result: BoardResult) => {
@@ -90,7 +91,7 @@ function BoardExperimentCard({ classId, experiment, canSpotlight }: CardProps) {
           <p className="board-experiment__lesson">
             <Link to={`/lessons/${encodeURIComponent(experiment.lesson)}`}>{experiment.lesson_title}</Link>
             {' · '}
-            {experiment.results.length} result{experiment.results.length === 1 ? '' : 's'}
+            {t('board.results', { count: experiment.results.length })}
           </p>
         </div>
         {canSpotlight ? (
@@ -102,7 +103,7 @@ function BoardExperimentCard({ classId, experiment, canSpotlight }: CardProps) {
             }}
             disabled={present.isPending}
           >
-            Present this experiment
+            {t('board.present')}
           </button>
         ) : null}
       </header>

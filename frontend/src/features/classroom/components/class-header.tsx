@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { useEndClass } from '../hooks/use-classroom';
 import { endsText, joinLink } from '../lib/class-text';
@@ -29,9 +30,10 @@ function useNow(intervalMs: number): number {
  * code admits nobody, so it is not shown.
  */
 export function ClassHeader({ klass }: { klass: ClassroomClass }) {
+  const { t } = useTranslation('classroom');
   const now = useNow(CLOCK_TICK_MS);
   const ended = klass.ended_at !== null;
-  const when = endsText(klass, now);
+  const when = endsText(klass, now, t);
   const link = joinLink(klass.join_code);
   return (
     <header className={`class-header${ended ? ' class-header--ended' : ''}`} data-testid="class-header">
@@ -39,19 +41,19 @@ export function ClassHeader({ klass }: { klass: ClassroomClass }) {
         <h1 className="class-header__name">{klass.name}</h1>
         {ended ? (
           <p className="class-header__meta" data-testid="class-ends">
-            {when}: its code no longer admits anyone. What ran stays readable here.
+            {t('header.endedNote', { when })}
           </p>
         ) : (
           <>
-            <p className="class-header__label">Join code</p>
+            <p className="class-header__label">{t('header.joinCode')}</p>
             <p className="class-header__code" data-testid="join-code">
               {klass.join_code}
             </p>
             <p className="class-header__link">
-              or open <a href={link} data-testid="join-link">{link}</a>
+              <Trans t={t} i18nKey="header.orOpen" values={{ link }} components={{ anchor: <a href={link} data-testid="join-link" /> }} />
             </p>
             <p className="class-header__meta">
-              {klass.students} student{klass.students === 1 ? '' : 's'}
+              {t('header.students', { count: klass.students })}
               {when ? <span data-testid="class-ends"> · {when}</span> : null}
             </p>
             <EndClassButton klass={klass} />
@@ -65,15 +67,15 @@ export function ClassHeader({ klass }: { klass: ClassroomClass }) {
 
 /** Ends the class after asking: there is no undoing it (the code stops working for good). */
 function EndClassButton({ klass }: { klass: ClassroomClass }) {
+  const { t } = useTranslation('classroom');
   const end = useEndClass(klass.id);
   const confirmAndEnd = () => {
-    const question = `End “${klass.name}”? Its code stops admitting anyone, its students are signed out and their waiting runs are cancelled. What ran stays readable here.`;
-    if (window.confirm(question)) end.mutate();
+    if (window.confirm(t('header.confirmEnd', { name: klass.name }))) end.mutate();
   };
   return (
     <div className="class-header__end">
       <button type="button" className="button" onClick={confirmAndEnd} disabled={end.isPending}>
-        {end.isPending ? 'Ending…' : 'End class'}
+        {end.isPending ? t('header.ending') : t('header.end')}
       </button>
       <ActionError error={end.error} />
     </div>

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { i18next } from '@/lib/i18n';
 import { aClassroomClass, aPresentation, aQueuedRun, board, roster } from '@/testing/classroom-fixtures';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { lessons } from '@/testing/fixtures';
@@ -43,6 +44,43 @@ describe('ClassPage', () => {
     expect(screen.getByTestId('class-export-csv')).toHaveAttribute('download');
     // The queue names the experiment by the board's title.
     expect(screen.getByTestId('queue-row')).toHaveTextContent('The C10K problem · epoll at 100 connections');
+  });
+
+  it('counts its students: one student, two students', async () => {
+    serveClass(aClassroomClass({ students: 1 }));
+    const { unmount } = renderWithProviders(<ClassPage classId="c-1" />);
+    expect(await screen.findByText('1 student')).toBeInTheDocument();
+    unmount();
+    serveClass(aClassroomClass({ students: 2 }));
+    renderWithProviders(<ClassPage classId="c-1" />);
+    expect(await screen.findByText('2 students')).toBeInTheDocument();
+  });
+
+  it('speaks Chinese for the room: the header, the students, the runs and what is presented', async () => {
+    serveClass(aClassroomClass({ ends_at: new Date(Date.now() + 45 * 60_000).toISOString() }));
+    await act(() => i18next.changeLanguage('zh'));
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const header = await screen.findByTestId('class-header');
+    expect(within(header).getByText('加入码')).toBeInTheDocument();
+    expect(within(header).getByTestId('join-link').parentElement).toHaveTextContent(/^或打开 http/);
+    expect(within(header).getByText(/^2 名学生/)).toBeInTheDocument();
+    expect(within(header).getByTestId('class-ends')).toHaveTextContent(/将于 .+ 结束（45 分钟后）/);
+    expect(within(header).getByRole('button', { name: '结束班级' })).toBeInTheDocument();
+    expect(await within(header).findByRole('img', { name: /^加入链接 http.+ 的二维码$/ })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: '学生' })).toBeInTheDocument();
+    expect(await screen.findByTestId('roster-count')).toHaveTextContent('1 / 2 人在线');
+    expect(screen.getByTestId('pause-state')).toHaveTextContent('运行正常进行');
+    expect(screen.getByRole('button', { name: '暂停运行' })).toBeInTheDocument();
+    expect(await screen.findByTestId('queue-state')).toHaveTextContent('排队中，第 2 位，约 40 秒');
+    expect(screen.getByRole('button', { name: '取消 Ada 在 c-epoll 上的运行' })).toBeInTheDocument();
+    expect(screen.getByTestId('class-export-csv')).toHaveTextContent('导出 CSV');
+    expect(screen.getByTestId('class-export-csv')).toHaveAttribute('href', '/api/classes/c-1/runs.csv');
+    expect(screen.getByTestId('presentation-bar')).toHaveTextContent('当前没有展示任何内容');
+    act(() => {
+      FakeEventSource.latest().emit('presentation', aPresentation(), '');
+    });
+    expect(await screen.findByTestId('presentation-what')).toHaveTextContent('epoll at 100 connections（The C10K problem）');
+    expect(screen.getByTestId('presentation-bar')).toHaveTextContent('正在展示：epoll at 100 connections（The C10K problem）停止展示');
   });
 
   it('pauses and resumes the class’s runs, saying which state it is in', async () => {

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorBoundary } from '@/components/error-boundary';
@@ -29,6 +30,7 @@ import './classroom.css';
  * The class stream keeps the class (paused, ended) and the presentation current.
  */
 export function ClassPage({ classId }: { classId: string }) {
+  const { t } = useTranslation('classroom');
   const klass = useClassroomClass(classId);
   // An ended class has nothing left to follow.
   const live = klass.data?.ended_at === null;
@@ -61,13 +63,13 @@ export function ClassPage({ classId }: { classId: string }) {
     [lessons.data, board.data],
   );
 
-  if (klass.isPending) return <Loading label="Loading the class…" />;
+  if (klass.isPending) return <Loading label={t('page.loading')} />;
   if (klass.isError) {
     return (
       <div className="page">
-        <ErrorMessage title="This class could not be loaded." error={klass.error} />
+        <ErrorMessage title={t('page.loadError')} error={klass.error} />
         <p>
-          <Link to="/classes">← Your classes</Link>
+          <Link to="/classes">{t('page.backToClasses')}</Link>
         </p>
       </div>
     );
@@ -77,41 +79,42 @@ export function ClassPage({ classId }: { classId: string }) {
   return (
     <div className="class-page" data-testid="class-page">
       <p>
-        <Link to="/classes">← Your classes</Link>
+        <Link to="/classes">{t('page.backToClasses')}</Link>
       </p>
       <ClassHeader klass={klass.data} />
       {ended ? null : <PresentationBar classId={classId} presentation={stream.presentation} />}
 
       <section className="class-page__section" aria-labelledby="class-students">
-        <h2 id="class-students">Students</h2>
-        <ErrorBoundary name="The students">
+        <h2 id="class-students">{t('page.students')}</h2>
+        <ErrorBoundary name={t('page.studentsBoundary')}>
           <RosterTable classId={classId} live={!ended} lessons={lessons.data} />
         </ErrorBoundary>
       </section>
 
       <section className="class-page__section" aria-labelledby="class-runs">
-        <h2 id="class-runs">Runs</h2>
+        <h2 id="class-runs">{t('page.runs')}</h2>
         {ended ? null : <PauseToggle classId={classId} paused={klass.data.paused} />}
         <p>
-          <a className="button button--small" href={csvUrl(classId)} download data-testid="class-export-csv">
-            Export CSV
-          </a>{' '}
-          every run of the class, one row each.
+          <Trans
+            t={t}
+            i18nKey="page.exportCsv"
+            components={{ anchor: <a className="button button--small" href={csvUrl(classId)} download data-testid="class-export-csv" /> }}
+          />
         </p>
-        <ErrorBoundary name="The queue">
+        <ErrorBoundary name={t('page.queueBoundary')}>
           <QueueTable classId={classId} live={!ended} titles={titles} />
         </ErrorBoundary>
       </section>
 
       <section className="class-page__section" aria-labelledby="class-runners">
-        <h2 id="class-runners">Runners</h2>
-        <ErrorBoundary name="The runners">
+        <h2 id="class-runners">{t('page.runners')}</h2>
+        <ErrorBoundary name={t('page.runnersBoundary')}>
           <RunnersTable classId={classId} live={!ended} />
         </ErrorBoundary>
       </section>
 
       <section className="class-page__section" aria-labelledby="class-board">
-        <h2 id="class-board">Class board</h2>
+        <h2 id="class-board">{t('page.board')}</h2>
         <ClassBoard classId={classId} canSpotlight={!ended} />
       </section>
     </div>

@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { aPresentation } from '@/testing/classroom-fixtures';
 import { aSweep } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
@@ -54,6 +55,17 @@ describe('FollowPanel', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Waiting for the series’ table…');
     rerender(sweepShown, table);
     expect(screen.getByTestId('sweep-body')).toHaveTextContent('s-1');
+  });
+
+  it('speaks Chinese, the presented titles as they came', async () => {
+    await act(() => i18next.changeLanguage('zh'));
+    renderPanel(present({ spotlight: { id: 'p-ada', name: 'Ada' } }));
+    const panel = screen.getByRole('complementary', { name: '向全班展示的内容' });
+    expect(within(panel).getByTestId('follow-title')).toHaveTextContent('epoll at 100 connections');
+    expect(within(panel).getByTestId('follow-who')).toHaveTextContent('聚焦：Ada');
+    expect(within(panel).getByRole('link', { name: '打开这节课：The C10K problem' })).toBeInTheDocument();
+    await userEvent.click(within(panel).getByRole('button', { name: '收起' }));
+    expect(within(panel).getByRole('button', { name: '展开' })).toHaveAttribute('aria-expanded', 'false');
   });
 
   it('minimises, and opens again on the next presentation', async () => {

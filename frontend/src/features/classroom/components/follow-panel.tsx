@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorBoundary } from '@/components/error-boundary';
@@ -33,6 +34,7 @@ function identity(p: Presentation): string {
  * The student may minimise it; the next presentation opens it again.
  */
 export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderSweep }: FollowPanelProps) {
+  const { t } = useTranslation('classroom');
   // Which presentation was minimised: a new one is shown open again without an effect.
   const [minimisedFor, setMinimisedFor] = useState<string | null>(null);
   if (!presentation) return null;
@@ -42,7 +44,7 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
   return (
     <aside
       className={`follow-panel ${minimised ? 'follow-panel--minimised' : 'follow-panel--open'}`}
-      aria-label="Presented to the class"
+      aria-label={t('follow.label')}
       data-testid="follow-panel"
     >
       <header className="follow-panel__header">
@@ -51,7 +53,7 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
             {title}
           </h2>
           <p className="follow-panel__who" data-testid="follow-who">
-            {presentation.spotlight ? `Spotlight: ${presentation.spotlight.name}` : 'Presented by your instructor'}
+            {presentation.spotlight ? t('follow.spotlight', { name: presentation.spotlight.name }) : t('follow.byInstructor')}
           </p>
         </div>
         <button
@@ -62,15 +64,17 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
             setMinimisedFor(minimised ? null : id);
           }}
         >
-          {minimised ? 'Show' : 'Minimise'}
+          {minimised ? t('follow.show') : t('follow.minimise')}
         </button>
       </header>
       {minimised ? null : (
         <div className="follow-panel__body" data-testid="follow-body">
           <p>
-            <Link to={`/lessons/${encodeURIComponent(presentation.lesson)}`}>Open the lesson: {presentation.lesson_title}</Link>
+            <Link to={`/lessons/${encodeURIComponent(presentation.lesson)}`}>
+              {t('follow.openLesson', { title: presentation.lesson_title })}
+            </Link>
           </p>
-          <ErrorBoundary name="The presented result">
+          <ErrorBoundary name={t('follow.boundary')}>
             <PresentedBody presentation={presentation} runFrames={runFrames} sweep={sweep} renderRun={renderRun} renderSweep={renderSweep} />
           </ErrorBoundary>
         </div>
@@ -80,9 +84,10 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
 }
 
 function PresentedBody({ presentation, runFrames, sweep, renderRun, renderSweep }: FollowPanelProps & { presentation: Presentation }) {
+  const { t } = useTranslation('classroom');
   if (presentation.run_id !== null) return <>{renderRun(presentation.run_id, runFrames)}</>;
   if (presentation.sweep_id !== null) {
-    return sweep ? <>{renderSweep(sweep)}</> : <Loading label="Waiting for the series’ table…" />;
+    return sweep ? <>{renderSweep(sweep)}</> : <Loading label={t('follow.waitingSweep')} />;
   }
-  return <p>Your instructor is presenting this lesson: open it to follow along.</p>;
+  return <p>{t('follow.lessonOnly')}</p>;
 }

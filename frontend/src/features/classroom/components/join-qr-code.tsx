@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { qrCodeDataUrl } from '../lib/qr-code';
 
 /** The join link as a QR code, large enough to scan off a projector from the back of a room. */
 export function JoinQrCode({ link }: { link: string }) {
+  const { t } = useTranslation('classroom');
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
@@ -21,5 +23,5 @@ export function JoinQrCode({ link }: { link: string }) {
     };
   }, [link]);
   if (src === null) return null;
-  return <img className="class-header__qr" src={src} alt={`QR code of the join link ${link}`} data-testid="join-qr" />;
+  return <img className="class-header__qr" src={src} alt={t('header.qrAlt', { link })} data-testid="join-qr" />;
 }

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { usePauseClass, useResumeClass } from '../hooks/use-classroom';
 
 import { ActionError } from './action-error';
@@ -8,15 +10,14 @@ import { ActionError } from './action-error';
  * the class is in, not only the button.
  */
 export function PauseToggle({ classId, paused }: { classId: string; paused: boolean }) {
+  const { t } = useTranslation('classroom');
   const pause = usePauseClass(classId);
   const resume = useResumeClass(classId);
   const busy = pause.isPending || resume.isPending;
   return (
     <div className="class-page__toolbar">
       <p className={`class-note${paused ? ' class-note--paused' : ''}`} role="status" data-testid="pause-state">
-        {paused
-          ? 'Runs are paused: waiting runs stay queued until you resume.'
-          : 'Runs are running: each starts when its turn comes.'}
+        {paused ? t('pause.paused') : t('pause.running')}
       </p>
       <button
         type="button"
@@ -27,7 +28,7 @@ export function PauseToggle({ classId, paused }: { classId: string; paused: bool
         }}
         disabled={busy}
       >
-        {paused ? 'Resume runs' : 'Pause runs'}
+        {paused ? t('pause.resume') : t('pause.pause')}
       </button>
       <ActionError error={pause.error ?? resume.error} />
     </div>

@@ -1,3 +1,5 @@
+import { Trans, useTranslation } from 'react-i18next';
+
 import { useStopPresenting } from '../hooks/use-classroom';
 import { presentationText } from '../lib/class-text';
 import type { Presentation } from '../lib/classroom-schemas';
@@ -6,18 +8,24 @@ import { ActionError } from './action-error';
 
 /** The instructor's bar: what is presented to the class, and Stop presenting. */
 export function PresentationBar({ classId, presentation }: { classId: string; presentation: Presentation | null }) {
+  const { t } = useTranslation('classroom');
   const stop = useStopPresenting(classId);
   if (!presentation) {
     return (
       <p className="presentation-bar presentation-bar--idle" data-testid="presentation-bar">
-        Nothing is presented. Spotlight a student’s result on the board to show it on every screen.
+        {t('presentation.idle')}
       </p>
     );
   }
   return (
     <div className="presentation-bar" data-testid="presentation-bar">
       <p className="presentation-bar__what">
-        <strong>Presenting:</strong> <span data-testid="presentation-what">{presentationText(presentation)}</span>
+        <Trans
+          t={t}
+          i18nKey="presentation.presenting"
+          values={{ what: presentationText(presentation, t) }}
+          components={{ strong: <strong />, what: <span data-testid="presentation-what" /> }}
+        />
       </p>
       <button
         type="button"
@@ -27,7 +35,7 @@ export function PresentationBar({ classId, presentation }: { classId: string; pr
         }}
         disabled={stop.isPending}
       >
-        Stop presenting
+        {t('presentation.stop')}
       </button>
       <ActionError error={stop.error} />
     </div>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { ErrorMessage, Loading } from '@/components/loading';
 import { formatQps } from '@/lib/format';
 
@@ -15,24 +17,25 @@ interface QueueTableProps {
 
 /** The class's waiting and running runs, then the newest ended ones; a waiting or running run can be cancelled. */
 export function QueueTable({ classId, live, titles }: QueueTableProps) {
+  const { t } = useTranslation('classroom');
   const queue = useQueue(classId, live);
   const cancel = useCancelRun(classId);
-  if (queue.isPending) return <Loading label="Loading the queue…" />;
-  if (queue.isError) return <ErrorMessage title="The queue could not be loaded." error={queue.error} />;
-  if (queue.data.runs.length === 0) return <p data-testid="queue-empty">No runs yet.</p>;
+  if (queue.isPending) return <Loading label={t('queue.loading')} />;
+  if (queue.isError) return <ErrorMessage title={t('queue.loadError')} error={queue.error} />;
+  if (queue.data.runs.length === 0) return <p data-testid="queue-empty">{t('queue.empty')}</p>;
   return (
     <>
       <div className="class-table-wrap">
         <table className="class-table" data-testid="queue">
           <thead>
             <tr>
-              <th scope="col">Student</th>
-              <th scope="col">Server</th>
-              <th scope="col">State</th>
-              <th scope="col">Experiment</th>
-              <th scope="col" className="class-table__num">QPS</th>
+              <th scope="col">{t('table.student')}</th>
+              <th scope="col">{t('table.server')}</th>
+              <th scope="col">{t('queue.state')}</th>
+              <th scope="col">{t('queue.experiment')}</th>
+              <th scope="col" className="class-table__num">{t('table.qps')}</th>
               <th scope="col">
-                <span className="class-visually-hidden">Actions</span>
+                <span className="class-visually-hidden">{t('table.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -41,7 +44,7 @@ export function QueueTable({ classId, live, titles }: QueueTableProps) {
               <tr key={run.id} data-testid="queue-row">
                 <th scope="row">{run.owner_name}</th>
                 <td>{run.server}</td>
-                <td data-testid="queue-state">{queueStatusText(run)}</td>
+                <td data-testid="queue-state">{queueStatusText(run, t)}</td>
                 <td>{runSubject(run, titles)}</td>
                 <td className="class-table__num">{run.qps === null ? '—' : formatQps(run.qps)}</td>
                 <td>
@@ -53,9 +56,9 @@ export function QueueTable({ classId, live, titles }: QueueTableProps) {
                         cancel.mutate(run.id);
                       }}
                       disabled={cancel.isPending && cancel.variables === run.id}
-                      aria-label={`Cancel ${run.owner_name}’s run on ${run.server}`}
+                      aria-label={t('queue.cancelLabel', { name: run.owner_name, server: run.server })}
                     >
-                      Cancel
+                      {t('queue.cancel')}
                     </button>
                   ) : null}
                 </td>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { ErrorMessage, Loading } from '@/components/loading';
 import type { LessonSummary } from '@/lib/api-schemas';
 
@@ -16,35 +18,33 @@ interface RosterTableProps {
 
 /** Who has joined, who is here now (their class stream is open), where they are and what they ran. */
 export function RosterTable({ classId, live, lessons }: RosterTableProps) {
+  const { t } = useTranslation('classroom');
   const roster = useRoster(classId, live);
   const remove = useRemoveStudent(classId);
-  if (roster.isPending) return <Loading label="Loading the students…" />;
-  if (roster.isError) return <ErrorMessage title="The students could not be loaded." error={roster.error} />;
+  if (roster.isPending) return <Loading label={t('roster.loading')} />;
+  if (roster.isError) return <ErrorMessage title={t('roster.loadError')} error={roster.error} />;
   if (roster.data.length === 0) {
-    return <p data-testid="roster-empty">Nobody has joined yet: show the join code or the QR code.</p>;
+    return <p data-testid="roster-empty">{t('roster.empty')}</p>;
   }
   const titles = new Map((lessons ?? []).map((lesson) => [lesson.slug, lesson.title]));
   const online = roster.data.filter((s) => s.online).length;
   const confirmAndRemove = (student: RosterEntry) => {
-    const question = `Remove ${student.name} from the class? They are signed out and their waiting runs are cancelled; their results stay, and their name is free again.`;
-    if (window.confirm(question)) remove.mutate(student.id);
+    if (window.confirm(t('roster.confirmRemove', { name: student.name }))) remove.mutate(student.id);
   };
   return (
     <>
-      <p data-testid="roster-count">
-        {online} of {roster.data.length} online
-      </p>
+      <p data-testid="roster-count">{t('roster.online', { online, total: roster.data.length })}</p>
       <div className="class-table-wrap">
         <table className="class-table" data-testid="roster">
           <thead>
             <tr>
-              <th scope="col">Student</th>
-              <th scope="col">Here</th>
-              <th scope="col">Lesson now</th>
-              <th scope="col" className="class-table__num">Lessons read</th>
-              <th scope="col" className="class-table__num">Runs</th>
+              <th scope="col">{t('table.student')}</th>
+              <th scope="col">{t('roster.here')}</th>
+              <th scope="col">{t('roster.lessonNow')}</th>
+              <th scope="col" className="class-table__num">{t('roster.lessonsRead')}</th>
+              <th scope="col" className="class-table__num">{t('roster.runs')}</th>
               <th scope="col">
-                <span className="class-visually-hidden">Actions</span>
+                <span className="class-visually-hidden">{t('table.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -68,9 +68,9 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
                       confirmAndRemove(student);
                     }}
                     disabled={remove.isPending && remove.variables === student.id}
-                    aria-label={`Remove ${student.name}`}
+                    aria-label={t('roster.removeLabel', { name: student.name })}
                   >
-                    Remove
+                    {t('roster.remove')}
                   </button>
                 </td>
               </tr>
@@ -85,10 +85,11 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
 
 /** A dot for the eye and a word for everyone else (colour alone says nothing to a screen reader). */
 function OnlineMark({ online }: { online: boolean }) {
+  const { t } = useTranslation('classroom');
   return (
     <span data-testid="online-mark">
       <span className={`online-dot${online ? ' online-dot--on' : ''}`} aria-hidden="true" />
-      {online ? 'online' : 'offline'}
+      {online ? t('roster.isOnline') : t('roster.isOffline')}
     </span>
   );
 }

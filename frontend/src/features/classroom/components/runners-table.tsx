@@ -1,8 +1,11 @@
+import { useTranslation } from 'react-i18next';
+
 import { ErrorMessage, Loading } from '@/components/loading';
 import { useHealth } from '@/hooks/use-health';
 import type { RunnerHealth } from '@/lib/api-schemas';
 
 import { useQueue } from '../hooks/use-classroom';
+import type { ClassroomT } from '../lib/class-text';
 import type { QueuedRun } from '../lib/classroom-schemas';
 
 interface RunnersTableProps {
@@ -11,13 +14,14 @@ interface RunnersTableProps {
 }
 
 /** What a runner is doing, in the words of this class: whose run, or another class's. */
-function doing(runner: RunnerHealth, ours: Map<string, QueuedRun>): string {
-  if (runner.state === 'lost') return `lost: silent for ${Math.round(runner.heartbeat_age_s)} s`;
-  if (runner.state === 'stopped') return 'stopped';
-  if (!runner.ready) return `not ready: ${runner.reason ?? 'no reason given'}`;
-  if (runner.state === 'idle' || runner.run_id === null) return 'idle';
+function doing(runner: RunnerHealth, ours: Map<string, QueuedRun>, t: ClassroomT): string {
+  if (runner.state === 'lost') return t('runners.lost', { seconds: Math.round(runner.heartbeat_age_s) });
+  if (runner.state === 'stopped') return t('runners.stopped');
+  // The reason is the runner's own sentence, shown as it came.
+  if (!runner.ready) return t('runners.notReady', { reason: runner.reason ?? t('runners.noReason') });
+  if (runner.state === 'idle' || runner.run_id === null) return t('runners.idle');
   const run = ours.get(runner.run_id);
-  return run ? `running ${run.owner_name}’s ${run.server}` : 'running another class’s run';
+  return run ? t('runners.runningOurs', { name: run.owner_name, server: run.server }) : t('runners.runningOther');
 }
 
 /**
@@ -26,13 +30,14 @@ function doing(runner: RunnerHealth, ours: Map<string, QueuedRun>): string {
  * figures, and their runs say so; the table says it first.
  */
 export function RunnersTable({ classId, live }: RunnersTableProps) {
+  const { t } = useTranslation('classroom');
   const health = useHealth();
   const queue = useQueue(classId, live);
-  if (health.isPending) return <Loading label="Loading the runners…" />;
-  if (health.isError) return <ErrorMessage title="The runners could not be loaded." error={health.error} />;
+  if (health.isPending) return <Loading label={t('runners.loading')} />;
+  if (health.isError) return <ErrorMessage title={t('runners.loadError')} error={health.error} />;
   const runners = health.data.runners;
   if (runners.length === 0) {
-    return <p data-testid="runners-none">No runner has started yet: queued runs wait for one.</p>;
+    return <p data-testid="runners-none">{t('runners.none')}</p>;
   }
   const ours = new Map((queue.data?.runs ?? []).map((run) => [run.id, run]));
   return (
@@ -40,11 +45,11 @@ export function RunnersTable({ classId, live }: RunnersTableProps) {
       <table className="class-table" data-testid="runners">
         <thead>
           <tr>
-            <th scope="col">Runner</th>
-            <th scope="col">Host</th>
-            <th scope="col">CPUs (server · load)</th>
-            <th scope="col">Doing</th>
-            <th scope="col">Shares CPUs with</th>
+            <th scope="col">{t('runners.runner')}</th>
+            <th scope="col">{t('runners.host')}</th>
+            <th scope="col">{t('runners.cpus')}</th>
+            <th scope="col">{t('runners.doing')}</th>
+            <th scope="col">{t('runners.shares')}</th>
           </tr>
         </thead>
         <tbody>
@@ -55,7 +60,7 @@ export function RunnersTable({ classId, live }: RunnersTableProps) {
               <td>
                 {runner.server_cpus} · {runner.loadgen_cpus}
               </td>
-              <td>{doing(runner, ours)}</td>
+              <td>{doing(runner, ours, t)}</td>
               <td>{runner.shares_cpus_with.length > 0 ? runner.shares_cpus_with.join(', ') : '—'}</td>
             </tr>
           ))}

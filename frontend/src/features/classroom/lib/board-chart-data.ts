@@ -3,12 +3,13 @@
  * recorded reference (a single run), or one line per student and server (a series). Pure, for
  * the charts and their tests.
  */
+import type { ClassroomT } from './class-text';
 import type { BoardExperiment, BoardPoint, BoardResult } from './classroom-schemas';
 
 export type BoardMetric = 'qps' | 'p99_us';
 
-/** The dataset and legend name of the recorded result, drawn in its own style. */
-export const REFERENCE_LABEL = 'reference';
+/** The dataset id of the recorded result, drawn in its own style (its name is translated). */
+export const REFERENCE_ID = 'reference';
 
 export interface BoardBar {
   /** person id, or "reference": stable across refreshes. */
@@ -48,8 +49,12 @@ export function hasResults(experiment: BoardExperiment): boolean {
 }
 
 /** "invalid", "unstable", both, or "" for a clean result. */
-export function resultNote(result: Pick<BoardResult, 'valid' | 'stable'>): string {
-  return [result.valid === false ? 'invalid' : '', result.stable === false ? 'unstable' : ''].filter(Boolean).join(', ');
+export function resultNote(result: Pick<BoardResult, 'valid' | 'stable'>, t: ClassroomT): string {
+  const invalid = result.valid === false;
+  const unstable = result.stable === false;
+  if (invalid && unstable) return t('note.invalidUnstable');
+  if (invalid) return t('note.invalid');
+  return unstable ? t('note.unstable') : '';
 }
 
 function entries(experiment: BoardExperiment): { result: BoardResult; reference: boolean }[] {
@@ -58,16 +63,16 @@ function entries(experiment: BoardExperiment): { result: BoardResult; reference:
 }
 
 function idOf(result: BoardResult, reference: boolean): string {
-  return reference ? REFERENCE_LABEL : (result.person_id ?? result.name);
+  return reference ? REFERENCE_ID : (result.person_id ?? result.name);
 }
 
 /** A single run's experiment: the reference first, then each student in the board's order. */
-export function runBars(experiment: BoardExperiment, metric: BoardMetric): BoardBar[] {
+export function runBars(experiment: BoardExperiment, metric: BoardMetric, t: ClassroomT): BoardBar[] {
   return entries(experiment).map(({ result, reference }) => {
-    const note = resultNote(result);
+    const note = resultNote(result, t);
     return {
       id: idOf(result, reference),
-      label: reference ? REFERENCE_LABEL : result.name,
+      label: reference ? t('chart.reference') : result.name,
       value: result[metric],
       reference,
       flagged: note !== '',
@@ -82,7 +87,7 @@ function validFigure(point: BoardPoint | undefined, metric: BoardMetric): number
 }
 
 /** A series: one line per student (and per server when it compares several), the reference's too. */
-export function seriesLines(experiment: BoardExperiment, metric: BoardMetric): BoardSeries {
+export function seriesLines(experiment: BoardExperiment, metric: BoardMetric, t: ClassroomT): BoardSeries {
   const all = entries(experiment);
   const values = [...new Set(all.flatMap(({ result }) => result.points.map((p) => p.value)))].sort((a, b) => a - b);
   const servers = [...new Set(all.flatMap(({ result }) => result.points.map((p) => p.server)))];
@@ -93,7 +98,7 @@ export function seriesLines(experiment: BoardExperiment, metric: BoardMetric): B
     const own = servers.filter((server) => result.points.some((p) => p.server === server));
     return own.map((server) => {
       const at = new Map(result.points.filter((p) => p.server === server).map((p) => [p.value, p]));
-      const name = reference ? REFERENCE_LABEL : result.name;
+      const name = reference ? t('chart.reference') : result.name;
       return {
         id: `${idOf(result, reference)}:${server}`,
         label: severalServers ? `${name} · ${server}` : name,

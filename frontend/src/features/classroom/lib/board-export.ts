@@ -1,11 +1,13 @@
 /**
  * The class board's tables as exports (src/lib/export.ts writes them): figures in base units
- * (req/s, µs), servers by id, the recorded reference as a row named "reference".
+ * (req/s, µs), servers by id, the recorded reference as a row named "reference". Columns and
+ * cells are data, the same in every language; only the menu's names of the tables are words.
  */
 import type { NamedTable } from '@/components/export-menu';
 import type { Cell } from '@/lib/export';
 
 import { peakPoint } from './board-chart-data';
+import type { ClassroomT } from './class-text';
 import type { BoardExperiment, BoardResult } from './classroom-schemas';
 
 const REFERENCE = 'reference';
@@ -16,10 +18,10 @@ function rowsWithReference(experiment: BoardExperiment): [string, BoardResult][]
 }
 
 /** A single run's experiment: one row per student (and the reference) with its figures. */
-function runResults(experiment: BoardExperiment): NamedTable {
+function runResults(experiment: BoardExperiment, t: ClassroomT): NamedTable {
   return {
     what: 'results',
-    label: 'Every student’s result',
+    label: t('export.results'),
     table: {
       columns: ['student', 'server', 'qps', 'p50_us', 'p99_us', 'valid', 'stable', 'finished_at'],
       rows: rowsWithReference(experiment).map(([name, r]): Cell[] => [
@@ -37,12 +39,12 @@ function runResults(experiment: BoardExperiment): NamedTable {
 }
 
 /** A series: each student's peak, then every point of every student, then the spread. */
-function seriesResults(experiment: BoardExperiment): NamedTable[] {
+function seriesResults(experiment: BoardExperiment, t: ClassroomT): NamedTable[] {
   const vary = experiment.vary ?? 'value';
   const rows = rowsWithReference(experiment);
   const peaks: NamedTable = {
     what: 'peaks',
-    label: 'Every student’s peak',
+    label: t('export.peaks'),
     table: {
       columns: ['student', 'server', vary, 'peak_qps', 'p99_us', 'valid_points', 'points', 'valid', 'stable'],
       rows: rows.map(([name, r]): Cell[] => {
@@ -63,7 +65,7 @@ function seriesResults(experiment: BoardExperiment): NamedTable[] {
   };
   const points: NamedTable = {
     what: 'points',
-    label: 'Every point',
+    label: t('export.points'),
     table: {
       columns: ['student', 'server', vary, 'qps', 'p99_us', 'valid'],
       rows: rows.flatMap(([name, r]) => r.points.map((p): Cell[] => [name, p.server, p.value, p.qps, p.p99_us, p.valid])),
@@ -71,7 +73,7 @@ function seriesResults(experiment: BoardExperiment): NamedTable[] {
   };
   const spread: NamedTable = {
     what: 'spread',
-    label: 'Spread at each point',
+    label: t('export.spread'),
     table: {
       columns: ['server', vary, 'median_qps', 'min_qps', 'max_qps', 'valid_results'],
       rows: experiment.spread.points.map((p): Cell[] => [p.server, p.value, p.qps.median, p.qps.min, p.qps.max, p.qps.count]),
@@ -81,8 +83,8 @@ function seriesResults(experiment: BoardExperiment): NamedTable[] {
 }
 
 /** What the board's export menu of one experiment offers. */
-export function boardTables(experiment: BoardExperiment): NamedTable[] {
-  return experiment.kind === 'series' ? seriesResults(experiment) : [runResults(experiment)];
+export function boardTables(experiment: BoardExperiment, t: ClassroomT): NamedTable[] {
+  return experiment.kind === 'series' ? seriesResults(experiment, t) : [runResults(experiment, t)];
 }
 
 /** Files named after the lesson and the block: `02-blocking-3f2a9c01b2d4-results.csv`. */

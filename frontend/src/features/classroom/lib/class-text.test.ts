@@ -1,3 +1,4 @@
+import { i18next } from '@/lib/i18n';
 import { aPresentation, aQueuedRun } from '@/testing/classroom-fixtures';
 
 import {
@@ -13,15 +14,18 @@ import {
 import { presentationSchema, queuedRunSchema } from './classroom-schemas';
 
 const queued = (overrides: Record<string, unknown> = {}) => queuedRunSchema.parse(aQueuedRun(overrides));
+/** The classroom's t() in the language of the moment (English unless a test switches). */
+const t = i18next.getFixedT(null, 'classroom');
 
 describe('queue sentences', () => {
   it('says where a waiting run is, or that it is held', () => {
-    expect(queueStatusText(queued())).toBe('queued, #2, about 40 s');
-    expect(queueStatusText(queued({ wait_s: 300 }))).toBe('queued, #2, about 5 min');
-    expect(queueStatusText(queued({ position: null, wait_s: null }))).toBe('queued');
-    expect(queueStatusText(queued({ position: null, wait_s: null, held: true }))).toBe('held (runs are paused)');
-    expect(queueStatusText(queued({ status: 'running' }))).toBe('running');
-    expect(formatWait(0.2)).toBe('about 1 s');
+    expect(queueStatusText(queued(), t)).toBe('queued, #2, about 40 s');
+    expect(queueStatusText(queued({ wait_s: 300 }), t)).toBe('queued, #2, about 5 min');
+    expect(queueStatusText(queued({ position: null, wait_s: null }), t)).toBe('queued');
+    expect(queueStatusText(queued({ position: null, wait_s: null, held: true }), t)).toBe('held (runs are paused)');
+    expect(queueStatusText(queued({ status: 'running' }), t)).toBe('running');
+    expect(queueStatusText(queued({ status: 'cancelled' }), t)).toBe('cancelled');
+    expect(formatWait(0.2, t)).toBe('about 1 s');
   });
 
   it('lets waiting and running runs be cancelled, not ended ones', () => {
@@ -50,16 +54,16 @@ describe('class sentences', () => {
   const now = Date.parse('2026-11-24T10:00:00Z');
 
   it('says how long until the end', () => {
-    expect(timeUntil('2026-11-24T10:45:00Z', now)).toBe('in 45 min');
-    expect(timeUntil('2026-11-24T12:05:00Z', now)).toBe('in 2 h 5 min');
-    expect(timeUntil('2026-11-24T12:00:00Z', now)).toBe('in 2 h');
-    expect(timeUntil('2026-11-24T09:00:00Z', now)).toBe('any moment now');
+    expect(timeUntil('2026-11-24T10:45:00Z', now, t)).toBe('in 45 min');
+    expect(timeUntil('2026-11-24T12:05:00Z', now, t)).toBe('in 2 h 5 min');
+    expect(timeUntil('2026-11-24T12:00:00Z', now, t)).toBe('in 2 h');
+    expect(timeUntil('2026-11-24T09:00:00Z', now, t)).toBe('any moment now');
   });
 
   it('says when a class ends or ended, and nothing when it runs until ended', () => {
-    expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: null }, now)).toMatch(/^Ends at .+ \(in 45 min\)$/);
-    expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: '2026-11-24T09:59:00Z' }, now)).toMatch(/^Ended at /);
-    expect(endsText({ ends_at: null, ended_at: null }, now)).toBeNull();
+    expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: null }, now, t)).toMatch(/^Ends at .+ \(in 45 min\)$/);
+    expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: '2026-11-24T09:59:00Z' }, now, t)).toMatch(/^Ended at /);
+    expect(endsText({ ends_at: null, ended_at: null }, now, t)).toBeNull();
   });
 
   it('builds the join link that pre-fills the code', () => {
@@ -67,9 +71,35 @@ describe('class sentences', () => {
   });
 
   it('says what is presented, and whose it is', () => {
-    expect(presentationText(presentationSchema.parse(aPresentation()))).toBe('epoll at 100 connections, in The C10K problem');
-    expect(
-      presentationText(presentationSchema.parse(aPresentation({ experiment: null, title: 'The C10K problem', run_id: null, spotlight: { id: 'p-ada', name: 'Ada' } }))),
-    ).toBe('The C10K problem (spotlight: Ada)');
+    const ada = { id: 'p-ada', name: 'Ada' };
+    expect(presentationText(presentationSchema.parse(aPresentation()), t)).toBe('epoll at 100 connections, in The C10K problem');
+    expect(presentationText(presentationSchema.parse(aPresentation({ spotlight: ada })), t)).toBe(
+      'epoll at 100 connections, in The C10K problem (spotlight: Ada)',
+    );
+    const lessonAlone = { experiment: null, title: 'The C10K problem', run_id: null };
+    expect(presentationText(presentationSchema.parse(aPresentation({ ...lessonAlone, spotlight: ada })), t)).toBe('The C10K problem (spotlight: Ada)');
+    expect(presentationText(presentationSchema.parse(aPresentation(lessonAlone)), t)).toBe('The C10K problem');
+  });
+});
+
+describe('in Chinese', () => {
+  const now = Date.parse('2026-11-24T10:00:00Z');
+  beforeEach(async () => {
+    await i18next.changeLanguage('zh');
+  });
+
+  it('says where a run waits, and how long until the class ends', () => {
+    expect(queueStatusText(queued(), t)).toBe('排队中，第 2 位，约 40 秒');
+    expect(queueStatusText(queued({ wait_s: 300 }), t)).toBe('排队中，第 2 位，约 5 分钟');
+    expect(queueStatusText(queued({ held: true }), t)).toBe('暂缓（运行已暂停）');
+    expect(queueStatusText(queued({ status: 'done' }), t)).toBe('已完成');
+    expect(timeUntil('2026-11-24T12:05:00Z', now, t)).toBe('2 小时 5 分钟后');
+    expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: null }, now, t)).toMatch(/^将于 .+ 结束（45 分钟后）$/);
+  });
+
+  it('says what is presented', () => {
+    expect(presentationText(presentationSchema.parse(aPresentation({ spotlight: { id: 'p-ada', name: 'Ada' } })), t)).toBe(
+      'epoll at 100 connections（The C10K problem；聚焦：Ada）',
+    );
   });
 });

@@ -1,21 +1,26 @@
 /**
  * The sentences the class page shows about a class and its runs: pure, so tests can pin them
- * without rendering.
+ * without rendering. Each takes the `classroom` namespace's t(), so it speaks the interface's
+ * language.
  */
+import type { TFunction } from 'i18next';
+
 import type { ClassroomClass, Presentation, QueuedRun } from './classroom-schemas';
 
+export type ClassroomT = TFunction<'classroom'>;
+
 /** "about 40 s", "about 3 min": the server's estimate, rounded as a person would say it. */
-export function formatWait(seconds: number): string {
-  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} s`;
-  return `about ${Math.round(seconds / 60)} min`;
+export function formatWait(seconds: number, t: ClassroomT): string {
+  if (seconds < 90) return t('when.aboutSeconds', { seconds: Math.max(1, Math.round(seconds)) });
+  return t('when.aboutMinutes', { minutes: Math.round(seconds / 60) });
 }
 
 /** A run's state in the queue table; a held run is waiting only because the class is paused. */
-export function queueStatusText(run: QueuedRun): string {
-  if (run.status !== 'queued') return run.status;
-  if (run.held) return 'held (runs are paused)';
-  const place = run.position === null ? 'queued' : `queued, #${run.position}`;
-  return run.wait_s === null ? place : `${place}, ${formatWait(run.wait_s)}`;
+export function queueStatusText(run: QueuedRun, t: ClassroomT): string {
+  if (run.status !== 'queued') return t(`queue.status.${run.status}`);
+  if (run.held) return t('queue.held');
+  const place = run.position === null ? t('queue.status.queued') : t('queue.position', { position: run.position });
+  return run.wait_s === null ? place : t('queue.withWait', { place, wait: formatWait(run.wait_s, t) });
 }
 
 /** Still waiting or running: the instructor may cancel it. */
@@ -49,19 +54,19 @@ function clock(iso: string): string {
 }
 
 /** How long until `iso`, in words: "in 45 min", "in 2 h 5 min", "any moment now". */
-export function timeUntil(iso: string, now: number): string {
+export function timeUntil(iso: string, now: number, t: ClassroomT): string {
   const minutes = Math.round((Date.parse(iso) - now) / 60_000);
-  if (minutes <= 0) return 'any moment now';
-  if (minutes < 60) return `in ${minutes} min`;
+  if (minutes <= 0) return t('when.anyMoment');
+  if (minutes < 60) return t('when.inMinutes', { minutes });
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return rest === 0 ? `in ${hours} h` : `in ${hours} h ${rest} min`;
+  return rest === 0 ? t('when.inHours', { hours }) : t('when.inHoursMinutes', { hours, minutes: rest });
 }
 
 /** "Ended at 14:05", "Ends at 15:30 (in 45 min)", or null for a class that runs until it is ended. */
-export function endsText(klass: Pick<ClassroomClass, 'ends_at' | 'ended_at'>, now: number): string | null {
-  if (klass.ended_at !== null) return `Ended at ${clock(klass.ended_at)}`;
-  if (klass.ends_at != null) return `Ends at ${clock(klass.ends_at)} (${timeUntil(klass.ends_at, now)})`;
+export function endsText(klass: Pick<ClassroomClass, 'ends_at' | 'ended_at'>, now: number, t: ClassroomT): string | null {
+  if (klass.ended_at !== null) return t('when.endedAt', { time: clock(klass.ended_at) });
+  if (klass.ends_at != null) return t('when.endsAt', { time: clock(klass.ends_at), until: timeUntil(klass.ends_at, now, t) });
   return null;
 }
 
@@ -75,8 +80,11 @@ export function joinLink(code: string, location: Pick<Location, 'origin' | 'path
 }
 
 /** What is presented, in one line: "Echo at 100 connections, in The C10K problem (spotlight: Ada)". */
-export function presentationText(presentation: Presentation): string {
-  const whose = presentation.spotlight ? ` (spotlight: ${presentation.spotlight.name})` : '';
+export function presentationText(presentation: Presentation, t: ClassroomT): string {
+  const { title, lesson_title: lesson, spotlight } = presentation;
   // A lesson presented alone is titled by the lesson: said once.
-  return presentation.experiment ? `${presentation.title}, in ${presentation.lesson_title}${whose}` : `${presentation.lesson_title}${whose}`;
+  if (!presentation.experiment) return spotlight ? t('presentation.lessonSpotlight', { lesson, name: spotlight.name }) : lesson;
+  return spotlight
+    ? t('presentation.experimentSpotlight', { title, lesson, name: spotlight.name })
+    : t('presentation.experiment', { title, lesson });
 }
