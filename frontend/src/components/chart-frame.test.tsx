@@ -1,5 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+
+import { i18next } from '@/lib/i18n';
 
 import { ChartFrame } from './chart-frame';
 
@@ -63,6 +65,17 @@ describe('ChartFrame', () => {
     await user.keyboard('{Enter}');
     expect(saved.map((s) => s.name)).toEqual(['latency-chart.png']);
     expect(fills[0]).toBe('#ffffff');
+  });
+
+  it('names its PNG button and the lines drawn in Chinese', async () => {
+    render(
+      <ChartFrame testId="qps-chart" title="吞吐量" points={2} series={['c-epoll', 'c-poll']}>
+        <canvas />
+      </ChartFrame>,
+    );
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByRole('button', { name: '将图表“吞吐量”下载为 PNG' })).toHaveTextContent('PNG');
+    expect(screen.getByText('已绘制：c-epoll; c-poll。')).toBeInTheDocument();
   });
 
   it('has nothing to save while the chart plots nothing', () => {

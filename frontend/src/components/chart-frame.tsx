@@ -1,4 +1,5 @@
 import { useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { canvasToPng, downloadUrl, exportFileName } from '@/lib/export';
 
@@ -42,6 +43,7 @@ function downloadPng(frame: HTMLElement, testId: string, title: string): void {
 /** Titled box around one chart, with its plotted-point count exposed for tests and a PNG of it. */
 export function ChartFrame({ testId, title, points, emptyMessage, caption, controls, series, children }: ChartFrameProps) {
   const frame = useRef<HTMLElement>(null);
+  const { t } = useTranslation();
   return (
     <figure className="chart-frame" data-testid={testId} data-points={points} data-series={series?.join('|')} ref={frame}>
       <div className="chart-frame__header">
@@ -55,7 +57,7 @@ export function ChartFrame({ testId, title, points, emptyMessage, caption, contr
               if (frame.current) downloadPng(frame.current, testId, title);
             }}
             disabled={points === 0}
-            aria-label={`Download the chart “${title}” as PNG`}
+            aria-label={t('chartFrame.downloadPng', { title })}
             data-testid="export-png"
           >
             PNG
@@ -66,7 +68,7 @@ export function ChartFrame({ testId, title, points, emptyMessage, caption, contr
         {children}
         {points === 0 && emptyMessage ? <p className="chart-frame__empty">{emptyMessage}</p> : null}
       </div>
-      {series?.length ? <p className="visually-hidden">Drawn: {series.join('; ')}.</p> : null}
+      {series?.length ? <p className="visually-hidden">{t('chartFrame.drawn', { series: series.join('; ') })}</p> : null}
       {caption ? <div className="chart-frame__caption">{caption}</div> : null}
     </figure>
   );

@@ -1,6 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+
+import { i18next } from '@/lib/i18n';
 
 import { ErrorBoundary } from './error-boundary';
 
@@ -31,5 +33,19 @@ describe('ErrorBoundary', () => {
     shouldThrow = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(screen.getByText('chart 1')).toBeInTheDocument();
+  });
+
+  it('says what broke in the language switched to', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    shouldThrow = true;
+    render(
+      <ErrorBoundary name="吞吐量图表">
+        <Flaky />
+      </ErrorBoundary>,
+    );
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByRole('alert')).toHaveTextContent('吞吐量图表无法显示。');
+    expect(screen.getByRole('button', { name: '重试' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import './error-boundary.css';
 
@@ -10,6 +11,21 @@ interface ErrorBoundaryProps {
 
 interface ErrorBoundaryState {
   error: Error | null;
+}
+
+/** What the learner sees in place of what broke: a function component, so it speaks the
+ *  interface's language and follows a switch. */
+function ErrorFallback({ name, error, onRetry }: { name: string; error: Error; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="error-boundary" role="alert">
+      <strong>{t('errorBoundary.failed', { name })}</strong>
+      <p className="error-boundary__message">{error.message}</p>
+      <button type="button" className="button button--small" onClick={onRetry}>
+        {t('errorBoundary.tryAgain')}
+      </button>
+    </div>
+  );
 }
 
 /**
@@ -35,14 +51,6 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   override render() {
     const { error } = this.state;
     if (!error) return this.props.children;
-    return (
-      <div className="error-boundary" role="alert">
-        <strong>{this.props.name} could not be shown.</strong>
-        <p className="error-boundary__message">{error.message}</p>
-        <button type="button" className="button button--small" onClick={this.reset}>
-          Try again
-        </button>
-      </div>
-    );
+    return <ErrorFallback name={this.props.name} error={error} onRetry={this.reset} />;
   }
 }

@@ -1,7 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { ExportTable } from '@/lib/export';
+import { i18next } from '@/lib/i18n';
 
 import { ExportMenu } from './export-menu';
 
@@ -95,6 +96,32 @@ describe('ExportMenu', () => {
     await user.click(screen.getByTestId('export-markdown'));
     expect(screen.getByRole('status')).toHaveTextContent('The browser refused the clipboard');
     expect(screen.getByRole('textbox', { name: 'The table as Markdown' })).toHaveValue(
+      '| connections | c-epoll | c-poll |\n| ---: | ---: | ---: |\n| 100 | 51000 | 40000 |\n',
+    );
+  });
+
+  it('speaks Chinese, the file names and the columns left as they are', async () => {
+    const user = userEvent.setup();
+    const saved = captureDownloads();
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    render(
+      <ExportMenu
+        stem="ab12"
+        tables={[
+          { what: 'qps', label: 'QPS', table: qps },
+          { what: 'p99', label: 'p99', table: p99 },
+        ]}
+        label="导出"
+      />,
+    );
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByRole('combobox', { name: '表格' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'CSV' }));
+    expect(saved.map((s) => s.name)).toEqual(['ab12-qps.csv']);
+    expect(screen.getByRole('status')).toHaveTextContent('已保存 ab12-qps.csv');
+    await user.click(screen.getByRole('button', { name: '复制为 Markdown' }));
+    expect(screen.getByRole('status')).toHaveTextContent('浏览器拒绝访问剪贴板');
+    expect(screen.getByRole('textbox', { name: 'Markdown 格式的表格' })).toHaveValue(
       '| connections | c-epoll | c-poll |\n| ---: | ---: | ---: |\n| 100 | 51000 | 40000 |\n',
     );
   });

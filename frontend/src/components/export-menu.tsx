@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { copyText, downloadText, exportFileName, FORMATS, toMarkdown, type ExportTable, type TableFormat } from '@/lib/export';
 
@@ -20,7 +21,7 @@ interface ExportMenuProps {
   label: string;
 }
 
-type Status = { kind: 'none' } | { kind: 'saved'; text: string } | { kind: 'copied' } | { kind: 'refused'; markdown: string };
+type Status = { kind: 'none' } | { kind: 'saved'; name: string } | { kind: 'copied' } | { kind: 'refused'; markdown: string };
 
 /**
  * CSV, JSON and "Copy as Markdown" for a results table, beside it. When the browser refuses the
@@ -30,13 +31,14 @@ export function ExportMenu({ stem, tables, label }: ExportMenuProps) {
   const [chosen, setChosen] = useState(0);
   const [status, setStatus] = useState<Status>({ kind: 'none' });
   const selectId = useId();
+  const { t } = useTranslation();
   const current = tables[Math.min(chosen, tables.length - 1)];
   if (!current) return null;
 
   const save = (format: TableFormat) => {
     const name = exportFileName(stem, current.what, format);
     downloadText(name, FORMATS[format].write(current.table), FORMATS[format].type);
-    setStatus({ kind: 'saved', text: `Saved ${name}` });
+    setStatus({ kind: 'saved', name });
   };
   const copy = async () => {
     const markdown = toMarkdown(current.table);
@@ -47,7 +49,7 @@ export function ExportMenu({ stem, tables, label }: ExportMenuProps) {
     <div className="export-menu" role="group" aria-label={label} data-testid="export-menu">
       {tables.length > 1 ? (
         <span className="export-menu__choice">
-          <label htmlFor={selectId}>Table</label>
+          <label htmlFor={selectId}>{t('exportMenu.table')}</label>
           <select
             id={selectId}
             value={chosen}
@@ -57,9 +59,9 @@ export function ExportMenu({ stem, tables, label }: ExportMenuProps) {
             }}
             data-testid="export-table"
           >
-            {tables.map((t, i) => (
-              <option key={t.what} value={i}>
-                {t.label}
+            {tables.map((table, i) => (
+              <option key={table.what} value={i}>
+                {table.label}
               </option>
             ))}
           </select>
@@ -76,19 +78,19 @@ export function ExportMenu({ stem, tables, label }: ExportMenuProps) {
         JSON
       </button>
       <button type="button" className="button button--small" onClick={() => void copy()} data-testid="export-markdown">
-        Copy as Markdown
+        {t('exportMenu.copyMarkdown')}
       </button>
       <span className="export-menu__status" role="status" data-testid="export-status">
-        {status.kind === 'saved' ? status.text : null}
-        {status.kind === 'copied' ? 'Copied' : null}
-        {status.kind === 'refused' ? 'The browser refused the clipboard: select the table below and copy it.' : null}
+        {status.kind === 'saved' ? t('exportMenu.saved', { name: status.name }) : null}
+        {status.kind === 'copied' ? t('exportMenu.copied') : null}
+        {status.kind === 'refused' ? t('exportMenu.refused') : null}
       </span>
       {status.kind === 'refused' ? (
         <textarea
           className="export-menu__fallback"
           readOnly
           value={status.markdown}
-          aria-label="The table as Markdown"
+          aria-label={t('exportMenu.markdownLabel')}
           rows={Math.min(12, current.table.rows.length + 2)}
           onFocus={(event) => {
             event.currentTarget.select();

@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { healthyHealth } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -26,5 +27,14 @@ describe('HealthBanner', () => {
     mockFetch({ 'GET /api/health': { ...healthyHealth, docker: { reachable: false, version: null, error: 'no socket' }, ready: false } });
     renderWithProviders(<HealthBanner />);
     expect(await screen.findByTestId('health-banner')).toHaveTextContent('Docker is unreachable (no socket)');
+  });
+
+  it('says it in Chinese, the image tags as they are', async () => {
+    mockFetch({ 'GET /api/health': { ...healthyHealth, images: { 'c10klab/loadgen:latest': false }, ready: false } });
+    renderWithProviders(<HealthBanner />);
+    await act(() => i18next.changeLanguage('zh'));
+    expect(await screen.findByTestId('health-banner')).toHaveTextContent(
+      '部分沙箱镜像尚未构建：c10klab/loadgen:latest。需要这些镜像的实验已停用。',
+    );
   });
 });

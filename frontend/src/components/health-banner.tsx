@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { useHealth } from '@/hooks/use-health';
 
 /**
@@ -5,22 +7,23 @@ import { useHealth } from '@/hooks/use-health';
  * Docker unreachable or images missing. Silent when everything is ready.
  */
 export function HealthBanner() {
+  const { t } = useTranslation();
   const health = useHealth();
 
   let message: string | null = null;
   if (health.isError) {
-    message = `The backend is unreachable (${health.error.message}). Lessons and benchmarks need it running.`;
+    message = t('health.backendUnreachable', { error: health.error.message });
   } else if (health.data) {
     const { docker, images, ready } = health.data;
     const missing = Object.entries(images)
       .filter(([, present]) => !present)
       .map(([tag]) => tag);
     if (!docker.reachable) {
-      message = `Docker is unreachable${docker.error ? ` (${docker.error})` : ''}: benchmarks cannot run.`;
+      message = docker.error ? t('health.dockerUnreachableBecause', { error: docker.error }) : t('health.dockerUnreachable');
     } else if (missing.length > 0) {
-      message = `Some sandbox images are not built: ${missing.join(', ')}. Experiments that need them are disabled.`;
+      message = t('health.imagesMissing', { images: missing.join(', ') });
     } else if (!ready) {
-      message = 'The backend reports it is not ready to run benchmarks.';
+      message = t('health.notReady');
     }
   }
   if (!message) return null;

@@ -1,7 +1,10 @@
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+import { useTranslation } from 'react-i18next';
+
+export function Loading({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <p className="loading" role="status">
-      {label}
+      {label ?? t('loading')}
     </p>
   );
 }

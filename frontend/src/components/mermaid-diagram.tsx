@@ -1,5 +1,6 @@
 import type { Root } from 'hast';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import Markdown, { type Options } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -16,6 +17,7 @@ type DiagramState =
   | { status: 'failed'; message: string };
 
 function MermaidSvg({ source }: { source: string }) {
+  const { t } = useTranslation();
   const [state, setState] = useState<DiagramState>({ status: 'rendering' });
   // Mermaid is ~200 kB gzipped: a lesson fetches it only when a diagram is about to be seen.
   const [ref, near] = useNearViewport<HTMLElement>();
@@ -39,7 +41,7 @@ function MermaidSvg({ source }: { source: string }) {
   if (state.status === 'failed') {
     return (
       <div className="mermaid-diagram mermaid-diagram--error" role="alert" data-testid="mermaid-error">
-        <strong>This diagram could not be drawn.</strong>
+        <strong>{t('mermaid.failed')}</strong>
         <p className="mermaid-diagram__message">{state.message}</p>
         <pre className="mermaid-diagram__source">
           <code>{source.replace(/\n$/, '')}</code>
@@ -62,7 +64,7 @@ function MermaidSvg({ source }: { source: string }) {
         <div className="mermaid-diagram__svg" dangerouslySetInnerHTML={{ __html: state.svg }} />
       ) : (
         <p className="loading" role="status">
-          Drawing diagram…
+          {t('mermaid.drawing')}
         </p>
       )}
     </figure>
@@ -99,8 +101,9 @@ function DrawnSvg({ svg }: { svg: string }) {
  * anything worse stays inside this diagram's own error boundary.
  */
 export function MermaidDiagram({ code, svg }: { code: string; svg?: string | undefined }) {
+  const { t } = useTranslation();
   return (
-    <ErrorBoundary name="This diagram">
+    <ErrorBoundary name={t('mermaid.name')}>
       {/* key: a changed source starts over from "rendering". */}
       {svg ? <DrawnSvg svg={svg} /> : <MermaidSvg key={code} source={code} />}
     </ErrorBoundary>

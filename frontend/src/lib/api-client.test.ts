@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 
 import { ApiError, apiRequest, describeErrorBody, retryAfterSeconds } from './api-client';
+import { i18next } from './i18n';
 
 describe('describeErrorBody', () => {
   it('reads FastAPI string and list details', () => {
@@ -66,6 +67,15 @@ describe('apiRequest', () => {
   it('reports an unreachable backend', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
     await expect(apiRequest('/thing', schema)).rejects.toThrow(/Cannot reach the backend/);
+  });
+
+  it('says what went wrong in Chinese, and passes the API’s own detail on as it came', async () => {
+    await i18next.changeLanguage('zh');
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(apiRequest('/thing', schema)).rejects.toThrow('无法连接后端（GET /api/thing）。');
+    mockFetch({ 'GET /api/thing': reply(500, 'oops'), 'POST /api/runs': reply(422, { detail: 'connections out of range' }) });
+    await expect(apiRequest('/thing', schema)).rejects.toThrow(/^GET \/api\/thing 返回了 500/);
+    await expect(apiRequest('/runs', schema, { method: 'POST', body: {} })).rejects.toThrow('connections out of range');
   });
 });
 

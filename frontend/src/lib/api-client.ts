@@ -1,11 +1,13 @@
 /**
  * The one place that talks HTTP to the backend. Every response is validated
  * with a zod schema before the UI sees it; failures become an ApiError whose
- * message is fit to show to a learner.
+ * message is fit to show to a learner: the API's own `detail` as it came, or our words in
+ * the interface's language at the time of the failure.
  */
 import { z } from 'zod';
 
 import { env } from './env';
+import { i18next } from './i18n';
 
 export class ApiError extends Error {
   readonly status: number | null;
@@ -82,7 +84,7 @@ export async function apiRequest<S extends z.ZodType>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(`Cannot reach the backend (${method} ${url}).`, null);
+    throw new ApiError(i18next.t('api.unreachable', { ns: 'common', method, url }), null);
   }
 
   const text = await response.text();
@@ -98,21 +100,19 @@ export async function apiRequest<S extends z.ZodType>(
   if (!response.ok) {
     const detail = describeErrorBody(json);
     throw new ApiError(
-      detail ?? `${method} ${url} answered ${response.status} ${response.statusText}`.trim(),
+      detail ?? i18next.t('api.answered', { ns: 'common', method, url, status: `${response.status} ${response.statusText}`.trim() }),
       response.status,
       retryAfterSeconds(response.headers.get('Retry-After')),
     );
   }
   // 204 No Content: only a caller that expects nothing (a z.undefined() schema) accepts it.
   if (json === undefined && response.status !== 204) {
-    throw new ApiError(`${method} ${url} did not answer with JSON.`, response.status);
+    throw new ApiError(i18next.t('api.notJson', { ns: 'common', method, url }), response.status);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new ApiError(
-      `${method} ${url} answered in an unexpected shape: ${z.prettifyError(parsed.error)}`,
-      response.status,
-    );
+    const problem = z.prettifyError(parsed.error);
+    throw new ApiError(i18next.t('api.unexpectedShape', { ns: 'common', method, url, problem }), response.status);
   }
   return parsed.data;
 }

@@ -8,8 +8,11 @@ import {
   REFERENCE_DASH,
   seriesStyle,
   UNSTABLE_POINT,
+  timeAxis,
+  unstableCaption,
   withAlpha,
 } from './chart';
+import { i18next } from './i18n';
 
 const look = (i: number) => {
   const s = seriesStyle(i);
@@ -65,6 +68,15 @@ describe('chart styles', () => {
     expect(log.title.text).toBe('latency (log scale)');
     expect(log.ticks.callback(2)).toBe('2 ms');
     expect(log.ticks.callback(3)).toBe('');
+  });
+
+  it('titles the axes and the unstable points in the language in force when called', async () => {
+    const theme = FALLBACK_THEMES.light;
+    expect(timeAxis(10, theme).title.text).toBe('time since the run started (s)');
+    await i18next.changeLanguage('zh');
+    expect(timeAxis(10, theme).title.text).toBe('运行开始后的时间（秒）');
+    expect(latencyAxis({ log: true, usPerUnit: 1, title: '延迟', theme }).title.text).toBe('延迟（对数刻度）');
+    expect(unstableCaption()).toMatch(/^× 表示不稳定的点/);
   });
 
   it('reads the theme from custom properties, falling back per theme', () => {

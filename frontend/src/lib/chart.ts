@@ -1,6 +1,8 @@
 /**
  * Chart.js set-up shared by every chart: only the pieces the course uses are
- * registered, and defaults fit a projector (no animation, readable fonts).
+ * registered, and defaults fit a projector (no animation, readable fonts). The words it
+ * writes (axis titles, the unstable points' caption) are in the interface's language when
+ * called: a chart that puts them in its options computes those again with its `t`.
  */
 import {
   BarController,
@@ -19,7 +21,10 @@ import {
   type PointStyle,
 } from 'chart.js';
 
+import { en } from '@/locales/en';
+
 import { formatLatencyTickUs } from './format';
+import { i18next } from './i18n';
 
 ChartJS.register(
   BarController,
@@ -160,8 +165,14 @@ export function lineLook(colour: string, role: SeriesRole, dash: number[] = []) 
 /** The mark of an unstable point (disturbed while measured, or client-bound): a large ×,
  *  a shape no series uses. */
 export const UNSTABLE_POINT = { pointStyle: 'crossRot' as PointStyle, radius: 7, borderWidth: 2.5 };
-export const UNSTABLE_CAPTION =
-  '× an unstable point: something disturbed the run while it was measured, or the load generator limited it (client-bound).';
+
+/** The caption under a chart with unstable points. */
+export function unstableCaption(): string {
+  return i18next.t('chart.unstable', { ns: 'common' });
+}
+
+/** The caption in English alone: for code not yet calling unstableCaption(). */
+export const UNSTABLE_CAPTION: string = en.common.chart.unstable;
 
 /** Per-point options that mark the `unstable` points of a dataset drawn as `base`. */
 export function pointMarks(unstable: boolean[], base: { pointStyle: PointStyle; radius: number }) {
@@ -204,7 +215,7 @@ export function timeAxis(xMax: number | undefined, theme: ChartTheme) {
     type: 'linear',
     min: 0,
     max: xMax,
-    title: { display: true, text: 'time since the run started (s)', color: theme.text },
+    title: { display: true, text: i18next.t('chart.timeAxis', { ns: 'common' }), color: theme.text },
     grid: { color: theme.grid },
     ticks: { color: theme.text },
   } as const;
@@ -235,7 +246,7 @@ export function latencyAxis({ log, usPerUnit, title, theme }: LatencyAxisOptions
   return {
     type: log ? 'logarithmic' : 'linear',
     beginAtZero: !log,
-    title: { display: true, text: log ? `${title} (log scale)` : title, color: theme.text },
+    title: { display: true, text: log ? i18next.t('chart.logScale', { ns: 'common', title }) : title, color: theme.text },
     grid: { color: theme.grid },
     ticks: {
       color: theme.text,

@@ -7,6 +7,7 @@ import {
   formatQps,
   plural,
 } from './format';
+import { i18next } from './i18n';
 
 describe('format', () => {
   it('formats latency in a readable unit', () => {
@@ -33,6 +34,18 @@ describe('format', () => {
     expect(formatCount(1, 'process', 'processes')).toBe('1 process');
     expect(formatCount(3, 'process', 'processes')).toBe('3 processes');
     expect(plural(1.5, 'second')).toBe('seconds');
+    expect(formatCount(1, 'idleConnection')).toBe('1 idle connection');
+    expect(formatCount(0, 'request')).toBe('0 requests');
+    // A unit of words of its own is put together in English.
+    expect(formatCount(2, 'process or thread', 'processes and threads')).toBe('2 processes and threads');
+  });
+
+  it('counts in Chinese with the measure word, one form for every number', async () => {
+    await i18next.changeLanguage('zh');
+    expect(formatCount(1, 'thread')).toBe('1 个线程');
+    expect(formatCount(2, 'thread')).toBe('2 个线程');
+    expect(formatCount(16000, 'connection')).toBe('16,000 个连接');
+    expect(formatCount(3, 'request')).toBe('3 次请求');
   });
 
   it('writes latency ticks without trailing zeros and a bare zero at the foot', () => {

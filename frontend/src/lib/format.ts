@@ -1,4 +1,8 @@
-/** Number formatting shared by tables, labels and chart ticks. */
+/** Number formatting shared by tables, labels and chart ticks. Numbers keep one format ("16,000")
+ *  in every language; the units are symbols (µs, MiB) but for the counted things (`formatCount`). */
+import { en } from '@/locales/en';
+
+import { i18next } from './i18n';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
@@ -9,13 +13,32 @@ export function formatInt(value: number): string {
 
 const pluralRules = new Intl.PluralRules('en-US');
 
-/** The word for `count` things: "thread" for 1, "threads" for 0, 2 or 1.5. */
+/** The word for `count` things, in English: "thread" for 1, "threads" for 0, 2 or 1.5. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return pluralRules.select(count) === 'one' ? singular : pluralForm;
 }
 
-/** A count with its unit, agreeing in number: "1 thread", "2 threads", "16,000 connections". */
+/** The things the interface counts, each with its forms in `common:units` ("1 thread", "2 个线程"). */
+export type CountUnit = PluralBase<keyof typeof en.common.units>;
+type PluralBase<Key> = Key extends `${infer Base}_${'one' | 'other'}` ? Base : never;
+
+const COUNT_UNITS: ReadonlySet<string> = new Set(Object.keys(en.common.units).map((key) => key.replace(/_(one|other)$/, '')));
+
+function isCountUnit(word: string): word is CountUnit {
+  return COUNT_UNITS.has(word);
+}
+
+/**
+ * A count with its unit, agreeing in number, in the interface's language when called: "1 thread",
+ * "2 threads", "16,000 connections"; in Chinese "2 个线程". A unit `common:units` does not name
+ * (or one given with its own plural form) is English words, put together as they are.
+ */
+export function formatCount(count: number, unit: CountUnit): string;
+export function formatCount(count: number, singular: string, pluralForm?: string): string;
 export function formatCount(count: number, singular: string, pluralForm?: string): string {
+  if (pluralForm === undefined && isCountUnit(singular)) {
+    return i18next.t(`units.${singular}`, { ns: 'common', count, n: integer.format(count) });
+  }
   return `${integer.format(count)} ${plural(count, singular, pluralForm)}`;
 }
 

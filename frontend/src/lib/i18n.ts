@@ -10,7 +10,7 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 
-import { en, type Namespace } from '@/locales/en';
+import { en } from '@/locales/en';
 
 export const languages = ['en', 'zh'] as const;
 export type Language = (typeof languages)[number];
@@ -40,6 +40,7 @@ function syncDocumentLanguage(lng: string) {
 }
 
 /** Resolves once the detected language's strings are loaded: main.tsx renders after it. */
+// eslint-disable-next-line import/no-named-as-default-member -- the set-up i18next documents: plugins chained on the instance
 export const i18nReady = i18next
   .use(LanguageDetector)
   .use(initReactI18next)
@@ -57,7 +58,7 @@ export const i18nReady = i18next
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
     fallbackLng: 'en',
-    ns: Object.keys(en) as Namespace[],
+    ns: Object.keys(en),
     defaultNS: 'common',
     interpolation: { escapeValue: false }, // React escapes what it renders
     detection: { order: ['localStorage', 'navigator'], lookupLocalStorage: LANGUAGE_STORAGE_KEY, caches: ['localStorage'] },

@@ -6,6 +6,8 @@
 import type { Mermaid, MermaidConfig } from 'mermaid';
 import type { Options as SanitizeSchema } from 'rehype-sanitize';
 
+import { i18next } from './i18n';
+
 /**
  * The site's palette (src/app/styles/global.css). Mermaid derives its colours with
  * khroma, which needs concrete colours, not CSS variables, so they are repeated here.
@@ -81,7 +83,7 @@ export function mermaidErrorMessage(error: unknown): string {
   if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') {
     return error.message;
   }
-  return 'Unknown error';
+  return i18next.t('unknownError', { ns: 'common' });
 }
 
 /**
