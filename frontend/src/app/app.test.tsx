@@ -1,5 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { aLesson, anExperiment, healthyHealth, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 
@@ -45,6 +46,23 @@ describe('App', () => {
     const nav = await screen.findByRole('navigation', { name: 'Course' });
     expect(within(nav).getByRole('link', { name: 'Exercises' })).toHaveAttribute('href', '#/exercises');
     expect(await screen.findByRole('heading', { level: 1, name: 'Exercises' })).toBeInTheDocument();
+  });
+
+  it('speaks Chinese in its header, navigation and footer, and on a page it does not have', async () => {
+    serveCourse();
+    window.location.hash = '#/no-such-page';
+    render(<App />);
+    await act(() => i18next.changeLanguage('zh'));
+
+    expect(screen.getByRole('link', { name: '跳到正文' })).toHaveAttribute('href', '#main');
+    expect(screen.getByText('实测 Linux 服务器的 I/O 模型')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: '课程' });
+    const links = [['实验台', '#/lab'], ['历史记录', '#/history'], ['编辑', '#/edit'], ['练习', '#/exercises'], ['术语表', '#/glossary']];
+    for (const [name, href] of links) expect(within(nav).getByRole('link', { name })).toHaveAttribute('href', href);
+    expect(screen.getByRole('combobox', { name: '主题' })).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('C10K Lab · 基准测试在本机的沙箱容器中运行');
+    expect(await screen.findByRole('heading', { level: 1, name: '找不到该页面' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '← 返回课程' })).toHaveAttribute('href', '#/');
   });
 
   it('composes the experiment and source widgets into a lesson', async () => {

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 
 import { HealthBanner } from '@/components/health-banner';
@@ -11,13 +12,14 @@ import { useScrollToHash } from './use-scroll-to-hash';
 
 export function AppLayout() {
   useScrollToHash();
+  const { t } = useTranslation();
   return (
     <div className="app">
       <a className="skip-link" href="#main" onClick={(e) => {
         e.preventDefault();
         document.getElementById('main')?.focus();
       }}>
-        Skip to content
+        {t('app.skipLink')}
       </a>
       <header className="site-header">
         <div className="site-header__inner">
@@ -27,16 +29,16 @@ export function AppLayout() {
               <path d="M6 22 L11 14 L16 18 L21 9 L26 12" fill="none" strokeWidth="3"
                 strokeLinecap="round" strokeLinejoin="round" />
             </svg>
-            C10K Lab
+            {t('app.name')}
           </Link>
-          <span className="site-header__tagline">Linux server I/O models, measured</span>
+          <span className="site-header__tagline">{t('app.tagline')}</span>
           <SearchBox />
-          <nav className="site-header__nav" aria-label="Course">
-            <Link to="/lab">Lab</Link>
-            <Link to="/history">History</Link>
-            <Link to="/edit">Edit</Link>
-            <Link to="/exercises">Exercises</Link>
-            <Link to="/glossary">Glossary</Link>
+          <nav className="site-header__nav" aria-label={t('app.nav.label')}>
+            <Link to="/lab">{t('app.nav.lab')}</Link>
+            <Link to="/history">{t('app.nav.history')}</Link>
+            <Link to="/edit">{t('app.nav.edit')}</Link>
+            <Link to="/exercises">{t('app.nav.exercises')}</Link>
+            <Link to="/glossary">{t('app.nav.glossary')}</Link>
             <AccountNav />
           </nav>
           <LanguageSwitch />
@@ -48,9 +50,7 @@ export function AppLayout() {
       <main id="main" className="site-main" tabIndex={-1}>
         <Outlet />
       </main>
-      <footer className="site-footer">
-        C10K Lab · benchmarks run in sandboxed containers on this machine
-      </footer>
+      <footer className="site-footer">{t('app.footer')}</footer>
       <ScrollRestoration />
     </div>
   );

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Loading } from '@/components/loading';
 import { ClassBanner, FollowPanel, useClassStream } from '@/features/classroom';
@@ -10,20 +11,30 @@ import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
 const PresentedRun = lazy(async () => ({ default: (await import('@/features/bench')).PresentedRun }));
 const PresentedSweep = lazy(async () => ({ default: (await import('@/features/bench')).PresentedSweep }));
 
-function renderRun(runId: string, frames: RunEventFrame[]) {
+function LazyPresentedRun({ runId, frames }: { runId: string; frames: RunEventFrame[] }) {
+  const { t } = useTranslation();
   return (
-    <Suspense fallback={<Loading label="Loading the run…" />}>
+    <Suspense fallback={<Loading label={t('app.loadingRun')} />}>
       <PresentedRun runId={runId} frames={frames} />
     </Suspense>
   );
 }
 
-function renderSweep(sweep: Sweep) {
+function LazyPresentedSweep({ sweep }: { sweep: Sweep }) {
+  const { t } = useTranslation();
   return (
-    <Suspense fallback={<Loading label="Loading the series…" />}>
+    <Suspense fallback={<Loading label={t('app.loadingSeries')} />}>
       <PresentedSweep sweep={sweep} />
     </Suspense>
   );
+}
+
+function renderRun(runId: string, frames: RunEventFrame[]) {
+  return <LazyPresentedRun runId={runId} frames={frames} />;
+}
+
+function renderSweep(sweep: Sweep) {
+  return <LazyPresentedSweep sweep={sweep} />;
 }
 
 /**

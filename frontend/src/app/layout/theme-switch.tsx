@@ -1,12 +1,14 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { themePreferences, useTheme, type ThemePreference } from '@/hooks/use-theme';
 
-const LABELS: Record<ThemePreference, string> = {
-  system: 'System',
-  light: 'Light',
-  dark: 'Dark',
-};
+/** Each preference's name, a key of `common:theme`. */
+const LABELS = {
+  system: 'theme.system',
+  light: 'theme.light',
+  dark: 'theme.dark',
+} as const satisfies Record<ThemePreference, string>;
 
 function isPreference(value: string): value is ThemePreference {
   return (themePreferences as readonly string[]).includes(value);
@@ -18,12 +20,13 @@ function isPreference(value: string): value is ThemePreference {
  * once, it also keeps `<html data-theme>` in step with the preference and the system.
  */
 export function ThemeSwitch() {
+  const { t } = useTranslation();
   const { preference, setPreference } = useTheme();
   const id = useId();
   // The label beside the select, not around it: its name is then "Theme" alone.
   return (
     <div className="theme-switch">
-      <label htmlFor={id}>Theme</label>
+      <label htmlFor={id}>{t('theme.label')}</label>
       <select
         id={id}
         value={preference}
@@ -33,7 +36,7 @@ export function ThemeSwitch() {
       >
         {themePreferences.map((p) => (
           <option key={p} value={p}>
-            {LABELS[p]}
+            {t(LABELS[p])}
           </option>
         ))}
       </select>

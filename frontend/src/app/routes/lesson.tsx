@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, lazy, Suspense, use, useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { z } from 'zod';
 
@@ -110,11 +111,12 @@ function useBlockPresenter(lessonSlug: string, code: string): Presenter | null {
 // whether this browser may, and the bench feature shows its link in place of Run. An
 // instructor with a class gets a Present button on each widget.
 function LazyExperimentBlock({ code, lessonSlug }: { code: string; lessonSlug: string }) {
+  const { t } = useTranslation();
   const gate = useRunGate();
   const presenter = useBlockPresenter(lessonSlug, code);
   return (
-    <WhenNearViewport label="Benchmark widget…" minHeight={WIDGET_HEIGHT}>
-      <Suspense fallback={<Loading label="Loading the benchmark widget…" />}>
+    <WhenNearViewport label={t('app.widgetPlaceholder')} minHeight={WIDGET_HEIGHT}>
+      <Suspense fallback={<Loading label={t('app.loadingWidget')} />}>
         <ExperimentBlock code={code} lessonSlug={lessonSlug} gate={gate} presenter={presenter} />
       </Suspense>
     </WhenNearViewport>

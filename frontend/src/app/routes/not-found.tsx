@@ -1,11 +1,13 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 export function NotFoundRoute() {
+  const { t } = useTranslation();
   return (
     <div className="page">
-      <h1>Page not found</h1>
+      <h1>{t('app.notFound')}</h1>
       <p>
-        <Link to="/">← Back to the course</Link>
+        <Link to="/">{t('app.backToCourse')}</Link>
       </p>
     </div>
   );
