@@ -1,5 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -41,6 +42,24 @@ describe('CourseHome', () => {
     mockFetch({ 'GET /api/lessons': lessons });
     renderWithProviders(<CourseHome />);
     expect(await screen.findByTestId('progress-text')).toHaveTextContent('0 of 2 read');
+  });
+
+  it('speaks Chinese around the lessons, which keep the titles the API gave', async () => {
+    window.localStorage.setItem(PROGRESS_KEY, JSON.stringify({ version: 1, read: { '01-c10k-problem': '2025-01-01T00:00:00Z' } }));
+    mockFetch({ 'GET /api/lessons': lessons });
+    renderWithProviders(<CourseHome />);
+    await act(() => i18next.changeLanguage('zh'));
+
+    expect(await screen.findByRole('heading', { level: 2, name: '课程' })).toBeInTheDocument();
+    // The introduction's system calls stay code inside the Chinese sentence.
+    const intro = screen.getByText(/一台 Linux 服务器如何同时处理一万个连接/);
+    expect(within(intro).getByText('epoll').tagName).toBe('CODE');
+    expect(screen.getByTestId('progress-text')).toHaveTextContent('已读 1 / 2 课');
+    expect(screen.getByRole('progressbar', { name: '已读课程' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '继续学习：One process per connection' })).toBeInTheDocument();
+    const [first] = within(screen.getByTestId('lesson-list')).getAllByRole('listitem');
+    expect(within(first!).getByText('已读')).toBeInTheDocument();
+    expect(first).toHaveTextContent('15 分钟');
   });
 
   it('says so when the backend fails', async () => {

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
@@ -9,9 +10,13 @@ import { progressStoreFor, type ReaderProp } from '../lib/reader';
 
 import './lessons.css';
 
+/** In a read lesson's number's place: a symbol, not words (the badge beside it says "read"). */
+const READ_MARK = '✓';
+
 /** The course home: what the course is, progress, and every lesson in order. `reader` (from
  *  the app) says where progress is kept; left out, in this browser as in solo mode. */
 export function CourseHome({ reader }: { reader?: ReaderProp }) {
+  const { t } = useTranslation(['lessons', 'common']);
   const lessons = useLessons();
   const { isRead } = useProgress(progressStoreFor(reader));
 
@@ -20,19 +25,17 @@ export function CourseHome({ reader }: { reader?: ReaderProp }) {
   return (
     <div className="home">
       <header className="home__intro">
-        <h1>C10K Lab</h1>
+        <h1>{t('common:app.name')}</h1>
         <p className="lesson__summary">
-          How does one Linux server handle ten thousand connections? Work through the I/O models, from one process
-          per connection to <code>select</code>, <code>poll</code>, <code>epoll</code> and <code>io_uring</code>, and
-          benchmark each real server from inside the lesson.
+          <Trans t={t} i18nKey="home.intro" components={{ code: <code /> }} />
         </p>
       </header>
 
-      {lessons.isPending ? <Loading label="Loading lessons…" /> : null}
-      {lessons.isError ? <ErrorMessage title="The lessons could not be loaded." error={lessons.error} /> : null}
+      {lessons.isPending ? <Loading label={t('home.loading')} /> : null}
+      {lessons.isError ? <ErrorMessage title={t('home.loadFailed')} error={lessons.error} /> : null}
       {lessons.data ? (
         lessons.data.length === 0 ? (
-          <p>No lessons yet.</p>
+          <p>{t('home.empty')}</p>
         ) : (
           <LessonList lessons={lessons.data} isRead={isRead} />
         )
@@ -47,19 +50,18 @@ interface LessonListProps {
 }
 
 function LessonList({ lessons, isRead }: LessonListProps) {
+  const { t } = useTranslation('lessons');
   const readCount = lessons.filter((l) => isRead(l.slug)).length;
   const nextLesson = lessons.find((l) => !isRead(l.slug));
   return (
     <section aria-labelledby="lessons-heading">
       <div className="home__progress">
-        <h2 id="lessons-heading">Lessons</h2>
-        <p data-testid="progress-text">
-          {readCount} of {lessons.length} read
-        </p>
-        <progress max={lessons.length} value={readCount} aria-label="Lessons read" />
+        <h2 id="lessons-heading">{t('home.heading')}</h2>
+        <p data-testid="progress-text">{t('home.progress', { read: readCount, total: lessons.length })}</p>
+        <progress max={lessons.length} value={readCount} aria-label={t('home.progressLabel')} />
         {nextLesson ? (
           <Link className="button button--primary" to={`/lessons/${nextLesson.slug}`}>
-            {readCount === 0 ? 'Start the course' : 'Continue'}: {nextLesson.title}
+            {t(readCount === 0 ? 'home.start' : 'home.continue', { title: nextLesson.title })}
           </Link>
         ) : null}
       </div>
@@ -69,15 +71,15 @@ function LessonList({ lessons, isRead }: LessonListProps) {
           return (
             <li key={lesson.slug} className={`lesson-card${read ? ' lesson-card--read' : ''}`}>
               <span className="lesson-card__number" aria-hidden="true">
-                {read ? '✓' : lesson.order}
+                {read ? READ_MARK : lesson.order}
               </span>
               <div>
                 <Link to={`/lessons/${lesson.slug}`} className="lesson-card__title">
                   {lesson.title}
                 </Link>
-                {read ? <span className="badge badge--ok">read</span> : null}
+                {read ? <span className="badge badge--ok">{t('meta.read')}</span> : null}
                 {lesson.summary ? <p className="lesson-card__summary">{lesson.summary}</p> : null}
-                {lesson.minutes != null ? <p className="lesson-card__meta">{lesson.minutes} min</p> : null}
+                {lesson.minutes != null ? <p className="lesson-card__meta">{t('meta.minutes', { minutes: lesson.minutes })}</p> : null}
               </div>
             </li>
           );

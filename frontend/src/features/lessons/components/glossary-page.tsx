@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -12,20 +13,21 @@ const NO_BLOCKS = {};
 
 /** The course's glossary: every term in a sentence or two, linking the lesson that teaches it. */
 export function GlossaryPage() {
+  const { t } = useTranslation('lessons');
   const glossary = useGlossary();
 
   usePageTitle(glossary.data?.title);
 
-  if (glossary.isPending) return <Loading label="Loading the glossary…" />;
-  if (glossary.isError) return <PageLoadFailure title="The glossary could not be loaded." error={glossary.error} />;
+  if (glossary.isPending) return <Loading label={t('glossary.loading')} />;
+  if (glossary.isError) return <PageLoadFailure title={t('glossary.loadFailed')} error={glossary.error} />;
   const data = glossary.data;
   return (
     <article className="lesson" data-testid="glossary">
       <header className="lesson__header">
         <p className="lesson__meta">
-          <Link to="/">All lessons</Link>
+          <Link to="/">{t('meta.allLessons')}</Link>
           <span aria-hidden="true"> · </span>
-          {data.terms.length} term{data.terms.length === 1 ? '' : 's'}
+          {t('glossary.terms', { count: data.terms.length })}
         </p>
         <h1>{data.title}</h1>
         <p className="lesson__summary">{data.summary}</p>

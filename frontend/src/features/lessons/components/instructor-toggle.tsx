@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 interface InstructorToggleProps {
   enabled: boolean;
   onChange: (enabled: boolean) => void;
@@ -5,8 +7,9 @@ interface InstructorToggleProps {
 
 /** A switch for instructor mode (speaker notes shown). */
 export function InstructorToggle({ enabled, onChange }: InstructorToggleProps) {
+  const { t } = useTranslation('lessons');
   return (
-    <label className="instructor-toggle" title="Show the speaker notes written for instructors">
+    <label className="instructor-toggle" title={t('instructor.hint')}>
       <input
         type="checkbox"
         role="switch"
@@ -16,7 +19,7 @@ export function InstructorToggle({ enabled, onChange }: InstructorToggleProps) {
         }}
       />
       <span className="instructor-toggle__track" aria-hidden="true" />
-      Instructor mode
+      {t('instructor.label')}
     </label>
   );
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { exerciseListQuery } from '@/hooks/use-exercises';
@@ -9,12 +10,13 @@ import { exerciseListQuery } from '@/hooks/use-exercises';
  * the lesson reads whole without them.
  */
 export function LessonExercises({ lesson }: { lesson: string }) {
+  const { t } = useTranslation('lessons');
   const exercises = useQuery({ ...exerciseListQuery(), select: (all) => all.filter((e) => e.lesson === lesson) });
   if (!exercises.data?.length) return null;
   return (
     <section className="lesson-exercises" aria-labelledby="lesson-exercises-title" data-testid="lesson-exercises">
-      <h2 id="lesson-exercises-title">Exercises</h2>
-      <p>Change the real server and see whether it does what this lesson says: each answer is built, run and judged.</p>
+      <h2 id="lesson-exercises-title">{t('exercises.heading')}</h2>
+      <p>{t('exercises.intro')}</p>
       <ul>
         {exercises.data.map((e) => (
           <li key={e.slug}>

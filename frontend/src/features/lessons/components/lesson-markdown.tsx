@@ -1,5 +1,6 @@
 import type { ComponentPropsWithoutRef, ComponentType, ReactNode } from 'react';
 import { Children, createContext, isValidElement, use, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import Markdown, { type Components, type Options } from 'react-markdown';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -75,6 +76,20 @@ function LessonDetails({ node: _node, className, children, ...rest }: DetailsPro
   );
 }
 
+/**
+ * A wide table scrolls in its own box, which the keyboard can reach and scroll too. A group,
+ * not a region: a page of like-named landmarks would be no help to find one's way. Its own
+ * component, so its name follows a language switch without the lesson being parsed again.
+ */
+function ScrollingTable({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation('lessons');
+  return (
+    <div className="table-scroll" tabIndex={0} role="group" aria-label={t('page.tableLabel')}>
+      <table>{children}</table>
+    </div>
+  );
+}
+
 function makeComponents(blocks: FencedBlockRenderers): Components {
   return {
     pre({ node, children }) {
@@ -100,15 +115,7 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
     h3({ children }) {
       return <h3 id={slugify(textOf(children))}>{children}</h3>;
     },
-    table({ children }) {
-      // A wide table scrolls in its own box, which the keyboard can reach and scroll too. A group,
-      // not a region: a page of like-named landmarks would be no help to find one's way.
-      return (
-        <div className="table-scroll" tabIndex={0} role="group" aria-label="Table, scrolls sideways">
-          <table>{children}</table>
-        </div>
-      );
-    },
+    table: ScrollingTable,
   };
 }
 

@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 
+import { i18next } from '@/lib/i18n';
 import { aLesson } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -182,6 +183,30 @@ describe('LessonPage', () => {
     await userEvent.click(screen.getByRole('switch', { name: 'Instructor mode' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'I have read this lesson' }));
     expect(screen.getByTestId('speaker-notes')).toBeInTheDocument();
+    expect(mounts).toBe(1);
+  });
+
+  it('speaks Chinese around the lesson without mounting its widgets again', async () => {
+    serveLesson();
+    let mounts = 0;
+    function CountingBlock({ code }: { code: string }) {
+      useEffect(() => {
+        mounts += 1;
+      }, []);
+      return <div data-testid="counting-block">{code}</div>;
+    }
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={{ ...blocks, experiment: CountingBlock }} />);
+    await screen.findByTestId('counting-block');
+    await act(() => i18next.changeLanguage('zh'));
+
+    expect(screen.getByText(/第 1 课 · 15 分钟/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '全部课程' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: /下一课 → One process per connection/ })).toHaveAttribute('href', '/lessons/02-blocking');
+    expect(screen.getByRole('navigation', { name: '课程导航' })).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: '表格，可横向滚动' })).toContainElement(screen.getByRole('table'));
+    expect(screen.getByRole('switch', { name: '讲师模式' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: '我已读完这节课' }));
+    expect(screen.getByText('已读')).toHaveClass('badge');
     expect(mounts).toBe(1);
   });
 

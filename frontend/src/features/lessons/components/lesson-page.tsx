@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -25,10 +26,11 @@ interface LessonPageProps {
 }
 
 function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) {
+  const { t } = useTranslation('lessons');
   if (!lesson) return <span />;
   return (
     <Link to={`/lessons/${lesson.slug}`} className={`lesson-nav__link lesson-nav__link--${rel}`} rel={rel}>
-      <span className="lesson-nav__dir">{rel === 'prev' ? '← Previous' : 'Next →'}</span>
+      <span className="lesson-nav__dir">{t(rel === 'prev' ? 'page.previous' : 'page.next')}</span>
       <span className="lesson-nav__title">{lesson.title}</span>
     </Link>
   );
@@ -36,6 +38,7 @@ function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) 
 
 /** One lesson: header, Markdown body with widgets, its exercises, "mark as read" and prev/next links. */
 export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
+  const { t } = useTranslation('lessons');
   const lesson = useLesson(slug);
   // Its terms link from the lesson's prose; without it (still loading, or failed) none do.
   const glossaryTerms = useGlossary().data?.terms;
@@ -48,8 +51,8 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
 
   usePageTitle(lesson.data?.title);
 
-  if (lesson.isPending) return <Loading label="Loading lesson…" />;
-  if (lesson.isError) return <PageLoadFailure title="This lesson could not be loaded." error={lesson.error} />;
+  if (lesson.isPending) return <Loading label={t('page.loading')} />;
+  if (lesson.isError) return <PageLoadFailure title={t('page.loadFailed')} error={lesson.error} />;
 
   const data = lesson.data;
   const read = isRead(data.slug);
@@ -58,11 +61,11 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
       <header className="lesson__header">
         <div className="lesson__topline">
           <p className="lesson__meta">
-            <Link to="/">All lessons</Link>
+            <Link to="/">{t('meta.allLessons')}</Link>
             <span aria-hidden="true"> · </span>
-            Lesson {data.order}
-            <> · {data.minutes} min</>
-            {read ? <span className="badge badge--ok">read</span> : null}
+            {t('meta.lessonNumber', { order: data.order })}
+            <> · {t('meta.minutes', { minutes: data.minutes })}</>
+            {read ? <span className="badge badge--ok">{t('meta.read')}</span> : null}
           </p>
           {notesAllowed ? <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} /> : null}
         </div>
@@ -90,14 +93,14 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
               setRead(data.slug, event.target.checked);
             }}
           />{' '}
-          I have read this lesson
+          {t('page.markRead')}
         </label>
         {saveError ? (
           <p className="lesson__save-error" role="alert">
-            Could not save that: {saveError.message}
+            {t('page.saveFailed', { error: saveError.message })}
           </p>
         ) : null}
-        <nav className="lesson-nav" aria-label="Lessons">
+        <nav className="lesson-nav" aria-label={t('page.navLabel')}>
           <NavLink lesson={data.prev} rel="prev" />
           <NavLink lesson={data.next} rel="next" />
         </nav>
