@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 
+import { i18next } from '@/lib/i18n';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -19,6 +20,7 @@ const routes = {
   'GET /api/lessons/02-blocking': lesson('02-blocking', '## Fork per connection\n\nThe parent forks; the herd is not here.\n'),
   'GET /api/glossary': {
     title: 'Glossary',
+    language: 'en',
     summary: 'Terms.',
     markdown: '## T–Z\n\n### Thundering herd\n\nMany sleepers woken for one event.\n',
     terms: ['Thundering herd'],
@@ -121,6 +123,31 @@ describe('SearchBox', () => {
       expect.stringMatching(/^Thundering herdGlossary/),
       expect.stringMatching(/^Fork per connection/),
     ]);
+  });
+
+  it('counts one result in the singular', async () => {
+    mockFetch(routes);
+    renderBox();
+    await userEvent.type(screen.getByRole('combobox'), 'sleepers');
+    expect(await screen.findByRole('option', { name: /Thundering herd/ })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(/^1 result$/);
+  });
+
+  it('speaks Chinese: its label, where each result is, the count and what could not be searched', async () => {
+    mockFetch({ ...routes, 'GET /api/lessons/02-blocking': reply(500, { detail: 'boom' }) });
+    renderBox();
+    await act(() => i18next.changeLanguage('zh'));
+    const box = screen.getByRole('combobox', { name: '搜索课程和术语表' });
+    expect(box).toHaveAttribute('placeholder', '搜索课程和术语表');
+    await userEvent.type(box, 'herd');
+
+    const list = await screen.findByRole('listbox', { name: '搜索结果' });
+    expect(within(list).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      expect.stringMatching(/^Thundering herd第 1 课 · The C10K problem/),
+      expect.stringMatching(/^Thundering herd术语表/),
+    ]);
+    expect(screen.getByRole('status')).toHaveTextContent('2 条结果');
+    expect(screen.getByText('有 1 节课加载失败，未被搜索。')).toBeInTheDocument();
   });
 
   it('says so when the course cannot be loaded', async () => {

@@ -1,4 +1,6 @@
+import type { TFunction } from 'i18next';
 import { useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { useCourseSearch } from '../api/course-search';
@@ -6,8 +8,11 @@ import type { SearchHit } from '../lib/search-engine';
 
 import './search.css';
 
-function countLabel(n: number): string {
-  return n === 0 ? 'No results' : `${n} result${n === 1 ? '' : 's'}`;
+/** Where a hit is, as a reader would say it: "Lesson 5", "Lesson 5 · epoll", "Glossary". */
+function whereLabel(hit: SearchHit, t: TFunction<'search'>): string {
+  if (hit.place.in === 'glossary') return t('where.glossary');
+  const { order, title } = hit.place;
+  return hit.kind === 'section' ? t('where.section', { order, title }) : t('where.lesson', { order });
 }
 
 /**
@@ -16,6 +21,7 @@ function countLabel(n: number): string {
  * or clears the box). The course is fetched and indexed when the box first gets focus.
  */
 export function SearchBox() {
+  const { t } = useTranslation('search');
   const id = useId();
   const listId = `${id}-results`;
   const [query, setQuery] = useState('');
@@ -63,9 +69,9 @@ export function SearchBox() {
   }
 
   let status: string;
-  if (search.isError) status = 'Search could not load the course. Try again later.';
-  else if (!search.data) status = 'Loading the lessons to search…';
-  else status = countLabel(hits.length);
+  if (search.isError) status = t('box.loadFailed');
+  else if (!search.data) status = t('box.loading');
+  else status = hits.length === 0 ? t('box.none') : t('box.count', { count: hits.length });
   const listed = showList && hits.length > 0;
   const missing = search.data?.missing ?? 0;
 
@@ -78,7 +84,7 @@ export function SearchBox() {
       }}
     >
       <label htmlFor={`${id}-input`} className="visually-hidden">
-        Search lessons and glossary
+        {t('box.label')}
       </label>
       <input
         id={`${id}-input`}
@@ -87,7 +93,7 @@ export function SearchBox() {
         role="combobox"
         autoComplete="off"
         spellCheck={false}
-        placeholder="Search lessons and glossary"
+        placeholder={t('box.label')}
         aria-expanded={listed}
         aria-controls={listId}
         aria-autocomplete="list"
@@ -111,7 +117,7 @@ export function SearchBox() {
       {showList ? (
         <div className="site-search__popup">
           {listed ? (
-            <ul id={listId} className="site-search__results" role="listbox" aria-label="Search results">
+            <ul id={listId} className="site-search__results" role="listbox" aria-label={t('box.results')}>
               {hits.map((hit, i) => (
                 <li
                   key={hit.id}
@@ -128,7 +134,7 @@ export function SearchBox() {
                   }}
                 >
                   <span className="site-search__title">{hit.title}</span>
-                  <span className="site-search__context">{hit.context}</span>
+                  <span className="site-search__context">{whereLabel(hit, t)}</span>
                   {hit.snippet ? <span className="site-search__snippet">{hit.snippet}</span> : null}
                 </li>
               ))}
@@ -137,10 +143,7 @@ export function SearchBox() {
             <p className="site-search__message">{status}</p>
           )}
           {missing > 0 ? (
-            <p className="site-search__message">
-              {missing === 1 ? 'One lesson' : `${missing} lessons`} could not be loaded and {missing === 1 ? 'is' : 'are'}{' '}
-              not searched.
-            </p>
+            <p className="site-search__message">{t('box.missing', { count: missing })}</p>
           ) : null}
         </div>
       ) : null}

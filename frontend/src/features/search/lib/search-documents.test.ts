@@ -44,8 +44,8 @@ describe('lessonDocuments', () => {
       ['section', 'Why select() stops at 1024', '/lessons/04-select#why-select-stops-at-1024'],
       ['section', 'Level-triggered', '/lessons/04-select#level-triggered'],
     ]);
-    expect(docs[0]!.context).toBe('Lesson 4');
-    expect(docs[1]!.context).toBe('Lesson 4 · select and poll');
+    const lesson4 = { in: 'lesson', order: 4, title: 'select and poll' };
+    expect(docs.map((d) => d.place)).toEqual([lesson4, lesson4, lesson4]);
   });
 
   it('keeps the summary and prose (with inline code and link text) and drops blocks and notes', () => {
@@ -66,7 +66,7 @@ describe('glossaryDocuments', () => {
         id: 'glossary#backpressure',
         kind: 'term',
         title: 'Backpressure',
-        context: 'Glossary',
+        place: { in: 'glossary' },
         text: 'Slowing a fast sender. Lesson 5.',
         href: '/glossary#backpressure',
       },
@@ -74,7 +74,7 @@ describe('glossaryDocuments', () => {
         id: 'glossary#cq-cqe',
         kind: 'term',
         title: 'CQ / CQE',
-        context: 'Glossary',
+        place: { in: 'glossary' },
         text: 'The completion queue.',
         href: '/glossary#cq-cqe',
       },

@@ -13,13 +13,16 @@ import { slugify } from '@/lib/slugify';
 
 export type SearchDocumentKind = 'lesson' | 'section' | 'term';
 
+/** Where a document is: a lesson (its number and title) or the glossary. The search box puts
+ *  it in the reader's words ("Lesson 5 · epoll", "Glossary"), in the interface's language. */
+export type SearchPlace = { in: 'lesson'; order: number; title: string } | { in: 'glossary' };
+
 export interface SearchDocument {
   id: string;
   kind: SearchDocumentKind;
   /** The lesson's title, the section's heading or the term. */
   title: string;
-  /** Where it is, as a reader would say it: "Lesson 5 · epoll", "Glossary". */
-  context: string;
+  place: SearchPlace;
   text: string;
   /** The route to open, with the heading's id as its hash. */
   href: string;
@@ -89,7 +92,7 @@ const joinText = (parts: string[]) => parts.join(' ').replace(/\s+/g, ' ').trim(
 
 /** One lesson's documents: its opening (title, summary, first paragraphs), then each section. */
 export function lessonDocuments(lesson: LessonSource): SearchDocument[] {
-  const context = `Lesson ${lesson.order} · ${lesson.title}`;
+  const place: SearchPlace = { in: 'lesson', order: lesson.order, title: lesson.title };
   const path = `/lessons/${lesson.slug}`;
   const [opening, ...rest] = sections(lesson.markdown);
   const documents: SearchDocument[] = [
@@ -97,7 +100,7 @@ export function lessonDocuments(lesson: LessonSource): SearchDocument[] {
       id: `lesson:${lesson.slug}`,
       kind: 'lesson',
       title: lesson.title,
-      context: `Lesson ${lesson.order}`,
+      place,
       text: joinText([lesson.summary, ...(opening?.text ?? [])]),
       href: path,
     },
@@ -108,7 +111,7 @@ export function lessonDocuments(lesson: LessonSource): SearchDocument[] {
       id: `lesson:${lesson.slug}#${anchor}`,
       kind: 'section',
       title: section.heading,
-      context,
+      place,
       text: joinText(section.text),
       href: `${path}#${anchor}`,
     });
@@ -126,7 +129,7 @@ export function glossaryDocuments(glossary: GlossarySource): SearchDocument[] {
         id: `glossary#${anchor}`,
         kind: 'term',
         title: section.heading,
-        context: 'Glossary',
+        place: { in: 'glossary' },
         text: joinText(section.text),
         href: `/glossary#${anchor}`,
       };

@@ -13,13 +13,14 @@ import {
   type LessonSource,
   type SearchDocument,
   type SearchDocumentKind,
+  type SearchPlace,
 } from './search-documents';
 
 export interface SearchHit {
   id: string;
   kind: SearchDocumentKind;
   title: string;
-  context: string;
+  place: SearchPlace;
   href: string;
   /** A few words of the text around the first word found, or its start. */
   snippet: string;
@@ -54,7 +55,7 @@ function hit(result: SearchResult): SearchHit {
     id: doc.id,
     kind: doc.kind,
     title: doc.title,
-    context: doc.context,
+    place: doc.place,
     href: doc.href,
     snippet: snippet(doc.text, result.terms),
   };
@@ -63,7 +64,7 @@ function hit(result: SearchResult): SearchHit {
 export function createSearchEngine(documents: readonly SearchDocument[]): SearchEngine {
   const index = new MiniSearch<SearchDocument>({
     fields: ['title', 'text'],
-    storeFields: ['kind', 'title', 'context', 'text', 'href'],
+    storeFields: ['kind', 'title', 'place', 'text', 'href'],
     searchOptions: {
       boost: { title: 4 },
       combineWith: 'AND',
