@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -65,6 +66,24 @@ describe('SourceBlock', () => {
     mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=nope': reply(404, { detail: 'anchor "nope" not found in servers/c/epoll.c' }) });
     renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nanchor: nope'} />);
     expect(await screen.findByRole('alert')).toHaveTextContent('anchor "nope" not found');
+  });
+
+  it('captions the lines and names the editor in Chinese, the path and the server id as they are', async () => {
+    mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=event-loop': excerpt, 'GET /api/servers': servers });
+    renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nanchor: event-loop\n'} />);
+    await act(() => i18next.changeLanguage('zh'));
+    expect(await screen.findByText('event-loop · 第 120–123 行')).toBeInTheDocument();
+    const link = await screen.findByRole('link', { name: '编辑 c-epoll 并运行' });
+    expect(link.querySelector('code')).toHaveTextContent('c-epoll');
+  });
+
+  it('says what is wrong with a broken block in the language switched to', async () => {
+    mockFetch({});
+    renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c'} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('give exactly one of anchor or lines');
+    await act(() => i18next.changeLanguage('zh'));
+    expect(screen.getByRole('alert')).toHaveTextContent('源码块有误');
+    expect(screen.getByRole('alert')).toHaveTextContent('源码块无效：anchor 和 lines 必须且只能给出一个。');
   });
 
   it('shows a broken block as an error without fetching', () => {

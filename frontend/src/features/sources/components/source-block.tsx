@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { CodeBlock } from '@/components/code-block';
@@ -15,26 +16,28 @@ import './source-block.css';
 
 /** Under a C server's model file: open it in the editor, to change it, build it and run it. */
 function EditLink({ path }: { path: string }) {
+  const { t } = useTranslation('sources');
   const server = editableServer(path, useServers().data);
   if (!server) return null;
   return (
-    <p className="source-block__edit">
-      <Link to={`/edit/${encodeURIComponent(server.id)}`} data-testid="source-edit-link">
-        Edit <code>{server.id}</code> and run it
+    <p className="source-block__edit" data-testid="source-edit-link">
+      <Link to={`/edit/${encodeURIComponent(server.id)}`}>
+        <Trans t={t} i18nKey="block.edit" values={{ server: server.id }} components={{ code: <code /> }} />
       </Link>
     </p>
   );
 }
 
 function SourceCode({ block }: { block: Block }) {
+  const { t } = useTranslation('sources');
   const source = useSource(block);
-  if (source.isPending) return <Loading label={`Loading ${block.path}…`} />;
+  if (source.isPending) return <Loading label={t('block.loading', { path: block.path })} />;
   if (source.isError) {
-    return <ErrorMessage title={`Could not load ${block.path}`} error={source.error} />;
+    return <ErrorMessage title={t('block.loadFailed', { path: block.path })} error={source.error} />;
   }
   const { data } = source;
   const language = data.language || languageFromPath(data.path);
-  const where = block.anchor ? `${block.anchor} · ` : '';
+  const lines = { from: data.start_line, to: data.end_line };
   return (
     <figure className="source-block" data-testid="source-block">
       <CodeBlock
@@ -42,7 +45,7 @@ function SourceCode({ block }: { block: Block }) {
         language={language}
         path={data.path}
         startLine={data.start_line}
-        note={`${where}lines ${data.start_line}–${data.end_line}`}
+        note={block.anchor ? t('block.anchorLines', { anchor: block.anchor, ...lines }) : t('block.lines', lines)}
       />
       <EditLink path={block.path} />
     </figure>
@@ -51,13 +54,15 @@ function SourceCode({ block }: { block: Block }) {
 
 /** A lesson's ```source block: the real file's lines, fetched from /api/sources. */
 export function SourceBlock({ code }: { code: string }) {
-  const parsed = useMemo(() => parseSourceBlock(code), [code]);
+  const { t } = useTranslation('sources');
+  // With `t`: a broken block's reasons are written again in the language switched to.
+  const parsed = useMemo(() => parseSourceBlock(code, t), [code, t]);
   return (
-    <ErrorBoundary name="This source listing">
+    <ErrorBoundary name={t('block.name')}>
       {parsed.ok ? (
         <SourceCode block={parsed.block} />
       ) : (
-        <ErrorMessage title="Broken source block" error={parsed.error} />
+        <ErrorMessage title={t('block.broken')} error={parsed.error} />
       )}
     </ErrorBoundary>
   );

@@ -1,3 +1,5 @@
+import { i18next } from '@/lib/i18n';
+
 import { parseSourceBlock, sourceRequestPath } from './source-block';
 
 describe('parseSourceBlock', () => {
@@ -21,5 +23,16 @@ describe('parseSourceBlock', () => {
     const result = parseSourceBlock(text);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(message);
+  });
+
+  it('names several unknown keys in the plural', () => {
+    const result = parseSourceBlock('path: a.c\nanchor: x\ncolour: red\nsize: 2');
+    expect(!result.ok && result.error).toBe('The source block is invalid: unknown keys "colour", "size".');
+  });
+
+  it('says what is wrong in the language of the t it is given', async () => {
+    await i18next.loadLanguages('zh');
+    const result = parseSourceBlock('path: ../etc/passwd\nanchor: x', i18next.getFixedT('zh', 'sources'));
+    expect(!result.ok && result.error).toBe('源码块无效：path: path 必须是相对于 sandboxes/ 的路径，且不含 ".."。');
   });
 });

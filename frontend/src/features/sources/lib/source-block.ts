@@ -2,67 +2,85 @@
  * The ```source fenced block: `path` (relative to sandboxes/) and either
  * `anchor: NAME` or `lines: A-B` (docs/ARCHITECTURE.md).
  */
+import type { TFunction } from 'i18next';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+
+import { i18next } from '@/lib/i18n';
+
+/**
+ * What the schema says of a wrong block, as keys of `sources:parse`: put in words when a block
+ * is parsed, in the language of the `t` it is given.
+ */
+const PROBLEMS = {
+  pathRequired: 'pathRequired',
+  pathRelative: 'pathRelative',
+  anchorName: 'anchorName',
+  linesFormat: 'linesFormat',
+  oneOf: 'oneOf',
+  linesRange: 'linesRange',
+} as const;
+type Problem = (typeof PROBLEMS)[keyof typeof PROBLEMS];
+
+function isProblem(message: string): message is Problem {
+  return Object.values<string>(PROBLEMS).includes(message);
+}
 
 export const sourceBlockSchema = z
   .strictObject({
     path: z
-      .string({ error: 'path is required (relative to sandboxes/, e.g. servers/c/epoll.c)' })
+      .string({ error: PROBLEMS.pathRequired })
       .min(1)
-      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), {
-        message: 'path must be relative to sandboxes/ without ".."',
-      }),
-    anchor: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]+$/, 'anchor must be a name such as event-loop')
-      .optional(),
+      .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), { message: PROBLEMS.pathRelative }),
+    anchor: z.string().regex(/^[A-Za-z0-9_.-]+$/, PROBLEMS.anchorName).optional(),
     lines: z
       .union([z.string(), z.number()])
       .transform(String)
-      .pipe(z.string().regex(/^\d+(-\d+)?$/, 'lines must look like 10-40'))
+      .pipe(z.string().regex(/^\d+(-\d+)?$/, PROBLEMS.linesFormat))
       .optional(),
     title: z.string().optional(),
   })
-  .refine((b) => (b.anchor === undefined) !== (b.lines === undefined), {
-    message: 'give exactly one of anchor or lines',
-  })
+  .refine((b) => (b.anchor === undefined) !== (b.lines === undefined), { message: PROBLEMS.oneOf })
   .refine(
     (b) => {
       if (!b.lines) return true;
       const [from, to] = b.lines.split('-').map(Number);
       return from !== undefined && from >= 1 && (to === undefined || to >= from);
     },
-    { message: 'lines must be a range A-B with 1 ≤ A ≤ B' },
+    { message: PROBLEMS.linesRange },
   );
 
 export type SourceBlock = z.infer<typeof sourceBlockSchema>;
 
 export type SourceBlockParseResult = { ok: true; block: SourceBlock } | { ok: false; error: string };
 
-export function parseSourceBlock(text: string): SourceBlockParseResult {
+/** A block's text parsed, or what is wrong with it in words (`t`'s language: the interface's by default). */
+export function parseSourceBlock(
+  text: string,
+  t: TFunction<'sources'> = i18next.getFixedT(null, 'sources'),
+): SourceBlockParseResult {
   let data: unknown;
   try {
     data = parseYaml(text);
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    return { ok: false, error: `The source block is not valid YAML: ${message}` };
+    return { ok: false, error: t('parse.notYaml', { error: message }) };
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return { ok: false, error: 'The source block must be a YAML mapping with `path` and `anchor` or `lines`.' };
+    return { ok: false, error: t('parse.notMapping') };
   }
   const parsed = sourceBlockSchema.safeParse(data);
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .map((i) =>
-        i.code === 'unrecognized_keys'
-          ? `unknown key ${i.keys.map((k) => `"${k}"`).join(', ')}`
-          : i.path.length
-            ? `${i.path.join('.')}: ${i.message}`
-            : i.message,
-      )
+    const problems = parsed.error.issues
+      .map((i) => {
+        if (i.code === 'unrecognized_keys') {
+          return t('parse.unknownKeys', { count: i.keys.length, keys: i.keys.map((k) => `"${k}"`).join(', ') });
+        }
+        const message = isProblem(i.message) ? t(`parse.${i.message}`) : i.message;
+        return i.path.length ? `${i.path.join('.')}: ${message}` : message;
+      })
       .join('; ');
-    return { ok: false, error: `The source block is invalid: ${detail}.` };
+    return { ok: false, error: t('parse.invalid', { problems }) };
   }
   return { ok: true, block: parsed.data };
 }
