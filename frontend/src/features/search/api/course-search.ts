@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
+import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
 import { apiRequest } from '@/lib/api-client';
 import { glossarySchema } from '@/lib/api-schemas';
@@ -43,12 +44,14 @@ export interface CourseSearch {
 /**
  * The course's search index, made the first time it is `enabled` (the reader is about to
  * search) and kept for the visit: the index module (MiniSearch and a Markdown parser) is a
- * chunk of its own that the home page does not load.
+ * chunk of its own that the home page does not load. One per language of the interface, as
+ * the course's text follows it.
  */
 export function useCourseSearch(enabled: boolean) {
   const client = useQueryClient();
+  const language = useLanguage();
   return useQuery({
-    queryKey: ['search', 'course-index'],
+    queryKey: ['search', 'course-index', language],
     queryFn: async (): Promise<CourseSearch> => {
       const [{ createCourseSearch }, course] = await Promise.all([import('../lib/search-engine'), loadCourse(client)]);
       return { engine: createCourseSearch(course.lessons, course.glossary), missing: course.missing };

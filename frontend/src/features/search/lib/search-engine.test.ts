@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { createCourseSearch, snippet } from './search-engine';
+import { createCourseSearch, snippet, tokenize } from './search-engine';
 
 const lessons = [
   {
@@ -52,6 +52,39 @@ describe('course search', () => {
 
   it('works without a glossary', () => {
     expect(createCourseSearch(lessons, null).search('backpressure').map((h) => h.kind)).toEqual(['section']);
+  });
+});
+
+describe('Chinese text', () => {
+  const chinese = [
+    {
+      slug: '05-epoll',
+      title: 'epoll',
+      summary: '无需逐个扫描套接字就能知道谁已就绪。',
+      order: 5,
+      markdown: `## 就绪队列\n\n内核把已就绪的套接字放进就绪队列，epoll_wait 从中取出。\n\n## 边缘触发\n\n状态变化时只通知一次。\n`,
+    },
+  ];
+  const search = createCourseSearch(chinese, null);
+
+  it('splits a run of Han characters into overlapping pairs, and other words as MiniSearch does', () => {
+    expect(tokenize('内核把就绪队列交给epoll_wait')).toEqual(['内核', '核把', '把就', '就绪', '绪队', '队列', '列交', '交给', 'epoll', 'wait']);
+    expect(tokenize('锁')).toEqual(['锁']);
+  });
+
+  it('finds a word wherever it begins in a sentence, and the word being typed', () => {
+    expect(search.search('就绪队列').map((h) => h.title)).toEqual(['就绪队列']);
+    expect(search.search('已就绪').map((h) => h.title)).toEqual(['就绪队列', 'epoll']); // a heading weighs more
+    expect(search.search('边缘触').map((h) => h.href)).toEqual(['/lessons/05-epoll#边缘触发']);
+    expect(search.search('就绪 epoll_wait').map((h) => h.title)).toEqual(['就绪队列']);
+    expect(search.search('水平触发')).toEqual([]);
+  });
+
+  it('cuts a snippet of text without spaces around the word found', () => {
+    const text = `${'前面的文字。'.repeat(20)}这里是惊群：一个连接唤醒所有进程。${'后面的文字。'.repeat(20)}`;
+    const cut = snippet(text, ['惊群']);
+    expect(cut).toMatch(/^….*这里是惊群.*…$/);
+    expect(cut.length).toBeLessThanOrEqual(112);
   });
 });
 

@@ -2,6 +2,8 @@
  * The search index: MiniSearch over the documents of search-documents.ts. A heading or a term
  * weighs more than a mention in the text; every word of the query must match (AND), the last
  * one as a prefix of a word, so results narrow as one types; longer words forgive a typo.
+ * Chinese has no spaces between words: a run of Han characters is indexed and searched as its
+ * overlapping pairs, so "就绪队列" finds the text that has it, wherever its words begin.
  * This module and its dependencies load only when a reader first uses search.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
@@ -36,12 +38,36 @@ export interface SearchEngine {
 const SNIPPET_LENGTH = 110;
 const DEFAULT_LIMIT = 8;
 
+const HAN_RUNS = /\p{Script=Han}+|[^\p{Script=Han}]+/gu;
+const HAN = /^\p{Script=Han}/u;
+const splitWords = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+/** A run of Han characters as its overlapping pairs ("就绪队列": 就绪, 绪队, 队列); one alone as itself. */
+function hanPairs(run: string): string[] {
+  const chars = Array.from(run);
+  if (chars.length < 2) return chars;
+  return chars.slice(1).map((char, i) => `${chars[i] ?? ''}${char}`);
+}
+
+/** The terms of a text or a query: MiniSearch's words, each run of Han characters in pairs. */
+export function tokenize(text: string): string[] {
+  return splitWords(text).flatMap((word) =>
+    (word.match(HAN_RUNS) ?? []).flatMap((part) => (HAN.test(part) ? hanPairs(part) : [part])),
+  );
+}
+
+/** How far back from the first word found a snippet may start looking for a space. */
+const LEAD = 30;
+
 /** A window of the text around the earliest of the matched words. */
 export function snippet(text: string, words: readonly string[], length = SNIPPET_LENGTH): string {
   if (text.length <= length) return text;
   const lower = text.toLowerCase();
   const at = Math.min(...words.map((w) => lower.indexOf(w.toLowerCase())).filter((i) => i >= 0), Infinity);
-  const start = Number.isFinite(at) ? Math.max(0, text.lastIndexOf(' ', Math.max(0, at - 30)) + 1) : 0;
+  const from = Number.isFinite(at) ? Math.max(0, at - LEAD) : 0;
+  const space = text.lastIndexOf(' ', from);
+  // At the start of a word where words are spaced; where they are not (Chinese), anywhere.
+  const start = from === 0 ? 0 : space >= 0 && from - space <= LEAD ? space + 1 : from;
   const end = Math.min(text.length, start + length);
   const cut = text.slice(start, end);
   const wordEnd = end < text.length ? cut.lastIndexOf(' ') : -1;
@@ -65,6 +91,7 @@ export function createSearchEngine(documents: readonly SearchDocument[]): Search
   const index = new MiniSearch<SearchDocument>({
     fields: ['title', 'text'],
     storeFields: ['kind', 'title', 'place', 'text', 'href'],
+    tokenize,
     searchOptions: {
       boost: { title: 4 },
       combineWith: 'AND',
