@@ -49,6 +49,16 @@ describe('glossaryMatcher', () => {
     expect(matcher.termOf('Event loops')).toBe('Event loop');
   });
 
+  it('finds a term beside Chinese characters, which part no words, and still not inside a Latin word', () => {
+    const chinese = glossaryMatcher(['就绪队列', 'I/O 多路复用', '栈（线程的）'])!;
+    const inChinese = (text: string) => [...text.matchAll(chinese.pattern)].map((m) => m[0]);
+    expect(inChinese('内核把套接字放进就绪队列，再由 epoll_wait 取出。')).toEqual(['就绪队列']);
+    expect(inChinese('这就是I/O 多路复用；RI/O 多路复用不算。')).toEqual(['I/O 多路复用']);
+    expect(inChinese('线程的栈很小。')).toEqual([]);
+    expect(found('先调用select，再看selected')).toEqual(['select']);
+    expect(render('内核把套接字放进就绪队列。', ['就绪队列'])).toBe(`<p>内核把套接字放进${link('就绪队列', '就绪队列')}。</p>`);
+  });
+
   it('is null without terms', () => {
     expect(glossaryMatcher([])).toBeNull();
   });

@@ -34,7 +34,7 @@ function sentenceCase(text: string): boolean {
  * so it has none: it is not linked automatically.
  */
 export function termPhrases(term: string): string[] {
-  if (/\(.*\)/.test(term)) return [];
+  if (/[(（].*[)）]/.test(term)) return [];
   return term
     .split(/\s+\/\s+/)
     .map((phrase) => phrase.trim())
@@ -50,6 +50,14 @@ function phrasePattern(phrase: string): string {
   return body + plural;
 }
 
+/**
+ * A character that continues a word of a spaced script (a letter, digit, `_` or `-` that is not
+ * Han): a phrase next to one is part of a longer word, not "select" inside "selected", not
+ * "Reactor" inside "multi-reactor". Chinese puts no spaces between words, so a Han character
+ * beside a phrase is no such thing ("就绪队列" inside "内核把就绪队列交给…").
+ */
+const WORD_CHAR = '(?!\\p{Script=Han})[\\p{L}\\p{N}_-]';
+
 interface Matcher {
   pattern: RegExp;
   /** The term a matched phrase belongs to, by the phrase as written in the glossary. */
@@ -63,9 +71,8 @@ export function glossaryMatcher(terms: readonly string[]): Matcher | null {
   // Longest first, so "io_uring_enter" wins over "io_uring" where both would match.
   phrases.sort((a, b) => b.phrase.length - a.phrase.length);
   const compiled = phrases.map(({ phrase, term }) => ({ term, test: new RegExp(`^${phrasePattern(phrase)}$`, 'u') }));
-  // Whole words only: not "select" inside "selected", not "Reactor" inside "multi-reactor".
   const pattern = new RegExp(
-    `(?<![\\p{L}\\p{N}_-])(?:${phrases.map(({ phrase }) => phrasePattern(phrase)).join('|')})(?![\\p{L}\\p{N}_-])`,
+    `(?<!${WORD_CHAR})(?:${phrases.map(({ phrase }) => phrasePattern(phrase)).join('|')})(?!${WORD_CHAR})`,
     'gu',
   );
   return { pattern, termOf: (match) => compiled.find(({ test }) => test.test(match))?.term };
