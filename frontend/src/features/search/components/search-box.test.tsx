@@ -147,7 +147,7 @@ describe('SearchBox', () => {
       expect.stringMatching(/^Thundering herd术语表/),
     ]);
     expect(screen.getByRole('status')).toHaveTextContent('2 条结果');
-    expect(screen.getByText('有 1 节课加载失败，未被搜索。')).toBeInTheDocument();
+    expect(screen.getByText('有 1 节课加载失败，未纳入搜索。')).toBeInTheDocument();
   });
 
   it('says so when the course cannot be loaded', async () => {
