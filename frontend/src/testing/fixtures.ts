@@ -125,8 +125,8 @@ export const doneData = {
 } satisfies DoneEvent;
 
 export const lessons: Omit<Lesson, 'markdown' | 'experiments' | 'diagrams' | 'prerequisites' | 'prev' | 'next'>[] = [
-  { slug: '01-c10k-problem', title: 'The C10K problem', summary: 'Why ten thousand connections were hard.', minutes: 15, order: 1 },
-  { slug: '02-blocking', title: 'One process per connection', summary: 'fork() and friends.', minutes: 20, order: 2 },
+  { slug: '01-c10k-problem', language: 'en', title: 'The C10K problem', summary: 'Why ten thousand connections were hard.', minutes: 15, order: 1 },
+  { slug: '02-blocking', language: 'en', title: 'One process per connection', summary: 'fork() and friends.', minutes: 20, order: 2 },
 ];
 
 /** GET /api/runs/{id}: a finished run of c-epoll at its defaults. */
