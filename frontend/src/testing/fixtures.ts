@@ -124,7 +124,7 @@ export const doneData = {
   repetitions: [],
 } satisfies DoneEvent;
 
-export const lessons: Omit<Lesson, 'markdown' | 'experiments' | 'diagrams' | 'prerequisites' | 'prev' | 'next'>[] = [
+export const lessons: Omit<Lesson, 'markdown' | 'figures' | 'experiments' | 'diagrams' | 'prerequisites' | 'prev' | 'next'>[] = [
   { slug: '01-c10k-problem', language: 'en', title: 'The C10K problem', summary: 'Why ten thousand connections were hard.', minutes: 15, order: 1 },
   { slug: '02-blocking', language: 'en', title: 'One process per connection', summary: 'fork() and friends.', minutes: 20, order: 2 },
 ];
