@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { CodeBlock } from '@/components/code-block';
 import { ErrorBoundary } from '@/components/error-boundary';
@@ -26,15 +27,20 @@ interface ExperimentBlockProps {
 
 /** A block that does not run, said in words above its text. */
 function BlockNote({ code, children, alert = false }: { code: string; children: ReactNode; alert?: boolean }) {
+  const { t } = useTranslation('bench');
   return (
     <div
       className={`experiment${alert ? ' experiment--invalid' : ''}`}
       role={alert ? 'alert' : undefined}
       data-testid={alert ? 'experiment-error' : 'experiment-note'}
     >
-      <p className="experiment__kicker">Experiment</p>
+      <p className="experiment__kicker">{t('widget.kicker')}</p>
       <p className={alert ? 'experiment__error' : undefined}>{children}</p>
-      <CodeBlock code={code} language="yaml" />
+      <CodeBlock
+        code={code}
+        // eslint-disable-next-line i18next/no-literal-string -- the highlighter's language id, never read
+        language="yaml"
+      />
     </div>
   );
 }
@@ -46,6 +52,7 @@ function BlockNote({ code, children, alert = false }: { code: string; children: 
  * started here carry the lesson and the block's key.
  */
 export function ExperimentBlock({ code, lessonSlug, gate, presenter }: ExperimentBlockProps) {
+  const { t } = useTranslation('bench');
   const block = useLessonBlock(lessonSlug, code);
   const baseline = useBaseline(lessonSlug, code);
   const listed = block.status === 'listed' ? block.experiment : null;
@@ -56,20 +63,19 @@ export function ExperimentBlock({ code, lessonSlug, gate, presenter }: Experimen
 
   switch (block.status) {
     case 'outside':
-      return <BlockNote code={code}>This experiment runs only from its lesson, which knows what it asks for.</BlockNote>;
+      return <BlockNote code={code}>{t('block.outside')}</BlockNote>;
     case 'loading':
-      return <Loading label="Loading the experiment…" />;
+      return <Loading label={t('block.loading')} />;
     case 'failed':
       return (
         <BlockNote code={code} alert>
-          The lesson could not be loaded, so this experiment cannot run: {block.error.message}
+          {t('block.lessonFailed', { error: block.error.message })}
         </BlockNote>
       );
     case 'unlisted':
       return (
         <BlockNote code={code} alert>
-          The server does not list this experiment in its lesson (the lesson changed since the page loaded): reload
-          the page.
+          {t('block.unlisted')}
         </BlockNote>
       );
     case 'listed':
@@ -79,7 +85,7 @@ export function ExperimentBlock({ code, lessonSlug, gate, presenter }: Experimen
   const request = experiment.sweep ?? experiment.run;
   const labHref = request ? labUrl(setupFromRequest(request)) : undefined;
   return (
-    <ErrorBoundary name="This benchmark widget">
+    <ErrorBoundary name={t('boundary.widget')}>
       {experiment.sweep ? (
         <SeriesWidget
           title={experiment.title}
@@ -104,7 +110,7 @@ export function ExperimentBlock({ code, lessonSlug, gate, presenter }: Experimen
       ) : (
         <BlockNote code={code} alert>
           {/* The backend's words: "The experiment block is invalid: …" */}
-          {experiment.error ?? 'The server gave neither this block’s run nor its series.'}
+          {experiment.error ?? t('block.neither')}
         </BlockNote>
       )}
     </ErrorBoundary>

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 /**
@@ -31,6 +32,7 @@ interface ExperimentControlsProps {
 /** Run / Cancel for both widgets. A blocked button keeps its reason beside it, linked by
  *  aria-describedby, so no one is left guessing why nothing happens. */
 export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, gate, labHref, children }: ExperimentControlsProps) {
+  const { t } = useTranslation('bench');
   const blockedId = useId();
   if (gate) {
     return (
@@ -54,13 +56,13 @@ export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, g
       </button>
       {onCancel ? (
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {t('controls.cancel')}
         </button>
       ) : null}
       {children}
       {labHref ? (
         <Link to={labHref} className="button" data-testid="open-in-lab">
-          Open in lab
+          {t('controls.openInLab')}
         </Link>
       ) : null}
       {blocked ? (

@@ -1,7 +1,10 @@
+import { useTranslation } from 'react-i18next';
+
 import type { RunRequest, Server, SweepRequest } from '@/lib/api-schemas';
 import { formatBytes, formatInt } from '@/lib/format';
 
 import { knobLabel, knobValue } from '../lib/knob-display';
+import { listed, variedName } from '../lib/words';
 
 interface ExperimentParamsProps {
   /** What is run: one run's request (POST /api/runs) or a series' (POST /api/sweeps). */
@@ -26,10 +29,6 @@ function readRequest(request: RunRequest | SweepRequest) {
   return { ids: servers, varied, settings, own: own ?? {} };
 }
 
-function seconds(value: number): string {
-  return `${value} s`;
-}
-
 /** The catalog's entry for a knob: of `server` when given, else of any of the servers. */
 function catalogKnob(name: string, servers: Server[], server?: string) {
   const where = server ? servers.filter((e) => e.id === server) : servers;
@@ -43,34 +42,35 @@ function serverLabel(id: string, servers: Server[]): string {
 
 /** The experiment's parameters as a compact definition list. */
 export function ExperimentParams({ request, servers }: ExperimentParamsProps) {
+  const { t } = useTranslation('bench');
   const { ids, varied, settings: s, own } = readRequest(request);
   const rows: [string, string][] = [
-    [ids.length > 1 ? 'servers' : 'server', ids.map((id) => serverLabel(id, servers)).join(', ')],
+    [t('params.server', { count: ids.length }), ids.map((id) => serverLabel(id, servers)).join(', ')],
   ];
-  if (varied) rows.push([varied.vary.replaceAll('_', ' '), varied.values.map(formatInt).join(', ')]);
-  if (s.protocol) rows.push(['protocol', s.protocol]);
+  if (varied) rows.push([variedName(varied.vary, t), varied.values.map(formatInt).join(', ')]);
+  if (s.protocol) rows.push([t('params.protocol'), s.protocol]);
   // One row for how the load connects: how many, and whether each request opens its own.
   const connections = [
     s.connections !== undefined ? formatInt(s.connections) : null,
-    s.new_connection_per_request ? 'a new one per request' : null,
+    s.new_connection_per_request ? t('params.newPerRequest') : null,
   ].filter((part): part is string => part !== null);
-  if (connections.length) rows.push(['connections', connections.join(', ')]);
-  if (s.idle_connections) rows.push(['idle connections', formatInt(s.idle_connections)]);
-  if (s.rate) rows.push(['rate (open loop)', `${formatInt(s.rate)} req/s`]);
-  if (s.payload_bytes !== undefined) rows.push(['payload', formatBytes(s.payload_bytes)]);
-  if (s.warmup_s !== undefined) rows.push(['warm-up', seconds(s.warmup_s)]);
-  if (s.duration_s !== undefined) rows.push(['duration', seconds(s.duration_s)]);
-  if (s.repetitions && s.repetitions > 1) rows.push(['repetitions', String(s.repetitions)]);
-  if (s.profile === 'syscalls') rows.push(['profile', 'system calls (counted by perf)']);
+  if (connections.length) rows.push([t('params.connections'), listed(connections, t)]);
+  if (s.idle_connections) rows.push([t('params.idleConnections'), formatInt(s.idle_connections)]);
+  if (s.rate) rows.push([t('params.rate'), `${formatInt(s.rate)} req/s`]);
+  if (s.payload_bytes !== undefined) rows.push([t('params.payload'), formatBytes(s.payload_bytes)]);
+  if (s.warmup_s !== undefined) rows.push([t('params.warmup'), `${s.warmup_s} s`]);
+  if (s.duration_s !== undefined) rows.push([t('params.duration'), `${s.duration_s} s`]);
+  if (s.repetitions && s.repetitions > 1) rows.push([t('params.repetitions'), String(s.repetitions)]);
+  if (s.profile === 'syscalls') rows.push([t('params.profile'), t('params.syscallProfile')]);
   for (const [name, value] of Object.entries(s.knobs ?? {})) {
     const knob = catalogKnob(name, servers);
-    rows.push([knobLabel(name, knob), knobValue(value, knob)]);
+    rows.push([knobLabel(name, knob), knobValue(value, knob, t)]);
   }
   // A series' knobs of one server only, named with their server.
   for (const [id, knobs] of Object.entries(own)) {
     for (const [name, value] of Object.entries(knobs)) {
       const knob = catalogKnob(name, servers, id);
-      rows.push([`${knobLabel(name, knob)} (${id})`, knobValue(value, knob)]);
+      rows.push([t('params.knobOf', { knob: knobLabel(name, knob), server: id }), knobValue(value, knob, t)]);
     }
   }
 

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
@@ -42,6 +43,7 @@ interface ExperimentWidgetProps {
 
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
 export function ExperimentWidget({ title: given, request, runKey, origin, baseline, gate, presenter, labHref }: ExperimentWidgetProps) {
+  const { t } = useTranslation('bench');
   const health = useHealth();
   const servers = useServers();
   const { state: live, start, cancel } = useRun(runKey, request, origin);
@@ -52,20 +54,23 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
   const state = showingRecorded ? recorded : live;
   const reference = useMemo(
     () =>
-      !showingRecorded && recorded !== null && baseline ? { state: recorded, label: referenceLabel(baseline.recorded_at) } : null,
-    [showingRecorded, recorded, baseline],
+      !showingRecorded && recorded !== null && baseline ? { state: recorded, label: referenceLabel(baseline.recorded_at, t) } : null,
+    [showingRecorded, recorded, baseline, t],
   );
 
   const serverId = request.server;
   const server = servers.data?.find((s) => s.id === serverId);
-  const title = given ?? `Benchmark ${server?.title ?? serverId}`;
+  const title = given ?? t('widget.benchmarkTitle', { server: server?.title ?? serverId });
   const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
-  const blocked = runBlockedReason({
-    health: health.data,
-    healthError: health.error,
-    servers: servers.data,
-    serverId,
-  });
+  const blocked = runBlockedReason(
+    {
+      health: health.data,
+      healthError: health.error,
+      servers: servers.data,
+      serverId,
+    },
+    t,
+  );
   const planned = request.duration_s !== undefined ? request.duration_s + (request.warmup_s ?? 0) : 0;
 
   const run = async () => {
@@ -74,20 +79,20 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
   };
 
   return (
-    <section className="experiment" aria-label={`Experiment: ${given ?? serverId}`}>
+    <section className="experiment" aria-label={t('widget.label', { title: given ?? serverId })}>
       <header className="experiment__header">
         <div>
-          <p className="experiment__kicker">Experiment</p>
+          <p className="experiment__kicker">{t('widget.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
-        {showingRecorded ? <p className="run-state">reference result</p> : <RunStateLabel state={state} />}
+        {showingRecorded ? <p className="run-state">{t('state.reference')}</p> : <RunStateLabel state={state} />}
       </header>
-      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline, t)} canRun={!gate} /> : null}
 
       <ExperimentParams request={request} servers={server ? [server] : []} />
 
       <ExperimentControls
-        runLabel={showingRecorded ? 'Run live' : 'Run benchmark'}
+        runLabel={showingRecorded ? t('controls.runLive') : t('controls.run')}
         onRun={() => void run()}
         onCancel={isCancellable(state) ? () => void cancel() : null}
         blocked={blocked}

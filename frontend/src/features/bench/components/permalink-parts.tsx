@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { lessonQuery } from '@/hooks/use-lesson';
@@ -12,29 +13,28 @@ import './permalink.css';
 
 /** Why a permalink does not open, in words that say what to do: never a blank page. */
 export function PermalinkProblem({ what, id, error }: { what: 'run' | 'series'; id: string; error: unknown }) {
+  const { t } = useTranslation('bench');
   const status = error instanceof ApiError ? error.status : null;
   const detail = error instanceof Error ? error.message : String(error);
-  usePageTitle(`This ${what} cannot be shown`);
-  let heading = `This ${what} cannot be shown`;
+  // A run and a series are different words (and Chinese words): each has its own headings.
+  const words = `permalink.problem.${what}` as const;
+  usePageTitle(t(`${words}.cannotShow`));
+  let heading = t(`${words}.cannotShow`);
   let advice: ReactNode = detail;
   if (status === 404) {
-    heading = `No ${what} ${id}`;
-    advice = `There is no ${what} with this id here: check the link, or ask whoever sent it for it again.`;
+    heading = t(`${words}.notFound`, { id });
+    advice = t(`${words}.notFoundAdvice`);
   } else if (status === 403) {
-    heading = `This ${what} is not yours to see`;
-    advice = (
-      <>
-        The server says: “{detail}”. In a class, a result opens for the class’s students and its instructor
-        only: join the class it belongs to with its code, or ask its owner for the figures.
-      </>
-    );
+    heading = t(`${words}.forbidden`);
+    advice = t('permalink.problem.forbiddenAdvice', { detail });
   } else if (status === 401) {
-    heading = `Join the class to see this ${what}`;
+    heading = t(`${words}.unauthorized`);
     advice = (
-      <>
-        Results in a class open for its members only. <Link to="/join">Join with the class code</Link> or{' '}
-        <Link to="/login">log in as its instructor</Link>, then open the link again.
-      </>
+      <Trans
+        t={t}
+        i18nKey="permalink.problem.unauthorizedAdvice"
+        components={{ join: <Link to="/join" />, login: <Link to="/login" /> }}
+      />
     );
   }
   return (
@@ -42,7 +42,7 @@ export function PermalinkProblem({ what, id, error }: { what: 'run' | 'series'; 
       <h1>{heading}</h1>
       <p>{advice}</p>
       <p>
-        <Link to="/">← Back to the course</Link>
+        <Link to="/">{t('permalink.back')}</Link>
       </p>
     </div>
   );
@@ -50,20 +50,24 @@ export function PermalinkProblem({ what, id, error }: { what: 'run' | 'series'; 
 
 /** "From the lesson: The C10K problem", linking back to it. */
 export function LessonLink({ slug }: { slug: string }) {
+  const { t } = useTranslation('bench');
   const title = useQuery({ ...lessonQuery(slug), staleTime: Infinity, select: (lesson) => lesson.title }).data;
   return (
     <p className="permalink__lesson">
-      From the lesson{' '}
-      <Link to={`/lessons/${encodeURIComponent(slug)}`} data-testid="permalink-lesson">
-        {title ?? slug}
-      </Link>
+      <Trans
+        t={t}
+        i18nKey="permalink.fromLesson"
+        values={{ title: title ?? slug }}
+        components={{ lesson: <Link to={`/lessons/${encodeURIComponent(slug)}`} data-testid="permalink-lesson" /> }}
+      />
     </p>
   );
 }
 
 /** The runner's record of where a run was measured; until it has one, what to expect. */
 export function ProvenanceList({ provenance, pending }: { provenance: Record<string, unknown> | null | undefined; pending: string }) {
-  const rows = provenanceRows(provenance);
+  const { t, i18n } = useTranslation('bench');
+  const rows = provenanceRows(provenance, t, i18n.resolvedLanguage);
   if (rows.length === 0) return <p className="permalink__muted">{pending}</p>;
   return (
     <dl className="permalink__provenance" data-testid="provenance">

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import type { UsePresenting } from '../hooks/use-presenting';
 
 /**
@@ -5,32 +7,33 @@ import type { UsePresenting } from '../hooks/use-presenting';
  * What presenting does (which class, the HTTP calls) is the app's; the widget only asks.
  */
 export function PresentControls({ presenting, onPresent }: { presenting: UsePresenting; onPresent: () => void }) {
+  const { t } = useTranslation('bench');
   const { presented, pending, error, stop } = presenting;
   return (
     <>
       {presented ? (
         <p className="present-state" data-testid="presenting">
-          <span className="present-state__live">Presenting</span>
+          <span className="present-state__live">{t('present.presenting')}</span>
           <span aria-hidden="true"> · </span>
           <button
             type="button"
             className="button button--small"
-            aria-label="Stop presenting"
+            aria-label={t('present.stopLabel')}
             disabled={pending}
             onClick={() => void stop()}
           >
-            Stop
+            {t('present.stop')}
           </button>
         </p>
       ) : (
         <button
           type="button"
           className="button"
-          title="Show this experiment on your class's screens"
+          title={t('present.title')}
           disabled={pending}
           onClick={onPresent}
         >
-          Present
+          {t('present.present')}
         </button>
       )}
       {error ? (

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { useThrottledReducer } from '@/hooks/use-throttled-reducer';
 import type { RunEventFrame } from '@/lib/api-schemas';
@@ -28,6 +29,7 @@ export function PresentedRun({ runId, frames }: PresentedRunProps) {
 }
 
 function PresentedRunFigures({ runId, frames }: PresentedRunProps) {
+  const { t } = useTranslation('bench');
   const start: RunState = { ...initialRunState, runId, phase: 'queued' };
   const [state, dispatch, getState] = useThrottledReducer(runReducer, start, RENDER_INTERVAL_MS);
 
@@ -40,9 +42,9 @@ function PresentedRunFigures({ runId, frames }: PresentedRunProps) {
   }, [frames, dispatch, getState]);
 
   return (
-    <section className="experiment presented" aria-label="Presented run" data-testid="presented-run">
+    <section className="experiment presented" aria-label={t('presented.run')} data-testid="presented-run">
       <header className="experiment__header">
-        <p className="experiment__kicker">Run{state.server ? ` · ${state.server}` : ''}</p>
+        <p className="experiment__kicker">{state.server ? t('presented.runOf', { server: state.server }) : t('presented.runKicker')}</p>
         <RunStateLabel state={state} />
       </header>
       <RunFigures state={state} plannedS={0} />

@@ -1,6 +1,7 @@
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Bar } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { ErrorBoundary } from '@/components/error-boundary';
@@ -17,10 +18,14 @@ import { pointFigure, pointNote } from '../lib/series';
 
 type Metric = 'qps' | 'p99_us';
 
-const METRICS: Record<Metric, { title: string; axis: string; format: (v: number) => string; testId: string; better: 'higher' | 'lower' }> = {
-  qps: { title: 'Throughput (QPS), median of the rounds', axis: 'requests / s', format: formatQps, testId: 'comparison-qps-chart', better: 'higher' },
-  p99_us: { title: 'p99 latency, median of the rounds', axis: 'p99 latency', format: formatLatencyUs, testId: 'comparison-p99-chart', better: 'lower' },
-};
+/** The figures compared, a chart each: throughput, then tail latency. */
+const COMPARED: readonly Metric[] = ['qps', 'p99_us'];
+
+// Titles and axes as keys: said in the page's language when drawn.
+const METRICS = {
+  qps: { title: 'rounds.qpsTitle', axis: 'chart.requestsPerSecond', format: formatQps, testId: 'comparison-qps-chart' },
+  p99_us: { title: 'rounds.p99Title', axis: 'chart.p99Latency', format: formatLatencyUs, testId: 'comparison-p99-chart' },
+} as const satisfies Record<Metric, { title: string; axis: string; format: (v: number) => string; testId: string }>;
 
 function describeSpread(spread: Spread | null, format: (v: number) => string): string {
   if (!spread) return '—';
@@ -29,8 +34,11 @@ function describeSpread(spread: Spread | null, format: (v: number) => string): s
 
 /** One figure per entry: its median as a bar, its range over the rounds as a thin bar across it. */
 function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; metric: Metric }) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
-  const { title, axis, format, testId } = METRICS[metric];
+  const { format, testId } = METRICS[metric];
+  const title = t(METRICS[metric].title);
+  const axis = t(METRICS[metric].axis);
   const plotted = summaries.filter((s) => s[metric] !== null).length;
 
   const data = useMemo<ChartData<'bar', (number | [number, number] | null)[], string>>(
@@ -39,7 +47,7 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
       datasets: [
         {
           id: 'range',
-          label: 'range over the rounds (least to greatest)',
+          label: t('rounds.rangeDataset'),
           data: summaries.map((s) => (s[metric] ? [s[metric].min, s[metric].max] : null)),
           backgroundColor: theme.text,
           borderColor: theme.text,
@@ -49,7 +57,7 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
         },
         {
           id: 'median',
-          label: 'median of the rounds',
+          label: t('rounds.medianDataset'),
           data: summaries.map((s) => s[metric]?.median ?? null),
           backgroundColor: summaries.map((_, i) => seriesStyle(i).colour),
           borderColor: summaries.map((_, i) => seriesStyle(i).colour),
@@ -60,7 +68,7 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
         },
       ],
     }),
-    [summaries, metric, theme],
+    [summaries, metric, theme, t],
   );
 
   const options = useMemo<ChartOptions<'bar'>>(
@@ -78,15 +86,15 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
               const summary = summaries[item.dataIndex];
               const spread = summary?.[metric];
               if (!spread) return '';
-              return item.dataset.label === 'median of the rounds'
-                ? `median ${format(spread.median)} over ${summary.measured} round${summary.measured === 1 ? '' : 's'}`
-                : `range ${format(spread.min)} to ${format(spread.max)}`;
+              return (item.dataset as { id?: string }).id === 'median'
+                ? t('rounds.medianTooltip', { median: format(spread.median), count: summary.measured })
+                : t('rounds.rangeTooltip', { min: format(spread.min), max: format(spread.max) });
             },
           },
         },
       },
     }),
-    [summaries, metric, axis, format, theme],
+    [summaries, metric, axis, format, theme, t],
   );
 
   return (
@@ -94,17 +102,18 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
       testId={testId}
       title={title}
       points={plotted}
-      emptyMessage="Waiting for the first finished round…"
+      emptyMessage={t('rounds.empty')}
       series={summaries.map((s) => `${s.label}: ${describeSpread(s[metric], format)}`)}
-      caption="Bar: the median over the rounds. Line across it: the least and greatest round."
+      caption={t('rounds.caption')}
     >
-      <Bar data={data} options={options} datasetIdKey="id" aria-label={`${title}, by server`} role="img" />
+      <Bar data={data} options={options} datasetIdKey="id" aria-label={t('rounds.chartLabel', { title })} role="img" />
     </ChartFrame>
   );
 }
 
 /** "Your edit: 12 % more requests per second and 5 % lower p99 than the original, medians of 3 rounds." */
 function Verdict({ summaries }: { summaries: EntrySummary[] }) {
+  const { t } = useTranslation('bench');
   const [original, edit, ...more] = summaries;
   if (!original || !edit || more.length) return null;
   const qps = relativeChange(edit.qps, original.qps);
@@ -112,30 +121,32 @@ function Verdict({ summaries }: { summaries: EntrySummary[] }) {
   if (qps === null || p99 === null) return null;
   const percent = (v: number) => `${Math.abs(Math.round(v * 100))} %`;
   const rounds = Math.min(edit.measured, original.measured);
+  const throughput =
+    qps === 0 ? t('rounds.sameThroughput') : t(qps > 0 ? 'rounds.moreThroughput' : 'rounds.lessThroughput', { percent: percent(qps) });
+  const tail = p99 === 0 ? t('rounds.sameP99') : t(p99 > 0 ? 'rounds.higherP99' : 'rounds.lowerP99', { percent: percent(p99) });
   return (
     <p className="comparison__verdict" data-testid="comparison-verdict">
-      {edit.label}: {qps === 0 ? 'the same throughput' : `${percent(qps)} ${qps > 0 ? 'more' : 'fewer'} requests per second`} and{' '}
-      {p99 === 0 ? 'the same p99' : `a ${percent(p99)} ${p99 > 0 ? 'higher' : 'lower'} p99`} than {original.label}, medians of{' '}
-      {rounds} round{rounds === 1 ? '' : 's'}. Where the ranges overlap, the difference may be noise: run more rounds.
+      {t('rounds.verdict', { edit: edit.label, throughput, tail, original: original.label, count: rounds })}
     </p>
   );
 }
 
 /** Every round of every entry, in the order they ran. */
 function RoundsTable({ entries, points }: { entries: string[]; points: SweepPoint[] }) {
+  const { t } = useTranslation('bench');
   const rows = [...points].sort((a, b) => a.value - b.value || entries.indexOf(a.server) - entries.indexOf(b.server));
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label="Every round">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t('rounds.everyRound')}>
       <table className="run-results" data-testid="comparison-rounds">
-        <caption>Every round</caption>
+        <caption>{t('rounds.everyRound')}</caption>
         <thead>
           <tr>
-            <th scope="col">round</th>
-            <th scope="col">server</th>
+            <th scope="col">{t('rounds.columns.round')}</th>
+            <th scope="col">{t('rounds.columns.server')}</th>
             <th scope="col">QPS</th>
-            <th scope="col">p50</th>
-            <th scope="col">p99</th>
-            <th scope="col">note</th>
+            <th scope="col">{t('figures.p50')}</th>
+            <th scope="col">{t('figures.p99')}</th>
+            <th scope="col">{t('rounds.columns.note')}</th>
           </tr>
         </thead>
         <tbody>
@@ -145,11 +156,11 @@ function RoundsTable({ entries, points }: { entries: string[]; points: SweepPoin
             return (
               <tr key={`${p.server}@${p.value}`} data-status={p.status}>
                 <td>{formatInt(p.value)}</td>
-                <th scope="row">{entryLabel(p.server, entries)}</th>
+                <th scope="row">{entryLabel(p.server, entries, t)}</th>
                 <td>{qps !== null ? formatQps(qps) : '—'}</td>
                 <td>{p.status === 'done' && p.valid && p.p50_us != null ? formatLatencyUs(p.p50_us) : '—'}</td>
                 <td>{p99 !== null ? formatLatencyUs(p99) : '—'}</td>
-                <td>{pointNote(p)}</td>
+                <td>{pointNote(p, t)}</td>
               </tr>
             );
           })}
@@ -172,37 +183,36 @@ interface RoundComparisonProps {
  * a table of every round.
  */
 export function RoundComparison({ sweep, points, stem }: RoundComparisonProps) {
-  const summaries = useMemo(() => summariseRounds(sweep.servers, sweep.values.length, points), [sweep, points]);
-  const exports = useMemo(() => seriesTables(sweep, points), [sweep, points]);
+  const { t } = useTranslation('bench');
+  const summaries = useMemo(() => summariseRounds(sweep.servers, sweep.values.length, points, t), [sweep, points, t]);
+  const exports = useMemo(() => seriesTables(sweep, points, t), [sweep, points, t]);
   return (
     <div className="comparison" data-testid="round-comparison">
       <Verdict summaries={summaries} />
       <div className="experiment__charts">
-        {(['qps', 'p99_us'] as const).map((metric) => (
-          <ErrorBoundary key={metric} name={`The ${metric === 'qps' ? 'throughput' : 'latency'} comparison`}>
+        {COMPARED.map((metric) => (
+          <ErrorBoundary key={metric} name={t(metric === 'qps' ? 'boundary.throughputComparison' : 'boundary.latencyComparison')}>
             <ComparisonChart summaries={summaries} metric={metric} />
           </ErrorBoundary>
         ))}
       </div>
-      <ErrorBoundary name="The comparison's tables">
-        <div className="table-scroll" tabIndex={0} role="region" aria-label="Medians over the rounds">
+      <ErrorBoundary name={t('boundary.comparisonTables')}>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t('rounds.medians')}>
           <table className="run-results" data-testid="comparison-summary">
-            <caption>Medians over the rounds (least–greatest)</caption>
+            <caption>{t('rounds.mediansCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">server</th>
-                <th scope="col">rounds measured</th>
+                <th scope="col">{t('rounds.columns.server')}</th>
+                <th scope="col">{t('rounds.columns.measured')}</th>
                 <th scope="col">QPS</th>
-                <th scope="col">p99</th>
+                <th scope="col">{t('figures.p99')}</th>
               </tr>
             </thead>
             <tbody>
               {summaries.map((s) => (
                 <tr key={s.entry}>
                   <th scope="row">{s.label}</th>
-                  <td>
-                    {s.measured} of {s.rounds}
-                  </td>
+                  <td>{t('rounds.measuredOf', { measured: s.measured, rounds: s.rounds })}</td>
                   <td>{describeSpread(s.qps, formatQps)}</td>
                   <td>{describeSpread(s.p99_us, formatLatencyUs)}</td>
                 </tr>
@@ -210,7 +220,7 @@ export function RoundComparison({ sweep, points, stem }: RoundComparisonProps) {
             </tbody>
           </table>
         </div>
-        {points.length > 0 ? <ExportMenu stem={stem} tables={exports} label="Export the rounds" /> : null}
+        {points.length > 0 ? <ExportMenu stem={stem} tables={exports} label={t('export.roundsLabel')} /> : null}
         <RoundsTable entries={sweep.servers} points={points} />
       </ErrorBoundary>
     </div>

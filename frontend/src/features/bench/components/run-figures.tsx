@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ExportMenu } from '@/components/export-menu';
 
-import { LIVE_LABEL, timeAxisMax, warmupBands, type ReferenceRun } from '../lib/chart-data';
+import { timeAxisMax, warmupBands, type ReferenceRun } from '../lib/chart-data';
 import { runTable } from '../lib/export-tables';
-import { isBusy, type RunState } from '../lib/run-state';
+import { isBusy, noteText, type RunState } from '../lib/run-state';
 
 import { LatencyLiveChart } from './charts/latency-live-chart';
 import { LatencyPercentileChart } from './charts/latency-percentile-chart';
@@ -33,6 +34,7 @@ interface RunFiguresProps {
  * figures. Shared by the experiment widget and the presented run a class follows.
  */
 export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresProps) {
+  const { t } = useTranslation('bench');
   const busy = isBusy(state.phase);
   const hasData = state.progress.length > 0 || state.stats.length > 0;
   // A run that ended before sending any data shows no charts.
@@ -56,44 +58,47 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
   );
   const warmups = useMemo(() => warmupBands(state.progress, warmupS), [state.progress, warmupS]);
   const columns: ResultColumn[] = [
-    ...(state.result ? [{ label: under ? LIVE_LABEL : null, result: state.result }] : []),
+    ...(state.result ? [{ label: under ? t('chart.live') : null, result: state.result }] : []),
     ...(under?.result ? [{ label: under.label, result: under.result, reference: true }] : []),
   ];
-  // The export names the run's column by its server id, the reference's by its label.
+  // The export names the run's column by its server id, the reference's by its label: the
+  // fallbacks are column names for programs, not words for people.
   const server = state.server ?? 'run';
   const exported = runTable(columns.map((c) => ({ name: c.reference ? (c.label ?? 'reference') : server, result: c.result })));
+  const tables = [{ what: 'results', label: t('export.results'), table: exported }];
 
   return (
     <>
       {state.failure ? <FailureDetails logs={state.failure.logs} /> : null}
       {state.notes.length > 0 ? (
         <ul className="experiment__notes" data-testid="run-notes">
-          {state.notes.map((note) => (
-            <li key={note}>{note}</li>
-          ))}
+          {state.notes.map((note) => {
+            const text = noteText(note, t);
+            return <li key={text}>{text}</li>;
+          })}
         </ul>
       ) : null}
 
       {showCharts ? (
         <div className="experiment__charts">
-          <ErrorBoundary name="The QPS chart">
+          <ErrorBoundary name={t('boundary.qpsChart')}>
             <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} result={state.result} reference={under} />
           </ErrorBoundary>
-          <ErrorBoundary name="The latency chart">
+          <ErrorBoundary name={t('boundary.latencyChart')}>
             <LatencyLiveChart progress={state.progress} xMax={xMax} reference={under} />
           </ErrorBoundary>
-          <ErrorBoundary name="The percentile chart">
+          <ErrorBoundary name={t('boundary.percentileChart')}>
             <LatencyPercentileChart progress={state.progress} result={state.result} reference={under} />
           </ErrorBoundary>
-          <ErrorBoundary name="The server stats chart">
+          <ErrorBoundary name={t('boundary.statsChart')}>
             <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} reference={under} />
           </ErrorBoundary>
         </div>
       ) : null}
 
       {columns.length > 0 ? (
-        <ErrorBoundary name="The results table">
-          <ExportMenu stem={server} tables={[{ what: 'results', label: 'Results', table: exported }]} label="Export the results" />
+        <ErrorBoundary name={t('boundary.resultsTable')}>
+          <ExportMenu stem={server} tables={tables} label={t('export.resultsLabel')} />
           <RunResults columns={columns} />
         </ErrorBoundary>
       ) : null}

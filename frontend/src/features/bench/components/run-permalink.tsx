@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 
 import { Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
@@ -22,58 +23,58 @@ import './experiment-widget.css';
  * run is followed live; a finished one is replayed from its stored events.
  */
 export function RunPermalink({ runId }: { runId: string }) {
+  const { t } = useTranslation('bench');
   // One answer per page: another would attach again and replay the stream from its start.
   const run = useQuery({
     queryKey: ['runs', runId, 'permalink'],
     queryFn: ({ signal }) => getRun(runId, signal),
     staleTime: Infinity,
   });
-  if (run.isPending) return <Loading label="Loading the run…" />;
+  if (run.isPending) return <Loading label={t('permalink.loadingRun')} />;
   if (run.isError) return <PermalinkProblem what="run" id={runId} error={run.error} />;
   return <RunPage run={run.data} />;
 }
 
 function RunPage({ run }: { run: Run }) {
+  const { t, i18n } = useTranslation('bench');
   const state = useFollowRun(run);
   const servers = useServers().data ?? [];
   const server = servers.find((s) => s.id === run.server);
   const { request } = run;
   const lesson = request.lesson ?? null;
-  const when = formatWhen(run.created_at);
-  const title = `${server?.title ?? run.server} run`;
-  usePageTitle(`${title}${when ? `, ${when}` : ''}`);
+  const when = formatWhen(run.created_at, i18n.resolvedLanguage);
+  const title = t('permalink.runTitle', { server: server?.title ?? run.server });
+  usePageTitle(when ? t('permalink.pageTitleWhen', { title, when }) : title);
   const planned = request.duration_s + request.warmup_s;
 
   return (
     <article className="permalink" data-testid="run-permalink" aria-labelledby="permalink-title">
       <header>
-        <p className="permalink__kicker">Run · {run.server}</p>
+        <p className="permalink__kicker">{t('presented.runOf', { server: run.server })}</p>
         <h1 id="permalink-title">{title}</h1>
         <div className="permalink__meta">
-          {when ? <time dateTime={run.created_at}>queued {when}</time> : null}
+          {when ? <time dateTime={run.created_at}>{t('permalink.queuedAt', { when })}</time> : null}
           <RunStateLabel state={state} />
         </div>
         {lesson ? <LessonLink slug={lesson} /> : null}
       </header>
 
-      <PermalinkSection id="permalink-parameters" title="Parameters">
+      <PermalinkSection id="permalink-parameters" title={t('permalink.parameters')}>
         <ExperimentParams request={request} servers={server ? [server] : []} />
       </PermalinkSection>
 
-      <PermalinkSection id="permalink-result" title="Result">
+      <PermalinkSection id="permalink-result" title={t('permalink.result')}>
         {state.phase === 'queued' || state.phase === 'starting' ? (
-          <p className="permalink__muted">The charts fill in as the run measures; this page follows it live.</p>
+          <p className="permalink__muted">{t('permalink.followsLive')}</p>
         ) : null}
         <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} />
       </PermalinkSection>
 
-      <PermalinkSection id="permalink-provenance" title="Provenance">
+      <PermalinkSection id="permalink-provenance" title={t('permalink.provenance')}>
         <ProvenanceList
           provenance={state.result?.provenance}
           pending={
-            state.phase === 'failed' || state.phase === 'cancelled'
-              ? 'The run ended before it was measured: there is no record of where it ran.'
-              : 'Recorded when the run finishes: the runner, its host, CPUs and versions.'
+            state.phase === 'failed' || state.phase === 'cancelled' ? t('permalink.runNotMeasured') : t('permalink.runPending')
           }
         />
       </PermalinkSection>

@@ -1,13 +1,17 @@
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import type { Aggregate, Client, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
-import { formatCount, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
 import { stabilityFigures } from '../lib/stability';
 
 import { ClampedNote } from './clamped-note';
 
 const SYSCALL_ROWS = 8;
+
+type T = TFunction<'bench'>;
 
 /** One run's figures in the table: the learner's run, or the recorded reference beside it. */
 export interface ResultColumn {
@@ -24,10 +28,11 @@ interface Cell {
 }
 
 interface Row {
-  name: string;
+  /** The row's heading, as its key under `results.rows`. */
+  name: 'throughput' | 'latency' | 'errors' | 'repetitions' | 'openLoop' | 'idle' | 'serverCpu' | 'serverMemory' | 'serverProcesses' | 'syscalls' | 'validity' | 'stability' | 'loadGenerator';
   testId?: string;
   /** The row's cell for one result; null where the result has nothing for it. */
-  cell: (result: DoneEvent) => Cell | null;
+  cell: (result: DoneEvent, t: T) => Cell | null;
 }
 
 /** (max − min) / median; optional in the generated contract. */
@@ -41,18 +46,22 @@ function errorsByKind(summary: { errors?: Record<string, number> | null }): Reco
 }
 
 /** Repetitions: the median and how far they disagreed; a spread over the threshold is noisy. */
-function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregate): Cell {
+function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregate, t: T): Cell {
   return {
     tone: noisy ? 'bad' : undefined,
     content: (
       <>
-        median of {count}: {formatQps(qps.median)} req/s (from {formatQps(qps.min)} to {formatQps(qps.max)}), spread{' '}
-        {formatPercent(spreadOf(qps) * 100)}
+        {t('results.repetitions', {
+          count,
+          median: formatQps(qps.median),
+          min: formatQps(qps.min),
+          max: formatQps(qps.max),
+          spread: formatPercent(spreadOf(qps) * 100),
+        })}
         {noisy ? (
           <strong data-testid="run-noisy">
             {' '}
-            — noisy: the repetitions disagree by more than {formatPercent(threshold * 100)}; treat the figure with care
-            or run again on a quieter machine
+            {t('results.noisy', { threshold: formatPercent(threshold * 100) })}
           </strong>
         ) : null}
       </>
@@ -61,56 +70,61 @@ function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregat
 }
 
 /** Open loop: the rate asked for and achieved, and the latencies the headline does not show. */
-function openLoop(openLoop: NonNullable<Summary['open_loop']>): Cell {
+function openLoop(openLoop: NonNullable<Summary['open_loop']>, t: T): Cell {
   return {
     tone: openLoop.short_of_target ? 'bad' : undefined,
-    content: (
-      <>
-        target {formatQps(openLoop.target_qps)} req/s, achieved {formatQps(openLoop.achieved_qps)} (
-        {formatPercent(openLoop.achieved_fraction * 100)}). Latency above counts from each request&apos;s intended
-        send time; from the actual send p99 is {formatLatencyUs(openLoop.latency_actual_us.p99)}, and requests left
-        p99 {formatLatencyUs(openLoop.send_lag_us.p99)} late.
-      </>
-    ),
+    content: t('results.openLoop', {
+      target: formatQps(openLoop.target_qps),
+      achieved: formatQps(openLoop.achieved_qps),
+      fraction: formatPercent(openLoop.achieved_fraction * 100),
+      actualP99: formatLatencyUs(openLoop.latency_actual_us.p99),
+      lagP99: formatLatencyUs(openLoop.send_lag_us.p99),
+    }),
   };
 }
 
 /** One call's share per request, with how many of them failed where that was counted. */
-function callShare(row: Syscalls['rows'][number]): string {
-  const failed = row.errors ? ` (${Math.round((100 * row.errors) / row.calls)} % failed)` : '';
-  return `${row.syscall} ${row.per_request.toFixed(2)}${failed}`;
+function callShare(row: Syscalls['rows'][number], t: T): string {
+  const share = `${row.syscall} ${row.per_request.toFixed(2)}`;
+  return row.errors ? t('results.syscallFailed', { share, percent: Math.round((100 * row.errors) / row.calls) }) : share;
 }
 
 /** The syscall profile: the most frequent calls, per request served, counted without ptrace. */
-function syscalls(syscalls: Syscalls): Cell {
+function syscalls(syscalls: Syscalls, t: T): Cell {
   if (syscalls.refused != null || syscalls.calls_per_request == null) {
-    return { content: <>Not counted: {syscalls.refused ?? 'no counts'}</> };
+    return { content: t('results.notCounted', { reason: syscalls.refused ?? t('results.noCounts') }) };
   }
+  const requests = syscalls.requests ?? 0;
   return {
-    content: (
-      <>
-        {syscalls.calls_per_request.toFixed(2)} per request ({formatCount(syscalls.requests ?? 0, 'request')}, counted
-        by perf&apos;s tracepoints; they slow a server that forks or starts a thread per connection):{' '}
-        {syscalls.rows.slice(0, SYSCALL_ROWS).map(callShare).join(' · ')}
-      </>
-    ),
+    content: t('results.syscalls', {
+      perRequest: syscalls.calls_per_request.toFixed(2),
+      count: requests,
+      requests: formatInt(requests),
+      calls: syscalls.rows
+        .slice(0, SYSCALL_ROWS)
+        .map((row) => callShare(row, t))
+        .join(' · '),
+    }),
   };
 }
 
 /** Whether anything disturbed the run while it was measured, and the figures that say so.
  *  Results recorded before the runner checked this have no row. */
-function stability(result: DoneEvent): Cell | null {
+function stability(result: DoneEvent, t: T): Cell | null {
   if (result.stable == null) return null;
-  const figures = stabilityFigures(result.interference, result.drift);
+  const figures = stabilityFigures(result.interference, result.drift, t);
   return {
     tone: result.stable ? 'ok' : 'bad',
     content: (
       <>
-        {result.stable ? 'stable' : <ClampedNote text={`unstable: ${result.unstable_reason ?? 'no reason given'}`} />}
+        {result.stable ? (
+          t('results.stable')
+        ) : (
+          <ClampedNote text={t('results.unstable', { reason: result.unstable_reason ?? t('results.noReason') })} />
+        )}
         {figures ? (
           <span className="run-results__figures" data-testid="run-stability-figures">
-            {' '}
-            ({figures})
+            {t('results.aside', { aside: figures })}
           </span>
         ) : null}
       </>
@@ -120,48 +134,45 @@ function stability(result: DoneEvent): Cell | null {
 
 /** The load generator's side: its engine and how busy it was; client-bound, shown like
  *  unstable, when it was saturated and the server was not. */
-function loadGenerator(client: Client): Cell {
+function loadGenerator(client: Client, t: T): Cell {
   const figures = [
-    client.engine ? `${client.engine} engine` : null,
-    client.cpu != null ? `${formatPercent(client.cpu * 100)} of its CPUs` : null,
+    client.engine ? t('results.engine', { engine: client.engine }) : null,
+    client.cpu != null ? t('results.clientCpu', { cpu: formatPercent(client.cpu * 100) }) : null,
   ].filter(Boolean);
   return {
     tone: client.bound ? 'bad' : undefined,
     content: (
       <>
-        {client.bound ? `client-bound: ${client.reason ?? 'this measures the load generator'}` : figures.join(' · ')}
+        {client.bound ? t('results.clientBound', { reason: client.reason ?? t('results.measuresLoadGenerator') }) : figures.join(' · ')}
         {client.engine_note ? <span className="run-results__figures"> ({client.engine_note})</span> : null}
       </>
     ),
   };
 }
 
-function errors(summary: Summary): Cell {
+function errors(summary: Summary, t: T): Cell {
   const kinds = Object.entries(errorsByKind(summary)).filter(([, n]) => n > 0);
   const detail = kinds.length ? ` (${kinds.map(([kind, n]) => `${kind} ${formatInt(n)}`).join(', ')})` : '';
   return {
     tone: summary.error_total > 0 ? 'bad' : undefined,
-    content: summary.error_total === 0 ? 'none' : `${formatInt(summary.error_total)}${detail}`,
+    content: summary.error_total === 0 ? t('results.noErrors') : `${formatInt(summary.error_total)}${detail}`,
   };
 }
 
 /** How busy the server was: CPU as docker stats counts it, 100 % per core. */
-function serverCpu(server: NonNullable<DoneEvent['server']>): Cell | null {
+function serverCpu(server: NonNullable<DoneEvent['server']>, t: T): Cell | null {
   if (server.cpu_percent_mean == null) return null;
-  return { content: `${formatPercent(server.cpu_percent_mean)} of one core, mean while measuring` };
+  return { content: t('results.serverCpu', { cpu: formatPercent(server.cpu_percent_mean) }) };
 }
 
 /** Two memory figures that measure different things, each saying what. */
-function serverMemory(server: NonNullable<DoneEvent['server']>): Cell | null {
+function serverMemory(server: NonNullable<DoneEvent['server']>, t: T): Cell | null {
   const parts: ReactNode[] = [];
   if (server.memory_peak_bytes != null) {
     parts.push(
       <span key="peak">
-        container peak {formatMiB(server.memory_peak_bytes)}{' '}
-        <span className="run-results__figures">
-          (what the kernel charged the server&apos;s container, reclaimable page cache left out; the highest sample,
-          about one a second)
-        </span>
+        {t('results.containerPeak', { peak: formatMiB(server.memory_peak_bytes) })}
+        <span className="run-results__figures">{t('results.aside', { aside: t('results.containerPeakMeans') })}</span>
       </span>,
     );
   }
@@ -169,10 +180,8 @@ function serverMemory(server: NonNullable<DoneEvent['server']>): Cell | null {
   if (rss != null) {
     parts.push(
       <span key="rss">
-        resident {formatMiB(rss)}{' '}
-        <span className="run-results__figures">
-          (the server processes&apos; RSS added up, mean while measuring; pages they share count once per process)
-        </span>
+        {t('results.resident', { rss: formatMiB(rss) })}
+        <span className="run-results__figures">{t('results.aside', { aside: t('results.residentMeans') })}</span>
       </span>,
     );
   }
@@ -180,15 +189,16 @@ function serverMemory(server: NonNullable<DoneEvent['server']>): Cell | null {
   return { content: parts.flatMap((part, i) => (i ? [' · ', part] : [part])) };
 }
 
-function serverProcesses(server: NonNullable<DoneEvent['server']>): Cell | null {
+function serverProcesses(server: NonNullable<DoneEvent['server']>, t: T): Cell | null {
   const profile = server.profile;
   const parts = [
-    server.pids_peak != null ? `${formatCount(server.pids_peak, 'process or thread', 'processes and threads')} at peak` : null,
-    profile?.threads_peak != null ? formatCount(profile.threads_peak, 'thread') : null,
+    server.pids_peak != null ? t('results.pidsPeak', { count: server.pids_peak, pids: formatInt(server.pids_peak) }) : null,
+    profile?.threads_peak != null ? t('results.threads', { count: profile.threads_peak, threads: formatInt(profile.threads_peak) }) : null,
     profile?.voluntary_ctxt_switches_per_s != null
-      ? `context switches ${formatInt(profile.voluntary_ctxt_switches_per_s)}/s voluntary, ${formatInt(
-          profile.nonvoluntary_ctxt_switches_per_s ?? 0,
-        )}/s involuntary`
+      ? t('results.contextSwitches', {
+          voluntary: formatInt(profile.voluntary_ctxt_switches_per_s),
+          involuntary: formatInt(profile.nonvoluntary_ctxt_switches_per_s ?? 0),
+        })
       : null,
   ].filter(Boolean);
   return parts.length ? { content: parts.join(' · ') } : null;
@@ -196,58 +206,82 @@ function serverProcesses(server: NonNullable<DoneEvent['server']>): Cell | null 
 
 const ROWS: Row[] = [
   {
-    name: 'Throughput',
-    cell: ({ summary }) => ({
+    name: 'throughput',
+    cell: ({ summary }, t) => ({
       content: (
-        <>
-          <strong>{formatQps(summary.qps)}</strong> req/s ({formatCount(summary.requests, 'request')} in{' '}
-          {summary.duration_s.toFixed(1)} s)
-        </>
+        <Trans
+          t={t}
+          i18nKey="results.throughput"
+          values={{
+            qps: formatQps(summary.qps),
+            count: summary.requests,
+            requests: formatInt(summary.requests),
+            seconds: summary.duration_s.toFixed(1),
+          }}
+          components={{ strong: <strong /> }}
+        />
       ),
     }),
   },
   {
-    name: 'Latency',
-    cell: ({ summary: { latency_us: l } }) => ({
-      content: `p50 ${formatLatencyUs(l.p50)} · p99 ${formatLatencyUs(l.p99)} · p99.9 ${formatLatencyUs(l.p999)} · max ${formatLatencyUs(l.max)}`,
+    name: 'latency',
+    cell: ({ summary: { latency_us: l } }, t) => ({
+      content: t('results.latency', {
+        p50: formatLatencyUs(l.p50),
+        p99: formatLatencyUs(l.p99),
+        p999: formatLatencyUs(l.p999),
+        max: formatLatencyUs(l.max),
+      }),
     }),
   },
-  { name: 'Errors', cell: ({ summary }) => errors(summary) },
+  { name: 'errors', cell: ({ summary }, t) => errors(summary, t) },
   {
-    name: 'Repetitions',
+    name: 'repetitions',
     testId: 'run-repetitions',
-    cell: ({ aggregate }) => (aggregate && aggregate.count > 1 ? repetitions(aggregate) : null),
+    cell: ({ aggregate }, t) => (aggregate && aggregate.count > 1 ? repetitions(aggregate, t) : null),
   },
-  { name: 'Open loop', testId: 'run-open-loop', cell: ({ summary }) => (summary.open_loop ? openLoop(summary.open_loop) : null) },
+  { name: 'openLoop', testId: 'run-open-loop', cell: ({ summary }, t) => (summary.open_loop ? openLoop(summary.open_loop, t) : null) },
   {
-    name: 'Idle connections',
-    cell: ({ summary: { idle } }) =>
+    name: 'idle',
+    cell: ({ summary: { idle } }, t) =>
       idle && idle.requested > 0
         ? {
             tone: idle.dropped > 0 ? 'bad' : undefined,
-            content: `${formatInt(idle.open_at_start)} of ${formatInt(idle.requested)} open at the start; ${formatInt(
-              idle.dropped,
-            )} dropped by the server during the run`,
+            content: t('results.idle', {
+              open: formatInt(idle.open_at_start),
+              requested: formatInt(idle.requested),
+              dropped: formatInt(idle.dropped),
+            }),
           }
         : null,
   },
-  { name: 'Server CPU', cell: ({ server }) => (server ? serverCpu(server) : null) },
-  { name: 'Server memory', testId: 'run-memory', cell: ({ server }) => (server ? serverMemory(server) : null) },
-  { name: 'Server processes', cell: ({ server }) => (server ? serverProcesses(server) : null) },
-  { name: 'System calls', testId: 'run-syscalls', cell: (result) => (result.syscalls ? syscalls(result.syscalls) : null) },
+  { name: 'serverCpu', cell: ({ server }, t) => (server ? serverCpu(server, t) : null) },
+  { name: 'serverMemory', testId: 'run-memory', cell: ({ server }, t) => (server ? serverMemory(server, t) : null) },
+  { name: 'serverProcesses', cell: ({ server }, t) => (server ? serverProcesses(server, t) : null) },
+  { name: 'syscalls', testId: 'run-syscalls', cell: (result, t) => (result.syscalls ? syscalls(result.syscalls, t) : null) },
   {
-    name: 'Validity',
+    name: 'validity',
     testId: 'run-validity',
-    cell: (result) => ({
+    cell: (result, t) => ({
       tone: result.valid ? 'ok' : 'bad',
-      content: result.valid ? 'valid' : <ClampedNote text={`invalid: ${result.invalid_reason ?? 'no reason given'}`} />,
+      content: result.valid ? (
+        t('results.valid')
+      ) : (
+        <ClampedNote text={t('results.invalid', { reason: result.invalid_reason ?? t('results.noReason') })} />
+      ),
     }),
   },
-  { name: 'Stability', testId: 'run-stability', cell: stability },
-  { name: 'Load generator', testId: 'run-client', cell: (result) => (result.client ? loadGenerator(result.client) : null) },
+  { name: 'stability', testId: 'run-stability', cell: stability },
+  { name: 'loadGenerator', testId: 'run-client', cell: (result, t) => (result.client ? loadGenerator(result.client, t) : null) },
 ];
 
 const TONE_CLASS = { ok: 'run-results__ok', bad: 'run-results__bad' } as const;
+
+/** A cell's classes: its tone, and the reference's quieter look. */
+function cellClass(cell: Cell | null, reference: boolean | undefined): string | undefined {
+  const classes = [cell?.tone ? TONE_CLASS[cell.tone] : null, reference ? 'run-results__reference' : null];
+  return classes.filter(Boolean).join(' ') || undefined;
+}
 
 type RunResultsProps = { columns: ResultColumn[] } | { result: DoneEvent };
 
@@ -256,16 +290,17 @@ type RunResultsProps = { columns: ResultColumn[] } | { result: DoneEvent };
  * (the learner's and the recorded reference beside it, when both are shown).
  */
 export function RunResults(props: RunResultsProps) {
+  const { t } = useTranslation('bench');
   const columns = 'columns' in props ? props.columns : [{ label: null, result: props.result }];
   const headed = columns.some((c) => c.label !== null);
-  const rows = ROWS.map((row) => ({ row, cells: columns.map((c) => row.cell(c.result)) })).filter(({ cells }) =>
+  const rows = ROWS.map((row) => ({ row, cells: columns.map((c) => row.cell(c.result, t)) })).filter(({ cells }) =>
     cells.some((cell) => cell !== null),
   );
 
   return (
     <div className="run-results__scroll">
       <table className="run-results" data-testid="run-results">
-        <caption>Results</caption>
+        <caption>{t('results.caption')}</caption>
         {headed ? (
           <thead>
             <tr>
@@ -281,15 +316,14 @@ export function RunResults(props: RunResultsProps) {
         <tbody>
           {rows.map(({ row, cells }) => (
             <tr key={row.name}>
-              <th scope="row">{row.name}</th>
+              <th scope="row">{t(`results.rows.${row.name}`)}</th>
               {columns.map((column, i) => {
                 const cell = cells[i] ?? null;
-                const classes = [cell?.tone ? TONE_CLASS[cell.tone] : null, column.reference ? 'run-results__reference' : null];
                 return (
                   <td
                     key={i}
                     data-testid={row.testId ? `${row.testId}${column.reference ? '-reference' : ''}` : undefined}
-                    className={classes.filter(Boolean).join(' ') || undefined}
+                    className={cellClass(cell, column.reference)}
                   >
                     {cell ? cell.content : '—'}
                   </td>

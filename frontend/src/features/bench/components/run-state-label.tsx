@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { runStateLabel, type RunState } from '../lib/run-state';
 
 const TONE: Record<RunState['phase'], string> = {
@@ -13,6 +15,7 @@ const TONE: Record<RunState['phase'], string> = {
 };
 
 export function RunStateLabel({ state }: { state: RunState }) {
+  const { t } = useTranslation('bench');
   const reconnecting = state.connection === 'reconnecting';
   return (
     <div className="run-state">
@@ -23,9 +26,9 @@ export function RunStateLabel({ state }: { state: RunState }) {
         role="status"
         aria-live="polite"
       >
-        {runStateLabel(state)}
+        {runStateLabel(state, t)}
       </span>
-      {reconnecting ? <span className="run-state__hint">reconnecting…</span> : null}
+      {reconnecting ? <span className="run-state__hint">{t('state.reconnecting')}</span> : null}
     </div>
   );
 }

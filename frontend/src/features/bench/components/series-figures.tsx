@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ExportMenu } from '@/components/export-menu';
@@ -11,11 +12,11 @@ import { chartMetrics, type SeriesMetric } from '../lib/series';
 import { SeriesChart, type SeriesReference } from './charts/series-chart';
 import { SeriesTable } from './series-table';
 
-const CHARTS: Record<SeriesMetric, { name: string; testId: string }> = {
-  qps: { name: 'The throughput chart', testId: 'series-qps-chart' },
-  p99_us: { name: 'The latency chart', testId: 'series-p99-chart' },
-  calls_per_request: { name: 'The system calls chart', testId: 'series-syscalls-chart' },
-};
+const CHARTS = {
+  qps: { name: 'boundary.throughputChart', testId: 'series-qps-chart' },
+  p99_us: { name: 'boundary.latencyChart', testId: 'series-p99-chart' },
+  calls_per_request: { name: 'boundary.syscallsChart', testId: 'series-syscalls-chart' },
+} as const satisfies Record<SeriesMetric, { name: string; testId: string }>;
 
 interface SeriesFiguresProps {
   sweep: SweepRequest;
@@ -29,14 +30,15 @@ interface SeriesFiguresProps {
 /** A series' charts (a series per server) and its table of points, with its exports. Shared by
  *  the series widget, the presented series a class follows and a series' permalink. */
 export function SeriesFigures({ sweep, points, table, reference }: SeriesFiguresProps) {
-  const exports = useMemo(() => seriesTables(sweep, points), [sweep, points]);
+  const { t } = useTranslation('bench');
+  const exports = useMemo(() => seriesTables(sweep, points, t), [sweep, points, t]);
   // Files are named after the series (its id) or, for a recorded reference, its servers.
   const stem = table?.id ?? sweep.servers.join('-');
   return (
     <>
       <div className="experiment__charts">
         {chartMetrics(sweep).map((metric) => (
-          <ErrorBoundary key={metric} name={CHARTS[metric].name}>
+          <ErrorBoundary key={metric} name={t(CHARTS[metric].name)}>
             <SeriesChart
               sweep={sweep}
               points={points}
@@ -47,8 +49,8 @@ export function SeriesFigures({ sweep, points, table, reference }: SeriesFigures
           </ErrorBoundary>
         ))}
       </div>
-      <ErrorBoundary name="The points table">
-        {points.length > 0 ? <ExportMenu stem={stem} tables={exports} label="Export the series" /> : null}
+      <ErrorBoundary name={t('boundary.pointsTable')}>
+        {points.length > 0 ? <ExportMenu stem={stem} tables={exports} label={t('export.seriesLabel')} /> : null}
         <SeriesTable
           points={points}
           vary={sweep.vary}

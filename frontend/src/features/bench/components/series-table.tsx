@@ -1,8 +1,11 @@
-import type { SweepPoint } from '@/lib/api-schemas';
-import { formatBytes, formatCount, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 
-import { LIVE_LABEL } from '../lib/chart-data';
+import type { SweepPoint } from '@/lib/api-schemas';
+import { formatBytes, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+
 import { pointNote } from '../lib/series';
+import { variedName } from '../lib/words';
 
 import { ClampedNote } from './clamped-note';
 
@@ -34,37 +37,38 @@ function tableRows(points: SweepPoint[], reference: SweepPoint[] | undefined): R
   );
 }
 
-function note(p: SweepPoint): string {
+function note(p: SweepPoint, t: TFunction<'bench'>): string {
   return [
-    pointNote(p),
-    p.idle_dropped ? `${formatCount(p.idle_dropped, 'idle connection')} dropped` : '',
-    p.calls_per_request != null ? `${p.calls_per_request.toFixed(2)} syscalls/request` : '',
+    pointNote(p, t),
+    p.idle_dropped ? t('seriesTable.idleDropped', { count: p.idle_dropped, dropped: formatInt(p.idle_dropped) }) : '',
+    p.calls_per_request != null ? t('seriesTable.syscallsPerRequest', { calls: p.calls_per_request.toFixed(2) }) : '',
   ]
     .filter(Boolean)
-    .join('; ');
+    .join(t('list.clauses'));
 }
 
 /** Every point of a series as a row: what the charts plot, and why a point has no figure. */
 export function SeriesTable({ points, vary, memoryPerConnection, reference }: SeriesTableProps) {
+  const { t } = useTranslation('bench');
   const slopes = Object.entries(memoryPerConnection).filter(([, v]) => v !== null) as [string, number][];
   const rows = tableRows(points, reference?.points);
   return (
     <div className="series-table">
       <table className="run-results" data-testid="series-table">
-        <caption>Points</caption>
+        <caption>{t('seriesTable.caption')}</caption>
         <thead>
           <tr>
-            {reference ? <th scope="col">result</th> : null}
-            <th scope="col">server</th>
-            <th scope="col">{vary.replaceAll('_', ' ')}</th>
+            {reference ? <th scope="col">{t('seriesTable.columns.result')}</th> : null}
+            <th scope="col">{t('seriesTable.columns.server')}</th>
+            <th scope="col">{variedName(vary, t)}</th>
             <th scope="col">QPS</th>
-            <th scope="col">p50</th>
-            <th scope="col">p99</th>
-            <th scope="col">server CPU (% of one core)</th>
-            <th scope="col">resident memory</th>
-            <th scope="col">threads</th>
-            <th scope="col">context switches/s</th>
-            <th scope="col">note</th>
+            <th scope="col">{t('figures.p50')}</th>
+            <th scope="col">{t('figures.p99')}</th>
+            <th scope="col">{t('seriesTable.columns.cpu')}</th>
+            <th scope="col">{t('seriesTable.columns.rss')}</th>
+            <th scope="col">{t('seriesTable.columns.threads')}</th>
+            <th scope="col">{t('seriesTable.columns.contextSwitches')}</th>
+            <th scope="col">{t('seriesTable.columns.note')}</th>
           </tr>
         </thead>
         <tbody>
@@ -74,13 +78,13 @@ export function SeriesTable({ points, vary, memoryPerConnection, reference }: Se
               data-status={p.status}
               className={isReference ? 'run-results__reference' : undefined}
             >
-              {reference ? <td>{isReference ? reference.label : LIVE_LABEL}</td> : null}
+              {reference ? <td>{isReference ? reference.label : t('chart.live')}</td> : null}
               <td>{p.server}</td>
               <td>{formatInt(p.value)}</td>
               <td>
                 {p.qps != null ? formatQps(p.qps) : dash}
                 {/* Repeated points carry their spread, (max − min) / median; a single run has none. */}
-                {p.qps != null && p.spread ? <span className="series-table__spread"> spread {formatPercent(p.spread * 100)}</span> : null}
+                {p.qps != null && p.spread ? <span className="series-table__spread"> {t('seriesTable.spread', { spread: formatPercent(p.spread * 100) })}</span> : null}
               </td>
               <td>{p.p50_us != null ? formatLatencyUs(p.p50_us) : dash}</td>
               <td>{p.p99_us != null ? formatLatencyUs(p.p99_us) : dash}</td>
@@ -102,21 +106,18 @@ export function SeriesTable({ points, vary, memoryPerConnection, reference }: Se
                     .join(' ') || undefined
                 }
               >
-                <ClampedNote text={note(p)} limit={80} />
+                <ClampedNote text={note(p, t)} limit={80} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="series-table__legend">
-        CPU: 100 % is one whole core. Resident memory: the server processes&apos; RSS added up, mean while measured
-        (where the processes were not sampled, the container&apos;s peak memory). Context switches: voluntary +
-        involuntary.
-      </p>
+      <p className="series-table__legend">{t('seriesTable.legend')}</p>
       {slopes.length ? (
         <p data-testid="memory-per-connection">
-          Resident memory per extra connection:{' '}
-          {slopes.map(([server, bytes]) => `${server} ${formatBytes(Math.round(bytes))}`).join(' · ')}
+          {t('seriesTable.memoryPerConnection', {
+            slopes: slopes.map(([server, bytes]) => `${server} ${formatBytes(Math.round(bytes))}`).join(' · '),
+          })}
         </p>
       ) : null}
     </div>

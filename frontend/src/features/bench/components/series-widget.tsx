@@ -1,9 +1,11 @@
+import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
 import type { Baseline, SweepRequest } from '@/lib/api-schemas';
-import { formatCount } from '@/lib/format';
+import { formatInt } from '@/lib/format';
 
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
 import { useSweep, type SweepState } from '../hooks/use-sweep';
@@ -12,6 +14,7 @@ import { referenceLabel } from '../lib/chart-data';
 import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { describeSweepProgress, sweepProgress } from '../lib/series';
+import { statusWord, variedName, versus } from '../lib/words';
 
 import { BaselineNote } from './baseline-note';
 import { ExperimentControls, type RunGate } from './experiment-controls';
@@ -41,14 +44,23 @@ interface SeriesWidgetProps {
 const BUSY = new Set(['submitting', 'running']);
 
 /** The header's state: while it runs, how many points are done and what the rest are doing. */
-function stateText(state: SweepState, total: number): string {
-  if (state.phase !== 'running') return state.phase;
-  return describeSweepProgress(sweepProgress(total, state.points, state.table));
+function stateText(state: SweepState, total: number, t: TFunction<'bench'>): string {
+  switch (state.phase) {
+    case 'running':
+      return describeSweepProgress(sweepProgress(total, state.points, state.table), t);
+    case 'idle':
+      return t('state.idle');
+    case 'submitting':
+      return t('state.submitting');
+    default:
+      return statusWord(state.phase, t);
+  }
 }
 
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
 export function SeriesWidget({ title: given, sweep, origin, baseline, gate, presenter, labHref }: SeriesWidgetProps) {
+  const { t } = useTranslation('bench');
   const health = useHealth();
   const servers = useServers();
   const { state, start, cancel } = useSweep(sweep, origin);
@@ -61,18 +73,19 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
   const reference = useMemo(
     () =>
       !showingRecorded && recorded && baseline
-        ? { label: referenceLabel(baseline.recorded_at), points: recorded.points }
+        ? { label: referenceLabel(baseline.recorded_at, t), points: recorded.points }
         : null,
-    [showingRecorded, recorded, baseline],
+    [showingRecorded, recorded, baseline, t],
   );
 
   const blocked =
     sweep.servers
-      .map((serverId) => runBlockedReason({ health: health.data, healthError: health.error, servers: servers.data, serverId }))
+      .map((serverId) => runBlockedReason({ health: health.data, healthError: health.error, servers: servers.data, serverId }, t))
       .find((reason) => reason !== null) ?? null;
   const busy = BUSY.has(state.phase);
   const total = sweep.servers.length * sweep.values.length;
-  const title = given ?? `${sweep.servers.join(' vs ')}${sweep.values.length > 1 ? ` by ${sweep.vary}` : ''}`;
+  const servered = versus(sweep.servers, t);
+  const title = given ?? (sweep.values.length > 1 ? t('series.titleBy', { servers: servered, field: variedName(sweep.vary, t) }) : servered);
   const known = (servers.data ?? []).filter((s) => sweep.servers.includes(s.id));
   const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
 
@@ -82,22 +95,22 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
   };
 
   return (
-    <section className="experiment" aria-label={`Experiment: ${title}`} data-testid="series-experiment">
+    <section className="experiment" aria-label={t('widget.label', { title })} data-testid="series-experiment">
       <header className="experiment__header">
         <div>
-          <p className="experiment__kicker">Experiment · series</p>
+          <p className="experiment__kicker">{t('series.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
         <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
-          {showingRecorded ? 'reference result' : stateText(state, total)}
+          {showingRecorded ? t('state.reference') : stateText(state, total, t)}
         </p>
       </header>
-      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline)} canRun={!gate} /> : null}
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline, t)} canRun={!gate} /> : null}
 
       <ExperimentParams request={sweep} servers={known} />
 
       <ExperimentControls
-        runLabel={showingRecorded ? 'Run live' : `Run ${formatCount(total, 'benchmark')}`}
+        runLabel={showingRecorded ? t('controls.runLive') : t('controls.runMany', { count: total, total: formatInt(total) })}
         onRun={() => void run()}
         onCancel={state.phase === 'running' ? () => void cancel() : null}
         blocked={blocked}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -14,6 +15,7 @@ import { useFollowSweep } from '../hooks/use-sweep';
 import { formatWhen } from '../lib/permalink';
 import { entryLabel, isRoundComparison } from '../lib/round-comparison';
 import { describeSweepProgress, sweepProgress, sweepRequestOf } from '../lib/series';
+import { statusWord, variedName, versus } from '../lib/words';
 
 import { ExperimentParams } from './experiment-params';
 import { LessonLink, PermalinkProblem, PermalinkSection, ProvenanceList } from './permalink-parts';
@@ -28,13 +30,14 @@ import './experiment-widget.css';
  * still running is followed live, as the series widget follows it.
  */
 export function SweepPermalink({ sweepId }: { sweepId: string }) {
+  const { t } = useTranslation('bench');
   // One answer per page: the stream brings the rest.
   const sweep = useQuery({
     queryKey: ['sweeps', sweepId, 'permalink'],
     queryFn: ({ signal }) => getSweep(sweepId, signal),
     staleTime: Infinity,
   });
-  if (sweep.isPending) return <Loading label="Loading the series…" />;
+  if (sweep.isPending) return <Loading label={t('permalink.loadingSeries')} />;
   if (sweep.isError) return <PermalinkProblem what="series" id={sweepId} error={sweep.error} />;
   return <SweepPage sweep={sweep.data} />;
 }
@@ -42,6 +45,7 @@ export function SweepPermalink({ sweepId }: { sweepId: string }) {
 /** The provenance of the series' first measured point: its runs share the runner's queue, and
  *  each point's own record is one link away. */
 function FirstPointProvenance({ runId }: { runId: string | null }) {
+  const { t } = useTranslation('bench');
   const provenance = useQuery({
     queryKey: ['runs', runId, 'provenance'],
     queryFn: ({ signal }) => getRun(runId ?? '', signal),
@@ -51,47 +55,53 @@ function FirstPointProvenance({ runId }: { runId: string | null }) {
   });
   return (
     <>
-      {runId ? <p className="permalink__muted">Of the first measured point; each point’s run has its own.</p> : null}
-      <ProvenanceList
-        provenance={provenance.data}
-        pending={runId ? 'Loading…' : 'Recorded as the points are measured: the runner, its host, CPUs and versions.'}
-      />
+      {runId ? <p className="permalink__muted">{t('permalink.firstPoint')}</p> : null}
+      <ProvenanceList provenance={provenance.data} pending={runId ? t('permalink.loading') : t('permalink.seriesPending')} />
     </>
   );
 }
 
 function SweepPage({ sweep }: { sweep: Sweep }) {
+  const { t, i18n } = useTranslation('bench');
   const state = useFollowSweep(sweep);
   const table = state.table ?? sweep;
   const request = useMemo(() => sweepRequestOf(table), [table]);
   const servers = useServers().data ?? [];
   const known = servers.filter((s) => request.servers.includes(s.id));
-  const when = formatWhen(sweep.created_at);
+  const when = formatWhen(sweep.created_at, i18n.resolvedLanguage);
   // A comparison in rounds (an edited server against its original): medians and their spread.
   const rounds = isRoundComparison(request);
+  const servered = versus(request.servers, t);
   const title = rounds
-    ? `${request.servers.map((s) => entryLabel(s, request.servers)).join(' vs ')}, ${formatInt(request.values.length)} round${request.values.length === 1 ? '' : 's'}`
-    : `${request.servers.join(' vs ')}${request.values.length > 1 ? ` by ${request.vary.replaceAll('_', ' ')}` : ''}`;
-  usePageTitle(`Series ${title}${when ? `, ${when}` : ''}`);
+    ? t('permalink.roundsTitle', {
+        entries: versus(request.servers.map((s) => entryLabel(s, request.servers, t)), t),
+        count: request.values.length,
+        rounds: formatInt(request.values.length),
+      })
+    : request.values.length > 1
+      ? t('series.titleBy', { servers: servered, field: variedName(request.vary, t) })
+      : servered;
+  const pageTitle = t('permalink.seriesPageTitle', { title });
+  usePageTitle(when ? t('permalink.pageTitleWhen', { title: pageTitle, when }) : pageTitle);
   // Until the stream is open (the first render), the table says whether it still runs.
   const running = state.phase === 'running' || (state.phase === 'idle' && !sweep.finished);
   const points = running ? state.points : table.points;
   const status =
     running
-      ? describeSweepProgress(sweepProgress(request.servers.length * request.values.length, state.points, state.table))
-      : table.points.some((p) => p.status === 'cancelled')
-        ? 'cancelled'
-        : 'done';
+      ? describeSweepProgress(sweepProgress(request.servers.length * request.values.length, state.points, state.table), t)
+      : statusWord(table.points.some((p) => p.status === 'cancelled') ? 'cancelled' : 'done', t);
   const firstRun = table.points.find((p) => p.status === 'done' && p.run_id !== null)?.run_id ?? null;
   const runs = table.points.filter((p) => p.run_id !== null);
 
   return (
     <article className="permalink" data-testid="sweep-permalink" aria-labelledby="permalink-title">
       <header>
-        <p className="permalink__kicker">Series · {formatInt(table.points.length)} points</p>
+        <p className="permalink__kicker">
+          {t('permalink.seriesKicker', { count: table.points.length, points: formatInt(table.points.length) })}
+        </p>
         <h1 id="permalink-title">{title}</h1>
         <div className="permalink__meta">
-          {when ? <time dateTime={sweep.created_at}>queued {when}</time> : null}
+          {when ? <time dateTime={sweep.created_at}>{t('permalink.queuedAt', { when })}</time> : null}
           <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
             {status}
           </p>
@@ -99,11 +109,11 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
         {sweep.request.lesson ? <LessonLink slug={sweep.request.lesson} /> : null}
       </header>
 
-      <PermalinkSection id="permalink-parameters" title="Parameters">
+      <PermalinkSection id="permalink-parameters" title={t('permalink.parameters')}>
         <ExperimentParams request={sweep.request} servers={known} />
       </PermalinkSection>
 
-      <PermalinkSection id="permalink-result" title="Result">
+      <PermalinkSection id="permalink-result" title={t('permalink.result')}>
         {rounds ? (
           <RoundComparison sweep={request} points={points} stem={table.id} />
         ) : (
@@ -111,12 +121,14 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
         )}
         {runs.length ? (
           <>
-            <h3 className="permalink__muted">Each point’s run</h3>
+            <h3 className="permalink__muted">{t('permalink.eachRun')}</h3>
             <ul className="permalink__runs" data-testid="sweep-runs">
               {runs.map((p) => (
                 <li key={`${p.server}@${p.value}`}>
                   <Link to={`/runs/${encodeURIComponent(p.run_id ?? '')}`}>
-                    {rounds ? `${entryLabel(p.server, request.servers)}, round ${formatInt(p.value)}` : `${p.server} at ${formatInt(p.value)}`}
+                    {rounds
+                      ? t('permalink.roundRun', { entry: entryLabel(p.server, request.servers, t), round: formatInt(p.value) })
+                      : t('permalink.pointRun', { server: p.server, value: formatInt(p.value) })}
                   </Link>
                 </li>
               ))}
@@ -125,7 +137,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
         ) : null}
       </PermalinkSection>
 
-      <PermalinkSection id="permalink-provenance" title="Provenance">
+      <PermalinkSection id="permalink-provenance" title={t('permalink.provenance')}>
         <FirstPointProvenance runId={firstRun} />
       </PermalinkSection>
     </article>

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** What a class is shown: an experiment of a lesson and, when there is one, its run or series. */
 export interface PresentTarget {
@@ -44,29 +45,34 @@ export function usePresenting(
   presenter: Presenter | null | undefined,
   target: Omit<PresentTarget, keyof Shown> | null,
 ): UsePresenting | null {
+  const { t } = useTranslation('bench');
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as what failed and the error's words, said in the language shown when it is shown.
+  const [failed, setFailed] = useState<{ what: 'present' | 'stop'; detail: string } | null>(null);
 
-  const act = useCallback(async (what: string, action: () => Promise<void>) => {
+  const act = useCallback(async (what: 'present' | 'stop', action: () => Promise<void>) => {
     setPending(true);
-    setError(null);
+    setFailed(null);
     try {
       await action();
     } catch (failure) {
-      setError(`${what} failed: ${failure instanceof Error ? failure.message : String(failure)}`);
+      setFailed({ what, detail: failure instanceof Error ? failure.message : String(failure) });
     } finally {
       setPending(false);
     }
   }, []);
 
   if (!presenter || !target) return null;
-  const present = (shown: Shown) => act('Presenting', () => presenter.present({ ...target, ...shown }));
+  const present = (shown: Shown) => act('present', () => presenter.present({ ...target, ...shown }));
+  const error = failed
+    ? t(failed.what === 'present' ? 'present.presentFailed' : 'present.stopFailed', { detail: failed.detail })
+    : null;
   return {
     presented: presenter.presenting,
     pending,
     error,
     present,
     follow: (shown) => (presenter.presenting ? present(shown) : Promise.resolve()),
-    stop: () => act('Stopping', () => presenter.stop()),
+    stop: () => act('stop', () => presenter.stop()),
   };
 }

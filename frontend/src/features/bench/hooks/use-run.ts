@@ -112,7 +112,7 @@ function useRunStream() {
             if (getState().runId !== runId || (run && isFinished(run))) return;
             attempts.current += 1;
             if (attempts.current > MAX_RESUBSCRIBE_ATTEMPTS) {
-              dispatch({ type: 'note', message: 'Lost the connection to the run’s event stream.' });
+              dispatch({ type: 'note', note: { key: 'notes.lostStream' } });
               dispatch({ type: 'connection', state: 'closed' });
               return;
             }
@@ -174,7 +174,7 @@ export function useRun(experimentKey: string, request: RunRequest, origin?: Expe
         dispatch({ type: 'cancelled' });
       }
     } catch (error) {
-      dispatch({ type: 'note', message: `Cancel failed: ${errorText(error)}` });
+      dispatch({ type: 'note', note: { key: 'notes.cancelFailed', values: { error: errorText(error) } } });
     }
   }, [close, dispatch, getState]);
 

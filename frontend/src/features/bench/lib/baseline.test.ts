@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { baselineSchema } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { aProvenance, doneData, progress } from '@/testing/fixtures';
 
 import { describeBaseline, replayRun } from './baseline';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 const recorded = baselineSchema.parse({
   block: 'server: c-epoll',
@@ -31,7 +35,7 @@ describe('baselines', () => {
   });
 
   it('says when and where a baseline was recorded', () => {
-    expect(describeBaseline(recorded)).toBe(
+    expect(describeBaseline(recorded, t)).toBe(
       'recorded 2026-11-22, on AMD EPYC, Linux 6.18.44, server CPU 0 / load generator CPU 1',
     );
   });

@@ -1,3 +1,4 @@
+import { i18next } from '@/lib/i18n';
 import { doneData, progress } from '@/testing/fixtures';
 
 import {
@@ -19,6 +20,9 @@ import {
   warmupBands,
 } from './chart-data';
 import type { ProgressPoint } from './run-state';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 function point(t: number, phase: 'warmup' | 'measure', qps = 100): ProgressPoint {
   const p = progress(t, phase, qps);
@@ -94,7 +98,7 @@ describe('chart data', () => {
   });
 
   it('names the reference by its date and knows an unstable result', () => {
-    expect(referenceLabel('2026-11-22T08:00:00+00:00')).toBe('reference (recorded 2026-11-22)');
+    expect(referenceLabel('2026-11-22T08:00:00+00:00', t)).toBe('reference (recorded 2026-11-22)');
     expect(resultIsUnstable({ ...doneData, stable: false })).toBe(true);
     expect(resultIsUnstable({ ...doneData, stable: true, client: { bound: true } })).toBe(true);
     expect(resultIsUnstable({ ...doneData, stable: true })).toBe(false);

@@ -2,6 +2,8 @@
  * Pure conversions from run state to chart points, kept out of the components
  * so they can be unit-tested without a canvas.
  */
+import type { TFunction } from 'i18next';
+
 import type { DoneEvent, PercentilePoint, Summary } from '@/lib/api-schemas';
 import { bytesToMiB } from '@/lib/format';
 
@@ -72,12 +74,9 @@ export interface ReferenceRun {
 }
 
 /** "reference (recorded 2026-11-22)", from the recording's timestamp. */
-export function referenceLabel(recordedAt: string): string {
-  return `reference (recorded ${recordedAt.slice(0, 10)})`;
+export function referenceLabel(recordedAt: string, t: TFunction<'bench'>): string {
+  return t('chart.reference', { date: recordedAt.slice(0, 10) });
 }
-
-/** What the live run is called on a chart that also draws the reference. */
-export const LIVE_LABEL = 'your run';
 
 /** A finished run whose figures are not the server's undisturbed best: disturbed while it was
  *  measured, or limited by a saturated load generator (client-bound). Its points are marked. */

@@ -2,8 +2,12 @@
  * Results picked from the history, side by side: every run (a sweep's points each count as
  * one) as a row of the same figures, for one chart and one table. Pure, for the view and tests.
  */
+import type { TFunction } from 'i18next';
+
 import type { Run, Sweep } from '@/lib/api-schemas';
 import type { ExportTable } from '@/lib/export';
+
+import { dateLocale, statusWord } from './words';
 
 export interface CompareRow {
   /** Unique among the rows: the run's id, or the sweep's and the point's. */
@@ -20,22 +24,22 @@ export interface CompareRow {
   note: string | null;
 }
 
-const stamp = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-
-/** "24 Nov, 10:01" for an ISO time; the text as is when it is not one. */
-export function shortTime(iso: string | null | undefined): string {
+/** "24 Nov, 10:01" ("11月24日 10:01" in Chinese) for an ISO time; the text as is when it is not one. */
+export function shortTime(iso: string | null | undefined, lng: string | undefined): string {
   if (!iso) return '';
   const time = new Date(iso);
-  return Number.isNaN(time.getTime()) ? iso : stamp.format(time);
+  if (Number.isNaN(time.getTime())) return iso;
+  return time.toLocaleString(dateLocale(lng), { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
 const EMPTY = { qps: null, p50_us: null, p99_us: null, cpu_percent: null, rss_bytes: null, threads: null };
 
-export function runRow(run: Run): CompareRow {
-  const label = `${run.server} · ${shortTime(run.created_at)}`;
+/** A run as a row; its label's time and its note in the interface's language (`lng`, `t`). */
+export function runRow(run: Run, t: TFunction<'bench'>, lng: string | undefined): CompareRow {
+  const label = `${run.server} · ${shortTime(run.created_at, lng)}`;
   const base = { key: run.id, label, server: run.server };
-  if (run.status !== 'done') return { ...base, ...EMPTY, note: run.status === 'failed' ? 'failed' : run.status };
-  if (!run.result) return { ...base, ...EMPTY, note: 'no result recorded' };
+  if (run.status !== 'done') return { ...base, ...EMPTY, note: statusWord(run.status, t) };
+  if (!run.result) return { ...base, ...EMPTY, note: t('compare.noResult') };
   const { summary, server, valid, invalid_reason: invalid, stable } = run.result;
   return {
     ...base,
@@ -45,22 +49,36 @@ export function runRow(run: Run): CompareRow {
     cpu_percent: server?.cpu_percent_mean ?? null,
     rss_bytes: server?.profile?.rss_mean_bytes ?? null,
     threads: server?.profile?.threads_peak ?? server?.pids_peak ?? null,
-    note: !valid ? `invalid: ${invalid ?? 'see the run'}` : stable === false ? 'disturbed while measured' : null,
+    note: !valid
+      ? t('compare.invalid', { reason: invalid ?? t('compare.seeRun') })
+      : stable === false
+        ? t('compare.disturbed')
+        : null,
   };
 }
 
-const VARIED_UNITS: Record<string, string> = {
-  connections: 'connections',
-  idle_connections: 'idle connections',
-  rate: 'requests/s',
-  payload_bytes: 'bytes',
-};
+/** "100 connections", "round 2": a point's value with what it counts. */
+function pointAt(vary: Sweep['request']['vary'], value: number, t: TFunction<'bench'>): string {
+  switch (vary) {
+    case 'connections':
+      return t('compare.at.connections', { count: value });
+    case 'idle_connections':
+      return t('compare.at.idleConnections', { count: value });
+    case 'rate':
+      return t('compare.at.rate', { value });
+    case 'payload_bytes':
+      return t('compare.at.payloadBytes', { count: value });
+    case 'round':
+      return t('compare.at.round', { value });
+  }
+}
 
-export function sweepRows(sweep: Sweep): CompareRow[] {
+/** A series' points as rows; their labels' time and notes in the interface's language. */
+export function sweepRows(sweep: Sweep, t: TFunction<'bench'>, lng: string | undefined): CompareRow[] {
   const { vary } = sweep.request;
-  const when = shortTime(sweep.created_at);
+  const when = shortTime(sweep.created_at, lng);
   return sweep.points.map((point) => {
-    const at = `${point.value} ${VARIED_UNITS[vary] ?? vary}`;
+    const at = pointAt(vary, point.value, t);
     const figures = point.status === 'done' && point.valid;
     return {
       key: `${sweep.id}:${point.server}:${point.value}`,
@@ -74,11 +92,11 @@ export function sweepRows(sweep: Sweep): CompareRow[] {
       threads: point.threads ?? null,
       note:
         point.status !== 'done'
-          ? (point.reason ?? point.status)
+          ? (point.reason ?? statusWord(point.status, t))
           : !point.valid
-            ? `invalid: ${point.reason ?? 'see the sweep'}`
+            ? t('compare.invalid', { reason: point.reason ?? t('compare.seeSweep') })
             : point.stable === false || point.client_bound
-              ? 'disturbed while measured'
+              ? t('compare.disturbed')
               : null,
     };
   });

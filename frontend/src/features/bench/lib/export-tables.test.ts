@@ -1,9 +1,13 @@
 import { doneEventSchema, sweepPointSchema, type SweepPoint } from '@/lib/api-schemas';
 import { toCsv } from '@/lib/export';
+import { i18next } from '@/lib/i18n';
 import { doneData } from '@/testing/fixtures';
 
 import type { SweepRequest } from './experiment-block';
 import { runTable, seriesTables } from './export-tables';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 const result = doneEventSchema.parse(doneData);
 
@@ -47,14 +51,14 @@ describe('seriesTables', () => {
   ];
 
   it('gives one table per figure: the varied value, then a column per server id', () => {
-    const tables = seriesTables(sweep, points);
+    const tables = seriesTables(sweep, points, t);
     expect(tables.map((t) => t.what)).toEqual(['qps', 'p99_us', 'points']); // no point has the rest
     expect(toCsv(tables[0]!.table)).toBe('connections,c-epoll,c-poll\r\n100,50000,45000\r\n1000,49000,\r\n');
     expect(tables[1]?.table.rows[0]).toEqual([100, 310.3, 400]);
   });
 
   it('ends with every point as a row, invalid ones too, with its note', () => {
-    const every = seriesTables(sweep, points).at(-1)!;
+    const every = seriesTables(sweep, points, t).at(-1)!;
     expect(every.table.columns.slice(0, 4)).toEqual(['server', 'connections', 'status', 'qps']);
     const invalid = every.table.rows.at(-1)!;
     expect(invalid.slice(0, 4)).toEqual(['c-poll', 1000, 'done', 12000]);

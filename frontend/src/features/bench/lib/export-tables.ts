@@ -3,6 +3,8 @@
  * Markdown): figures in base units (µs, bytes, req/s) named in the column or field, columns
  * named by server id, rounded to what the measurement can tell.
  */
+import type { TFunction } from 'i18next';
+
 import type { NamedTable } from '@/components/export-menu';
 import type { DoneEvent, SweepPoint } from '@/lib/api-schemas';
 import type { Cell, ExportTable } from '@/lib/export';
@@ -59,18 +61,18 @@ export function runTable(runs: { name: string; result: DoneEvent }[]): ExportTab
   return { columns: ['field', ...runs.map((run) => run.name)], rows: rows.filter((row) => row.slice(1).some((cell) => cell !== null)) };
 }
 
-/** The figures a series can be exported by, one table each: [field, label, digits]. */
+/** The figures a series can be exported by, one table each: [field, label's key, digits]. */
 type PointFigure = 'qps' | 'p50_us' | 'p99_us' | 'calls_per_request' | 'cpu_percent' | 'rss_bytes' | 'threads';
 
-const SERIES_METRICS: [PointFigure, string, number][] = [
-  ['qps', 'QPS', 1],
-  ['p50_us', 'p50 latency (µs)', 1],
-  ['p99_us', 'p99 latency (µs)', 1],
-  ['calls_per_request', 'System calls per request', 2],
-  ['cpu_percent', 'Server CPU (%)', 1],
-  ['rss_bytes', 'Resident memory (bytes)', 0],
-  ['threads', 'Threads', 0],
-];
+const SERIES_METRICS = [
+  ['qps', 'export.series.qps', 1],
+  ['p50_us', 'export.series.p50', 1],
+  ['p99_us', 'export.series.p99', 1],
+  ['calls_per_request', 'export.series.callsPerRequest', 2],
+  ['cpu_percent', 'export.series.cpu', 1],
+  ['rss_bytes', 'export.series.rss', 0],
+  ['threads', 'export.series.threads', 0],
+] as const satisfies readonly (readonly [PointFigure, string, number])[];
 
 /** Like the charts: only a finished, valid run has a figure. */
 function validFigure(point: SweepPoint | undefined, field: PointFigure): number | null {
@@ -81,13 +83,14 @@ function validFigure(point: SweepPoint | undefined, field: PointFigure): number 
 /**
  * A series as tables: one per figure with the varied value first and a column per server
  * (`connections,c-epoll,c-poll`), only valid points' figures, as the charts draw them; then
- * every point as a row with its status and note. Figures no point has are left out.
+ * every point as a row with its status and note. Figures no point has are left out. Columns
+ * are named for programs (ids, base units); the tables' labels and the notes for people.
  */
-export function seriesTables(sweep: SweepRequest, points: SweepPoint[]): NamedTable[] {
+export function seriesTables(sweep: SweepRequest, points: SweepPoint[], t: TFunction<'bench'>): NamedTable[] {
   const at = new Map(points.map((p) => [`${p.server}@${p.value}`, p]));
   const byMetric = SERIES_METRICS.map(([field, label, digits]): NamedTable => ({
     what: field,
-    label,
+    label: t(label),
     table: {
       columns: [sweep.vary, ...sweep.servers],
       rows: sweep.values.map((value) => [
@@ -99,7 +102,7 @@ export function seriesTables(sweep: SweepRequest, points: SweepPoint[]): NamedTa
 
   const every: NamedTable = {
     what: 'points',
-    label: 'Every point',
+    label: t('export.series.points'),
     table: {
       columns: ['server', sweep.vary, 'status', ...SERIES_METRICS.map(([field]) => field), 'qps_spread', 'valid', 'stable', 'note'],
       rows: points.map((p) => [
@@ -110,7 +113,7 @@ export function seriesTables(sweep: SweepRequest, points: SweepPoint[]): NamedTa
         round(p.spread, 4),
         p.valid ?? null,
         p.stable ?? null,
-        pointNote(p) || null,
+        pointNote(p, t) || null,
       ]),
     },
   };

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import type { HistoryEntry } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 
 import { describeEntry, entryLabUrl, entrySetup } from './history';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 const run: HistoryEntry = {
   kind: 'run',
@@ -33,9 +37,9 @@ const sweep: HistoryEntry = {
 
 describe('describeEntry', () => {
   it('names the servers and what varied, agreeing in number', () => {
-    expect(describeEntry(run)).toBe('c-threaded, 1 connection');
-    expect(describeEntry(sweep)).toBe('c-epoll vs c-poll over connections 10–1000');
-    expect(describeEntry({ ...sweep, vary: 'connections', values: [500] })).toBe('c-epoll vs c-poll, 500 connections');
+    expect(describeEntry(run, t)).toBe('c-threaded, 1 connection');
+    expect(describeEntry(sweep, t)).toBe('c-epoll vs c-poll over connections 10–1000');
+    expect(describeEntry({ ...sweep, vary: 'connections', values: [500] }, t)).toBe('c-epoll vs c-poll, 500 connections');
   });
 });
 

@@ -1,26 +1,24 @@
 /** A history entry in words, and the lab link that reopens it. Pure, for the page and tests. */
+import type { TFunction } from 'i18next';
+
 import type { HistoryEntry, RunField, RunRequest, SweepRequest } from '@/lib/api-schemas';
-import { formatCount } from '@/lib/format';
+import { formatInt } from '@/lib/format';
 
 import { labUrl, setupFromRequest, type LabSetup } from './lab-setup';
-
-const VARIED_LABELS: Record<string, string> = {
-  connections: 'connections',
-  idle_connections: 'idle connections',
-  rate: 'rate',
-  payload_bytes: 'payload',
-};
+import { variedName, versus } from './words';
 
 /** "c-epoll, 100 connections" or "c-epoll vs c-poll over connections 10–1000". */
-export function describeEntry(entry: HistoryEntry): string {
-  const servers = entry.servers.join(' vs ');
+export function describeEntry(entry: HistoryEntry, t: TFunction<'bench'>): string {
+  const servers = versus(entry.servers, t);
   if (entry.kind === 'sweep' && entry.vary && entry.values && entry.values.length > 1) {
     const low = Math.min(...entry.values);
     const high = Math.max(...entry.values);
-    return `${servers} over ${VARIED_LABELS[entry.vary] ?? entry.vary} ${low}–${high}`;
+    return t('history.entry.over', { servers, field: variedName(entry.vary, t), low, high });
   }
   const connections = entry.kind === 'sweep' ? entry.values?.[0] : entry.request.connections;
-  return typeof connections === 'number' ? `${servers}, ${formatCount(connections, 'connection')}` : servers;
+  return typeof connections === 'number'
+    ? t('history.entry.connections', { servers, count: connections, connections: formatInt(connections) })
+    : servers;
 }
 
 /** The entry as the lab setup that runs it again. */

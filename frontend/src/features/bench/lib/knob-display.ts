@@ -1,4 +1,6 @@
 /** A server knob as a learner reads it: its catalog label, and its value in its unit. */
+import type { TFunction } from 'i18next';
+
 import type { Knob } from '@/lib/api-schemas';
 import { formatBytes, formatCount, formatInt } from '@/lib/format';
 
@@ -16,10 +18,10 @@ function singular(unit: string): string {
 
 /**
  * "8,192 KiB", "16 KiB" (a size in bytes), "1 thread", "4 threads", "on"/"off" for a switch,
- * an option as it is named.
+ * an option as it is named. A knob's unit is the catalog's word, shown as it came.
  */
-export function knobValue(value: unknown, knob: LabelledKnob | undefined): string {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
+export function knobValue(value: unknown, knob: LabelledKnob | undefined, t: TFunction<'bench'>): string {
+  if (typeof value === 'boolean') return value ? t('knob.on') : t('knob.off');
   if (typeof value !== 'number') return String(value);
   const unit = knob?.unit;
   if (!unit) return formatInt(value);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Knob, RunField } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 
 import {
   EMPTY_SETUP,
@@ -13,6 +14,9 @@ import {
   setupToSearch,
   type LabSetup,
 } from './lab-setup';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 const FIELDS: RunField[] = [
   { name: 'protocol', label: 'Protocol', help: 'h', kind: 'choice', default: 'echo', choices: ['echo', 'http'], min_exclusive: false, sweepable: false },
@@ -32,13 +36,13 @@ const setup = (partial: Partial<LabSetup>): LabSetup => ({ ...EMPTY_SETUP, ...pa
 
 describe('planFor', () => {
   it('makes one server with nothing varied a run, with only the changed fields and its knobs', () => {
-    const plan = planFor(setup({ servers: ['c-threaded'], fields: { connections: 500, payload_bytes: 64 }, knobs: { 'c-threaded': { stack_kib: 256 } } }), FIELDS);
+    const plan = planFor(setup({ servers: ['c-threaded'], fields: { connections: 500, payload_bytes: 64 }, knobs: { 'c-threaded': { stack_kib: 256 } } }), FIELDS, t);
     expect(plan.kind).toBe('run');
     expect(plan).toEqual({ kind: 'run', title: 'Lab run', request: { server: 'c-threaded', connections: 500, knobs: { stack_kib: 256 } } });
   });
 
   it('compares several servers as a one-value sweep at their connections', () => {
-    const plan = planFor(setup({ servers: ['c-epoll', 'c-poll'], fields: { connections: 1000, duration_s: 5 } }), FIELDS);
+    const plan = planFor(setup({ servers: ['c-epoll', 'c-poll'], fields: { connections: 1000, duration_s: 5 } }), FIELDS, t);
     expect(plan.kind === 'sweep' && plan.sweep).toEqual({ servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [1000], base: { duration_s: 5 } });
   });
 
@@ -46,6 +50,7 @@ describe('planFor', () => {
     const plan = planFor(
       setup({ servers: ['c-epoll', 'c-threaded'], vary: 'payload_bytes', values: [16, 4096], fields: { payload_bytes: 999 }, knobs: { 'c-threaded': { stack_kib: 256 } } }),
       FIELDS,
+      t,
     );
     expect(plan.kind === 'sweep' && plan.sweep).toEqual({
       servers: ['c-epoll', 'c-threaded'],
@@ -64,6 +69,7 @@ describe('setupProblems', () => {
       FIELDS,
       KNOBS,
       40,
+      t,
     );
     expect(problems).toEqual([
       'Connections may be at most 19000 connections here',
@@ -74,15 +80,15 @@ describe('setupProblems', () => {
   });
 
   it('needs a server, two values for a sweep, and no more runs than the host allows', () => {
-    expect(setupProblems(EMPTY_SETUP, FIELDS, KNOBS, 40)).toEqual(['Pick at least one server']);
-    expect(setupProblems(setup({ servers: ['c-epoll'], vary: 'connections', values: [10] }), FIELDS, KNOBS, 40)).toContain('A sweep needs at least two values');
+    expect(setupProblems(EMPTY_SETUP, FIELDS, KNOBS, 40, t)).toEqual(['Pick at least one server']);
+    expect(setupProblems(setup({ servers: ['c-epoll'], vary: 'connections', values: [10] }), FIELDS, KNOBS, 40, t)).toContain('A sweep needs at least two values');
     const many = setup({ servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [1, 2, 3] });
-    expect(setupProblems(many, FIELDS, KNOBS, 4)).toContain('6 runs: a sweep may have at most 4 here');
+    expect(setupProblems(many, FIELDS, KNOBS, 4, t)).toContain('6 runs: a sweep may have at most 4 here');
   });
 
   it('checks a choice and a bool', () => {
-    expect(fieldProblem(FIELDS[0]!, 'udp')).toBe('Protocol is one of echo, http');
-    expect(fieldProblem(FIELDS[5]!, true)).toBeNull();
+    expect(fieldProblem(FIELDS[0]!, 'udp', t)).toBe('Protocol is one of echo, http');
+    expect(fieldProblem(FIELDS[5]!, true, t)).toBeNull();
   });
 });
 
@@ -105,7 +111,7 @@ describe('the URL', () => {
     const back = setupFromSearch(new URLSearchParams('servers=c-epoll&connections=lots&vary=bogus'), FIELDS, KNOBS);
     expect(back.fields.connections).toBeNaN();
     expect(back.vary).toBeNull();
-    expect(setupProblems(back, FIELDS, KNOBS, 40)).toEqual(['Connections needs a number']);
+    expect(setupProblems(back, FIELDS, KNOBS, 40, t)).toEqual(['Connections needs a number']);
   });
 });
 

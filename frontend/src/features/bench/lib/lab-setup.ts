@@ -4,6 +4,8 @@
  * setup lives in the page's URL (`#/lab?servers=c-epoll,c-poll&connections=1000`), so a lab
  * experiment can be linked, reloaded and opened from a lesson's block or the history.
  */
+import type { TFunction } from 'i18next';
+
 import { VARIED_FIELDS, type Knob, type RunField, type RunRequest, type SweepRequest, type VariedField } from '@/lib/api-schemas';
 
 import { knobLabel } from './knob-display';
@@ -39,36 +41,43 @@ function isVaried(name: string): name is VariedField {
 
 // ─────────────────────────── checking values ───────────────────────────
 
-function describeBound(field: RunField, value: number): string | null {
-  const unit = field.units ? ` ${field.units}` : '';
+/** A bound with its unit, when the field has one: "19000 connections", "0 s". */
+function withUnit(value: number, unit: string | null | undefined): string {
+  return unit ? `${value} ${unit}` : String(value);
+}
+
+function describeBound(field: RunField, value: number, t: TFunction<'bench'>): string | null {
+  const label = field.label;
   if (field.min != null && (field.min_exclusive ? value <= field.min : value < field.min)) {
-    return `${field.label} must be ${field.min_exclusive ? 'more than' : 'at least'} ${field.min}${unit}`;
+    const bound = withUnit(field.min, field.units);
+    return field.min_exclusive ? t('lab.problem.moreThan', { label, bound }) : t('lab.problem.atLeast', { label, bound });
   }
-  if (field.max != null && value > field.max) return `${field.label} may be at most ${field.max}${unit} here`;
+  if (field.max != null && value > field.max) return t('lab.problem.atMostHere', { label, bound: withUnit(field.max, field.units) });
   return null;
 }
 
 /** Why a value is refused for a field, or null: the same bounds POST /api/runs applies. */
-export function fieldProblem(field: RunField, value: FieldValue): string | null {
-  if (field.kind === 'bool') return typeof value === 'boolean' ? null : `${field.label} is on or off`;
+export function fieldProblem(field: RunField, value: FieldValue, t: TFunction<'bench'>): string | null {
+  const label = field.label;
+  if (field.kind === 'bool') return typeof value === 'boolean' ? null : t('lab.problem.onOff', { label });
   if (field.kind === 'choice') {
-    return field.choices?.includes(String(value)) ? null : `${field.label} is one of ${field.choices?.join(', ') ?? ''}`;
+    return field.choices?.includes(String(value)) ? null : t('lab.problem.oneOf', { label, choices: field.choices?.join(', ') ?? '' });
   }
-  if (typeof value !== 'number' || !Number.isFinite(value)) return `${field.label} needs a number`;
-  if (field.kind === 'int' && !Number.isInteger(value)) return `${field.label} takes whole numbers`;
-  return describeBound(field, value);
+  if (typeof value !== 'number' || !Number.isFinite(value)) return t('lab.problem.number', { label });
+  if (field.kind === 'int' && !Number.isInteger(value)) return t('lab.problem.whole', { label });
+  return describeBound(field, value, t);
 }
 
 /** Why a knob value is refused, or null (the catalog's type, range and values). */
-export function knobProblem(knob: Knob, value: KnobValue): string | null {
-  const name = knobFormLabel(knob);
-  if (knob.type === 'bool') return typeof value === 'boolean' ? null : `${name} is on or off`;
+export function knobProblem(knob: Knob, value: KnobValue, t: TFunction<'bench'>): string | null {
+  const label = knobFormLabel(knob);
+  if (knob.type === 'bool') return typeof value === 'boolean' ? null : t('lab.problem.onOff', { label });
   if (knob.type === 'enum') {
-    return knob.values?.map(String).includes(String(value)) ? null : `${name} is one of ${knob.values?.join(', ') ?? ''}`;
+    return knob.values?.map(String).includes(String(value)) ? null : t('lab.problem.oneOf', { label, choices: knob.values?.join(', ') ?? '' });
   }
-  if (typeof value !== 'number' || !Number.isInteger(value)) return `${name} takes whole numbers`;
-  if (knob.min != null && value < knob.min) return `${name} must be at least ${knob.min}`;
-  if (knob.max != null && value > knob.max) return `${name} may be at most ${knob.max}`;
+  if (typeof value !== 'number' || !Number.isInteger(value)) return t('lab.problem.whole', { label });
+  if (knob.min != null && value < knob.min) return t('lab.problem.atLeast', { label, bound: String(knob.min) });
+  if (knob.max != null && value > knob.max) return t('lab.problem.atMost', { label, bound: String(knob.max) });
   return null;
 }
 
@@ -79,32 +88,38 @@ function fieldValues(setup: LabSetup, fields: RunField[]): Record<string, FieldV
 }
 
 /** Every problem with the setup, in the form's order; empty when it can run. */
-export function setupProblems(setup: LabSetup, fields: RunField[], knobs: Record<string, Knob[]>, maxPoints: number): string[] {
+export function setupProblems(
+  setup: LabSetup,
+  fields: RunField[],
+  knobs: Record<string, Knob[]>,
+  maxPoints: number,
+  t: TFunction<'bench'>,
+): string[] {
   const problems: string[] = [];
-  if (setup.servers.length === 0) problems.push('Pick at least one server');
+  if (setup.servers.length === 0) problems.push(t('lab.problem.pickServer'));
   const values = fieldValues(setup, fields);
   for (const field of fields) {
     if (setup.vary === field.name) continue;
-    const problem = fieldProblem(field, values[field.name] ?? field.default);
+    const problem = fieldProblem(field, values[field.name] ?? field.default, t);
     if (problem) problems.push(problem);
   }
   for (const server of setup.servers) {
     for (const [name, value] of Object.entries(setup.knobs[server] ?? {})) {
       const knob = knobs[server]?.find((k) => k.name === name);
-      const problem = knob ? knobProblem(knob, value) : `${server} has no knob ${name}`;
-      if (problem) problems.push(`${server}: ${problem}`);
+      const problem = knob ? knobProblem(knob, value, t) : t('lab.problem.noKnob', { server, knob: name });
+      if (problem) problems.push(t('lab.problem.ofServer', { server, problem }));
     }
   }
   if (setup.vary) {
     const field = fields.find((f) => f.name === setup.vary);
-    if (setup.values.length < 2) problems.push('A sweep needs at least two values');
+    if (setup.values.length < 2) problems.push(t('lab.problem.twoValues'));
     for (const value of setup.values) {
-      const problem = field ? fieldProblem(field, value) : null;
+      const problem = field ? fieldProblem(field, value, t) : null;
       if (problem) problems.push(problem);
     }
   }
   const runs = setup.servers.length * Math.max(1, setup.vary ? setup.values.length : 1);
-  if (runs > maxPoints) problems.push(`${runs} runs: a sweep may have at most ${maxPoints} here`);
+  if (runs > maxPoints) problems.push(t('lab.problem.tooMany', { runs, max: maxPoints }));
   return [...new Set(problems)];
 }
 
@@ -123,11 +138,11 @@ function setKnobs(setup: LabSetup): Record<string, Record<string, KnobValue>> {
 
 /** The setup as the one request it becomes: a run for one server with nothing varied, else a
  *  sweep (several servers without `vary` compare them at one connection count). */
-export function planFor(setup: LabSetup, fields: RunField[]): LabPlan {
+export function planFor(setup: LabSetup, fields: RunField[], t: TFunction<'bench'>): LabPlan {
   const changed = changedFields(setup, fields) as Partial<RunRequest>;
   const knobs = setKnobs(setup);
   const [first = ''] = setup.servers;
-  const title = setup.servers.length > 1 || setup.vary ? 'Lab sweep' : 'Lab run';
+  const title = setup.servers.length > 1 || setup.vary ? t('lab.sweepTitle') : t('lab.runTitle');
   if (setup.servers.length === 1 && !setup.vary) {
     const request: RunRequest = { ...changed, server: first, ...(knobs[first] ? { knobs: knobs[first] } : {}) };
     return { kind: 'run', title, request };
@@ -235,10 +250,10 @@ export function setupFromRequest(request: RunRequest | SweepRequest): LabSetup {
 }
 
 /** Seconds as a person says them: "45 s", "2 min", "1 min 20 s". */
-export function describeSeconds(total: number): string {
+export function describeSeconds(total: number, t: TFunction<'bench'>): string {
   const seconds = Math.round(total);
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return t('duration.seconds', { seconds });
   const minutes = Math.floor(seconds / 60);
   const rest = seconds % 60;
-  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+  return rest ? t('duration.minutesSeconds', { minutes, seconds: rest }) : t('duration.minutes', { minutes });
 }

@@ -2,13 +2,17 @@
  * What a permalink page says about a run or series besides its figures and the parameters it
  * was asked for (its request, as ExperimentParams lists it): when, and where it was measured.
  */
+import type { TFunction } from 'i18next';
 
-/** "25 Nov 2026, 10:08" in the reader's time zone; null for no or an unreadable time. */
-export function formatWhen(iso: string | null | undefined): string | null {
+import { dateLocale, listed } from './words';
+
+/** "25 Nov 2026, 10:08" ("2026年11月25日 10:08" in Chinese) in the reader's time zone; null for
+ *  no or an unreadable time. */
+export function formatWhen(iso: string | null | undefined, lng: string | undefined): string | null {
   if (!iso) return null;
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return null;
-  return when.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return when.toLocaleString(dateLocale(lng), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function text(value: unknown): string | null {
@@ -35,7 +39,11 @@ function argv(value: unknown): string | null {
  * The runner's record of where and how a run was measured (result.provenance), as labelled
  * rows; what a recording does not have is left out. Older recordings have fewer keys.
  */
-export function provenanceRows(provenance: Record<string, unknown> | null | undefined): [string, string][] {
+export function provenanceRows(
+  provenance: Record<string, unknown> | null | undefined,
+  t: TFunction<'bench'>,
+  lng: string | undefined,
+): [string, string][] {
   if (!provenance) return [];
   const p = provenance;
   const runner = text(p.runner);
@@ -44,26 +52,30 @@ export function provenanceRows(provenance: Record<string, unknown> | null | unde
   const cpu = text(p.cpu_model);
   const kernel = text(p.kernel);
   const cgroup = text(p.cgroup_version);
-  const started = formatWhen(text(p.started_at));
-  const finished = formatWhen(text(p.finished_at));
+  const serverCpus = text(p.server_cpus);
+  const loadgenCpus = text(p.loadgen_cpus);
+  const started = formatWhen(text(p.started_at), lng);
+  const finished = formatWhen(text(p.finished_at), lng);
   const shared = Array.isArray(p.shares_cpus_with) ? p.shares_cpus_with.map(String) : [];
+  const loadgenVersion = text(p.loadgen_version);
+  const loadgen = [image(p.loadgen_image), loadgenVersion ? t('provenance.version', { version: loadgenVersion }) : null].filter(
+    (part): part is string => part !== null,
+  );
   const rows: [string, string | null][] = [
-    ['runner', runner && host && runner !== host ? `${runner} on ${host}` : (runner ?? host)],
-    ['CPU', cpu && cpus ? `${cpu}, ${cpus} CPUs` : (cpu ?? (cpus ? `${cpus} CPUs` : null))],
+    [t('provenance.runner'), runner && host && runner !== host ? t('provenance.runnerOn', { runner, host }) : (runner ?? host)],
     [
-      'pinned to',
-      text(p.server_cpus) && text(p.loadgen_cpus)
-        ? `server CPU ${text(p.server_cpus) ?? ''}, load generator CPU ${text(p.loadgen_cpus) ?? ''}`
-        : null,
+      t('provenance.cpu'),
+      cpu && cpus ? t('provenance.cpuModelCount', { cpu, cpus }) : (cpu ?? (cpus ? t('provenance.cpuCount', { cpus }) : null)),
     ],
-    ['shares CPUs with', shared.length ? shared.join(', ') : null],
-    ['kernel', kernel ? `Linux ${kernel}${cgroup ? `, cgroup v${cgroup}` : ''}` : null],
+    [t('provenance.pinnedTo'), serverCpus && loadgenCpus ? t('provenance.pinned', { server: serverCpus, loadgen: loadgenCpus }) : null],
+    [t('provenance.sharesCpusWith'), shared.length ? shared.join(', ') : null],
+    [t('provenance.kernel'), kernel ? `Linux ${kernel}${cgroup ? `, cgroup v${cgroup}` : ''}` : null],
     ['Docker', text(p.docker_version)],
-    ['server image', image(p.server_image)],
-    ['load generator', [image(p.loadgen_image), text(p.loadgen_version) ? `version ${text(p.loadgen_version) ?? ''}` : null].filter(Boolean).join(', ') || null],
-    ['server command', argv(p.server_argv)],
-    ['load generator command', argv(p.loadgen_argv)],
-    ['measured', started && finished ? `${started} to ${finished}` : started],
+    [t('provenance.serverImage'), image(p.server_image)],
+    [t('provenance.loadGenerator'), loadgen.length ? listed(loadgen, t) : null],
+    [t('provenance.serverCommand'), argv(p.server_argv)],
+    [t('provenance.loadGeneratorCommand'), argv(p.loadgen_argv)],
+    [t('provenance.measured'), started && finished ? t('provenance.fromTo', { start: started, end: finished }) : started],
   ];
   return rows.filter((row): row is [string, string] => row[1] !== null);
 }

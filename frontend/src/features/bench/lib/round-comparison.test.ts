@@ -1,6 +1,10 @@
+import { i18next } from '@/lib/i18n';
 import { aPoint } from '@/testing/fixtures';
 
 import { entryLabel, isRoundComparison, relativeChange, spreadOf, summariseRounds } from './round-comparison';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 const entries = ['c-epoll', 'variant:0123456789abcdef0123456789abcdef'];
 const [original, edit] = entries as [string, string];
@@ -17,7 +21,7 @@ describe('summariseRounds', () => {
   ];
 
   it('gives each entry its median, least and greatest over the rounds it measured', () => {
-    const [a, b] = summariseRounds(entries, 3, points);
+    const [a, b] = summariseRounds(entries, 3, points, t);
     expect(a).toEqual({
       entry: original,
       label: 'c-epoll (original)',
@@ -32,7 +36,7 @@ describe('summariseRounds', () => {
   });
 
   it('has no figures for an entry before its first round ends', () => {
-    const [, b] = summariseRounds(entries, 3, points.slice(0, 1));
+    const [, b] = summariseRounds(entries, 3, points.slice(0, 1), t);
     expect(b).toMatchObject({ measured: 0, qps: null, p99_us: null });
     expect(relativeChange(b!.qps, { median: 1, min: 1, max: 1 })).toBeNull();
   });
@@ -49,11 +53,11 @@ describe('spreadOf', () => {
 
 describe('entryLabel', () => {
   it('names the original and the edit', () => {
-    expect(entryLabel(original, entries)).toBe('c-epoll (original)');
-    expect(entryLabel(edit, entries)).toBe('c-epoll (your edit)');
-    expect(entryLabel('c-poll', ['c-poll', 'c-epoll'])).toBe('c-poll');
-    expect(entryLabel(edit, [edit])).toBe('edit 01234567 (your edit)');
-    expect(entryLabel('variant:b', [original, 'variant:a', 'variant:b'])).toBe('c-epoll (your edit 2)');
+    expect(entryLabel(original, entries, t)).toBe('c-epoll (original)');
+    expect(entryLabel(edit, entries, t)).toBe('c-epoll (your edit)');
+    expect(entryLabel('c-poll', ['c-poll', 'c-epoll'], t)).toBe('c-poll');
+    expect(entryLabel(edit, [edit], t)).toBe('edit 01234567 (your edit)');
+    expect(entryLabel('variant:b', [original, 'variant:a', 'variant:b'], t)).toBe('c-epoll (your edit 2)');
   });
 
   it('knows a comparison in rounds', () => {

@@ -4,6 +4,8 @@
  * so a learner's edited server is read against the original it came from. Pure, for the
  * charts, the tables and the tests.
  */
+import type { TFunction } from 'i18next';
+
 import type { SweepPoint } from '@/lib/api-schemas';
 
 import { pointFigure } from './series';
@@ -24,16 +26,16 @@ export function isVariantEntry(entry: string): boolean {
  * How an entry is labelled: "c-epoll (original)" beside "c-epoll (your edit)" when the series
  * compares one server with edits of it; an edit of a server not in the series by its id.
  */
-export function entryLabel(entry: string, entries: readonly string[]): string {
+export function entryLabel(entry: string, entries: readonly string[], t: TFunction<'bench'>): string {
   const originals = entries.filter((e) => !isVariantEntry(e));
   const hasEdit = entries.some(isVariantEntry);
-  if (!isVariantEntry(entry)) return hasEdit ? `${entry} (original)` : entry;
+  if (!isVariantEntry(entry)) return hasEdit ? t('rounds.original', { server: entry }) : entry;
   const [only] = originals;
   const edits = entries.filter(isVariantEntry);
-  const which = edits.length > 1 ? ` ${edits.indexOf(entry) + 1}` : '';
-  return originals.length === 1 && only !== undefined
-    ? `${only} (your edit${which})`
-    : `edit ${entry.slice(VARIANT_ENTRY.length, VARIANT_ENTRY.length + 8)} (your edit)`;
+  if (originals.length !== 1 || only === undefined) {
+    return t('rounds.editById', { id: entry.slice(VARIANT_ENTRY.length, VARIANT_ENTRY.length + 8) });
+  }
+  return edits.length > 1 ? t('rounds.yourEditNumber', { server: only, number: edits.indexOf(entry) + 1 }) : t('rounds.yourEdit', { server: only });
 }
 
 export interface Spread {
@@ -62,13 +64,13 @@ export function spreadOf(values: number[]): Spread | null {
 }
 
 /** Per entry, in the series' order: its median QPS and p99 over the rounds that measured it. */
-export function summariseRounds(entries: readonly string[], rounds: number, points: SweepPoint[]): EntrySummary[] {
+export function summariseRounds(entries: readonly string[], rounds: number, points: SweepPoint[], t: TFunction<'bench'>): EntrySummary[] {
   return entries.map((entry) => {
     const own = points.filter((p) => p.server === entry);
     const figures = (metric: 'qps' | 'p99_us') => own.map((p) => pointFigure(p, metric)).filter((v): v is number => v !== null);
     return {
       entry,
-      label: entryLabel(entry, entries),
+      label: entryLabel(entry, entries, t),
       measured: figures('qps').length,
       rounds,
       qps: spreadOf(figures('qps')),

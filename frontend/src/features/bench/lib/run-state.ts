@@ -3,6 +3,8 @@
  * events of one run. Events carry a per-run sequence number (`id:`); anything
  * at or below the last one applied is a replay after a reconnect and is ignored.
  */
+import type { TFunction } from 'i18next';
+
 import type { DoneEvent, ProgressEvent, Run, RunEventFrame, RunStatus } from '@/lib/api-schemas';
 
 export type RunPhase =
@@ -36,6 +38,19 @@ export interface StatsPoint {
   memoryBytes: number;
 }
 
+/**
+ * A note beside a run: words as they came (the server's, a frame parser's), or one of ours,
+ * kept as its key and values so it is said in the language shown when it is shown.
+ */
+export type RunNote =
+  | { text: string }
+  | { key: 'notes.buildCached' | 'notes.compiled' | 'notes.checked' | 'notes.lostStream' | 'notes.cancelFailed'; values?: Record<string, string | number> };
+
+/** A note in words, in the interface's language. */
+export function noteText(note: RunNote, t: TFunction<'bench'>): string {
+  return 'text' in note ? note.text : t(note.key, note.values ?? {});
+}
+
 export interface RunState {
   runId: string | null;
   phase: RunPhase;
@@ -51,10 +66,11 @@ export interface RunState {
   progress: ProgressPoint[];
   stats: StatsPoint[];
   result: DoneEvent | null;
-  failure: { reason: string; logs: string[] } | null;
+  /** The reason is null when the run's record has none (it failed without saying why). */
+  failure: { reason: string | null; logs: string[] } | null;
   connection: ConnectionState;
   /** Non-fatal problems worth showing (bad frames, a failed cancel…). */
-  notes: string[];
+  notes: RunNote[];
 }
 
 export const initialRunState: RunState = {
@@ -90,7 +106,7 @@ export type RunAction =
   | { type: 'connection'; state: ConnectionState }
   | { type: 'resolved'; run: Run }
   | { type: 'cancelled' }
-  | { type: 'note'; message: string };
+  | { type: 'note'; note: RunNote };
 
 /** A run that is no longer waiting has no place, wait or hold. */
 const LEFT_QUEUE = { position: null, waitS: null, held: false } as const;
@@ -114,9 +130,10 @@ export function isCancellable(state: RunState): boolean {
   return state.runId !== null && ['queued', 'starting', 'warmup', 'measure'].includes(state.phase);
 }
 
-function addNote(state: RunState, message: string): RunState {
-  if (state.notes.includes(message)) return state;
-  return { ...state, notes: [...state.notes, message].slice(-MAX_NOTES) };
+function addNote(state: RunState, note: RunNote): RunState {
+  const same = JSON.stringify(note);
+  if (state.notes.some((n) => JSON.stringify(n) === same)) return state;
+  return { ...state, notes: [...state.notes, note].slice(-MAX_NOTES) };
 }
 
 function phaseForStatus(status: RunStatus): RunPhase {
@@ -155,7 +172,7 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
       return next;
     case 'requeued':
       // Its `queued` event with the new position comes next.
-      return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, frame.data.reason);
+      return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, { text: frame.data.reason });
     case 'started':
       return { ...next, ...LEFT_QUEUE, phase: 'starting', server: frame.data.server };
     case 'build':
@@ -163,13 +180,13 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
       return addNote(
         { ...next, ...LEFT_QUEUE, phase: 'starting' },
         frame.data.status === 'cached'
-          ? 'your edited server was built before: using that build'
-          : `your edited server compiled in ${frame.data.seconds ?? '?'} s`,
+          ? { key: 'notes.buildCached' }
+          : { key: 'notes.compiled', values: { seconds: frame.data.seconds ?? '?' } },
       );
     case 'check':
       return addNote(
         { ...next, ...LEFT_QUEUE, phase: 'starting' },
-        `your edited server answered every ${frame.data.protocol} check correctly`,
+        { key: 'notes.checked', values: { protocol: frame.data.protocol } },
       );
     case 'checked':
       // A check run ends here, with no figures: the editor shows it, not the run view.
@@ -245,7 +262,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       if (state.runId === null) return state;
       return applyFrame(state, action.frame);
     case 'bad-event':
-      return addNote(state, action.error);
+      return addNote(state, { text: action.error });
     case 'connection':
       if (state.connection === action.state) return state;
       if (state.connection === 'closed' && action.state !== 'connecting') return state;
@@ -265,7 +282,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
           ...LEFT_QUEUE,
           phase: 'failed',
           // The run's record keeps the reason; the logs came only with the stream's `failed`.
-          failure: { reason: action.run.error ?? 'the run failed (no reason recorded)', logs: [] },
+          failure: { reason: action.run.error ?? null, logs: [] },
           connection: 'closed',
         };
       }
@@ -278,48 +295,46 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       if (isTerminal(state.phase)) return state;
       return { ...state, ...LEFT_QUEUE, phase: 'cancelled', connection: 'closed' };
     case 'note':
-      return addNote(state, action.message);
+      return addNote(state, action.note);
   }
 }
 
 /** The server's estimate of a queued run's wait, said the way a person would: it is an
  *  estimate, sent again whenever the queue moves, so the label does not tick between. */
-export function describeWait(seconds: number): string | null {
+export function describeWait(seconds: number, t: TFunction<'bench'>): string | null {
   if (seconds < 1) return null; // next to start: the position says enough
-  if (seconds < 90) return `about ${Math.round(seconds)} s`;
-  return `about ${Math.round(seconds / 60)} min`;
+  if (seconds < 90) return t('state.waitSeconds', { seconds: Math.round(seconds) });
+  return t('state.waitMinutes', { minutes: Math.round(seconds / 60) });
 }
 
-/** The instructor paused the class: the run is not lost, it waits for the resume. */
-export const HELD_LABEL = "Your class's runs are paused by the instructor; yours keeps its place";
-
-function queuedLabel({ position, waitS, held }: RunState): string {
-  if (held) return HELD_LABEL;
-  if (position === null) return 'Waiting in the queue';
-  const wait = waitS === null ? null : describeWait(waitS);
-  return `Waiting: number ${position} in the queue${wait ? `, ${wait}` : ''}`;
+function queuedLabel({ position, waitS, held }: RunState, t: TFunction<'bench'>): string {
+  // The instructor paused the class: the run is not lost, it waits for the resume.
+  if (held) return t('state.held');
+  if (position === null) return t('state.waiting');
+  const wait = waitS === null ? null : describeWait(waitS, t);
+  return wait ? t('state.waitingAtFor', { position, wait }) : t('state.waitingAt', { position });
 }
 
 /** The text of the visible state label (`data-testid="run-state"`). */
-export function runStateLabel(state: RunState): string {
+export function runStateLabel(state: RunState, t: TFunction<'bench'>): string {
   switch (state.phase) {
     case 'idle':
-      return 'not run yet';
+      return t('state.idle');
     case 'submitting':
-      return 'submitting…';
+      return t('state.submitting');
     case 'queued':
-      return queuedLabel(state);
+      return queuedLabel(state, t);
     case 'starting':
-      return 'starting';
+      return t('state.starting');
     case 'warmup':
-      return 'warming up';
+      return t('state.warmup');
     case 'measure':
-      return 'measuring';
+      return t('state.measure');
     case 'done':
-      return 'done';
+      return t('status.done');
     case 'failed':
-      return `failed: ${state.failure?.reason ?? 'unknown reason'}`;
+      return t('state.failed', { reason: state.failure ? (state.failure.reason ?? t('state.noReasonRecorded')) : t('state.unknownReason') });
     case 'cancelled':
-      return 'cancelled';
+      return t('status.cancelled');
   }
 }

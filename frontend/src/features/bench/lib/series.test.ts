@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { SweepPoint } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { aPoint, aSweep } from '@/testing/fixtures';
 
 import type { SweepRequest } from './experiment-block';
@@ -16,6 +17,9 @@ import {
   variesValue,
   wantsLogAxis,
 } from './series';
+
+/** The English strings, as the interface shows them before a language is chosen. */
+const t = i18next.getFixedT('en', 'bench');
 
 const sweep: SweepRequest = {
   servers: ['c-select', 'c-epoll'],
@@ -47,10 +51,10 @@ describe('series', () => {
   });
 
   it('explains a point without a figure', () => {
-    expect(pointNote(point('c-select', 2000, { status: 'skipped', reason: 'at most 1018' }))).toBe('not run: at most 1018');
-    expect(pointNote(point('a', 1, { valid: false, reason: '3 requests got no reply' }))).toBe('invalid: 3 requests got no reply');
-    expect(pointNote(point('a', 1, { noisy: true }))).toBe('noisy');
-    expect(pointNote(point('a', 1, { status: 'running' }))).toBe('running');
+    expect(pointNote(point('c-select', 2000, { status: 'skipped', reason: 'at most 1018' }), t)).toBe('not run: at most 1018');
+    expect(pointNote(point('a', 1, { valid: false, reason: '3 requests got no reply' }), t)).toBe('invalid: 3 requests got no reply');
+    expect(pointNote(point('a', 1, { noisy: true }), t)).toBe('noisy');
+    expect(pointNote(point('a', 1, { status: 'running' }), t)).toBe('running');
     expect(pointFigure(point('a', 1, { status: 'running' }), 'qps')).toBeNull();
   });
 
@@ -62,9 +66,9 @@ describe('series', () => {
       values: [100, 40],
       unstable: [false, true],
     });
-    expect(pointNote(disturbed)).toBe(`unstable: ${why}`);
-    expect(pointNote({ ...disturbed, valid: false, reason: 'errors', noisy: true })).toBe(`invalid: errors; unstable: ${why}`);
-    expect(pointNote({ ...disturbed, noisy: true })).toBe(`unstable: ${why}; noisy`);
+    expect(pointNote(disturbed, t)).toBe(`unstable: ${why}`);
+    expect(pointNote({ ...disturbed, valid: false, reason: 'errors', noisy: true }, t)).toBe(`invalid: errors; unstable: ${why}`);
+    expect(pointNote({ ...disturbed, noisy: true }, t)).toBe(`unstable: ${why}; noisy`);
   });
 
   it('marks a client-bound point like an unstable one and says the client set the pace', () => {
@@ -74,7 +78,7 @@ describe('series', () => {
       values: [100, 150000],
       unstable: [false, true],
     });
-    expect(pointNote(bound)).toBe('client-bound: this measures the load generator');
+    expect(pointNote(bound, t)).toBe('client-bound: this measures the load generator');
   });
 
   it('uses a log axis for values spanning two decades, and bars when nothing varies', () => {
@@ -110,8 +114,8 @@ describe('series', () => {
     });
     const progress = sweepProgress(4, arrived, table);
     expect(progress).toEqual({ done: 2, total: 4, running: 1, queued: 1 });
-    expect(describeSweepProgress(progress)).toBe('2 of 4 points done · 1 running · 1 queued');
-    expect(describeSweepProgress({ done: 0, total: 1, running: 0, queued: 0 })).toBe('0 of 1 point done');
+    expect(describeSweepProgress(progress, t)).toBe('2 of 4 points done · 1 running · 1 queued');
+    expect(describeSweepProgress({ done: 0, total: 1, running: 0, queued: 0 }, t)).toBe('0 of 1 point done');
     // The table was asked for just before a second point arrived: its running one is done now.
     expect(sweepProgress(4, [...arrived, point('c-epoll', 10, {}), point('c-select', 2000, {})], table)).toEqual({
       done: 3,
@@ -154,6 +158,6 @@ describe('series', () => {
   });
 
   it('says "1 point", not "1 points"', () => {
-    expect(describeSweepProgress({ done: 0, total: 1, running: 1, queued: 0 })).toBe('0 of 1 point done · 1 running');
+    expect(describeSweepProgress({ done: 0, total: 1, running: 1, queued: 0 }, t)).toBe('0 of 1 point done · 1 running');
   });
 });

@@ -2,11 +2,13 @@
  * A series experiment's points as chart series: one per server, x = the varied value (or
  * the server itself when nothing varies), y = the chosen figure. Pure, for the chart and tests.
  */
-import type { Sweep, SweepPoint } from '@/lib/api-schemas';
+import type { TFunction } from 'i18next';
 
-import { formatCount } from '@/lib/format';
+import type { Sweep, SweepPoint } from '@/lib/api-schemas';
+import { formatInt } from '@/lib/format';
 
 import type { SweepRequest } from './experiment-block';
+import { statusWord } from './words';
 
 export type SeriesMetric = 'qps' | 'p99_us' | 'calls_per_request';
 
@@ -75,25 +77,25 @@ export function variesValue(sweep: SweepRequest): boolean {
   return sweep.values.length > 1;
 }
 
-/** Why a point has no figure, in a learner's words. */
-export function pointNote(point: SweepPoint): string {
+/** Why a point has no figure, in a learner's words (its reasons are the server's, as they came). */
+export function pointNote(point: SweepPoint, t: TFunction<'bench'>): string {
   switch (point.status) {
     case 'skipped':
-      return `not run: ${point.reason ?? 'refused'}`;
+      return t('point.notRun', { reason: point.reason ?? t('point.refused') });
     case 'failed':
     case 'cancelled':
-      return `${point.status}${point.reason ? `: ${point.reason}` : ''}`;
+      return point.reason ? t('point.because', { status: statusWord(point.status, t), reason: point.reason }) : statusWord(point.status, t);
     case 'done':
       return [
-        point.valid ? '' : `invalid: ${point.reason ?? ''}`,
-        point.stable === false ? `unstable: ${point.unstable_reason ?? ''}` : '',
-        point.client_bound ? 'client-bound: this measures the load generator' : '',
-        point.valid && point.noisy ? 'noisy' : '',
+        point.valid ? '' : t('point.invalid', { reason: point.reason ?? '' }),
+        point.stable === false ? t('point.unstable', { reason: point.unstable_reason ?? '' }) : '',
+        point.client_bound ? t('point.clientBound') : '',
+        point.valid && point.noisy ? t('point.noisy') : '',
       ]
         .filter(Boolean)
-        .join('; ');
+        .join(t('list.clauses'));
     default:
-      return point.status;
+      return statusWord(point.status, t);
   }
 }
 
@@ -123,11 +125,11 @@ export function sweepProgress(total: number, arrived: SweepPoint[], table: Sweep
 }
 
 /** "2 of 8 points done · 1 running · 5 queued" */
-export function describeSweepProgress({ done, total, running, queued }: SweepProgress): string {
+export function describeSweepProgress({ done, total, running, queued }: SweepProgress, t: TFunction<'bench'>): string {
   return [
-    `${done} of ${formatCount(total, 'point')} done`,
-    running ? `${running} running` : '',
-    queued ? `${queued} queued` : '',
+    t('progress.done', { done, count: total, total: formatInt(total) }),
+    running ? t('progress.running', { running }) : '',
+    queued ? t('progress.queued', { queued }) : '',
   ]
     .filter(Boolean)
     .join(' · ');

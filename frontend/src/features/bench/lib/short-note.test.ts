@@ -15,4 +15,10 @@ describe('shortNote', () => {
     const text = 'errors in more than one request in a hundred '.repeat(5);
     expect(shortNote(text, 60)).toBe('errors in more than one request in a hundred errors in more…');
   });
+
+  it('ends a Chinese first sentence at its full stop, with no space after it', () => {
+    const text = `无效：服务器在准备好之前以代码 1 退出。${'日志行\n'.repeat(40)}`;
+    expect(shortNote(text, 80)).toBe('无效：服务器在准备好之前以代码 1 退出。 …');
+  });
 });
+

@@ -3,54 +3,65 @@
  * other processes took from the server's and the load generator's CPUs, and the measured
  * intervals whose throughput left the run's median. Pure, for the results table and tests.
  */
+import type { TFunction } from 'i18next';
+
 import type { CpuUse, Drift, Interference } from '@/lib/api-schemas';
-import { formatCount, formatPercent, formatQps, plural } from '@/lib/format';
+import { formatInt, formatPercent, formatQps } from '@/lib/format';
+
+import { listed as joined } from './words';
 
 const DRIFTED_SHOWN = 3;
-
-function cpuWords(cpus: string): string {
-  return /^\d+$/.test(cpus) ? `CPU ${cpus}` : `CPUs ${cpus}`;
-}
 
 function share(fraction: number | null | undefined): string {
   return formatPercent((fraction ?? 0) * 100);
 }
 
-function cpuFigure(whose: string, use: CpuUse): string | null {
+/** "CPU 0" for one CPU, "CPUs 0,2" for a set. */
+function cpuWords(cpus: string, t: TFunction<'bench'>): string {
+  return /^\d+$/.test(cpus) ? t('stability.cpu', { cpus }) : t('stability.cpus', { cpus });
+}
+
+function cpuFigure(whose: 'server' | 'loadgen', use: CpuUse, t: TFunction<'bench'>): string | null {
   if (!use.judged) return null;
-  return `${share(use.interference)} of ${whose} ${cpuWords(use.cpus)}`;
+  const values = { share: share(use.interference), cpus: cpuWords(use.cpus, t) };
+  return whose === 'server' ? t('stability.serverShare', values) : t('stability.loadgenShare', values);
 }
 
 /** "others took 2 % of the server's CPU 0 and 3 % of the load generator's CPU 1 (limit 10 %)" */
-export function describeInterference(interference: Interference): string {
-  const figures = [
-    cpuFigure("the server's", interference.server),
-    cpuFigure("the load generator's", interference.loadgen),
-  ].filter((f): f is string => f !== null);
+export function describeInterference(interference: Interference, t: TFunction<'bench'>): string {
+  const figures = [cpuFigure('server', interference.server, t), cpuFigure('loadgen', interference.loadgen, t)].filter(
+    (f): f is string => f !== null,
+  );
   if (!figures.length) {
-    return `CPU use by others not checked: ${interference.server.note ?? 'no figures'}`;
+    return t('stability.othersNotChecked', { note: interference.server.note ?? t('stability.noFigures') });
   }
-  return `others took ${figures.join(' and ')} (limit ${share(interference.limit)})`;
+  return t('stability.othersTook', { figures: figures.join(t('stability.and')), limit: share(interference.limit) });
 }
 
-/** "QPS within 30 % of its median (120,000) in all 5 intervals", or the intervals that left it. */
-export function describeDrift(drift: Drift): string {
-  if (!drift.judged) return `drift not checked: ${drift.note ?? 'too few intervals'}`;
-  const median = drift.median_qps != null ? ` (${formatQps(drift.median_qps)} req/s)` : '';
+/** "QPS within 30 % of its median (120,000 req/s) in all 5 intervals", or the intervals that left it. */
+export function describeDrift(drift: Drift, t: TFunction<'bench'>): string {
+  if (!drift.judged) return t('stability.driftNotChecked', { note: drift.note ?? t('stability.tooFewIntervals') });
+  const limit = share(drift.limit);
+  const median = drift.median_qps != null ? formatQps(drift.median_qps) : null;
+  const count = drift.intervals;
   if (!drift.drifted.length) {
-    return `QPS within ${share(drift.limit)} of its median${median} in all ${formatCount(drift.intervals, 'interval')}`;
+    return median !== null
+      ? t('stability.withinMedianOf', { limit, median, count, intervals: formatInt(count) })
+      : t('stability.withinMedian', { limit, count, intervals: formatInt(count) });
   }
-  const shown = drift.drifted
-    .slice(0, DRIFTED_SHOWN)
-    .map((d) => `${formatQps(d.qps)} at ${d.t_s.toFixed(1)} s`)
-    .join(', ');
-  const more = drift.drifted.length > DRIFTED_SHOWN ? ` and ${drift.drifted.length - DRIFTED_SHOWN} more` : '';
-  return `QPS off its median${median} by more than ${share(drift.limit)} in ${drift.drifted.length} of ${drift.intervals} ${plural(drift.intervals, 'interval')}: ${shown}${more}`;
+  const listed = joined(
+    drift.drifted.slice(0, DRIFTED_SHOWN).map((d) => t('stability.driftedAt', { qps: formatQps(d.qps), seconds: d.t_s.toFixed(1) })),
+    t,
+  );
+  const more = drift.drifted.length - DRIFTED_SHOWN;
+  const shown = more > 0 ? t('stability.andMore', { listed, more }) : listed;
+  const values = { limit, median, drifted: drift.drifted.length, count, shown };
+  return median !== null ? t('stability.offMedianOf', values) : t('stability.offMedian', values);
 }
 
 /** The figures behind a run's stable/unstable verdict, or null for a result without them. */
-export function stabilityFigures(interference?: Interference | null, drift?: Drift | null): string | null {
-  const parts = [interference ? describeInterference(interference) : null, drift ? describeDrift(drift) : null];
+export function stabilityFigures(interference: Interference | null | undefined, drift: Drift | null | undefined, t: TFunction<'bench'>): string | null {
+  const parts = [interference ? describeInterference(interference, t) : null, drift ? describeDrift(drift, t) : null];
   const shown = parts.filter((p): p is string => p !== null);
   return shown.length ? shown.join(' · ') : null;
 }

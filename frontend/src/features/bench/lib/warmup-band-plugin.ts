@@ -1,5 +1,7 @@
 import type { ChartType, Plugin } from 'chart.js';
 
+import { i18next } from '@/lib/i18n';
+
 import type { WarmupBand } from './chart-data';
 
 declare module 'chart.js' {
@@ -21,7 +23,8 @@ export const warmupBandPlugin: Plugin = {
     const x = chart.scales.x;
     if (!options || !x) return;
     const { ctx, chartArea } = chart;
-    const label = options.label ?? 'warm-up';
+    // The charts pass their label in the page's language; drawn without one, ask i18next now.
+    const label = options.label ?? i18next.t('bench:chart.warmup');
     ctx.save();
     // Chart.js hands plugins their options deep-partial.
     for (const { start, end } of options.bands ?? []) {

@@ -1,13 +1,14 @@
 import type { ChartData, ChartDataset, ChartOptions } from 'chart.js';
 import { useMemo, useState } from 'react';
 import { Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { useChartTheme } from '@/hooks/use-chart-theme';
 import { latencyAxis, lineLook, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
-import { LIVE_LABEL, liveLatencySeries, plottedCount, type ReferenceRun, type TimeXY } from '../../lib/chart-data';
+import { liveLatencySeries, plottedCount, type ReferenceRun, type TimeXY } from '../../lib/chart-data';
 import type { ProgressPoint } from '../../lib/run-state';
 
 import { LogScaleToggle } from './log-scale-toggle';
@@ -28,6 +29,7 @@ const FIGURES = [
 
 /** p50 and p99 of each measured interval, over time (a reference's dimmer and dotted). */
 export function LatencyLiveChart({ progress, xMax, reference }: LatencyLiveChartProps) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const [log, setLog] = useState(false);
   const series = useMemo(() => liveLatencySeries(progress), [progress]);
@@ -36,7 +38,7 @@ export function LatencyLiveChart({ progress, xMax, reference }: LatencyLiveChart
   const data = useMemo<ChartData<'line', TimeXY[]>>(() => {
     const datasets: Dataset[] = FIGURES.map(({ id, colour }) => ({
       id,
-      label: reference ? `${id} · ${LIVE_LABEL}` : id,
+      label: reference ? `${id} · ${t('chart.live')}` : id,
       data: series[id],
       ...lineLook(colour, 'live'),
       pointRadius: 3,
@@ -53,14 +55,14 @@ export function LatencyLiveChart({ progress, xMax, reference }: LatencyLiveChart
       }
     }
     return { datasets };
-  }, [series, reference, referenceSeries]);
+  }, [series, reference, referenceSeries, t]);
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
       ...liveChartOptions,
       scales: {
         x: timeAxis(xMax, theme),
-        y: latencyAxis({ log, usPerUnit: 1000, title: 'latency', theme }),
+        y: latencyAxis({ log, usPerUnit: 1000, title: t('chart.latency'), theme }),
       },
       plugins: {
         tooltip: {
@@ -70,18 +72,18 @@ export function LatencyLiveChart({ progress, xMax, reference }: LatencyLiveChart
         },
       },
     }),
-    [xMax, log, theme],
+    [xMax, log, theme, t],
   );
 
   return (
     <ChartFrame
       testId="latency-live-chart"
-      title="Latency while measuring (p50, p99)"
+      title={t('chart.liveLatency.title')}
       points={plottedCount(series.p50, series.p99, referenceSeries?.p50 ?? [], referenceSeries?.p99 ?? [])}
-      emptyMessage="Shown once measuring starts."
+      emptyMessage={t('chart.shownWhenMeasuring')}
       controls={<LogScaleToggle checked={log} onChange={setLog} />}
     >
-      <Line data={data} options={options} datasetIdKey="id" aria-label="Latency p50 and p99 over time" role="img" />
+      <Line data={data} options={options} datasetIdKey="id" aria-label={t('chart.liveLatency.label')} role="img" />
     </ChartFrame>
   );
 }

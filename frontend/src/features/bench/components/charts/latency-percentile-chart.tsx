@@ -1,6 +1,7 @@
 import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
 import { useMemo, useState } from 'react';
 import { Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { useChartTheme } from '@/hooks/use-chart-theme';
@@ -12,13 +13,12 @@ import {
   liveChartOptions,
   palette,
   pointMarks,
-  UNSTABLE_CAPTION,
+  unstableCaption,
 } from '@/lib/chart';
 import { formatLatencyUs } from '@/lib/format';
 
 import {
   intervalDistribution,
-  LIVE_LABEL,
   normalisePercentiles,
   percentileAxisMax,
   percentileLabel,
@@ -63,6 +63,7 @@ function runLook(points: XY[], unstable: boolean) {
  * While measuring it shows the newest interval; when done, the whole run.
  */
 export function LatencyPercentileChart({ progress, result, reference }: LatencyPercentileChartProps) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const [log, setLog] = useState(false);
   const summary = result?.summary ?? null;
@@ -78,11 +79,11 @@ export function LatencyPercentileChart({ progress, result, reference }: LatencyP
   const referenceUnstable = resultIsUnstable(reference?.result);
 
   const data = useMemo<ChartData<'line', XY[]>>(() => {
-    const own = (figure: string) => (reference ? `${figure} · ${LIVE_LABEL}` : figure);
+    const own = (figure: string) => (reference ? `${figure} · ${t('chart.live')}` : figure);
     const datasets: Dataset[] = [
       {
         id: 'interval',
-        label: own('latest interval'),
+        label: own(t('chart.percentile.interval')),
         data: intervalPoints,
         ...lineLook(palette.orange, 'live', [5, 4]),
         borderWidth: 2,
@@ -90,7 +91,7 @@ export function LatencyPercentileChart({ progress, result, reference }: LatencyP
       },
       {
         id: 'run',
-        label: own(unstable ? 'whole run (unstable)' : 'whole run'),
+        label: own(unstable ? t('chart.percentile.wholeRunUnstable') : t('chart.percentile.wholeRun')),
         data: runPoints,
         ...lineLook(palette.purple, 'live'),
         ...runLook(runPoints, unstable),
@@ -99,14 +100,14 @@ export function LatencyPercentileChart({ progress, result, reference }: LatencyP
     if (reference) {
       datasets.push({
         id: 'reference:run',
-        label: `whole run · ${reference.label}${referenceUnstable ? ' (unstable)' : ''}`,
+        label: `${t('chart.percentile.wholeRun')} · ${referenceUnstable ? t('chart.percentile.unstable', { label: reference.label }) : reference.label}`,
         data: referencePoints,
         ...lineLook(palette.purple, 'reference'),
         ...runLook(referencePoints, referenceUnstable),
       });
     }
     return { datasets };
-  }, [intervalPoints, runPoints, reference, referencePoints, unstable, referenceUnstable]);
+  }, [intervalPoints, runPoints, reference, referencePoints, unstable, referenceUnstable, t]);
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
@@ -116,7 +117,7 @@ export function LatencyPercentileChart({ progress, result, reference }: LatencyP
           type: 'logarithmic',
           min: 1,
           max: axisMax,
-          title: { display: true, text: 'percentile', color: theme.text },
+          title: { display: true, text: t('chart.percentile.axis'), color: theme.text },
           grid: { color: theme.grid },
           afterBuildTicks: (axis) => {
             axis.ticks = percentileTicks(axisMax);
@@ -124,31 +125,31 @@ export function LatencyPercentileChart({ progress, result, reference }: LatencyP
           // Chart.js drops labels that would overlap (autoSkip runs after the ticks are built).
           ticks: { autoSkip: true, autoSkipPadding: 10, maxRotation: 0, color: theme.text, callback: (value) => percentileLabel(Number(value)) },
         },
-        y: latencyAxis({ log, usPerUnit: 1000, title: 'latency', theme }),
+        y: latencyAxis({ log, usPerUnit: 1000, title: t('chart.latency'), theme }),
       },
       plugins: {
         legend: legendShowsSeriesStyle,
         tooltip: {
           callbacks: {
-            title: (items) => (items[0] ? `${percentileLabel(items[0].parsed.x ?? 1)} of requests within` : ''),
+            title: (items) => (items[0] ? t('chart.percentile.within', { percentile: percentileLabel(items[0].parsed.x ?? 1) }) : ''),
             label: (item) => `${item.dataset.label ?? ''}: ${formatLatencyUs((item.parsed.y ?? 0) * 1000)}`,
           },
         },
       },
     }),
-    [axisMax, log, theme],
+    [axisMax, log, theme, t],
   );
 
   return (
     <ChartFrame
       testId="latency-chart"
-      title="Latency by percentile"
+      title={t('chart.percentile.title')}
       points={intervalPoints.length + runPoints.length + referencePoints.length}
-      emptyMessage="Shown once measuring starts."
+      emptyMessage={t('chart.shownWhenMeasuring')}
       controls={<LogScaleToggle checked={log} onChange={setLog} />}
-      caption={unstable || referenceUnstable ? UNSTABLE_CAPTION : undefined}
+      caption={unstable || referenceUnstable ? unstableCaption() : undefined}
     >
-      <Line data={data} options={options} datasetIdKey="id" aria-label="Latency by percentile" role="img" />
+      <Line data={data} options={options} datasetIdKey="id" aria-label={t('chart.percentile.title')} role="img" />
     </ChartFrame>
   );
 }

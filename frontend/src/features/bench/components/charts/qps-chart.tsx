@@ -1,6 +1,7 @@
 import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { useChartTheme } from '@/hooks/use-chart-theme';
@@ -12,14 +13,13 @@ import {
   palette,
   pointMarks,
   timeAxis,
-  UNSTABLE_CAPTION,
+  unstableCaption,
   valueAxis,
 } from '@/lib/chart';
 import { formatQps } from '@/lib/format';
 
 import {
   driftedTimes,
-  LIVE_LABEL,
   plottedCount,
   qpsSeries,
   type ReferenceRun,
@@ -54,6 +54,7 @@ function driftMarks(points: TimeXY[], drifted: Set<number>, radius: number) {
 /** Requests per second over time; warm-up points are a separate, dashed grey dataset. Over a
  *  recorded reference, the reference's measured intervals are drawn dimmer and dotted. */
 export function QpsChart({ progress, xMax, warmupBands, result, reference }: QpsChartProps) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const series = useMemo(() => qpsSeries(progress), [progress]);
   const referenceSeries = useMemo(() => (reference ? qpsSeries(reference.progress).measure : null), [reference]);
@@ -62,11 +63,11 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
   const marked = drifted.size + referenceDrifted.size > 0;
 
   const data = useMemo<ChartData<'line', TimeXY[]>>(() => {
-    const own = (figure: string) => (reference ? `${figure} · ${LIVE_LABEL}` : figure);
+    const own = (figure: string) => (reference ? `${figure} · ${t('chart.live')}` : figure);
     const datasets: Dataset[] = [
       {
         id: 'warm-up',
-        label: own('warm-up'),
+        label: own(t('chart.warmup')),
         data: series.warmup,
         ...lineLook(palette.grey, 'live', [6, 4]),
         borderWidth: 2,
@@ -75,7 +76,7 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
       },
       {
         id: 'measure',
-        label: own('measured'),
+        label: own(t('chart.measured')),
         data: series.measure,
         ...lineLook(palette.blue, 'live'),
         ...driftMarks(series.measure, drifted, 3),
@@ -85,7 +86,7 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
     if (reference && referenceSeries) {
       datasets.push({
         id: 'reference:measure',
-        label: `measured · ${reference.label}`,
+        label: `${t('chart.measured')} · ${reference.label}`,
         data: referenceSeries,
         ...lineLook(palette.blue, 'reference'),
         ...driftMarks(referenceSeries, referenceDrifted, 2.5),
@@ -93,41 +94,41 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
       });
     }
     return { datasets };
-  }, [series, reference, referenceSeries, drifted, referenceDrifted]);
+  }, [series, reference, referenceSeries, drifted, referenceDrifted, t]);
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
       ...liveChartOptions,
       scales: {
         x: timeAxis(xMax, theme),
-        y: valueAxis('requests / s', formatQps, theme),
+        y: valueAxis(t('chart.requestsPerSecond'), formatQps, theme),
       },
       plugins: {
         legend: legendShowsSeriesStyle,
         tooltip: {
           callbacks: {
-            label: (item) =>
-              `${item.dataset.label ?? ''}: ${formatQps(item.parsed.y ?? 0)} req/s${
-                (item.dataset as Dataset).id === 'measure' && drifted.has(item.parsed.x ?? NaN)
-                  ? ' (drifted off the median)'
-                  : ''
-              }`,
+            label: (item) => {
+              const values = { label: item.dataset.label ?? '', qps: formatQps(item.parsed.y ?? 0) };
+              return (item.dataset as Dataset).id === 'measure' && drifted.has(item.parsed.x ?? NaN)
+                ? t('chart.qps.tooltipDrifted', values)
+                : t('chart.qps.tooltip', values);
+            },
           },
         },
-        warmupBand: { bands: warmupBands, textColour: theme.muted },
+        warmupBand: { bands: warmupBands, label: t('chart.warmup'), textColour: theme.muted },
       },
     }),
-    [xMax, warmupBands, theme, drifted],
+    [xMax, warmupBands, theme, drifted, t],
   );
 
   const points = plottedCount(series.warmup, series.measure, referenceSeries ?? []);
   return (
     <ChartFrame
       testId="qps-chart"
-      title="Throughput (QPS)"
+      title={t('chart.qps.title')}
       points={points}
-      emptyMessage="Waiting for the first interval…"
-      caption={marked ? `${UNSTABLE_CAPTION} Here: an interval whose throughput drifted off the run's median.` : undefined}
+      emptyMessage={t('chart.qps.empty')}
+      caption={marked ? t('chart.qps.driftCaption', { unstable: unstableCaption() }) : undefined}
       series={data.datasets.flatMap((d) => (d.data.length ? [d.label ?? ''] : []))}
     >
       <Line
@@ -135,7 +136,7 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
         options={options}
         plugins={plugins}
         datasetIdKey="id"
-        aria-label="Requests per second over time"
+        aria-label={t('chart.qps.label')}
         role="img"
       />
     </ChartFrame>

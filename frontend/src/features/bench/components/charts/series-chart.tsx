@@ -1,6 +1,7 @@
 import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
 import { useMemo, useState } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { useChartTheme } from '@/hooks/use-chart-theme';
@@ -12,24 +13,25 @@ import {
   lineLook,
   pointMarks,
   seriesStyle,
-  UNSTABLE_CAPTION,
+  unstableCaption,
   valueAxis,
   withAlpha,
   type ChartTheme,
 } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
-import { LIVE_LABEL } from '../../lib/chart-data';
 import type { SweepRequest } from '../../lib/experiment-block';
 import { serverStyleIndexes, seriesLines, variesValue, wantsLogAxis, type SeriesLine, type SeriesMetric } from '../../lib/series';
+import { variedName } from '../../lib/words';
 
 import { LogScaleToggle } from './log-scale-toggle';
 
-const METRIC: Record<SeriesMetric, { title: string; axis: string; format: (v: number) => string }> = {
-  qps: { title: 'Throughput (QPS)', axis: 'requests / s', format: formatQps },
-  p99_us: { title: 'p99 latency', axis: 'p99 latency', format: formatLatencyUs },
-  calls_per_request: { title: 'System calls per request', axis: 'calls / request', format: (v) => v.toFixed(2) },
-};
+// Titles and axes as keys: said in the page's language when drawn.
+const METRIC = {
+  qps: { title: 'chart.qps.title', axis: 'chart.requestsPerSecond', format: formatQps },
+  p99_us: { title: 'chart.p99Latency', axis: 'chart.p99Latency', format: formatLatencyUs },
+  calls_per_request: { title: 'chart.series.callsTitle', axis: 'chart.series.callsAxis', format: (v: number) => v.toFixed(2) },
+} as const satisfies Record<SeriesMetric, { title: string; axis: string; format: (v: number) => string }>;
 
 /** The recorded reference of a series, drawn dimmer under the learner's. */
 export interface SeriesReference {
@@ -45,19 +47,19 @@ interface SeriesChartProps {
   reference?: SeriesReference | null | undefined;
 }
 
-const UNSTABLE_NOTE = ' (unstable: disturbed while measured, or client-bound)';
 const HOLLOW = 'rgba(0, 0, 0, 0)';
 
 type LineDataset = ChartDataset<'line', { x: number; y: number | null }[]> & { id: string; legendPointStyle?: PointStyle };
 
-function yAxis(metric: SeriesMetric, log: boolean, theme: ChartTheme) {
-  const { axis, format } = METRIC[metric];
+function yAxis(metric: SeriesMetric, axis: string, log: boolean, theme: ChartTheme) {
+  const { format } = METRIC[metric];
   return metric === 'p99_us' ? latencyAxis({ log, usPerUnit: 1, title: axis, theme }) : valueAxis(axis, format, theme);
 }
 
 /** One series per server (the reference's dimmer beside it): a line over the varied value, or
  *  one bar each when nothing varies. A server keeps its look on every chart of the page. */
 export function SeriesChart({ sweep, points, metric, testId, reference }: SeriesChartProps) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const catalog = useServers();
   const [log, setLog] = useState(false);
@@ -74,7 +76,10 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   const all = [...lines, ...referenceLines];
   const plotted = all.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
   const marked = all.some((line) => line.unstable.some(Boolean));
-  const { title, format } = METRIC[metric];
+  const { format } = METRIC[metric];
+  const title = t(METRIC[metric].title);
+  const axis = t(METRIC[metric].axis);
+  const unstableNote = (unstable: boolean) => (unstable ? ` ${t('chart.series.unstableNote')}` : '');
   const isLatency = metric === 'p99_us';
 
   const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(() => {
@@ -82,7 +87,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
       const style = seriesStyle(styles.get(line.server) ?? 0);
       return {
         id: role === 'live' ? line.server : `reference:${line.server}`,
-        label: reference ? `${line.server} · ${role === 'live' ? LIVE_LABEL : reference.label}` : line.server,
+        label: reference ? `${line.server} · ${role === 'live' ? t('chart.live') : reference.label}` : line.server,
         data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
         ...lineLook(style.colour, role, style.dash),
         ...pointMarks(line.unstable, { pointStyle: style.pointStyle, radius: role === 'live' ? 4 : 3.5 }),
@@ -93,7 +98,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
     return {
       datasets: [...lines.map((l) => dataset(l, 'live')), ...referenceLines.map((l) => dataset(l, 'reference'))],
     };
-  }, [lines, referenceLines, reference, sweep.values, styles]);
+  }, [lines, referenceLines, reference, sweep.values, styles, t]);
 
   const unstableAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.unstable[dataIndex] ?? false;
 
@@ -103,33 +108,31 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
       scales: {
         x: {
           type: wantsLogAxis(sweep.values) ? 'logarithmic' : 'linear',
-          title: { display: true, text: sweep.vary.replaceAll('_', ' '), color: theme.text },
+          title: { display: true, text: variedName(sweep.vary, t), color: theme.text },
           grid: { color: theme.grid },
           ticks: { color: theme.text, callback: (value) => formatInt(Number(value)) },
         },
-        y: yAxis(metric, log, theme),
+        y: yAxis(metric, axis, log, theme),
       },
       plugins: {
         legend: legendShowsSeriesStyle,
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${
-                unstableAt(item.datasetIndex, item.dataIndex) ? UNSTABLE_NOTE : ''
-              }`,
+              `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${unstableNote(unstableAt(item.datasetIndex, item.dataIndex))}`,
           },
         },
       },
     }),
-    // format follows from metric; unstableAt reads `all`, which follows from the lines.
+    // format and axis follow from metric and t; unstableAt reads `all`, which follows from the lines.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [sweep.values, sweep.vary, metric, lines, referenceLines, log, theme],
+    [sweep.values, sweep.vary, metric, lines, referenceLines, log, theme, t],
   );
 
   const barData = useMemo<ChartData<'bar', (number | null)[], string>>(() => {
     const bars = (from: SeriesLine[], role: 'live' | 'reference') => ({
       id: role,
-      label: reference ? (role === 'live' ? LIVE_LABEL : reference.label) : title,
+      label: reference ? (role === 'live' ? t('chart.live') : reference.label) : title,
       data: from.map((line) => line.values[0] ?? null),
       backgroundColor: from.map((line) => {
         const colour = styleOf(line.server).colour;
@@ -146,50 +149,47 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
     };
     // styleOf reads styles.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lines, referenceLines, reference, title, styles]);
+  }, [lines, referenceLines, reference, title, styles, t]);
 
   const barOptions = useMemo<ChartOptions<'bar'>>(
     () => ({
       animation: false,
       scales: {
         x: { grid: { display: false }, ticks: { color: theme.text } },
-        y: yAxis(metric, log, theme),
+        y: yAxis(metric, axis, log, theme),
       },
       plugins: {
         legend: { display: reference != null },
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y ?? 0)}${
-                (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.unstable[0] ? UNSTABLE_NOTE : ''
-              }`,
+              `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y ?? 0)}${unstableNote(
+                (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.unstable[0] ?? false,
+              )}`,
           },
         },
       },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [metric, lines, referenceLines, reference, log, theme],
+    [metric, lines, referenceLines, reference, log, theme, t],
   );
 
   const varies = variesValue(sweep);
-  const caption = marked
-    ? varies
-      ? UNSTABLE_CAPTION
-      : UNSTABLE_CAPTION.replace('× an unstable point', 'A hollow bar: an unstable point')
-    : undefined;
+  // Bars have no × to mark: a hollow bar says it, in this feature's own words.
+  const caption = marked ? (varies ? unstableCaption() : t('chart.series.hollowCaption')) : undefined;
   return (
     <ChartFrame
       testId={testId}
       title={title}
       points={plotted}
-      emptyMessage="Waiting for the first finished run…"
+      emptyMessage={t('chart.series.empty')}
       controls={isLatency ? <LogScaleToggle checked={log} onChange={setLog} /> : undefined}
       caption={caption}
     >
       {varies ? (
-        <Line data={lineData} options={lineOptions} datasetIdKey="id" aria-label={`${title} by ${sweep.vary}`} role="img" />
+        <Line data={lineData} options={lineOptions} datasetIdKey="id" aria-label={t('chart.series.byField', { title, field: variedName(sweep.vary, t) })} role="img" />
       ) : (
-        <Bar data={barData} options={barOptions} datasetIdKey="id" aria-label={`${title} by server`} role="img" />
+        <Bar data={barData} options={barOptions} datasetIdKey="id" aria-label={t('chart.series.byServer', { title })} role="img" />
       )}
     </ChartFrame>
   );

@@ -1,13 +1,14 @@
 import type { ChartData, ChartDataset, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { useChartTheme } from '@/hooks/use-chart-theme';
 import { lineLook, liveChartOptions, palette, timeAxis } from '@/lib/chart';
 import { formatPercent } from '@/lib/format';
 
-import { LIVE_LABEL, statsSeries, type ReferenceRun, type WarmupBand, type XY } from '../../lib/chart-data';
+import { statsSeries, type ReferenceRun, type WarmupBand, type XY } from '../../lib/chart-data';
 import type { StatsPoint } from '../../lib/run-state';
 import { warmupBandPlugin } from '../../lib/warmup-band-plugin';
 
@@ -23,10 +24,11 @@ interface ServerStatsChartProps {
 
 const plugins = [warmupBandPlugin];
 
-const FIGURES: { id: 'cpu' | 'memory'; label: string; axis: string; colour: string; dash: number[] }[] = [
-  { id: 'cpu', label: 'CPU (% of one core)', axis: 'y', colour: palette.blue, dash: [] },
-  { id: 'memory', label: 'memory (MiB)', axis: 'memory', colour: palette.orange, dash: [8, 4] },
-];
+// Labels as keys: said in the page's language when drawn.
+const FIGURES = [
+  { id: 'cpu', label: 'chart.stats.cpu', axis: 'y', colour: palette.blue, dash: [] },
+  { id: 'memory', label: 'chart.stats.memory', axis: 'memory', colour: palette.orange, dash: [8, 4] },
+] as const satisfies readonly { id: 'cpu' | 'memory'; label: string; axis: string; colour: string; dash: readonly number[] }[];
 
 /**
  * The server container's CPU (left axis) and memory in MiB (right axis). CPU is counted as
@@ -34,6 +36,7 @@ const FIGURES: { id: 'cpu' | 'memory'; label: string; axis: string; colour: stri
  * the container's, page cache it can reclaim left out.
  */
 export function ServerStatsChart({ stats, xMax, warmupBands, reference }: ServerStatsChartProps) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const series = useMemo(() => statsSeries(stats), [stats]);
   const referenceSeries = useMemo(() => (reference ? statsSeries(reference.stats) : null), [reference]);
@@ -41,17 +44,17 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
   const data = useMemo<ChartData<'line', XY[]>>(() => {
     const datasets: Dataset[] = FIGURES.map(({ id, label, axis, colour, dash }) => ({
       id,
-      label: reference ? `${label} · ${LIVE_LABEL}` : label,
+      label: reference ? `${t(label)} · ${t('chart.live')}` : t(label),
       data: series[id],
       yAxisID: axis,
-      ...lineLook(colour, 'live', dash),
+      ...lineLook(colour, 'live', [...dash]),
       pointRadius: 2,
     }));
     if (reference && referenceSeries) {
       for (const { id, label, axis, colour } of FIGURES) {
         datasets.push({
           id: `reference:${id}`,
-          label: `${label} · ${reference.label}`,
+          label: `${t(label)} · ${reference.label}`,
           data: referenceSeries[id],
           yAxisID: axis,
           ...lineLook(colour, 'reference'),
@@ -60,7 +63,7 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
       }
     }
     return { datasets };
-  }, [series, reference, referenceSeries]);
+  }, [series, reference, referenceSeries, t]);
 
   const options = useMemo<ChartOptions<'line'>>(
     () => ({
@@ -72,7 +75,7 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
           position: 'left',
           beginAtZero: true,
           suggestedMax: 100,
-          title: { display: true, text: 'CPU (% of one core)', color: theme.text },
+          title: { display: true, text: t('chart.stats.cpu'), color: theme.text },
           grid: { color: theme.grid },
           ticks: { color: theme.text },
         },
@@ -80,13 +83,13 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
           type: 'linear',
           position: 'right',
           beginAtZero: true,
-          title: { display: true, text: 'memory (MiB)', color: theme.text },
+          title: { display: true, text: t('chart.stats.memory'), color: theme.text },
           grid: { drawOnChartArea: false },
           ticks: { color: theme.text },
         },
       },
       plugins: {
-        warmupBand: { bands: warmupBands, textColour: theme.muted },
+        warmupBand: { bands: warmupBands, label: t('chart.warmup'), textColour: theme.muted },
         tooltip: {
           callbacks: {
             label: (item) =>
@@ -97,23 +100,23 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
         },
       },
     }),
-    [xMax, warmupBands, theme],
+    [xMax, warmupBands, theme, t],
   );
 
   return (
     <ChartFrame
       testId="server-stats-chart"
-      title="Server CPU and memory"
+      title={t('chart.stats.title')}
       points={series.cpu.length + series.memory.length + (referenceSeries ? referenceSeries.cpu.length + referenceSeries.memory.length : 0)}
-      emptyMessage="Waiting for the server’s first stats…"
-      caption="CPU: 100 % is one whole core, so a server using several cores passes 100 %. Memory: the server container's, without page cache the kernel can reclaim."
+      emptyMessage={t('chart.stats.empty')}
+      caption={t('chart.stats.caption')}
     >
       <Line
         data={data}
         options={options}
         plugins={plugins}
         datasetIdKey="id"
-        aria-label="Server CPU percent of one core and memory over time"
+        aria-label={t('chart.stats.label')}
         role="img"
       />
     </ChartFrame>

@@ -1,5 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { Bar } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { ExportMenu } from '@/components/export-menu';
@@ -18,16 +19,23 @@ interface CompareViewProps {
   serverOrder: string[];
 }
 
+/** The picked results as rows, their words in the interface's language: the queries keep the
+ *  API's answers, the rows are made from them at each render. */
 function useCompareRows(entries: HistoryEntry[]): { rows: CompareRow[]; loading: boolean; error: Error | null } {
+  const { t, i18n } = useTranslation('bench');
+  const lng = i18n.resolvedLanguage;
   const results = useQueries({
     queries: entries.map((entry) =>
       entry.kind === 'run'
-        ? { queryKey: ['run', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => [runRow(await getRun(entry.id, signal))] }
-        : { queryKey: ['sweep', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => sweepRows(await getSweep(entry.id, signal)) },
+        ? { queryKey: ['run', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => ({ kind: 'run' as const, run: await getRun(entry.id, signal) }) }
+        : { queryKey: ['sweep', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => ({ kind: 'sweep' as const, sweep: await getSweep(entry.id, signal) }) },
     ),
   });
   return {
-    rows: results.flatMap((r) => r.data ?? []),
+    rows: results.flatMap((r) => {
+      if (!r.data) return [];
+      return r.data.kind === 'run' ? [runRow(r.data.run, t, lng)] : sweepRows(r.data.sweep, t, lng);
+    }),
     loading: results.some((r) => r.isPending),
     error: results.find((r) => r.error)?.error ?? null,
   };
@@ -44,11 +52,12 @@ interface FigureChartProps {
 
 /** One figure of every row as a bar, each coloured (and outlined) as its server. */
 function FigureChart({ testId, title, rows, figure, serverOrder, format }: FigureChartProps) {
+  const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const drawn = rows.filter((r) => figure(r) !== null);
   const styles = drawn.map((r) => seriesStyle(Math.max(0, serverOrder.indexOf(r.server))));
   return (
-    <ChartFrame testId={testId} title={title} points={drawn.length} emptyMessage="None of these has this figure.">
+    <ChartFrame testId={testId} title={title} points={drawn.length} emptyMessage={t('compare.noFigure')}>
       <Bar
         aria-label={title}
         role="img"
@@ -77,33 +86,52 @@ function FigureChart({ testId, title, rows, figure, serverOrder, format }: Figur
   );
 }
 
+/** What the export files are named after: `comparison-results.csv`. */
+const EXPORT_STEM = 'comparison';
+
 const dash = (value: number | null, format: (v: number) => string) => (value === null ? '—' : format(value));
 
 /** The picked results on one chart per figure and one table. */
 export function CompareView({ entries, serverOrder }: CompareViewProps) {
+  const { t } = useTranslation('bench');
   const { rows, loading, error } = useCompareRows(entries);
-  if (error) return <p role="alert">Could not load one of them: {error.message}</p>;
-  if (loading) return <p role="status">Loading {entries.length} results…</p>;
+  if (error) return <p role="alert">{t('compare.loadFailed', { error: error.message })}</p>;
+  if (loading) return <p role="status">{t('compare.loading', { count: entries.length })}</p>;
+  const tables = [{ what: 'results', label: t('export.results'), table: compareTable(rows) }];
   return (
-    <section className="compare" aria-label="Comparison" data-testid="compare">
-      <h2>Side by side</h2>
+    <section className="compare" aria-label={t('compare.label')} data-testid="compare">
+      <h2>{t('compare.heading')}</h2>
       <div className="compare__charts">
-        <FigureChart testId="compare-qps" title="Requests per second" rows={rows} figure={(r) => r.qps} serverOrder={serverOrder} format={formatQps} />
-        <FigureChart testId="compare-p99" title="p99 latency" rows={rows} figure={(r) => r.p99_us} serverOrder={serverOrder} format={formatLatencyUs} />
+        <FigureChart
+          testId="compare-qps"
+          title={t('compare.qpsTitle')}
+          rows={rows}
+          figure={(r) => r.qps}
+          serverOrder={serverOrder}
+          format={formatQps}
+        />
+        <FigureChart
+          testId="compare-p99"
+          title={t('chart.p99Latency')}
+          rows={rows}
+          figure={(r) => r.p99_us}
+          serverOrder={serverOrder}
+          format={formatLatencyUs}
+        />
       </div>
-      <ExportMenu stem="comparison" label="Export the comparison" tables={[{ what: 'results', label: 'Results', table: compareTable(rows) }]} />
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Comparison table">
+      <ExportMenu stem={EXPORT_STEM} label={t('export.comparisonLabel')} tables={tables} />
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={t('compare.tableLabel')}>
         <table className="compare__table" data-testid="compare-table">
           <thead>
             <tr>
-              <th scope="col">Result</th>
-              <th scope="col">Requests/s</th>
-              <th scope="col">p50</th>
-              <th scope="col">p99</th>
-              <th scope="col">CPU (% of one core)</th>
-              <th scope="col">Resident memory</th>
-              <th scope="col">Threads</th>
-              <th scope="col">Note</th>
+              <th scope="col">{t('compare.columns.result')}</th>
+              <th scope="col">{t('compare.columns.qps')}</th>
+              <th scope="col">{t('figures.p50')}</th>
+              <th scope="col">{t('figures.p99')}</th>
+              <th scope="col">{t('compare.columns.cpu')}</th>
+              <th scope="col">{t('compare.columns.rss')}</th>
+              <th scope="col">{t('compare.columns.threads')}</th>
+              <th scope="col">{t('compare.columns.note')}</th>
             </tr>
           </thead>
           <tbody>

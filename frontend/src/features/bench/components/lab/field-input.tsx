@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { Knob, RunField } from '@/lib/api-schemas';
 
@@ -91,10 +92,11 @@ interface FieldInputProps {
 
 /** A run field from GET /api/lab/fields. */
 export function FieldInput({ field, value, problem, onChange, disabled }: FieldInputProps) {
+  const { t } = useTranslation('bench');
   return (
     <ValueInput
       label={field.label}
-      help={disabled ? `Set by the sweep's values. ${field.help}` : field.help}
+      help={disabled ? t('lab.form.setBySweep', { help: field.help }) : field.help}
       kind={field.kind}
       unit={field.units}
       min={field.min}

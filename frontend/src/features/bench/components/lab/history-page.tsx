@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -11,6 +12,7 @@ import { formatLatencyUs, formatQps } from '@/lib/format';
 import { getHistory } from '../../api/lab';
 import { shortTime } from '../../lib/compare';
 import { describeEntry, entryLabUrl } from '../../lib/history';
+import { statusWord } from '../../lib/words';
 
 import { CompareView } from './compare-view';
 
@@ -24,24 +26,25 @@ interface FiltersProps {
 
 /** Filter by server and lesson; the choice lives in the URL. */
 function Filters({ server, lesson, onChange }: FiltersProps) {
+  const { t } = useTranslation('bench');
   const serverId = useId();
   const lessonId = useId();
   const servers = useServers();
   const lessons = useQuery(lessonListQuery());
   return (
     <div className="history__filters">
-      <label htmlFor={serverId}>Server</label>
+      <label htmlFor={serverId}>{t('history.filters.server')}</label>
       <select id={serverId} value={server} onChange={(e) => { onChange('server', e.target.value); }}>
-        <option value="">every server</option>
+        <option value="">{t('history.filters.everyServer')}</option>
         {(servers.data ?? []).map((s) => (
           <option key={s.id} value={s.id}>
             {s.title} ({s.id})
           </option>
         ))}
       </select>
-      <label htmlFor={lessonId}>Lesson</label>
+      <label htmlFor={lessonId}>{t('history.filters.lesson')}</label>
       <select id={lessonId} value={lesson} onChange={(e) => { onChange('lesson', e.target.value); }}>
-        <option value="">every lesson, and the lab</option>
+        <option value="">{t('history.filters.everyLesson')}</option>
         {(lessons.data ?? []).map((l) => (
           <option key={l.slug} value={l.slug}>
             {l.title}
@@ -59,26 +62,28 @@ interface EntryRowProps {
 }
 
 function EntryRow({ entry, picked, onPick }: EntryRowProps) {
+  const { t, i18n } = useTranslation('bench');
   const permalink = `/${entry.kind === 'run' ? 'runs' : 'sweeps'}/${entry.id}`;
-  const what = describeEntry(entry);
+  const what = describeEntry(entry, t);
   return (
     <tr data-testid="history-entry" data-kind={entry.kind} data-id={entry.id}>
       <td>
-        <input type="checkbox" checked={picked} aria-label={`Compare ${what}`} onChange={(e) => { onPick(e.target.checked); }} />
+        <input type="checkbox" checked={picked} aria-label={t('history.compareEntry', { what })} onChange={(e) => { onPick(e.target.checked); }} />
       </td>
-      <td>{shortTime(entry.created_at)}</td>
+      <td>{shortTime(entry.created_at, i18n.resolvedLanguage)}</td>
       <th scope="row">
         <Link to={permalink}>{what}</Link>
-        {entry.lesson ? <span className="history__lesson"> · from {entry.lesson}</span> : null}
+        {entry.lesson ? <span className="history__lesson"> · {t('history.fromLesson', { lesson: entry.lesson })}</span> : null}
       </th>
       <td>
-        {entry.status}
-        {entry.kind === 'sweep' && entry.points ? ` (${entry.points_ended ?? 0} of ${entry.points} ended)` : ''}
+        {entry.kind === 'sweep' && entry.points
+          ? t('history.statusOfPoints', { status: statusWord(entry.status, t), ended: entry.points_ended ?? 0, points: entry.points })
+          : statusWord(entry.status, t)}
       </td>
       <td>{entry.qps != null ? formatQps(entry.qps) : '—'}</td>
       <td>{entry.p99_us != null ? formatLatencyUs(entry.p99_us) : '—'}</td>
       <td>
-        <Link to={entryLabUrl(entry)}>Open in lab</Link>
+        <Link to={entryLabUrl(entry)}>{t('controls.openInLab')}</Link>
       </td>
     </tr>
   );
@@ -89,6 +94,7 @@ function EntryRow({ entry, picked, onPick }: EntryRowProps) {
  * server and lesson; each opens at its permalink, reopens in the lab, or joins a comparison.
  */
 export function HistoryPage() {
+  const { t } = useTranslation('bench');
   const [params, setParams] = useSearchParams();
   const server = params.get('server') ?? '';
   const lesson = params.get('lesson') ?? '';
@@ -111,46 +117,45 @@ export function HistoryPage() {
 
   return (
     <div className="history">
-      <h1>Your history</h1>
+      <h1>{t('history.heading')}</h1>
       <p>
-        Every run and sweep you started, newest first. Open one for its charts and table, reopen it in the{' '}
-        <Link to="/lab">lab</Link> to change it, or tick several to compare them.
+        <Trans t={t} i18nKey="history.intro" components={{ lab: <Link to="/lab" /> }} />
       </p>
       <Filters server={server} lesson={lesson} onChange={setFilter} />
       {history.error ? (
-        <p role="alert">Your history could not be loaded: {history.error.message}</p>
+        <p role="alert">{t('history.loadFailed', { error: history.error.message })}</p>
       ) : history.isPending ? (
         <Loading />
       ) : entries.length === 0 ? (
         <p data-testid="history-empty">
-          Nothing here yet{server || lesson ? ' for this filter' : ''}: run an experiment in a lesson or the lab.
+          {server || lesson ? t('history.emptyFiltered') : t('history.empty')}
         </p>
       ) : (
         <>
           <div className="history__actions">
             <button type="button" className="button button--primary" disabled={picked.length === 0} onClick={() => { setComparing(picked); }}>
-              Compare {picked.length || ''} selected
+              {picked.length ? t('history.compareSelected', { n: picked.length }) : t('history.compareNone')}
             </button>
             {picked.length ? (
               <button type="button" className="button" onClick={() => { setPicked([]); }}>
-                Clear selection
+                {t('history.clearSelection')}
               </button>
             ) : null}
           </div>
-          <div className="table-scroll" tabIndex={0} role="region" aria-label="History">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('history.tableLabel')}>
             <table className="history__table" data-testid="history-table">
               <thead>
                 <tr>
                   <th scope="col">
-                    <span className="visually-hidden">Compare</span>
+                    <span className="visually-hidden">{t('history.columns.compare')}</span>
                   </th>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Requests/s</th>
-                  <th scope="col">p99</th>
+                  <th scope="col">{t('history.columns.when')}</th>
+                  <th scope="col">{t('history.columns.what')}</th>
+                  <th scope="col">{t('history.columns.status')}</th>
+                  <th scope="col">{t('compare.columns.qps')}</th>
+                  <th scope="col">{t('figures.p99')}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Lab</span>
+                    <span className="visually-hidden">{t('history.columns.lab')}</span>
                   </th>
                 </tr>
               </thead>

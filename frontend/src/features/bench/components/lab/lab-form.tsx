@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import type { RunField, Server, VariedField } from '@/lib/api-schemas';
@@ -22,11 +23,12 @@ function toggled(list: string[], id: string, on: boolean, order: string[]): stri
 /** Which servers to run: one runs alone, several are compared on one chart. A chosen C server
  *  can be opened in the editor, to change and run its own version. */
 function ServerPicker({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>) {
+  const { t } = useTranslation('bench');
   const order = servers.map((s) => s.id);
   return (
     <fieldset className="lab-form__servers" data-testid="lab-servers">
-      <legend>Servers</legend>
-      <p className="lab-form__hint">Pick one to run it, or several to compare them side by side.</p>
+      <legend>{t('lab.form.servers')}</legend>
+      <p className="lab-form__hint">{t('lab.form.serversHint')}</p>
       <ul>
         {servers.map((server) => (
           <li key={server.id}>
@@ -43,7 +45,12 @@ function ServerPicker({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>
               <>
                 {' · '}
                 <Link to={`/edit/${encodeURIComponent(server.id)}`} className="lab-form__edit">
-                  Edit<span className="visually-hidden"> {server.id}</span>
+                  <Trans
+                    t={t}
+                    i18nKey="lab.form.edit"
+                    values={{ server: server.id }}
+                    components={{ hidden: <span className="visually-hidden" /> }}
+                  />
                 </Link>
               </>
             ) : null}
@@ -56,10 +63,11 @@ function ServerPicker({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>
 
 /** Every run field, with its label, unit, range and help from the backend. */
 function RunFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>) {
+  const { t } = useTranslation('bench');
   const set = (name: string, value: FieldValue) => { onChange({ ...setup, fields: { ...setup.fields, [name]: value } }); };
   return (
     <fieldset className="lab-form__fields" data-testid="lab-fields">
-      <legend>Run</legend>
+      <legend>{t('lab.form.run')}</legend>
       {fields.map((field) => {
         const value = setup.fields[field.name] ?? field.default;
         const varied = setup.vary === field.name;
@@ -69,7 +77,7 @@ function RunFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>) {
             field={field}
             value={value}
             disabled={varied}
-            problem={varied ? null : fieldProblem(field, value)}
+            problem={varied ? null : fieldProblem(field, value, t)}
             onChange={(v) => { set(field.name, v); }}
           />
         );
@@ -80,6 +88,7 @@ function RunFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>) {
 
 /** The knobs of each chosen server that has some, set per server. */
 function ServerKnobs({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>) {
+  const { t } = useTranslation('bench');
   const chosen = servers.filter((s) => setup.servers.includes(s.id) && s.knobs.length > 0);
   if (chosen.length === 0) return null;
   const set = (server: string, name: string, value: FieldValue) => { onChange({ ...setup, knobs: { ...setup.knobs, [server]: { ...setup.knobs[server], [name]: value } } }); };
@@ -88,7 +97,7 @@ function ServerKnobs({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>)
       {chosen.map((server) => (
         <fieldset key={server.id} className="lab-form__knobs" data-testid={`lab-knobs-${server.id}`}>
           <legend>
-            Knobs of {server.title} <code>{server.id}</code>
+            <Trans t={t} i18nKey="lab.form.knobsOf" values={{ title: server.title, id: server.id }} components={{ code: <code /> }} />
           </legend>
           {server.knobs.map((knob) => {
             const value = setup.knobs[server.id]?.[knob.name] ?? knob.default;
@@ -97,7 +106,7 @@ function ServerKnobs({ setup, onChange, servers }: Omit<LabFormProps, 'fields'>)
                 key={knob.name}
                 knob={knob}
                 value={value}
-                problem={knobProblem(knob, value)}
+                problem={knobProblem(knob, value, t)}
                 onChange={(v) => { set(server.id, knob.name, v); }}
               />
             );
@@ -117,6 +126,7 @@ function parseValues(text: string): number[] {
 
 /** Vary one field over several values: one run per server and value, drawn as lines. */
 function SweepFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>) {
+  const { t } = useTranslation('bench');
   const varyId = useId();
   const valuesId = useId();
   // The text as typed ("10, 100, "): parsing it on every key would eat the trailing comma.
@@ -125,11 +135,11 @@ function SweepFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>)
   const vary = (name: string) => { onChange({ ...setup, vary: name ? (name as VariedField) : null, values: name ? parseValues(text) : [] }); };
   return (
     <fieldset className="lab-form__sweep" data-testid="lab-sweep">
-      <legend>Sweep</legend>
+      <legend>{t('lab.form.sweep')}</legend>
       <div className="lab-field">
-        <label htmlFor={varyId}>Vary</label>
+        <label htmlFor={varyId}>{t('lab.form.vary')}</label>
         <select id={varyId} value={setup.vary ?? ''} onChange={(e) => { vary(e.target.value); }}>
-          <option value="">nothing: one run per server</option>
+          <option value="">{t('lab.form.varyNothing')}</option>
           {sweepable.map((f) => (
             <option key={f.name} value={f.name}>
               {f.label}
@@ -139,13 +149,13 @@ function SweepFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>)
       </div>
       {setup.vary ? (
         <div className="lab-field">
-          <label htmlFor={valuesId}>Values</label>
+          <label htmlFor={valuesId}>{t('lab.form.values')}</label>
           <input
             id={valuesId}
             type="text"
             inputMode="decimal"
             value={text}
-            placeholder="10, 100, 1000"
+            placeholder={t('lab.form.valuesPlaceholder')}
             aria-describedby={`${valuesId}-help`}
             onChange={(e) => {
               setText(e.target.value);
@@ -153,7 +163,7 @@ function SweepFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>)
             }}
           />
           <p className="lab-field__help" id={`${valuesId}-help`}>
-            Separated by commas or spaces; each server runs once per value.
+            {t('lab.form.valuesHelp')}
           </p>
         </div>
       ) : null}
@@ -163,8 +173,9 @@ function SweepFields({ setup, onChange, fields }: Omit<LabFormProps, 'servers'>)
 
 /** The lab's whole form: servers, run fields, knobs per server, and an optional sweep. */
 export function LabForm(props: LabFormProps) {
+  const { t } = useTranslation('bench');
   return (
-    <form className="lab-form" aria-label="Lab experiment" onSubmit={(e) => { e.preventDefault(); }}>
+    <form className="lab-form" aria-label={t('lab.form.label')} onSubmit={(e) => { e.preventDefault(); }}>
       <ServerPicker setup={props.setup} onChange={props.onChange} servers={props.servers} />
       <RunFields setup={props.setup} onChange={props.onChange} fields={props.fields} />
       <ServerKnobs setup={props.setup} onChange={props.onChange} servers={props.servers} />

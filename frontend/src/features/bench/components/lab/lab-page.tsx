@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
@@ -36,11 +37,12 @@ interface LabResultProps {
 
 /** What the setup runs as, and its widget (Run, live charts, results), or why it cannot run. */
 function LabResult({ setup, fields, problems }: LabResultProps) {
-  const plan = useMemo(() => (problems.length === 0 ? planFor(setup, fields) : null), [setup, fields, problems]);
+  const { t } = useTranslation('bench');
+  const plan = useMemo(() => (problems.length === 0 ? planFor(setup, fields, t) : null), [setup, fields, problems, t]);
   if (!plan) {
     return (
       <div className="lab-problems" role="status" data-testid="lab-problems">
-        <p>Before it can run:</p>
+        <p>{t('lab.beforeRun')}</p>
         <ul>
           {problems.map((p) => (
             <li key={p}>{p}</li>
@@ -54,8 +56,7 @@ function LabResult({ setup, fields, problems }: LabResultProps) {
   return (
     <div className="lab-result">
       <p className="lab-result__plan" data-testid="lab-plan">
-        {runs === 1 ? 'One run' : `${runs} runs, one sweep`}, about {describeSeconds(plannedSeconds(setup, fields))} of load
-        once it starts.
+        {t(runs === 1 ? 'lab.planRun' : 'lab.planSweep', { runs, duration: describeSeconds(plannedSeconds(setup, fields), t) })}
       </p>
       {plan.kind === 'run' ? (
         <ExperimentWidget key={key} title={plan.title} request={plan.request} runKey={`lab:${key}`} />
@@ -72,6 +73,7 @@ function LabResult({ setup, fields, problems }: LabResultProps) {
  * lab experiment can be linked and reopened.
  */
 export function LabPage() {
+  const { t } = useTranslation('bench');
   const [params, setParams] = useSearchParams();
   const servers = useServers();
   const fields = useQuery({ queryKey: ['lab-fields'], queryFn: ({ signal }) => getLabFields(signal), staleTime: Infinity });
@@ -81,22 +83,20 @@ export function LabPage() {
   if (servers.error ?? fields.error) {
     return (
       <p role="alert" className="lab-error">
-        The lab could not load what it needs: {(servers.error ?? fields.error)?.message}
+        {t('lab.loadFailed', { error: (servers.error ?? fields.error)?.message ?? '' })}
       </p>
     );
   }
   if (!servers.data || !fields.data) return <Loading />;
   const labFields = fields.data.fields;
-  const problems = setupProblems(setup, labFields, knobs, fields.data.max_sweep_points);
+  const problems = setupProblems(setup, labFields, knobs, fields.data.max_sweep_points, t);
   const change = (next: LabSetup) => { setParams(setupToSearch(withoutDefaultKnobs(next, knobs), labFields), { replace: true }); };
 
   return (
     <div className="lab">
-      <h1>Lab</h1>
+      <h1>{t('lab.heading')}</h1>
       <p className="lab__intro">
-        Set up any experiment the course&apos;s servers allow: one server, several side by side, or one field swept over
-        several values. The page&apos;s address keeps the setup, so you can bookmark or share it; your runs are kept in{' '}
-        <Link to="/history">your history</Link>.
+        <Trans t={t} i18nKey="lab.intro" components={{ history: <Link to="/history" /> }} />
       </p>
       <div className="lab__columns">
         <LabForm setup={setup} onChange={change} fields={labFields} servers={servers.data} />
