@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 
 import { parseRunEventFrame, type RunEventFrame } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { doneData, progress } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -87,5 +88,25 @@ describe('PresentedRun', () => {
       expect(label()).toHaveTextContent('failed: verify_failed: got 0 bytes');
     });
     expect(screen.getByTestId('failure-logs')).toHaveTextContent('Segmentation fault');
+  });
+
+  it('says the run, its charts and its figures in Chinese once the language is switched', async () => {
+    renderWithProviders(<PresentedRun runId="r1" frames={[queued, started, warmup, stats, ...measure, done]} />);
+    await waitFor(() => {
+      expect(label()).toHaveTextContent('done');
+    });
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(label()).toHaveTextContent('已完成');
+    expect(screen.getByTestId('presented-run')).toHaveTextContent('运行 · c-epoll');
+    expect(screen.getByTestId('qps-chart')).toHaveTextContent('吞吐量（QPS）');
+    expect(screen.getByTestId('latency-chart')).toHaveTextContent('各百分位的延迟');
+    expect(screen.getByTestId('server-stats-chart')).toHaveTextContent('服务器 CPU 与内存');
+    const results = screen.getByTestId('run-results');
+    expect(within(results).getByRole('rowheader', { name: '吞吐量' })).toBeInTheDocument();
+    expect(within(results).getByTestId('run-validity')).toHaveTextContent('有效');
+    // Figures keep their one format and their units in every language.
+    expect(results).toHaveTextContent('51,235 req/s');
   });
 });

@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 
 import type { Sweep, SweepPoint } from '@/lib/api-schemas';
+import { i18next } from '@/lib/i18n';
 import { aSweep } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -57,5 +58,22 @@ describe('PresentedSweep', () => {
     renderWithProviders(<PresentedSweep sweep={counted} />);
     expect(plotted('series-syscalls-chart')).toBe('1');
     expect(plotted('series-qps-chart')).toBe('1');
+  });
+
+  it('says how far the series is, and heads its table, in Chinese once the language is switched', async () => {
+    renderWithProviders(
+      <PresentedSweep
+        sweep={table([point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'running'), point('c-poll', 16000, 'queued'), point('c-epoll', 16000, 'queued')])}
+      />,
+    );
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(screen.getByTestId('series-state')).toHaveTextContent('4 个数据点已完成 1 个 · 1 个运行中 · 2 个排队中');
+    expect(screen.getByTestId('presented-sweep')).toHaveTextContent('扫描实验 · c-poll 对比 c-epoll');
+    expect(screen.getByRole('columnheader', { name: '空闲连接数' })).toBeInTheDocument();
+    const rows = within(screen.getByTestId('series-table')).getAllByRole('row');
+    expect(rows[2]).toHaveTextContent('运行中');
+    expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('每增加一个连接的常驻内存：c-poll 2 KiB');
   });
 });

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
+import { i18next } from '@/lib/i18n';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, aProvenance, doneData, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -124,5 +125,18 @@ describe('RunPermalink', () => {
     expect(within(problem).getByRole('heading', { level: 1 })).toHaveTextContent(heading);
     expect(problem).toHaveTextContent(advice);
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it('says why it opens nothing in Chinese, its links inside the sentence', async () => {
+    mockFetch({ 'GET /api/runs/r1': reply(401, { detail: 'join the class first' }) });
+    renderWithProviders(<RunPermalink runId="r1" />);
+    const problem = await screen.findByTestId('permalink-problem');
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(within(problem).getByRole('heading', { level: 1 })).toHaveTextContent('加入班级后才能查看这次运行');
+    expect(problem).toHaveTextContent('班级中的结果只对班级成员开放。请用班级码加入或以讲师身份登录，然后重新打开链接。');
+    expect(within(problem).getByRole('link', { name: '用班级码加入' })).toHaveAttribute('href', '/join');
+    expect(within(problem).getByRole('link', { name: '以讲师身份登录' })).toHaveAttribute('href', '/login');
   });
 });

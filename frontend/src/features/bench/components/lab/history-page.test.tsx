@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { i18next } from '@/lib/i18n';
 import { aRun, doneData, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -93,5 +94,21 @@ describe('HistoryPage', () => {
     mockFetch({ 'GET /api/servers': servers, 'GET /api/lessons': lessons, 'GET /api/history': [] });
     renderWithProviders(<HistoryPage />, { route: '/history' });
     expect(await screen.findByTestId('history-empty')).toHaveTextContent('Nothing here yet');
+  });
+
+  it('lists the history in Chinese once the language is switched, a plural in Chinese too', async () => {
+    api();
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    const rows = await screen.findAllByTestId('history-entry');
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(screen.getByRole('heading', { level: 1, name: '我的历史记录' })).toBeInTheDocument();
+    expect(within(rows[0]!).getByRole('link', { name: 'c-epoll，100 个连接' })).toHaveAttribute('href', '/runs/r1');
+    expect(within(rows[1]!).getByRole('link', { name: 'c-epoll 对比 c-poll，10 个连接' })).toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('已完成（2 个中已结束 2 个）');
+    expect(within(rows[0]!).getByRole('link', { name: '在实验室中打开' })).toBeInTheDocument();
+    // Dates follow the language too: "11月25日 10:01" in the reader's time zone.
+    expect(rows[0]).toHaveTextContent(/11月2[45]日/);
   });
 });

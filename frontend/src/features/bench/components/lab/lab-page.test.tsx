@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 
+import { i18next } from '@/lib/i18n';
 import { healthyHealth, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -129,5 +130,23 @@ describe('LabPage', () => {
     expect(screen.getByTestId('lab-plan')).toHaveTextContent('3 runs, one sweep');
     expect(screen.getByLabelText('Connections')).toBeDisabled();
     expect(screen.getByTestId('search')).toHaveTextContent('vary=connections&values=10%2C100%2C1000');
+  });
+
+  it('sets up, plans and refuses in Chinese once the language is switched', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll,c-poll&duration_s=0');
+    await screen.findByTestId('lab-problems');
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(screen.getByRole('heading', { level: 1, name: '实验室' })).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: '服务器' })).toBeInTheDocument();
+    expect(within(screen.getByTestId('lab-servers')).getByRole('link', { name: '编辑 c-epoll' })).toHaveAttribute('href', '/edit/c-epoll');
+    // The field's label is the backend's, the sentence around it the interface's.
+    expect(screen.getByTestId('lab-problems')).toHaveTextContent('运行前需要先解决：Duration 必须大于 0 s');
+    await userEvent.clear(screen.getByLabelText('Duration'));
+    await userEvent.type(screen.getByLabelText('Duration'), '5');
+    expect(await screen.findByTestId('lab-plan')).toHaveTextContent('2 次运行，组成一个扫描实验，开始后约施加 14 秒的负载。');
+    expect(screen.getByRole('button', { name: '运行 2 次基准测试' })).toBeInTheDocument();
   });
 });
