@@ -46,6 +46,8 @@ function lessonWith(experiments: LessonExperiment[]) {
     prerequisites: [],
     markdown: '',
     diagrams: [],
+    figures: [],
+    language: 'en',
     prev: null,
     next: null,
     experiments,
@@ -111,6 +113,7 @@ describe('ExperimentBlock', () => {
           {
             block,
             kind: 'run',
+            key: null,
             recorded_at: '2026-11-22T08:00:00+00:00',
             provenance: aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44' }),
             result: {
@@ -134,7 +137,7 @@ describe('ExperimentBlock', () => {
     const { calls } = api({
       'GET /api/lessons/01-c10k-problem/baselines': {
         lesson: '01-c10k-problem',
-        experiments: [{ block: 'server: c-poll', kind: 'run', recorded_at: '2026-11-22', provenance: aProvenance(), result: { events: [] } }],
+        experiments: [{ block: 'server: c-poll', key: null, kind: 'run', recorded_at: '2026-11-22', provenance: aProvenance(), result: { events: [] } }],
       },
     });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
@@ -365,6 +368,7 @@ describe('ExperimentBlock', () => {
           {
             block,
             kind: 'run',
+            key: null,
             recorded_at: '2026-11-22T08:00:00+00:00',
             provenance: aProvenance(),
             result: { events: [{ type: 'progress', data: progress(1, 'measure') }, { type: 'done', data: doneData }] },

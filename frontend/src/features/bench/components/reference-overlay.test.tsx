@@ -36,7 +36,7 @@ function baselines(experiment: Record<string, unknown>) {
     ]),
     'GET /api/lessons/01-c10k-problem/baselines': {
       lesson: '01-c10k-problem',
-      experiments: [{ recorded_at: recordedAt, provenance: aProvenance(), ...experiment }],
+      experiments: [{ key: null, recorded_at: recordedAt, provenance: aProvenance(), ...experiment }],
     },
   };
 }

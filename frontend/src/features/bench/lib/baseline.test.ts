@@ -12,6 +12,7 @@ const t = i18next.getFixedT('en', 'bench');
 const recorded = baselineSchema.parse({
   block: 'server: c-epoll',
   kind: 'run',
+  key: null,
   recorded_at: '2026-11-22T08:00:00+00:00',
   provenance: aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44', server_cpus: '0', loadgen_cpus: '1' }),
   result: {
