@@ -29,9 +29,10 @@ describe('useLessonExperiment', () => {
   it('reads the experiments from the lesson page’s cache entry, fetching nothing more', () => {
     const { calls } = mockFetch({});
     const client = createTestQueryClient();
-    client.setQueryData(lessonQuery('01-c10k-problem').queryKey, {
+    client.setQueryData(lessonQuery('01-c10k-problem', 'en').queryKey, {
       ...lessons[0]!,
       markdown: '',
+      figures: [],
       prerequisites: [],
       diagrams: [],
       experiments,

@@ -1,7 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { apiRequest } from '@/lib/api-client';
-import { lessonListSchema, lessonSchema, type LessonExperiment } from '@/lib/api-schemas';
+import { glossarySchema, lessonListSchema, lessonSchema, type LessonExperiment } from '@/lib/api-schemas';
+import type { Language } from '@/lib/i18n';
+
+import { useLanguage } from './use-language';
 
 /**
  * GET /api/lessons/{slug}, under one react-query key: the lesson page draws it, and the
@@ -11,19 +14,35 @@ import { lessonListSchema, lessonSchema, type LessonExperiment } from '@/lib/api
  *  speaker notes), so signing in or out forgets them all. */
 export const LESSON_QUERY_PREFIX = ['lesson'] as const;
 
-/** GET /api/lessons under one key: the home page, the class page, search and the history's
- *  filter share one cached answer. */
-export function lessonListQuery() {
+/** GET /api/lessons in the reader's language, under one key per language: the home page, the
+ *  class page, search and the history's filter share one cached answer. */
+export function lessonListQuery(language: Language) {
   return queryOptions({
-    queryKey: ['lessons'],
-    queryFn: ({ signal }) => apiRequest('/lessons', lessonListSchema, { signal }),
+    queryKey: ['lessons', language],
+    queryFn: ({ signal }) => apiRequest(`/lessons?lang=${language}`, lessonListSchema, { signal }),
+    placeholderData: (previous) => previous,
   });
 }
 
-export function lessonQuery(slug: string) {
+/** GET /api/lessons/{slug} in `language` (English while it has no translation: the answer's
+ *  `language` says which). While a switch of language fetches the other text, the page keeps
+ *  showing this lesson as it was (never another lesson): its widgets, a running benchmark's
+ *  among them, stay as they are. */
+export function lessonQuery(slug: string, language: Language) {
   return queryOptions({
-    queryKey: [...LESSON_QUERY_PREFIX, slug],
-    queryFn: ({ signal }) => apiRequest(`/lessons/${encodeURIComponent(slug)}`, lessonSchema, { signal }),
+    queryKey: [...LESSON_QUERY_PREFIX, slug, language],
+    queryFn: ({ signal }) => apiRequest(`/lessons/${encodeURIComponent(slug)}?lang=${language}`, lessonSchema, { signal }),
+    placeholderData: (previous) => (previous?.slug === slug ? previous : undefined),
+  });
+}
+
+/** GET /api/glossary in `language`; the last one stays on screen while a switch fetches it. */
+export function glossaryQuery(language: Language) {
+  return queryOptions({
+    queryKey: ['glossary', language],
+    queryFn: ({ signal }) => apiRequest(`/glossary?lang=${language}`, glossarySchema, { signal }),
+    staleTime: Infinity,
+    placeholderData: (previous) => previous,
   });
 }
 
@@ -47,8 +66,9 @@ export type LessonBlock =
  * server lists no such block (`unlisted`: edited since the page loaded).
  */
 export function useLessonBlock(slug: string | undefined, code: string): LessonBlock {
+  const language = useLanguage();
   const experiments = useQuery({
-    ...lessonQuery(slug ?? ''),
+    ...lessonQuery(slug ?? '', language),
     enabled: Boolean(slug),
     // The lesson page keeps the entry fresh; a widget that mounts later must not refetch it.
     staleTime: Infinity,

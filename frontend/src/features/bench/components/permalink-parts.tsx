@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { useLanguage } from '@/hooks/use-language';
 import { lessonQuery } from '@/hooks/use-lesson';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api-client';
@@ -51,7 +52,7 @@ export function PermalinkProblem({ what, id, error }: { what: 'run' | 'series'; 
 /** "From the lesson: The C10K problem", linking back to it. */
 export function LessonLink({ slug }: { slug: string }) {
   const { t } = useTranslation('bench');
-  const title = useQuery({ ...lessonQuery(slug), staleTime: Infinity, select: (lesson) => lesson.title }).data;
+  const title = useQuery({ ...lessonQuery(slug, useLanguage()), staleTime: Infinity, select: (lesson) => lesson.title }).data;
   return (
     <p className="permalink__lesson">
       <Trans

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
+import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
 
 import {
@@ -65,9 +66,7 @@ export function useBoard(id: string) {
  * lessons feature, search and the history use too: one cached answer.
  */
 export function useLessonList() {
-  return useQuery({
-    ...lessonListQuery(),
-  });
+  return useQuery(lessonListQuery(useLanguage()));
 }
 
 /** Pause, resume and end answer with the class: it replaces the page's copy at once. */

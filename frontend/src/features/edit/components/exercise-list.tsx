@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
 import { exerciseListQuery } from '@/hooks/use-exercises';
+import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
 import { usePageTitle } from '@/hooks/use-page-title';
 
@@ -31,7 +32,7 @@ export function ExerciseIndex() {
   const { t } = useTranslation('edit');
   usePageTitle(t('exercises.title'));
   const exercises = useQuery(exerciseListQuery());
-  const lessons = useQuery(lessonListQuery());
+  const lessons = useQuery(lessonListQuery(useLanguage()));
   const variants = useQuery({ queryKey: VARIANTS_KEY, queryFn: ({ signal }) => listVariants(signal) });
   const groups = groupByLesson(exercises.data ?? [], lessons.data ?? []);
 

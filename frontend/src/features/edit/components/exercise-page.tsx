@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
 import { ProseMarkdown } from '@/components/prose-markdown';
+import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api-client';
@@ -325,7 +326,7 @@ function ExerciseProblem({ slug, error }: { slug: string; error: unknown }) {
 export function ExercisePage({ slug }: { slug: string }) {
   const { t } = useTranslation('edit');
   const exercise = useQuery(exerciseQuery(slug));
-  const lessons = useQuery(lessonListQuery());
+  const lessons = useQuery(lessonListQuery(useLanguage()));
   usePageTitle(exercise.data?.title);
 
   if (exercise.isPending) return <Loading label={t('exercise.loading')} />;

@@ -1,24 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 
-import { lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
-import { apiRequest } from '@/lib/api-client';
-import { glossarySchema } from '@/lib/api-schemas';
+import { useLanguage } from '@/hooks/use-language';
+import { glossaryQuery, lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
 
 export function useLessons() {
+  const language = useLanguage();
   return useQuery({
-    ...lessonListQuery(),
+    ...lessonListQuery(language),
     select: (lessons) => [...lessons].sort((a, b) => a.order - b.order),
   });
 }
 
 export function useLesson(slug: string) {
-  return useQuery(lessonQuery(slug));
+  return useQuery(lessonQuery(slug, useLanguage()));
 }
 
 export function useGlossary() {
-  return useQuery({
-    queryKey: ['glossary'],
-    queryFn: ({ signal }) => apiRequest('/glossary', glossarySchema, { signal }),
-    staleTime: Infinity,
-  });
+  return useQuery(glossaryQuery(useLanguage()));
 }

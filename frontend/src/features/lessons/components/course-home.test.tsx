@@ -24,6 +24,25 @@ describe('CourseHome', () => {
     expect(screen.getByRole('link', { name: /Start the course: The C10K problem/ })).toBeInTheDocument();
   });
 
+  it('offers lesson 0 to beginners on its own, before the course, in either language', async () => {
+    const before = { slug: '00-before-you-start', language: 'en' as const, title: 'Before you start', summary: 'Sockets.', minutes: 25, order: 0 };
+    const { calls } = mockFetch({ 'GET /api/lessons': [...lessons, before] });
+    renderWithProviders(<CourseHome />);
+
+    const path = await screen.findByTestId('beginner-path');
+    expect(within(path).getByRole('heading', { name: 'New to network programming?' })).toBeInTheDocument();
+    expect(path).toHaveTextContent('About 25 minutes');
+    expect(within(path).getByRole('link', { name: 'Before you start: Before you start' })).toHaveAttribute('href', '/lessons/00-before-you-start');
+    // The course's own list and its first step start at lesson 1.
+    expect(within(screen.getByTestId('lesson-list')).getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: /Start the course: The C10K problem/ })).toBeInTheDocument();
+    expect(calls.some((c) => c.url === '/api/lessons?lang=en')).toBe(true);
+
+    await act(async () => { await i18next.changeLanguage('zh'); });
+    expect(await screen.findByRole('heading', { name: '刚接触网络编程？' })).toBeInTheDocument();
+    await waitFor(() => { expect(calls.some((c) => c.url === '/api/lessons?lang=zh')).toBe(true); });
+  });
+
   it('marks lessons read from localStorage', async () => {
     window.localStorage.setItem(PROGRESS_KEY, JSON.stringify({ version: 1, read: { '01-c10k-problem': '2025-01-01T00:00:00Z' } }));
     mockFetch({ 'GET /api/lessons': lessons });

@@ -37,16 +37,48 @@ export function CourseHome({ reader }: { reader?: ReaderProp }) {
         lessons.data.length === 0 ? (
           <p>{t('home.empty')}</p>
         ) : (
-          <LessonList lessons={lessons.data} isRead={isRead} />
+          <>
+            <BeginnerPath lessons={lessons.data} />
+            <LessonList lessons={lessons.data.filter((l) => !isBeforeTheCourse(l))} isRead={isRead} />
+          </>
         )
       ) : null}
     </div>
   );
 }
 
+interface LessonSummary {
+  slug: string;
+  title: string;
+  summary: string;
+  minutes?: number | null;
+  order: number;
+}
+
 interface LessonListProps {
-  lessons: { slug: string; title: string; summary: string; minutes?: number | null; order: number }[];
+  lessons: LessonSummary[];
   isRead: (slug: string) => boolean;
+}
+
+/** Lesson 0 comes before the course: a way in for beginners, not a step everyone takes. */
+function isBeforeTheCourse(lesson: LessonSummary): boolean {
+  return lesson.order === 0;
+}
+
+/** The beginner's path: lesson 0 offered on its own, before the course's lessons. */
+function BeginnerPath({ lessons }: { lessons: LessonSummary[] }) {
+  const { t } = useTranslation('lessons');
+  const first = lessons.find(isBeforeTheCourse);
+  if (!first) return null;
+  return (
+    <aside className="home__beginner" aria-labelledby="beginner-heading" data-testid="beginner-path">
+      <h2 id="beginner-heading">{t('home.beginner.heading')}</h2>
+      <p>{t('home.beginner.text', { minutes: first.minutes ?? 0 })}</p>
+      <Link className="button" to={`/lessons/${first.slug}`}>
+        {t('home.beginner.link', { title: first.title })}
+      </Link>
+    </aside>
+  );
 }
 
 function LessonList({ lessons, isRead }: LessonListProps) {

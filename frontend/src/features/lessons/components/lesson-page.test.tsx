@@ -197,7 +197,11 @@ describe('LessonPage', () => {
     }
     renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={{ ...blocks, experiment: CountingBlock }} />);
     await screen.findByTestId('counting-block');
+    expect(screen.queryByTestId('lesson-untranslated')).not.toBeInTheDocument();
     await act(() => i18next.changeLanguage('zh'));
+    // This lesson has no Chinese text yet: it says so, and its text is marked as English.
+    expect(await screen.findByTestId('lesson-untranslated')).toHaveTextContent('这节课还没有中文版');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveAttribute('lang', 'en');
 
     expect(screen.getByText(/第 1 课 · 15 分钟/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '全部课程' })).toHaveAttribute('href', '/');

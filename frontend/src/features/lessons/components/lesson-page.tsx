@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
+import { useLanguage } from '@/hooks/use-language';
 import { usePageTitle } from '@/hooks/use-page-title';
 import type { LessonLink } from '@/lib/api-schemas';
 
@@ -48,6 +49,7 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
   const instructor = useInstructorMode();
   // Only an instructor (or solo mode) has notes to show: the server strips them for the rest.
   const notesAllowed = maySeeSpeakerNotes(reader);
+  const language = useLanguage();
 
   usePageTitle(lesson.data?.title);
 
@@ -69,17 +71,24 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
           </p>
           {notesAllowed ? <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} /> : null}
         </div>
-        <h1>{data.title}</h1>
+        <h1 lang={data.language === language ? undefined : data.language}>{data.title}</h1>
         {data.summary ? <p className="lesson__summary">{data.summary}</p> : null}
+        {data.language === language ? null : (
+          <p className="lesson__untranslated" role="note" data-testid="lesson-untranslated">
+            {t('page.untranslated')}
+          </p>
+        )}
       </header>
 
-      <LessonMarkdown
-        markdown={data.markdown}
-        blocks={blocks}
-        diagrams={data.diagrams}
-        showSpeakerNotes={notesAllowed && instructor.enabled}
-        glossaryTerms={glossaryTerms}
-      />
+      <div lang={data.language === language ? undefined : data.language}>
+        <LessonMarkdown
+          markdown={data.markdown}
+          blocks={blocks}
+          diagrams={data.diagrams}
+          showSpeakerNotes={notesAllowed && instructor.enabled}
+          glossaryTerms={glossaryTerms}
+        />
+      </div>
 
       <LessonExercises lesson={data.slug} />
 

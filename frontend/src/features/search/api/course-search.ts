@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
 import { useLanguage } from '@/hooks/use-language';
-import { lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
-import { apiRequest } from '@/lib/api-client';
-import { glossarySchema } from '@/lib/api-schemas';
+import { glossaryQuery, lessonListQuery, lessonQuery } from '@/hooks/use-lesson';
+import type { Language } from '@/lib/i18n';
 
 import type { SearchEngine } from '../lib/search-engine';
 
@@ -13,23 +12,14 @@ import type { SearchEngine } from '../lib/search-engine';
  * fetched opens at once. A lesson that fails to load is left out; without the list there is
  * nothing to search, so that failure is the query's.
  */
-async function loadCourse(client: QueryClient) {
+async function loadCourse(client: QueryClient, language: Language) {
   const [lessons, glossary] = await Promise.all([
-    client.query({
-      ...lessonListQuery(),
-      staleTime: Infinity,
-    }),
-    client
-      .query({
-        queryKey: ['glossary'],
-        queryFn: ({ signal }) => apiRequest('/glossary', glossarySchema, { signal }),
-        staleTime: Infinity,
-      })
-      .catch(() => null),
+    client.query({ ...lessonListQuery(language), staleTime: Infinity }),
+    client.query(glossaryQuery(language)).catch(() => null),
   ]);
   // Whatever is cached will do: an index made a little stale is still a good index.
   const loaded = await Promise.allSettled(
-    lessons.map((lesson) => client.query({ ...lessonQuery(lesson.slug), staleTime: Infinity })),
+    lessons.map((lesson) => client.query({ ...lessonQuery(lesson.slug, language), staleTime: Infinity })),
   );
   const full = loaded.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   return { lessons: full, glossary, missing: lessons.length - full.length };
@@ -53,7 +43,7 @@ export function useCourseSearch(enabled: boolean) {
   return useQuery({
     queryKey: ['search', 'course-index', language],
     queryFn: async (): Promise<CourseSearch> => {
-      const [{ createCourseSearch }, course] = await Promise.all([import('../lib/search-engine'), loadCourse(client)]);
+      const [{ createCourseSearch }, course] = await Promise.all([import('../lib/search-engine'), loadCourse(client, language)]);
       return { engine: createCourseSearch(course.lessons, course.glossary), missing: course.missing };
     },
     enabled,

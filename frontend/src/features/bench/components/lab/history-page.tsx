@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
+import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
 import { useServers } from '@/hooks/use-servers';
 import type { HistoryEntry } from '@/lib/api-schemas';
@@ -30,7 +31,7 @@ function Filters({ server, lesson, onChange }: FiltersProps) {
   const serverId = useId();
   const lessonId = useId();
   const servers = useServers();
-  const lessons = useQuery(lessonListQuery());
+  const lessons = useQuery(lessonListQuery(useLanguage()));
   return (
     <div className="history__filters">
       <label htmlFor={serverId}>{t('history.filters.server')}</label>
