@@ -1,13 +1,18 @@
+/* global window, document */
 // End-to-end: every lesson of the course opens in real Chromium without a console error,
 // and every widget in it rendered: each ```experiment block became a Run widget (not an
 // error box), each ```mermaid block an SVG diagram, each ```source block the code it names.
 // The counts come from the lesson's own Markdown (GET /api/lessons/{slug}), so a widget that
-// silently failed to appear is caught too.
+// silently failed to appear is caught too. Every lesson is opened in each language of the
+// interface: in Chinese it is the Chinese text where the lesson has one (else the English, which
+// the page then says), around an interface in Chinese.
 //
 //   npm run e2e   (with a backend on E2E_BASE_URL, default http://localhost:8000)
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
@@ -45,9 +50,38 @@ async function waitForCount(locator, count, what) {
   }
 }
 
-async function checkLesson(summary) {
-  const lesson = await api(`/lessons/${summary.slug}`);
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+const LOCALES = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'locales');
+const LANGUAGES = ['en', 'zh'];
+const HTML_LANG = { en: 'en', zh: 'zh-Hans' };
+// Where the interface keeps the reader's choice (src/lib/i18n.ts).
+const LANGUAGE_STORAGE_KEY = 'c10klab.language';
+
+function strings(language, namespace) {
+  return JSON.parse(readFileSync(join(LOCALES, language, `${namespace}.json`), 'utf8'));
+}
+
+/** The interface's `language` wording of an English string of `namespace`: found by its key. */
+function say(language, namespace, english) {
+  const find = (tree, path) => {
+    for (const [key, value] of Object.entries(tree)) {
+      if (value === english) return [...path, key];
+      if (typeof value === 'object') {
+        const found = find(value, [...path, key]);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  const path = find(strings('en', namespace), []);
+  assert.ok(path, `"${english}" is an English string of ${namespace}`);
+  return path.reduce((tree, key) => tree[key], strings(language, namespace));
+}
+
+async function checkLesson(summary, language) {
+  const lesson = await api(`/lessons/${summary.slug}?lang=${language}`);
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  await context.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [LANGUAGE_STORAGE_KEY, language]);
+  const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
@@ -57,6 +91,10 @@ async function checkLesson(summary) {
     await page.goto(`${BASE_URL}/#/lessons/${summary.slug}`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('heading', { level: 1, name: lesson.title }).waitFor({ timeout: RENDER_TIMEOUT_MS });
     const body = page.getByTestId('lesson');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), HTML_LANG[language]);
+    await page.getByRole('link', { name: say(language, 'common', 'Glossary'), exact: true }).waitFor();
+    // A lesson without this language's text says it shows the English.
+    assert.equal(await body.getByTestId('lesson-untranslated').count(), lesson.language === language ? 0 : 1);
     // Diagrams and widgets load as they come into view: a reader would scroll through.
     await scrollThroughPage(page);
 
@@ -66,12 +104,13 @@ async function checkLesson(summary) {
     assert.equal(await body.getByTestId('experiment-error').count(), 0, 'no experiment block failed to parse');
     // Every block was recorded (the content checker insists): each shows its reference result
     // at once, drawn, with "Run live" beside it.
+    const recorded = say(language, 'bench', 'reference result');
     await waitForCount(
-      body.locator('section.experiment:has(.run-state:text-is("reference result")):has(canvas)'),
+      body.locator(`section.experiment:has(.run-state:text-is("${recorded}")):has(canvas)`),
       experiments,
       'widgets showing their recorded result',
     );
-    await waitForCount(body.getByRole('button', { name: 'Run live' }), experiments, 'Run live buttons');
+    await waitForCount(body.getByRole('button', { name: say(language, 'bench', 'Run live') }), experiments, 'Run live buttons');
 
     const diagrams = fences(lesson.markdown, 'mermaid');
     // A drawn diagram is its container marked rendered, holding the SVG (which may nest more).
@@ -91,17 +130,19 @@ async function checkLesson(summary) {
     assert.ok(!text.includes('<details'), 'raw HTML is rendered, not shown');
     assert.deepEqual(errors, [], 'no console errors');
   } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `lesson-${summary.slug}-failure.png`), fullPage: true }).catch(() => undefined);
+    await page.screenshot({ path: join(ARTIFACTS, `lesson-${summary.slug}-${language}-failure.png`), fullPage: true }).catch(() => undefined);
     throw error;
   } finally {
-    await page.close();
+    await context.close();
   }
 }
 
-test('every lesson renders every widget without a console error', { timeout: 600_000 }, async (t) => {
+test('every lesson renders every widget without a console error, in each language', { timeout: 1_200_000 }, async (t) => {
   const lessons = await api('/lessons');
   assert.ok(lessons.length >= 1, 'the course has lessons');
-  for (const summary of lessons) {
-    await t.test(summary.slug, { timeout: 120_000 }, () => checkLesson(summary));
+  for (const language of LANGUAGES) {
+    for (const summary of lessons) {
+      await t.test(`${summary.slug} (${language})`, { timeout: 120_000 }, () => checkLesson(summary, language));
+    }
   }
 });
