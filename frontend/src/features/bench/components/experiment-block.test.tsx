@@ -113,7 +113,7 @@ describe('ExperimentBlock', () => {
           {
             block,
             kind: 'run',
-            key: null,
+            key: KEY,
             recorded_at: '2026-11-22T08:00:00+00:00',
             provenance: aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44' }),
             result: {
@@ -133,11 +133,12 @@ describe('ExperimentBlock', () => {
     expect(screen.getByRole('button', { name: 'Run live' })).toBeInTheDocument();
   });
 
-  it('shows no reference result for a block edited since it was recorded', async () => {
+  it('shows no reference result for a block whose request changed since it was recorded', async () => {
     const { calls } = api({
       'GET /api/lessons/01-c10k-problem/baselines': {
         lesson: '01-c10k-problem',
-        experiments: [{ block: 'server: c-poll', key: null, kind: 'run', recorded_at: '2026-11-22', provenance: aProvenance(), result: { events: [] } }],
+        // A recording of another request: the block's was changed since.
+        experiments: [{ block: 'server: c-poll', key: '0123456789ab', kind: 'run', recorded_at: '2026-11-22', provenance: aProvenance(), result: { events: [] } }],
       },
     });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
@@ -368,7 +369,7 @@ describe('ExperimentBlock', () => {
           {
             block,
             kind: 'run',
-            key: null,
+            key: KEY,
             recorded_at: '2026-11-22T08:00:00+00:00',
             provenance: aProvenance(),
             result: { events: [{ type: 'progress', data: progress(1, 'measure') }, { type: 'done', data: doneData }] },

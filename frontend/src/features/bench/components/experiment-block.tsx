@@ -53,8 +53,8 @@ function BlockNote({ code, children, alert = false }: { code: string; children: 
 export function ExperimentBlock({ code, lessonSlug, gate, presenter }: ExperimentBlockProps) {
   const { t } = useTranslation('bench');
   const block = useLessonBlock(lessonSlug, code);
-  const baseline = useBaseline(lessonSlug, code);
   const listed = block.status === 'listed' ? block.experiment : null;
+  const baseline = useBaseline(lessonSlug, listed?.key);
   const origin = useMemo<ExperimentOrigin | undefined>(
     () => (lessonSlug && listed ? { lesson: lessonSlug, experiment: listed.key } : undefined),
     [lessonSlug, listed],

@@ -62,6 +62,7 @@ describe('the recorded reference under a live run', () => {
       'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
       ...baselines({
         block: runBlock,
+        key: 'aaaaaaaaaaaa',
         kind: 'run',
         result: {
           events: [
@@ -119,6 +120,7 @@ describe('the recorded reference under a live run', () => {
       'POST /api/sweeps': reply(202, { id: 's1', points: 4, skipped: 0 }),
       ...baselines({
         block: seriesBlock,
+        key: 'bbbbbbbbbbbb',
         kind: 'series',
         result: {
           table: aSweep({

@@ -37,10 +37,25 @@ function tableRows(points: SweepPoint[], reference: SweepPoint[] | undefined): R
   );
 }
 
+/** Idle connections the server would not keep: how many connections, and how many drops in all
+ *  (a connection dropped comes back and is dropped again); runs recorded before the distinct
+ *  count was kept say the drops alone. */
+function idleNote(p: SweepPoint, t: TFunction<'bench'>): string {
+  if (!p.idle_dropped) return '';
+  if (p.idle_dropped_connections == null) {
+    return t('seriesTable.idleDropped', { count: p.idle_dropped, dropped: formatInt(p.idle_dropped) });
+  }
+  return t('seriesTable.idleRefused', {
+    count: p.idle_dropped_connections,
+    connections: formatInt(p.idle_dropped_connections),
+    drops: formatInt(p.idle_dropped),
+  });
+}
+
 function note(p: SweepPoint, t: TFunction<'bench'>): string {
   return [
     pointNote(p, t),
-    p.idle_dropped ? t('seriesTable.idleDropped', { count: p.idle_dropped, dropped: formatInt(p.idle_dropped) }) : '',
+    idleNote(p, t),
     p.calls_per_request != null ? t('seriesTable.syscallsPerRequest', { calls: p.calls_per_request.toFixed(2) }) : '',
   ]
     .filter(Boolean)

@@ -165,6 +165,24 @@ describe('SeriesWidget', () => {
     expect(within(screen.getByTestId('series-table')).getAllByRole('row')[2]).toHaveTextContent('1 spread 3.1 %');
   });
 
+  it('says how many idle connections a point refused, apart from the drops of their reconnects', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    await clickRun('Run 4 benchmarks');
+    const es = FakeEventSource.latest();
+    act(() => {
+      es.emit('done', aSweep({ points: [
+        point('c-poll', 2000, 11000),
+        point('c-epoll', 2000, 16000, { idle_dropped: 9930, idle_dropped_connections: 992 }),
+        point('c-epoll', 16000, 15000, { idle_dropped: 3 }), // recorded before the distinct count
+      ] }), 1);
+    });
+    const table = await screen.findByTestId('series-table');
+    expect(table).toHaveTextContent('992 idle connections refused (9,930 drops, counting their reconnects dropped again)');
+    expect(table).toHaveTextContent('3 idle connections dropped');
+    expect(screen.getByTestId('series-qps-chart')).toHaveTextContent('An open ring on dashed segments');
+  });
+
   it('shows the backend’s refusal of a block with both server and servers', async () => {
     api();
     renderWithProviders(<ExperimentBlock code={bothBlock} lessonSlug="01-c10k-problem" />);

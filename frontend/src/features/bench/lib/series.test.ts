@@ -10,6 +10,7 @@ import {
   describeSweepProgress,
   pointFigure,
   pointNote,
+  refusedLoad,
   seriesLines,
   serverStyleIndexes,
   sweepProgress,
@@ -41,12 +42,12 @@ describe('series', () => {
       point('c-epoll', 2000, { qps: 90, valid: false, reason: 'errors' }),
     ];
     expect(seriesLines(sweep, points, 'qps')).toEqual([
-      { server: 'c-select', values: [120, null], unstable: [false, false] },
-      { server: 'c-epoll', values: [130, null], unstable: [false, false] },
+      { server: 'c-select', values: [120, null], unstable: [false, false], refused: [false, false] },
+      { server: 'c-epoll', values: [130, null], unstable: [false, false], refused: [false, false] },
     ]);
     expect(seriesLines(sweep, points.slice(0, 1), 'p99_us')).toEqual([
-      { server: 'c-select', values: [50, null], unstable: [false, false] },
-      { server: 'c-epoll', values: [null, null], unstable: [false, false] },
+      { server: 'c-select', values: [50, null], unstable: [false, false], refused: [false, false] },
+      { server: 'c-epoll', values: [null, null], unstable: [false, false], refused: [false, false] },
     ]);
   });
 
@@ -65,6 +66,7 @@ describe('series', () => {
       server: 'c-epoll',
       values: [100, 40],
       unstable: [false, true],
+      refused: [false, false],
     });
     expect(pointNote(disturbed, t)).toBe(`unstable: ${why}`);
     expect(pointNote({ ...disturbed, valid: false, reason: 'errors', noisy: true }, t)).toBe(`invalid: errors; unstable: ${why}`);
@@ -77,8 +79,21 @@ describe('series', () => {
       server: 'c-epoll',
       values: [100, 150000],
       unstable: [false, true],
+      refused: [false, false],
     });
     expect(pointNote(bound, t)).toBe('client-bound: this measures the load generator');
+  });
+
+  it('marks a point where the server refused or dropped part of the load, and keeps its figure', () => {
+    const wall = point('c-select', 2000, { qps: 16000, idle_dropped: 9930, idle_dropped_connections: 992 });
+    const failing = point('c-epoll', 2000, { qps: 90, errors: 3 });
+    const lines = seriesLines(sweep, [point('c-select', 10, {}), wall, point('c-epoll', 10, {}), failing], 'qps');
+    expect(lines.map((l) => [l.values, l.refused])).toEqual([
+      [[100, 16000], [false, true]],
+      [[100, 90], [false, true]],
+    ]);
+    expect(refusedLoad(point('c-poll', 2000, { idle_dropped: 0, errors: 0 }))).toBe(false);
+    expect(refusedLoad(point('c-poll', 2000, { status: 'failed', errors: 5 }))).toBe(false);
   });
 
   it('uses a log axis for values spanning two decades, and bars when nothing varies', () => {
@@ -95,8 +110,8 @@ describe('series', () => {
     expect(chartMetrics(counted)).toEqual(['calls_per_request', 'qps']);
     const points = [point('c-select', 10, { calls_per_request: 2.02 }), point('c-epoll', 10, { calls_per_request: null })];
     expect(seriesLines(counted, points, 'calls_per_request')).toEqual([
-      { server: 'c-select', values: [2.02, null], unstable: [false, false] },
-      { server: 'c-epoll', values: [null, null], unstable: [false, false] },
+      { server: 'c-select', values: [2.02, null], unstable: [false, false], refused: [false, false] },
+      { server: 'c-epoll', values: [null, null], unstable: [false, false], refused: [false, false] },
     ]);
   });
 

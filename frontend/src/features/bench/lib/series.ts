@@ -18,6 +18,9 @@ export interface SeriesLine {
   values: (number | null)[];
   /** Per value: the run was disturbed while it was measured (its figure is likely too low). */
   unstable: boolean[];
+  /** Per value: the server refused or dropped part of the load, so the figure is not for all
+   *  of it (e.g. `c-select` past FD_SETSIZE, serving fewer than it was given). */
+  refused: boolean[];
 }
 
 /** The figure a point contributes: only a finished, valid run has one. */
@@ -33,12 +36,21 @@ export function isUnstable(point: SweepPoint | undefined): boolean {
   return point?.status === 'done' && (point.stable === false || point.client_bound === true);
 }
 
+/** A finished point where the server did not take all the load: it dropped idle connections or
+ *  the load met errors (refused, reset, timed out). Its figures describe what it chose to serve. */
+export function refusedLoad(point: SweepPoint | undefined): boolean {
+  return point?.status === 'done' && ((point.idle_dropped ?? 0) > 0 || (point.errors ?? 0) > 0);
+}
+
 export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: SeriesMetric): SeriesLine[] {
   const at = new Map(points.map((p) => [`${p.server}@${p.value}`, p]));
+  const each = (server: string, read: (p: SweepPoint | undefined) => boolean) =>
+    sweep.values.map((value) => read(at.get(`${server}@${value}`)));
   return sweep.servers.map((server) => ({
     server,
     values: sweep.values.map((value) => pointFigure(at.get(`${server}@${value}`), metric)),
-    unstable: sweep.values.map((value) => isUnstable(at.get(`${server}@${value}`))),
+    unstable: each(server, isUnstable),
+    refused: each(server, refusedLoad),
   }));
 }
 

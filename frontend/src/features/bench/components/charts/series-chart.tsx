@@ -48,6 +48,26 @@ interface SeriesChartProps {
 }
 
 const HOLLOW = 'rgba(0, 0, 0, 0)';
+/** The segments into and out of a point where the server refused part of the load. */
+const REFUSED_DASH = [3, 4];
+
+/**
+ * Marks the points where the server refused or dropped part of the load: an open ring, larger
+ * than a point, and dashed segments on either side, so such a point never reads as a clean
+ * one on a line that goes on through it (an unstable point keeps its ×, open too).
+ */
+function refusedMarks(line: SeriesLine, colour: string) {
+  if (!line.refused.some(Boolean)) return {};
+  return {
+    pointBackgroundColor: line.refused.map((r) => (r ? HOLLOW : colour)),
+    pointRadius: line.refused.map((r, i) => (r ? 6 : line.unstable[i] ? 7 : 4)),
+    pointBorderWidth: line.refused.map((r, i) => (r ? 2.5 : line.unstable[i] ? 2.5 : 1)),
+    segment: {
+      borderDash: (ctx: { p0DataIndex: number; p1DataIndex: number }) =>
+        line.refused[ctx.p0DataIndex] || line.refused[ctx.p1DataIndex] ? REFUSED_DASH : undefined,
+    },
+  };
+}
 
 type LineDataset = ChartDataset<'line', { x: number; y: number | null }[]> & { id: string; legendPointStyle?: PointStyle };
 
@@ -76,10 +96,12 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   const all = [...lines, ...referenceLines];
   const plotted = all.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
   const marked = all.some((line) => line.unstable.some(Boolean));
+  const partial = all.some((line) => line.refused.some(Boolean));
   const { format } = METRIC[metric];
   const title = t(METRIC[metric].title);
   const axis = t(METRIC[metric].axis);
   const unstableNote = (unstable: boolean) => (unstable ? ` ${t('chart.series.unstableNote')}` : '');
+  const refusedNote = (refused: boolean) => (refused ? ` ${t('chart.series.refusedNote')}` : '');
   const isLatency = metric === 'p99_us';
 
   const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(() => {
@@ -91,6 +113,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
         data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
         ...lineLook(style.colour, role, style.dash),
         ...pointMarks(line.unstable, { pointStyle: style.pointStyle, radius: role === 'live' ? 4 : 3.5 }),
+        ...refusedMarks(line, style.colour),
         legendPointStyle: style.pointStyle,
         spanGaps: false,
       };
@@ -101,6 +124,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   }, [lines, referenceLines, reference, sweep.values, styles, t]);
 
   const unstableAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.unstable[dataIndex] ?? false;
+  const refusedAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.refused[dataIndex] ?? false;
 
   const lineOptions = useMemo<ChartOptions<'line'>>(
     () => ({
@@ -119,7 +143,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${unstableNote(unstableAt(item.datasetIndex, item.dataIndex))}`,
+              `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${unstableNote(unstableAt(item.datasetIndex, item.dataIndex))}${refusedNote(refusedAt(item.datasetIndex, item.dataIndex))}`,
           },
         },
       },
@@ -136,7 +160,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
       data: from.map((line) => line.values[0] ?? null),
       backgroundColor: from.map((line) => {
         const colour = styleOf(line.server).colour;
-        if (line.unstable[0]) return HOLLOW;
+        if (line.unstable[0] || line.refused[0]) return HOLLOW;
         return role === 'live' ? colour : withAlpha(colour, 0.35);
       }),
       borderColor: from.map((line) => styleOf(line.server).colour),
@@ -165,7 +189,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
             label: (item) =>
               `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y ?? 0)}${unstableNote(
                 (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.unstable[0] ?? false,
-              )}`,
+              )}${refusedNote((item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.refused[0] ?? false)}`,
           },
         },
       },
@@ -176,7 +200,11 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
 
   const varies = variesValue(sweep);
   // Bars have no × to mark: a hollow bar says it, in this feature's own words.
-  const caption = marked ? (varies ? unstableCaption() : t('chart.series.hollowCaption')) : undefined;
+  const captions = [
+    marked ? (varies ? unstableCaption() : t('chart.series.hollowCaption')) : null,
+    partial ? t(varies ? 'chart.series.refusedCaption' : 'chart.series.refusedBarCaption') : null,
+  ].filter(Boolean);
+  const caption = captions.length > 0 ? captions.join(' ') : undefined;
   return (
     <ChartFrame
       testId={testId}
