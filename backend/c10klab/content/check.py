@@ -21,9 +21,11 @@ from pydantic import ValidationError
 
 from c10klab.config import Settings
 from c10klab.content.check_figures import block_id_problems, reference_problems, unmarked_figures
+from c10klab.content.check_translation import check_translated_lesson
 from c10klab.content.experiments import WIDGET_ONLY_KEYS as WIDGET_ONLY_KEYS
 from c10klab.content.experiments import block_fields, parse_block
 from c10klab.content.experiments import series_request as series_request
+from c10klab.content.schemas import Language
 from c10klab.content.service import FENCE as FENCE
 from c10klab.content.service import (
     LessonFormatError,
@@ -31,6 +33,7 @@ from c10klab.content.service import (
     diagram_key,
     diagrams_dir,
     get_glossary,
+    language_dir,
     lesson_recordings,
     parse_lesson,
     read_baselines,
@@ -45,6 +48,8 @@ from c10klab.sweeps.schemas import SweepRequest
 from c10klab.sweeps.service import plan_points
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+# The languages lessons are translated into, each in content/<language>/.
+TRANSLATIONS: tuple[Language, ...] = ("zh",)
 
 
 @dataclass(frozen=True)
@@ -116,8 +121,11 @@ def check_links(markdown: str, path: Path) -> list[str]:
     return problems
 
 
-def check_lesson(path: Path, settings: Settings) -> list[str]:
-    """Every problem of one lesson, each as `file:line: message`."""
+def check_lesson(
+    path: Path, settings: Settings, translated: list[Block] | None = None
+) -> list[str]:
+    """Every problem of one lesson, each as `file:line: message`. `translated`: the mermaid
+    blocks of its translations, whose drawings live beside the English's."""
     try:
         lesson = parse_lesson(path)
     except LessonFormatError as exc:
@@ -142,7 +150,7 @@ def check_lesson(path: Path, settings: Settings) -> list[str]:
     problems += [
         f"{path.name}:{line + offset if line else 1}: {problem}"
         for line, problem in check_baselines(path.stem, experiments, settings)
-        + check_diagrams(path.stem, blocks, settings)
+        + check_diagrams(path.stem, blocks, settings, translated or [])
         + check_figures(path.stem, lesson.markdown, experiments, settings, offset)
     ]
     return problems
@@ -187,12 +195,16 @@ def check_baselines(
     return problems
 
 
-def check_diagrams(page: str, blocks: list[Block], settings: Settings) -> list[tuple[int, str]]:
+def check_diagrams(
+    page: str, blocks: list[Block], settings: Settings, translated: list[Block] | None = None
+) -> list[tuple[int, str]]:
     """Each mermaid block has its drawing for its exact text (content/diagrams/<page>/), and no
-    drawing outlives its block. Line 0 for problems that belong to no block."""
+    drawing outlives its block, in the page or a translation of it (`translated`, whose own
+    missing drawings its translation's check reports). Line 0: problems of no block."""
     folder = diagrams_dir(settings.content_dir, page)
     drawn = {path.stem for path in folder.glob("*.svg")}
     mermaid = [b for b in blocks if b.language == "mermaid"]
+    others = [b for b in translated or [] if b.language == "mermaid"]
     problems = [
         (
             b.line,
@@ -202,7 +214,7 @@ def check_diagrams(page: str, blocks: list[Block], settings: Settings) -> list[t
         for b in mermaid
         if diagram_key(b.body) not in drawn
     ]
-    stale = drawn - {diagram_key(b.body) for b in mermaid}
+    stale = drawn - {diagram_key(b.body) for b in mermaid + others}
     if stale:
         problems.append(
             (
@@ -256,9 +268,56 @@ def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
     return problems
 
 
+def check_translations(settings: Settings, language: Language) -> list[str]:
+    """Each translated lesson: it has its English original and is the same lesson
+    (check_translation), its links resolve as the English's do, its diagrams are drawn."""
+    folder = language_dir(settings.content_dir, language) / "lessons"
+    problems = []
+    for path in sorted(folder.glob("*.md")):
+        name = f"{language}/lessons/{path.name}"
+        english = settings.content_dir / "lessons" / path.name
+        if not english.is_file():
+            problems.append(f"{name}:1: no English lesson {path.name}: a translation needs one")
+            continue
+        try:
+            translated, original = parse_lesson(path, language), parse_lesson(english)
+        except LessonFormatError as exc:
+            problems.append(f"{name}:1: {exc}")
+            continue
+        offset = path.read_text().count("\n") - translated.markdown.count("\n")
+        blocks = fenced_blocks(translated.markdown)
+        found = (
+            check_translated_lesson(settings.content_dir, original, translated)
+            + [(1, p) for p in check_links(translated.markdown, english)]
+            + [
+                (line, problem)
+                for line, problem in check_diagrams(path.stem, blocks, settings)
+                if line  # its stale drawings are the English page's to report
+            ]
+        )
+        problems += [f"{name}:{line + offset if line else 1}: {p}" for line, p in found]
+    return problems
+
+
+def translated_blocks(settings: Settings, slug: str) -> list[Block]:
+    """The fenced blocks of every translation of a lesson."""
+    blocks = []
+    for language in TRANSLATIONS:
+        path = language_dir(settings.content_dir, language) / "lessons" / f"{slug}.md"
+        if path.is_file():
+            blocks += fenced_blocks(parse_lesson(path, language).markdown)
+    return blocks
+
+
 def check_course(settings: Settings) -> tuple[int, list[str]]:
     lessons = sorted((settings.content_dir / "lessons").glob("*.md"))
-    problems = [p for path in lessons for p in check_lesson(path, settings)]
+    problems = [
+        p
+        for path in lessons
+        for p in check_lesson(path, settings, translated_blocks(settings, path.stem))
+    ]
+    for language in TRANSLATIONS:
+        problems += check_translations(settings, language)
     problems += check_glossary(settings)
     pages = {path.stem for path in lessons} | {"glossary"}
     problems += [

@@ -314,11 +314,67 @@ def test_a_measured_looking_figure_must_be_a_reference_or_quoted(course: Setting
     allowed = GOOD.replace(
         "Hook.",
         "Hook: [Kegel's 10,000 clients at 1 ms each](http://www.kegel.com/c10k.html), "
-        "`sleep 10 ms`, a {{ given(\"10 ms\") }} timeout, {{ one.qps }}.",
+        '`sleep 10 ms`, a {{ given("10 ms") }} timeout, {{ one.qps }}.',
     )
     write(course, allowed)
     _, problems = check_course(course)
     # The reference is the only problem left: this test's recordings hold no finished run.
     assert problems == [
         "01-t.md:8: figure {{ one.qps }}: the recording of `one` has no finished run"
+    ]
+
+
+ZH_GOOD = (
+    GOOD.replace("title: T", "title: 第一课")
+    .replace("Hook.", "引子。")
+    .replace("id: one", "id: one\ntitle: 十个客户端")
+)
+
+
+def translate(settings: Settings, text: str) -> None:
+    folder = settings.content_dir / "zh" / "lessons"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "01-t.md").write_text(text)
+
+
+def test_a_translation_is_the_same_lesson_in_other_words(course: Settings) -> None:
+    write(course, GOOD)
+    translate(course, ZH_GOOD)
+    assert check_course(course) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (("order: 1", "order: 2"), "zh/lessons/01-t.md:1: front matter `order` is 2"),
+        (("id: one", "id: uno"), "its experiment blocks differ from the English's"),
+        (("connections: 10", "connections: 20"), "its experiment blocks differ"),
+        (("anchor: event-loop", "anchor: accept"), "its source blocks differ"),
+        (("引子。", "引子：{{ one.qps }}"), "its figure references differ from the English's"),
+        (("引子。", "每个连接 8 MiB。"), "“8 MiB” looks measured"),
+        (("引子。", "就绪列表。"), "zh/lessons/01-t.md:8: “就绪列表”: the course says “就绪队列”"),
+    ],
+)
+def test_what_a_translation_may_not_change(
+    course: Settings, change: tuple[str, str], problem: str
+) -> None:
+    write(course, GOOD)
+    (course.content_dir / "zh").mkdir(exist_ok=True)
+    (course.content_dir / "zh" / "terms.toml").write_text(
+        '[[term]]\nen = "ready list"\nzh = "就绪队列"\navoid = ["就绪列表"]\n'
+    )
+    translate(course, ZH_GOOD.replace(*change))
+    _, problems = check_course(course)
+    assert any(problem in p for p in problems), problems
+
+
+def test_a_translation_needs_its_english_lesson(course: Settings) -> None:
+    write(course, GOOD)
+    translate(course, ZH_GOOD)
+    (course.content_dir / "zh" / "lessons" / "01-t.md").rename(
+        course.content_dir / "zh" / "lessons" / "02-gone.md"
+    )
+    _, problems = check_course(course)
+    assert problems == [
+        "zh/lessons/02-gone.md:1: no English lesson 02-gone.md: a translation needs one"
     ]
