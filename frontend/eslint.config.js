@@ -3,6 +3,7 @@
 // lib, testing), and no feature importing another feature.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import i18next from 'eslint-plugin-i18next';
 import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
@@ -11,6 +12,21 @@ import tseslint from 'typescript-eslint';
 
 const FEATURES = ['bench', 'classroom', 'edit', 'lessons', 'people', 'search', 'sources'];
 const SHARED = ['./src/components', './src/hooks', './src/lib', './src/testing'];
+
+// JSX attributes that are never read by a person: markup, routing, test hooks, SVG geometry.
+// Everything else a component renders (text, aria-label, title, placeholder, alt) goes through
+// i18next's t(): no string of the interface is left hard-coded.
+const UNREAD_ATTRIBUTES = [
+  'className', 'style', 'type', 'key', 'id', 'width', 'height', 'htmlFor', 'name', 'value', 'role',
+  'to', 'href', 'rel', 'target', 'src', 'lang', 'dir', 'method', 'accept', 'download', 'loading',
+  'inputMode', 'autoComplete', 'step', 'min', 'max', 'scope', 'form', 'encType', 'sizes', 'srcSet',
+  'aria-hidden', 'aria-live', 'aria-current', 'aria-haspopup', 'aria-expanded', 'aria-controls',
+  'aria-describedby', 'aria-labelledby', 'aria-invalid', 'aria-busy', 'aria-atomic', 'aria-relevant',
+  'viewBox', 'd', 'fill', 'stroke', 'strokeWidth', 'strokeLinecap', 'strokeLinejoin', 'points',
+  'xmlns', 'preserveAspectRatio', 'textAnchor', 'dominantBaseline', 'transform',
+  'datasetIdKey', 'variant', 'size', 'layout', 'mode', 'kind', 'as', 'testId', 'anchor', 'route',
+  'data-.*',
+];
 
 const crossFeatureZones = FEATURES.map((feature) => ({
   target: `./src/features/${feature}`,
@@ -80,6 +96,17 @@ export default defineConfig([
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
+    },
+  },
+  {
+    files: ['src/**/*.tsx'],
+    ignores: ['src/**/*.test.tsx', 'src/testing/**'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        { mode: 'jsx-only', 'jsx-attributes': { exclude: UNREAD_ATTRIBUTES }, 'jsx-components': { exclude: ['Trans', 'code', 'kbd', 'samp'] } },
+      ],
     },
   },
   {

@@ -14,7 +14,7 @@ import './mermaid-diagram.css';
 type DiagramState =
   | { status: 'rendering' }
   | { status: 'rendered'; svg: string }
-  | { status: 'failed'; message: string };
+  | { status: 'failed'; message: string | null };
 
 function MermaidSvg({ source }: { source: string }) {
   const { t } = useTranslation();
@@ -42,7 +42,7 @@ function MermaidSvg({ source }: { source: string }) {
     return (
       <div className="mermaid-diagram mermaid-diagram--error" role="alert" data-testid="mermaid-error">
         <strong>{t('mermaid.failed')}</strong>
-        <p className="mermaid-diagram__message">{state.message}</p>
+        <p className="mermaid-diagram__message">{state.message ?? t('unknownError')}</p>
         <pre className="mermaid-diagram__source">
           <code>{source.replace(/\n$/, '')}</code>
         </pre>

@@ -6,8 +6,6 @@
 import type { Mermaid, MermaidConfig } from 'mermaid';
 import type { Options as SanitizeSchema } from 'rehype-sanitize';
 
-import { i18next } from './i18n';
-
 /**
  * The site's palette (src/app/styles/global.css). Mermaid derives its colours with
  * khroma, which needs concrete colours, not CSS variables, so they are repeated here.
@@ -76,14 +74,15 @@ export async function renderMermaid(source: string): Promise<string> {
   return svg;
 }
 
-/** A readable message from whatever Mermaid threw (it sometimes throws non-Errors). */
-export function mermaidErrorMessage(error: unknown): string {
+/** A readable message from whatever Mermaid threw (it sometimes throws non-Errors); null when
+ *  it said nothing readable. (No i18n here: `make diagrams` runs this module in Node.) */
+export function mermaidErrorMessage(error: unknown): string | null {
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
   if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') {
     return error.message;
   }
-  return i18next.t('unknownError', { ns: 'common' });
+  return null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { en } from './en';
 
-type Tree = { [key: string]: string | Tree };
+interface Tree { [key: string]: string | Tree }
 
 const zhFiles = import.meta.glob<Tree>('./zh/*.json', { eager: true, import: 'default' });
 const enFiles = import.meta.glob<Tree>('./en/*.json', { eager: true, import: 'default' });
@@ -44,7 +44,7 @@ describe('the interface strings', () => {
 
   for (const ns of Object.keys(en) as (keyof typeof en)[]) {
     describe(ns, () => {
-      const english = flatten(en[ns] as Tree);
+      const english = flatten(en[ns]);
       const chinese = flatten(zh[ns] ?? {});
 
       it('Chinese has every English key, and no other', () => {
