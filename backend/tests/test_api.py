@@ -9,9 +9,11 @@ from c10klab.runners.tables import runners as hosts
 
 def test_lessons_and_one_lesson(client: TestClient) -> None:
     lessons = client.get("/api/lessons").json()
-    assert lessons[0]["slug"] == "01-c10k-problem"
+    assert [x["slug"] for x in lessons[:2]] == ["00-before-you-start", "01-c10k-problem"]
+    first = client.get("/api/lessons/00-before-you-start").json()
+    assert first["prev"] is None and first["next"]["slug"] == "01-c10k-problem"
     lesson = client.get("/api/lessons/01-c10k-problem").json()
-    assert "```experiment" in lesson["markdown"] and lesson["prev"] is None
+    assert "```experiment" in lesson["markdown"] and lesson["prev"]["slug"] == "00-before-you-start"
     assert client.get("/api/lessons/99-missing").status_code == 404
 
 

@@ -34,7 +34,7 @@ def test_a_run_names_a_real_lesson_and_experiment(course: Course) -> None:
     grace = course.instructor()
     experiments = grace.get(f"/api/lessons/{LESSON}").json()["experiments"]
     assert experiments and all(len(e["key"]) == 12 for e in experiments)
-    assert experiments[0]["kind"] == "run" and experiments[0]["source"].startswith("title:")
+    assert experiments[0]["kind"] == "run" and experiments[0]["source"].startswith("id:")
     key = experiments[0]["key"]
     good = grace.post("/api/runs", json={"server": "c-epoll", "lesson": LESSON, "experiment": key})
     assert good.status_code == 202

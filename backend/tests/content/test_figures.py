@@ -7,6 +7,7 @@ import pytest
 from c10klab.config import Settings
 from c10klab.content.figures import (
     Quantity,
+    Recording,
     RunRecording,
     SeriesRecording,
     find_references,
@@ -20,30 +21,31 @@ from c10klab.content.service import load_lessons, read_baselines, read_experimen
 CONTENT = Settings().content_dir
 
 
-def recordings_of(slug: str) -> dict[str, object]:
-    """A real lesson's recordings, named by their order (b0, b1 ...) so that these tests do not
-    depend on the ids the lesson gives them."""
+def recordings_of(slug: str) -> dict[str, Recording]:
+    """A real lesson's recordings, by the ids its blocks give them."""
     lesson = next(x for x in load_lessons(CONTENT) if x.slug == slug)
     baselines = read_baselines(CONTENT, slug)
     assert baselines is not None
     by_key = {b.key: b for b in baselines.experiments}
     return {
-        f"b{i}": read_recording(f"b{i}", by_key[e.key])
-        for i, e in enumerate(read_experiments(lesson.markdown))
+        e.id: read_recording(e.id, by_key[e.key])
+        for e in read_experiments(lesson.markdown)
+        if e.id is not None
     }
 
 
 @pytest.fixture(scope="module")
-def epoll() -> dict[str, object]:
-    """Lesson 5: b0 an idle sweep, b1/b2 level/edge-triggered runs, b3/b4 profiled runs."""
+def epoll() -> dict[str, Recording]:
+    """Lesson 5: `idle` a sweep, `lt_100`/`et_100` level/edge-triggered runs,
+    `syscalls_lt`/`syscalls_et` profiled runs."""
     return recordings_of("05-epoll")
 
 
-def raw_done(slug: str, index: int) -> dict[str, object]:
+def raw_done(slug: str, block_id: str) -> dict[str, object]:
     """The recorded `done` event of a lesson's run block, read without the figures code."""
     data = json.loads((CONTENT / "baselines" / f"{slug}.json").read_text())
     lesson = next(x for x in load_lessons(CONTENT) if x.slug == slug)
-    key = read_experiments(lesson.markdown)[index].key
+    key = next(e.key for e in read_experiments(lesson.markdown) if e.id == block_id)
     baselines = read_baselines(CONTENT, slug)
     assert baselines is not None
     at = next(i for i, b in enumerate(baselines.experiments) if b.key == key)
@@ -51,47 +53,48 @@ def raw_done(slug: str, index: int) -> dict[str, object]:
     return done
 
 
-def test_a_run_figure_is_the_median_repetitions(epoll: dict[str, object]) -> None:
-    done = raw_done("05-epoll", 1)
+def test_a_run_figure_is_the_median_repetitions(epoll: dict[str, Recording]) -> None:
+    done = raw_done("05-epoll", "lt_100")
     qps = done["aggregate"]["qps"]["median"]  # type: ignore[index]
-    ref = resolve("b1.qps", epoll, "en")  # type: ignore[arg-type]
+    ref = resolve("lt_100.qps", epoll, "en")
     assert ref.error is None and ref.value == qps
     assert ref.text == f"{qps:,.0f} requests/s"
-    assert ref.experiments == ("b1",)
-    assert resolve("b1.qps", epoll, "zh").text == f"每秒 {qps:,.0f} 个请求"  # type: ignore[arg-type]
+    assert ref.experiments == ("lt_100",)
+    assert resolve("lt_100.qps", epoll, "zh").text == f"每秒 {qps:,.0f} 个请求"
     p99 = done["summary"]["latency_us"]["p99"]  # type: ignore[index]
-    assert resolve("b1.p99", epoll, "en").value == p99  # type: ignore[arg-type]
+    assert resolve("lt_100.p99", epoll, "en").value == p99
 
 
-def test_repetitions_system_calls_and_series_points(epoll: dict[str, object]) -> None:
-    done = raw_done("05-epoll", 2)
+def test_repetitions_system_calls_and_series_points(epoll: dict[str, Recording]) -> None:
+    done = raw_done("05-epoll", "et_100")
     third = done["repetitions"][2]["summary"]["qps"]  # type: ignore[index]
-    assert resolve("b2.rep(3).qps", epoll, "en").value == third  # type: ignore[arg-type]
-    profile = raw_done("05-epoll", 4)["syscalls"]
+    assert resolve("et_100.rep(3).qps", epoll, "en").value == third
+    profile = raw_done("05-epoll", "syscalls_et")["syscalls"]
     read = next(r for r in profile["rows"] if r["syscall"] == "read")  # type: ignore[index]
-    ref = resolve("b4.syscalls.read.per_request", epoll, "en")  # type: ignore[arg-type]
+    ref = resolve("syscalls_et.syscalls.read.per_request", epoll, "en")
     assert ref.value == read["per_request"] and ref.text == f"{read['per_request']:.2f}"
-    sweep = epoll["b0"]
+    sweep = epoll["idle"]
     assert isinstance(sweep, SeriesRecording)
     point = sweep.table.points[1]
-    ref = resolve(f'b0["c-epoll", {point.value:g}].qps', epoll, "en")  # type: ignore[arg-type]
+    ref = resolve(f'idle["c-epoll", {point.value:g}].qps', epoll, "en")
     assert ref.value == point.qps
     # One server: the point by its value alone.
-    assert resolve(f"b0[{point.value:g}].qps", epoll, "en").value == point.qps  # type: ignore[arg-type]
+    assert resolve(f"idle[{point.value:g}].qps", epoll, "en").value == point.qps
 
 
-def test_derived_figures_are_named_functions(epoll: dict[str, object]) -> None:
-    lt, et = epoll["b1"], epoll["b2"]
+def test_derived_figures_are_named_functions(epoll: dict[str, Recording]) -> None:
+    lt, et = epoll["lt_100"], epoll["et_100"]
     assert isinstance(lt, RunRecording) and isinstance(et, RunRecording)
     assert lt.point.qps and et.point.qps
     below = (lt.point.qps - et.point.qps) / lt.point.qps * 100
-    ref = resolve("percent_below(b2.qps, b1.qps)", epoll, "en")  # type: ignore[arg-type]
+    ref = resolve("percent_below(et_100.qps, lt_100.qps)", epoll, "en")
     assert ref.value == pytest.approx(below) and ref.text == f"{below:.0f} %"
     assert (
-        resolve("ratio(b1.qps, b2.qps)", epoll, "en").text == f"{lt.point.qps / et.point.qps:.2f}×"
-    )  # type: ignore[arg-type]
-    assert resolve("time_per_request(b1.qps)", epoll, "en").unit == "us"  # type: ignore[arg-type]
-    refused = resolve("ratio(b1.qps, b1.p99)", epoll, "en")  # type: ignore[arg-type]
+        resolve("ratio(lt_100.qps, et_100.qps)", epoll, "en").text
+        == f"{lt.point.qps / et.point.qps:.2f}×"
+    )
+    assert resolve("time_per_request(lt_100.qps)", epoll, "en").unit == "us"
+    refused = resolve("ratio(lt_100.qps, lt_100.p99)", epoll, "en")
     assert refused.error == "ratio() compares requests_per_s with us"
 
 
@@ -99,25 +102,25 @@ def test_derived_figures_are_named_functions(epoll: dict[str, object]) -> None:
     ("expression", "error"),
     [
         ("nope.qps", "no recorded experiment `nope` in this lesson"),
-        ("b1.speed", "`b1` has no figure `speed`"),
-        ("b0.qps", "`b0` is a series: pick its point"),
-        ("b0[12345].qps", "`b0` has no point (c-epoll, 12345)"),
-        ("b1.syscalls.read", "`b1` was not recorded with profile: syscalls"),
-        ("b4.syscalls.mmap.calls", "`b4` made no mmap call"),
-        ("b1.rep(9).qps", "`b1` has 3 repetition(s)"),
-        ("b1", "`b1` names no figure"),
-        ("b1.qps +", "does not parse"),
+        ("lt_100.speed", "`lt_100` has no figure `speed`"),
+        ("idle.qps", "`idle` is a series: pick its point"),
+        ("idle[12345].qps", "`idle` has no point (c-epoll, 12345)"),
+        ("lt_100.syscalls.read", "`lt_100` was not recorded with profile: syscalls"),
+        ("syscalls_et.syscalls.mmap.calls", "`syscalls_et` made no mmap call"),
+        ("lt_100.rep(9).qps", "`lt_100` has 3 repetition(s)"),
+        ("lt_100", "`lt_100` names no figure"),
+        ("lt_100.qps +", "does not parse"),
         ('__import__("os")', "no function __import__()"),
         ('__import__("os").system("true")', "is not a figure"),
         ('"text".upper()', "is not a figure"),
-        ("b1.qps | furlongs", "unknown format 'furlongs'"),
-        ("b1.qps | ms", "ms does not apply to a figure in requests_per_s"),
+        ("lt_100.qps | furlongs", "unknown format 'furlongs'"),
+        ("lt_100.qps | ms", "ms does not apply to a figure in requests_per_s"),
     ],
 )
 def test_a_reference_that_cannot_resolve_says_why(
-    epoll: dict[str, object], expression: str, error: str
+    epoll: dict[str, Recording], expression: str, error: str
 ) -> None:
-    ref = resolve(expression, epoll, "en")  # type: ignore[arg-type]
+    ref = resolve(expression, epoll, "en")
     assert ref.text is None and ref.error is not None and error in ref.error, ref.error
 
 
@@ -149,10 +152,12 @@ def test_figures_are_formatted_with_their_unit(
     assert format_quantity(quantity, fmt, "zh") == zh
 
 
-def test_references_resolve_in_prose_but_not_in_fenced_blocks(epoll: dict[str, object]) -> None:
-    markdown = 'It did {{ b1.qps }}, {{ given("10 ms") }} apart.\n\n```c\nx = {{ b1.qps }};\n```\n'
-    refs = find_references(markdown, epoll, "en")  # type: ignore[arg-type]
-    assert [r.expression for r in refs] == ["b1.qps", 'given("10 ms")']
+def test_references_resolve_in_prose_but_not_in_fenced_blocks(epoll: dict[str, Recording]) -> None:
+    markdown = (
+        'It did {{ lt_100.qps }}, {{ given("10 ms") }} apart.\n\n```c\nx = {{ lt_100.qps }};\n```\n'
+    )
+    refs = find_references(markdown, epoll, "en")
+    assert [r.expression for r in refs] == ["lt_100.qps", 'given("10 ms")']
     text = render(markdown, refs)
     assert text.startswith(f"It did {refs[0].text}, 10 ms apart.")
-    assert "x = {{ b1.qps }};" in text
+    assert "x = {{ lt_100.qps }};" in text
