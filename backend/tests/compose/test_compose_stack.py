@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from c10klab.config import REPO_ROOT, Settings
+from c10klab.content.service import load_lessons, read_experiments
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runs.service import parse_sse
 
@@ -175,7 +176,13 @@ def test_a_class_runs_epoll_and_io_uring_benchmarks_on_the_stack(stack: Stack) -
 
 # What a class does at once, for this long: the course answers no 5xx throughout.
 BUSY_S = 45
-LESSON = {"lesson": "01-c10k-problem", "experiment": "f5306ff18bd2"}
+def first_experiment(slug: str) -> dict[str, str]:
+    """A lesson and its first experiment's key, as the course lists them."""
+    lesson = next(x for x in load_lessons(Settings().content_dir) if x.slug == slug)
+    return {"lesson": slug, "experiment": read_experiments(lesson.markdown)[0].key}
+
+
+LESSON = first_experiment("01-c10k-problem")
 QUICK_RUN = {"server": "c-epoll", "connections": 10, "duration_s": 1, "warmup_s": 0.5}
 
 
