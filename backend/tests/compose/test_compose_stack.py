@@ -176,6 +176,8 @@ def test_a_class_runs_epoll_and_io_uring_benchmarks_on_the_stack(stack: Stack) -
 
 # What a class does at once, for this long: the course answers no 5xx throughout.
 BUSY_S = 45
+
+
 def first_experiment(slug: str) -> dict[str, str]:
     """A lesson and its first experiment's key, as the course lists them."""
     lesson = next(x for x in load_lessons(Settings().content_dir) if x.slug == slug)
