@@ -174,6 +174,7 @@ record-baselines: venv images
 # The lessons' Mermaid diagrams drawn once, by the frontend's Mermaid in Chromium, to
 # content/diagrams/ (served with each lesson, so browsers load no Mermaid). Run after editing one.
 diagrams: frontend-deps
+	@sandboxes/images/ensure-packages.sh chromium fonts-wqy-microhei
 	cd frontend && npm run --silent diagrams
 
 # loadgen against wrk on c-epoll, turn and turn about: results/loadgen-vs-wrk.md.

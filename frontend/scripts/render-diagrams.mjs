@@ -1,10 +1,13 @@
-// Draws every ```mermaid block of the lessons (and of the glossary) once, here, so that learners'
-// browsers never load Mermaid for them: the frontend's own Mermaid (node_modules) with its own
-// configuration (src/lib/mermaid.ts), in headless Chromium on a page with the site's CSS (Mermaid
-// measures text in a real browser). Each SVG goes to content/diagrams/<page>/<key>.svg: <page> is
-// the lesson's slug (or `glossary`), <key> the first 12 hex digits of the SHA-256 of the block's
-// text, trimmed (the backend and the content checker compute the same). SVGs no block uses any
-// more are removed.
+// Draws every ```mermaid block of the lessons and the glossary, in every language, once, here,
+// so that learners' browsers never load Mermaid for them: the frontend's own Mermaid
+// (node_modules) with its own configuration (src/lib/mermaid.ts), in headless Chromium on a page
+// with the site's CSS (Mermaid measures text in a real browser). Each SVG goes to
+// content/diagrams/<page>/<key>.svg: <page> is the lesson's slug (or `glossary`), <key> the first
+// 12 hex digits of the SHA-256 of the block's text, trimmed (the backend and the content checker
+// compute the same); a translation's drawings (content/zh/…) sit beside the English's, told apart
+// by their text. SVGs no block uses any more are removed. Chinese labels are measured in a
+// Chinese font (Debian's fonts-wqy-microhei, which `make diagrams` installs): without one,
+// Chromium would measure the boxes it draws for missing glyphs.
 //
 // Deterministic: a diagram's render id (every id inside its SVG) is `c10k-diagram-<key>`, so an
 // unchanged block gives a byte-identical file.
@@ -13,7 +16,7 @@
 //   CHROMIUM_PATH=/path/to/chrome make diagrams
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
@@ -28,27 +31,41 @@ const FENCE = /^```([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
 
 const diagramKey = (text) => createHash('sha256').update(text.trim()).digest('hex').slice(0, 12);
 
-/** [{page, line, source, key}] for every mermaid block of every lesson and of the glossary. */
+// Where each language's pages are (backend/c10klab/content/service.py, language_dir), and the
+// language tag its page is drawn under (so the font fallback picks the script's fonts).
+const LANGUAGES = [
+  { folder: CONTENT, tag: 'en' },
+  { folder: join(CONTENT, 'zh'), tag: 'zh-Hans' },
+];
+
+/** The lesson files and the glossary of one language's folder (none where it has none). */
+async function pageFiles(folder) {
+  const lessons = (await readdir(join(folder, 'lessons')).catch(() => [])).filter((f) => f.endsWith('.md')).sort();
+  return [...lessons.map((f) => join(folder, 'lessons', f)), join(folder, 'glossary.md')];
+}
+
+/** [{page, name, line, source, key, lang}] for every mermaid block of every lesson and glossary. */
 async function mermaidBlocks() {
-  const lessons = (await readdir(join(CONTENT, 'lessons'))).filter((f) => f.endsWith('.md')).sort();
-  const files = [...lessons.map((f) => join(CONTENT, 'lessons', f)), join(CONTENT, 'glossary.md')];
   const blocks = [];
-  for (const file of files) {
-    const markdown = await readFile(file, 'utf8').catch(() => '');
-    for (const match of markdown.matchAll(FENCE)) {
-      if (match[1] !== 'mermaid') continue;
-      const page = file.endsWith('glossary.md') ? 'glossary' : basename(file, '.md');
-      const line = markdown.slice(0, match.index).split('\n').length;
-      blocks.push({ page, line, source: match[2].trim(), key: diagramKey(match[2]) });
+  for (const { folder, tag } of LANGUAGES) {
+    for (const file of await pageFiles(folder)) {
+      const markdown = await readFile(file, 'utf8').catch(() => '');
+      for (const match of markdown.matchAll(FENCE)) {
+        if (match[1] !== 'mermaid') continue;
+        const page = file.endsWith('glossary.md') ? 'glossary' : basename(file, '.md');
+        const line = markdown.slice(0, match.index).split('\n').length;
+        const name = relative(CONTENT, file);
+        blocks.push({ page, name, line, source: match[2].trim(), key: diagramKey(match[2]), lang: tag });
+      }
     }
   }
   return blocks;
 }
 
 /** One diagram's SVG, drawn as the frontend draws it. */
-async function draw(tab, config, { page, line, source, key }) {
+async function draw(tab, config, { name, line, source, key }) {
   return tab.evaluate(
-    async ({ config, page, line, source, key }) => {
+    async ({ config, name, line, source, key }) => {
       /* global mermaid, document, DOMParser, XMLSerializer */
       mermaid.initialize(config);
       let svg;
@@ -56,18 +73,18 @@ async function draw(tab, config, { page, line, source, key }) {
         await mermaid.parse(source);
         ({ svg } = await mermaid.render(`c10k-diagram-${key}`, source));
       } catch (error) {
-        throw new Error(`${page}.md:${line}: mermaid block does not draw: ${error?.message ?? error}`);
+        throw new Error(`${name}:${line}: mermaid block does not draw: ${error?.message ?? error}`);
       }
       // Mermaid gives HTML (`<br>`); a committed .svg file should be XML that opens anywhere.
       const template = document.createElement('template');
       template.innerHTML = svg;
       const xml = new XMLSerializer().serializeToString(template.content.firstElementChild);
       if (new DOMParser().parseFromString(xml, 'image/svg+xml').querySelector('parsererror')) {
-        throw new Error(`${page}.md:${line}: the drawn SVG is not well-formed XML`);
+        throw new Error(`${name}:${line}: the drawn SVG is not well-formed XML`);
       }
       return xml;
     },
-    { config, page, line, source, key },
+    { config, name, line, source, key },
   );
 }
 
@@ -83,7 +100,7 @@ async function render(blocks) {
     const svgs = [];
     for (const block of blocks) {
       const tab = await browser.newPage();
-      await tab.setContent('<!doctype html><html lang="en"><body></body></html>');
+      await tab.setContent(`<!doctype html><html lang="${block.lang}"><body></body></html>`);
       // Mermaid measures some labels (sequence diagrams') in the page's own font: the site's.
       await tab.addStyleTag({ path: join(FRONTEND, 'src/app/styles/global.css') });
       await tab.addScriptTag({ path: join(FRONTEND, 'node_modules/mermaid/dist/mermaid.min.js') });

@@ -21,7 +21,12 @@ from pydantic import ValidationError
 
 from c10klab.config import Settings
 from c10klab.content.check_figures import block_id_problems, reference_problems, unmarked_figures
-from c10klab.content.check_translation import check_translated_lesson
+from c10klab.content.check_translation import (
+    check_translated_lesson,
+    glossary_parity_problems,
+    read_terms,
+    vocabulary_problems,
+)
 from c10klab.content.experiments import WIDGET_ONLY_KEYS as WIDGET_ONLY_KEYS
 from c10klab.content.experiments import block_fields, parse_block
 from c10klab.content.experiments import series_request as series_request
@@ -237,7 +242,12 @@ def check_glossary(settings: Settings) -> list[str]:
     offset = path.read_text().count("\n") - glossary.markdown.count("\n")
     problems += [
         f"glossary.md:{line + offset if line else 1}: {problem}"
-        for line, problem in check_diagrams("glossary", fenced_blocks(glossary.markdown), settings)
+        for line, problem in check_diagrams(
+            "glossary",
+            fenced_blocks(glossary.markdown),
+            settings,
+            translated_blocks(settings, "glossary"),
+        )
         + unmarked_figures(glossary.markdown, "en")
     ]
     seen: set[str] = set()
@@ -248,6 +258,36 @@ def check_glossary(settings: Settings) -> list[str]:
     if not glossary.terms:
         problems.append("glossary.md: no `### term` sections")
     return problems
+
+
+def check_translated_glossary(settings: Settings, language: Language) -> list[str]:
+    """A translated glossary, where there is one: it parses, names the English terms in their
+    order (check_translation), its links resolve as the English's do, and its prose has no
+    typed-in figure and keeps the course's vocabulary."""
+    path = language_dir(settings.content_dir, language) / "glossary.md"
+    if not path.is_file():
+        return []
+    name = f"{language}/glossary.md"
+    try:
+        glossary = get_glossary(settings.content_dir, language)
+        english = get_glossary(settings.content_dir)
+    except (LessonFormatError, DomainError) as exc:
+        return [f"{name}:1: {exc}"]
+    offset = path.read_text().count("\n") - glossary.markdown.count("\n")
+    found = (
+        [(0, p) for p in check_links(glossary.markdown, settings.content_dir / "glossary.md")]
+        + [(0, p) for p in glossary_parity_problems(english.terms, glossary.terms)]
+        + [
+            (line, problem)
+            for line, problem in check_diagrams(
+                "glossary", fenced_blocks(glossary.markdown), settings
+            )
+            if line
+        ]
+        + unmarked_figures(glossary.markdown, language)
+        + vocabulary_problems(glossary.markdown, read_terms(settings.content_dir, language))
+    )
+    return [f"{name}:{line + offset if line else 1}: {p}" for line, p in found]
 
 
 def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
@@ -299,13 +339,20 @@ def check_translations(settings: Settings, language: Language) -> list[str]:
     return problems
 
 
-def translated_blocks(settings: Settings, slug: str) -> list[Block]:
-    """The fenced blocks of every translation of a lesson."""
+def translated_blocks(settings: Settings, page: str) -> list[Block]:
+    """The fenced blocks of every translation of a page (a lesson's slug, or `glossary`); a
+    translation that does not parse has none here, and its own check says why."""
     blocks = []
     for language in TRANSLATIONS:
-        path = language_dir(settings.content_dir, language) / "lessons" / f"{slug}.md"
-        if path.is_file():
-            blocks += fenced_blocks(parse_lesson(path, language).markdown)
+        folder = language_dir(settings.content_dir, language)
+        try:
+            if page == "glossary":
+                if (folder / "glossary.md").is_file():
+                    blocks += fenced_blocks(get_glossary(settings.content_dir, language).markdown)
+            elif (path := folder / "lessons" / f"{page}.md").is_file():
+                blocks += fenced_blocks(parse_lesson(path, language).markdown)
+        except LessonFormatError:
+            continue
     return blocks
 
 
@@ -318,6 +365,7 @@ def check_course(settings: Settings) -> tuple[int, list[str]]:
     ]
     for language in TRANSLATIONS:
         problems += check_translations(settings, language)
+        problems += check_translated_glossary(settings, language)
     problems += check_glossary(settings)
     pages = {path.stem for path in lessons} | {"glossary"}
     problems += [

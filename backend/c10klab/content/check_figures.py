@@ -29,10 +29,16 @@ _UNIT = (
 )
 # A figure with a unit that measurements are given in (English prose).
 MEASURED_EN = re.compile(_NUMBER + _UNIT)
-# The same in Chinese prose: the units, or 次请求/每秒, 倍, 次系统调用.
+# A number in Chinese prose: Chinese puts no space before a number, and a Han character is a
+# word character to `re`, so only a Latin letter, digit, `_`, `.` or `,` before it makes it part
+# of something else.
+_NUMBER_ZH = r"(?<![0-9A-Za-z_.,])\d[\d,]*(?:\.\d+)?"
+# The same in Chinese prose: the units (and their Chinese names), 倍, 请求/秒, calls or
+# switches per request, or 每秒 N 个/次.
 MEASURED_ZH = re.compile(
-    _NUMBER + r"\s*(?:µs|ns|ms|KiB|MiB|GiB|kB|MB|GB|×|倍|次?请求/秒|次系统调用|次调用)"
-    r"|每秒\s*" + _NUMBER + r"\s*(?:个|次)"
+    _NUMBER_ZH + r"\s*(?:µs|ns|ms|KiB|MiB|GiB|kB|MB|GB|×|倍|微秒|毫秒|纳秒"
+    r"|次?请求/秒|次系统调用|次调用|次上下文切换|次切换)"
+    r"|每秒\s*" + _NUMBER_ZH + r"\s*(?:个|次)"
 )
 REFERENCE_OR_CODE = re.compile(r"\{\{.*?\}\}|`[^`\n]*`|<!--.*?-->", re.DOTALL)
 QUOTED_LINK = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")

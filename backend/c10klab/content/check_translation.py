@@ -5,6 +5,8 @@ the same front matter numbers (order, minutes, prerequisites), and, in the same 
 experiment blocks (their ids and what they ask: a translated title is welcome), the same source
 blocks and as many diagrams, and the same figure references (content/figures.py), every one
 resolving. Its prose keeps the course's vocabulary: no word content/zh/terms.toml says to avoid.
+A translated glossary names the same terms in the same order, each heading the English term or
+`its translation / the English term` (so the reader's words and the English both link to it).
 """
 
 import tomllib
@@ -98,6 +100,39 @@ def parity_problems(original: ParsedLesson, translated: ParsedLesson) -> list[tu
                 f"{sorted(missing) or 'none'}, not in the English {sorted(extra) or 'none'}",
             )
         )
+    return problems
+
+
+def english_term(heading: str, english: set[str]) -> str | None:
+    """The English term a translated glossary heading stands for: the heading itself, or what
+    follows its first ` / ` ("就绪队列 / Ready list", "完成队列 / CQ / CQE")."""
+    if heading in english:
+        return heading
+    _, slash, rest = heading.partition(" / ")
+    return rest if slash and rest in english else None
+
+
+def glossary_parity_problems(original: list[str], translated: list[str]) -> list[str]:
+    """Each heading of a translated glossary stands for the English term in its place."""
+    english = set(original)
+    named = [english_term(heading, english) for heading in translated]
+    problems = [
+        f"`### {heading}` names no English term: write `### 译名 / English term`, the English "
+        "exactly as content/glossary.md has it"
+        for heading, term in zip(translated, named, strict=True)
+        if term is None
+    ]
+    found = [term for term in named if term is not None]
+    missing = [term for term in original if term not in found]
+    if missing:
+        problems.append(f"has no entry for {missing}: every English term needs one")
+    if not missing and found != original and len(found) == len(original):
+        at = next(i for i, (a, b) in enumerate(zip(found, original, strict=True)) if a != b)
+        problems.append(
+            f"terms out of the English order: `{found[at]}` where it has `{original[at]}`"
+        )
+    extra = [term for term in set(found) if found.count(term) > 1]
+    problems += [f"`{term}` has two entries" for term in sorted(extra)]
     return problems
 
 

@@ -352,6 +352,9 @@ def test_a_translation_is_the_same_lesson_in_other_words(course: Settings) -> No
         (("anchor: event-loop", "anchor: accept"), "its source blocks differ"),
         (("引子。", "引子：{{ one.qps }}"), "its figure references differ from the English's"),
         (("引子。", "每个连接 8 MiB。"), "“8 MiB” looks measured"),
+        (("引子。", "快了3倍。"), "“3倍” looks measured"),
+        (("引子。", "每个请求约120微秒。"), "“120微秒” looks measured"),
+        (("引子。", "每秒5,000个请求。"), "“每秒5,000个” looks measured"),
         (("引子。", "就绪列表。"), "zh/lessons/01-t.md:8: “就绪列表”: the course says “就绪队列”"),
     ],
 )
@@ -378,3 +381,49 @@ def test_a_translation_needs_its_english_lesson(course: Settings) -> None:
     assert problems == [
         "zh/lessons/02-gone.md:1: no English lesson 02-gone.md: a translation needs one"
     ]
+
+
+ZH_GLOSSARY = GLOSSARY.replace("title: Glossary", "title: 术语表").replace(
+    "Linux's readiness API. See [lesson 1](lessons/01-t.md).",
+    "Linux 的就绪通知接口。见[第 1 课](lessons/01-t.md)。",
+)
+
+
+def translate_glossary(settings: Settings, text: str) -> None:
+    (settings.content_dir / "zh").mkdir(exist_ok=True)
+    (settings.content_dir / "zh" / "glossary.md").write_text(text)
+
+
+def test_a_translated_glossary_names_the_english_terms_in_their_order(course: Settings) -> None:
+    write(course, GOOD)
+    english = GLOSSARY + "\n### Ready list\n\nEpitems with news.\n"
+    (course.content_dir / "glossary.md").write_text(english)
+    translate_glossary(course, ZH_GLOSSARY + "\n### 就绪队列 / Ready list\n\n有事件的 epitem。\n")
+    assert check_course(course) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (("### epoll", "### 轮询"), "zh/glossary.md:1: `### 轮询` names no English term"),
+        (("### epoll", "### 轮询 / EPOLL"), "`### 轮询 / EPOLL` names no English term"),
+        (("### epoll", "### epoll\n\n### epoll"), "`epoll` has two entries"),
+        (("lessons/01-t.md", "lessons/09-gone.md"), "link to missing `lessons/09-gone.md`"),
+        (("就绪通知接口。", "每次唤醒 3µs。"), "“3µs” looks measured"),
+    ],
+)
+def test_what_a_translated_glossary_may_not_change(
+    course: Settings, change: tuple[str, str], problem: str
+) -> None:
+    write(course, GOOD)
+    translate_glossary(course, ZH_GLOSSARY.replace(*change))
+    _, problems = check_course(course)
+    assert any(problem in p for p in problems), problems
+
+
+def test_a_translated_glossary_missing_a_term_says_which(course: Settings) -> None:
+    write(course, GOOD)
+    (course.content_dir / "glossary.md").write_text(GLOSSARY + "\n### poll\n\nOlder.\n")
+    translate_glossary(course, ZH_GLOSSARY)
+    _, problems = check_course(course)
+    assert problems == ["zh/glossary.md:1: has no entry for ['poll']: every English term needs one"]
