@@ -4,11 +4,13 @@ A lesson in content/zh/lessons/ (content/service.language_dir) must have its Eng
 the same front matter numbers (order, minutes, prerequisites), and, in the same order, the same
 experiment blocks (their ids and what they ask: a translated title is welcome), the same source
 blocks and as many diagrams, and the same figure references (content/figures.py), every one
-resolving. Its prose keeps the course's vocabulary: no word content/zh/terms.toml says to avoid.
+resolving (a `given("...")` says its figure in the translation's words). Its prose keeps the
+course's vocabulary: no word content/zh/terms.toml says to avoid.
 A translated glossary names the same terms in the same order, each heading the English term or
 `its translation / the English term` (so the reader's words and the English both link to it).
 """
 
+import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -59,6 +61,17 @@ def _line(markdown: str, position: int) -> int:
     return markdown.count("\n", 0, position) + 1
 
 
+GIVEN = re.compile(r'given\("([^"]*)"\)')
+GIVEN_FIGURE = re.compile(r"\d[\d,.]*|[KMG]iB|[kMG]B|µs|ns|ms")
+
+
+def same_figure(expression: str) -> str:
+    """A reference as a translation must keep it: the same expression, but the words of a
+    `given("...")` are the translation's to choose, so it keeps only the figure and unit in it
+    (`given("20,000 requests per second")` and `given("每秒 20,000 个请求")` are the same)."""
+    return GIVEN.sub(lambda m: f"given({' '.join(GIVEN_FIGURE.findall(m.group(1)))})", expression)
+
+
 def parity_problems(original: ParsedLesson, translated: ParsedLesson) -> list[tuple[int, str]]:
     """What the translation changed that only the English may change. Line 0: the whole file."""
     problems: list[tuple[int, str]] = []
@@ -89,8 +102,12 @@ def parity_problems(original: ParsedLesson, translated: ParsedLesson) -> list[tu
     )
     if mermaid[0] != mermaid[1]:
         problems.append((0, f"{mermaid[0]} diagram(s); the English has {mermaid[1]}"))
-    ours_refs = Counter(r.expression for r in find_references(translated.markdown, {}, "zh"))
-    theirs_refs = Counter(r.expression for r in find_references(original.markdown, {}, "en"))
+    ours_refs = Counter(
+        same_figure(r.expression) for r in find_references(translated.markdown, {}, "zh")
+    )
+    theirs_refs = Counter(
+        same_figure(r.expression) for r in find_references(original.markdown, {}, "en")
+    )
     missing, extra = theirs_refs - ours_refs, ours_refs - theirs_refs
     if missing or extra:
         problems.append(

@@ -351,6 +351,7 @@ def test_a_translation_is_the_same_lesson_in_other_words(course: Settings) -> No
         (("connections: 10", "connections: 20"), "its experiment blocks differ"),
         (("anchor: event-loop", "anchor: accept"), "its source blocks differ"),
         (("引子。", "引子：{{ one.qps }}"), "its figure references differ from the English's"),
+        (("引子。", '引子：{{ given("2 KiB") }}'), "its figure references differ"),
         (("引子。", "每个连接 8 MiB。"), "“8 MiB” looks measured"),
         (("引子。", "快了3倍。"), "“3倍” looks measured"),
         (("引子。", "每个请求约120微秒。"), "“120微秒” looks measured"),
@@ -369,6 +370,15 @@ def test_what_a_translation_may_not_change(
     translate(course, ZH_GOOD.replace(*change))
     _, problems = check_course(course)
     assert any(problem in p for p in problems), problems
+
+
+def test_a_translation_says_a_given_figure_in_its_own_words(course: Settings) -> None:
+    write(course, GOOD.replace("Hook.", 'Hook at {{ given("20,000 requests per second") }}.'))
+    translate(course, ZH_GOOD.replace("引子。", '引子：{{ given("每秒 20,000 个请求") }}。'))
+    assert check_course(course) == (1, [])
+    translate(course, ZH_GOOD.replace("引子。", '引子：{{ given("每秒 30,000 个请求") }}。'))
+    _, problems = check_course(course)
+    assert any("its figure references differ" in p for p in problems), problems
 
 
 def test_a_translation_needs_its_english_lesson(course: Settings) -> None:
