@@ -66,8 +66,10 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend-deps
 	cd frontend && npm run build
 
+# The Docker engine, and the host's tracefs that system call profiles count with.
 docker:
 	sandboxes/images/ensure-docker.sh
+	@sandboxes/images/ensure-tracefs.sh
 
 images: docker
 	sandboxes/images/build-images.sh
