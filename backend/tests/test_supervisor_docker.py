@@ -121,7 +121,7 @@ def ready(course: Course) -> bool:
 
 def containers_of(settings: Settings) -> list[Any]:
     label = f"{LABEL}={store_label(settings)}"
-    return docker.from_env().containers.list(all=True, filters={"label": label})
+    return docker.from_env().containers.list(all=True, filters={"label": label}, sparse=True)
 
 
 def proc_status(pid: int) -> dict[str, str]:

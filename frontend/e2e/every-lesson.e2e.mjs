@@ -5,7 +5,8 @@
 // The counts come from the lesson's own Markdown (GET /api/lessons/{slug}), so a widget that
 // silently failed to appear is caught too. Every lesson is opened in each language of the
 // interface: in Chinese it is the Chinese text where the lesson has one (else the English, which
-// the page then says), around an interface in Chinese.
+// the page then says), around an interface in Chinese; and a term of Chinese prose links to its
+// entry in the Chinese glossary.
 //
 //   npm run e2e   (with a backend on E2E_BASE_URL, default http://localhost:8000)
 import assert from 'node:assert/strict';
@@ -145,5 +146,34 @@ test('every lesson renders every widget without a console error, in each languag
     for (const summary of lessons) {
       await t.test(`${summary.slug} (${language})`, { timeout: 120_000 }, () => checkLesson(summary, language));
     }
+  }
+});
+
+test('in Chinese, a term in a lesson links to its Chinese glossary entry', { timeout: 120_000 }, async () => {
+  const glossary = await api('/glossary?lang=zh');
+  assert.equal(glossary.language, 'zh', 'the glossary has its Chinese text');
+  const term = glossary.terms.find((heading) => heading.startsWith('就绪队列'));
+  assert.ok(term, 'the Chinese glossary names the ready list 就绪队列');
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  await context.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [LANGUAGE_STORAGE_KEY, 'zh']);
+  const page = await context.newPage();
+  try {
+    await page.goto(`${BASE_URL}/#/lessons/05-epoll`, { waitUntil: 'domcontentloaded' });
+    // The Chinese prose has no spaces around the term, and is linked all the same.
+    const link = page.getByTestId('lesson').locator('a.glossary-link', { hasText: /^就绪队列$/ }).first();
+    await link.waitFor({ timeout: RENDER_TIMEOUT_MS });
+    await link.click();
+    const entry = page.getByRole('heading', { level: 3, name: term, exact: true });
+    await entry.waitFor({ timeout: RENDER_TIMEOUT_MS });
+    assert.equal(await entry.getAttribute('id'), '就绪队列-ready-list');
+    await page.waitForFunction((heading) => {
+      const box = heading.getBoundingClientRect();
+      return box.top >= 0 && box.top < window.innerHeight;
+    }, await entry.elementHandle(), { timeout: RENDER_TIMEOUT_MS });
+  } catch (error) {
+    await page.screenshot({ path: join(ARTIFACTS, 'glossary-link-zh-failure.png'), fullPage: true }).catch(() => undefined);
+    throw error;
+  } finally {
+    await context.close();
   }
 });

@@ -198,7 +198,9 @@ class Engine:
     def reap(self, store: str, run_id: str | None = None) -> int:
         """Remove every container the runs of `store` made (or one run's); returns how many."""
         labels = [f"{LABEL}={store}"] + ([f"c10klab.run={run_id}"] if run_id else [])
-        containers = self.client.containers.list(all=True, filters={"label": labels})
+        # sparse: listed, not inspected one by one; a full list inspects each container and
+        # fails outright when one is removed in between (a run ending, another reap).
+        containers = self.client.containers.list(all=True, filters={"label": labels}, sparse=True)
         for container in containers:
             with contextlib.suppress(NotFound):
                 container.remove(force=True)

@@ -82,9 +82,9 @@ class Stack:
     def containers(self) -> list[Any]:
         project = f"com.docker.compose.project={PROJECT}"
         engine = docker.from_env()
-        stack = engine.containers.list(all=True, filters={"label": project})
+        stack = engine.containers.list(all=True, filters={"label": project}, sparse=True)
         for label in sorted(self.benchmark_labels):
-            stack += engine.containers.list(all=True, filters={"label": label})
+            stack += engine.containers.list(all=True, filters={"label": label}, sparse=True)
         return stack
 
 

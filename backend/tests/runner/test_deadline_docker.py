@@ -38,4 +38,4 @@ def test_the_server_container_ends_itself_at_its_deadline(settings: Settings) ->
     finally:
         container.remove(force=True)
     label = f"{LABEL}={store_label(settings)}"
-    assert docker.from_env().containers.list(all=True, filters={"label": label}) == []
+    assert docker.from_env().containers.list(all=True, filters={"label": label}, sparse=True) == []

@@ -179,7 +179,7 @@ def test_a_killed_runner_loses_its_run_and_cleans_up_when_it_returns(
     killed_at = time.monotonic()
     label = store_label(Settings(database_url=url, runner_id=holder))
     engine = docker.from_env()
-    left = engine.containers.list(all=True, filters={"label": f"{LABEL}={label}"})
+    left = engine.containers.list(all=True, filters={"label": f"{LABEL}={label}"}, sparse=True)
     assert left, "the killed runner's containers should still be there"
 
     # The API's housekeeping ends lost leases; here the test does its part.
@@ -200,7 +200,9 @@ def test_a_killed_runner_loses_its_run_and_cleans_up_when_it_returns(
     runners.start(holder)  # back: it removes what it left before it claims anything
     wait_for(
         "the returning runner removed its leftover containers",
-        lambda: not engine.containers.list(all=True, filters={"label": f"{LABEL}={label}"}),
+        lambda: (
+            not engine.containers.list(all=True, filters={"label": f"{LABEL}={label}"}, sparse=True)
+        ),
         60,
         runners,
     )

@@ -66,7 +66,7 @@ def engine() -> Engine:
 def leftovers(settings: Settings) -> list[Any]:
     """The containers this test's store owns (other courses on the engine are not ours)."""
     label = f"{LABEL}={store_label(settings)}"
-    return docker.from_env().containers.list(all=True, filters={"label": label})
+    return docker.from_env().containers.list(all=True, filters={"label": label}, sparse=True)
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ def at_start_of_main(code: str, includes: str = "") -> str:
 
 def leftovers(settings: Settings) -> list[Any]:
     label = f"{LABEL}={store_label(settings)}"
-    return docker.from_env().containers.list(all=True, filters={"label": label})
+    return docker.from_env().containers.list(all=True, filters={"label": label}, sparse=True)
 
 
 def check(served: TestClient, source: str) -> tuple[list[dict[str, Any]], float]:
