@@ -431,6 +431,17 @@ def test_what_a_translated_glossary_may_not_change(
     assert any(problem in p for p in problems), problems
 
 
+def test_a_translated_glossary_keeps_the_english_order(course: Settings) -> None:
+    write(course, GOOD)
+    (course.content_dir / "glossary.md").write_text(GLOSSARY + "\n### Ready list\n\nNews.\n")
+    ready = "### 就绪队列 / Ready list\n\n有事件的 epitem。\n\n"
+    translate_glossary(course, ZH_GLOSSARY.replace("### epoll", ready + "### epoll"))
+    _, problems = check_course(course)
+    assert problems == [
+        "zh/glossary.md:1: terms out of the English order: `Ready list` where it has `epoll`"
+    ]
+
+
 def test_a_translated_glossary_missing_a_term_says_which(course: Settings) -> None:
     write(course, GOOD)
     (course.content_dir / "glossary.md").write_text(GLOSSARY + "\n### poll\n\nOlder.\n")
