@@ -57,7 +57,7 @@ describe('App', () => {
     expect(screen.getByRole('link', { name: '跳到正文' })).toHaveAttribute('href', '#main');
     expect(screen.getByText('实测 Linux 服务器的 I/O 模型')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: '课程' });
-    const links = [['实验台', '#/lab'], ['历史记录', '#/history'], ['编辑', '#/edit'], ['练习', '#/exercises'], ['术语表', '#/glossary']];
+    const links = [['实验室', '#/lab'], ['历史记录', '#/history'], ['编辑', '#/edit'], ['练习', '#/exercises'], ['术语表', '#/glossary']];
     for (const [name, href] of links) expect(within(nav).getByRole('link', { name })).toHaveAttribute('href', href);
     expect(screen.getByRole('combobox', { name: '主题' })).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toHaveTextContent('C10K Lab · 基准测试在本机的沙箱容器中运行');

@@ -5,9 +5,11 @@ import type { Element, ElementContent } from 'hast';
 export function lessonHref(href: string | undefined): string | null {
   if (!href) return null;
   // A lesson links `04-select-and-poll.md`; the glossary links `lessons/04-select-and-poll.md`.
-  const lesson = /^(?:\.\/)?(?:lessons\/)?(\d{2}-[a-z0-9-]+)\.md(#[\w-]*)?$/.exec(href);
+  // A section's id is its heading's slug, in the lesson's language: `#edge-triggered`, or
+  // `#闭环-closed-loop`, which the Markdown renderer hands over percent-encoded.
+  const lesson = /^(?:\.\/)?(?:lessons\/)?(\d{2}-[a-z0-9-]+)\.md(#[^\s#]*)?$/.exec(href);
   if (lesson) return `/lessons/${lesson[1] ?? ''}${lesson[2] ?? ''}`;
-  const glossary = /^(?:\.\.\/)?glossary\.md(#[\w-]*)?$/.exec(href);
+  const glossary = /^(?:\.\.\/)?glossary\.md(#[^\s#]*)?$/.exec(href);
   if (glossary) return `/glossary${glossary[1] ?? ''}`;
   return null;
 }

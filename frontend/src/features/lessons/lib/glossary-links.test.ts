@@ -105,6 +105,13 @@ describe('rehypeGlossaryLinks', () => {
     );
   });
 
+  it('does not link a Chinese term linked by hand, its anchor percent-encoded by the renderer', () => {
+    const terms = ['闭环 / Closed loop'];
+    const html = render('一个[闭环](../glossary.md#闭环-closed-loop)负载；另一个闭环。', terms);
+    expect(html).not.toContain('glossary-link');
+    expect(render('另一个闭环。', terms)).toContain(link('闭环', '闭环-closed-loop'));
+  });
+
   it('leaves the text alone without terms', () => {
     expect(render('An event loop.', [])).toBe('<p>An event loop.</p>');
   });

@@ -78,14 +78,23 @@ export function glossaryMatcher(terms: readonly string[]): Matcher | null {
   return { pattern, termOf: (match) => compiled.find(({ test }) => test.test(match))?.term };
 }
 
-/** Glossary anchors the lesson already links to (`glossary.md#x`, `/glossary#x`). */
+/** An anchor as its heading's id: the Markdown renderer percent-encodes what is not ASCII. */
+function safeDecode(anchor: string): string {
+  try {
+    return decodeURIComponent(anchor);
+  } catch {
+    return anchor;
+  }
+}
+
+/** Glossary anchors the lesson already links to (`glossary.md#x`, `/glossary#x`, `#闭环-closed-loop`). */
 function linkedAnchors(tree: Root): Set<string> {
   const anchors = new Set<string>();
   const walk = (node: Root | RootContent) => {
     if (node.type === 'element') {
       const href = node.properties.href;
-      const anchor = typeof href === 'string' ? /glossary(?:\.md)?#([\w-]+)$/.exec(href)?.[1] : undefined;
-      if (node.tagName === 'a' && anchor) anchors.add(anchor);
+      const anchor = typeof href === 'string' ? /glossary(?:\.md)?#([^\s#]+)$/.exec(href)?.[1] : undefined;
+      if (node.tagName === 'a' && anchor) anchors.add(safeDecode(anchor));
     }
     if ('children' in node) node.children.forEach(walk);
   };
