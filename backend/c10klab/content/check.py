@@ -24,8 +24,7 @@ from c10klab.content.check_figures import block_id_problems, reference_problems,
 from c10klab.content.check_translation import (
     check_translated_lesson,
     glossary_parity_problems,
-    read_terms,
-    vocabulary_problems,
+    prose_problems,
 )
 from c10klab.content.experiments import WIDGET_ONLY_KEYS as WIDGET_ONLY_KEYS
 from c10klab.content.experiments import block_fields, parse_block
@@ -284,8 +283,7 @@ def check_translated_glossary(settings: Settings, language: Language) -> list[st
             )
             if line
         ]
-        + unmarked_figures(glossary.markdown, language)
-        + vocabulary_problems(glossary.markdown, read_terms(settings.content_dir, language))
+        + prose_problems(settings.content_dir, glossary.markdown, language)
     )
     return [f"{name}:{line + offset if line else 1}: {p}" for line, p in found]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from c10klab.content.check_figures import unmarked_figures
+from c10klab.content.check_figures import reference_problems, unmarked_figures
 from c10klab.content.figures import find_references
 from c10klab.content.markdown import FENCE
 from c10klab.content.schemas import Language
@@ -168,6 +168,14 @@ def vocabulary_problems(markdown: str, terms: list[Term]) -> list[tuple[int, str
     return problems
 
 
+def prose_problems(content_dir: Path, markdown: str, language: Language) -> list[tuple[int, str]]:
+    """What a translation's prose may not hold, a lesson's or the glossary's: a typed-in figure,
+    or a word the course's term list refuses."""
+    return unmarked_figures(markdown, language) + vocabulary_problems(
+        markdown, read_terms(content_dir, language)
+    )
+
+
 def check_translated_lesson(
     content_dir: Path, original: ParsedLesson, translated: ParsedLesson
 ) -> list[tuple[int, str]]:
@@ -176,14 +184,8 @@ def check_translated_lesson(
     recordings = lesson_recordings(
         content_dir, original.slug, read_experiments(translated.markdown)
     )
-    unresolved = [
-        (_line(translated.markdown, r.start), f"figure {{{{ {r.expression} }}}}: {r.error}")
-        for r in find_references(translated.markdown, recordings, language)
-        if r.error
-    ]
     return (
         parity_problems(original, translated)
-        + unresolved
-        + unmarked_figures(translated.markdown, language)
-        + vocabulary_problems(translated.markdown, read_terms(content_dir, language))
+        + reference_problems(translated.markdown, recordings, language)
+        + prose_problems(content_dir, translated.markdown, language)
     )
