@@ -3,8 +3,9 @@
 #
 # The runner starts this in a container of its own that joins the server container's PID
 # namespace once the server is listening. It counts every process and thread there (the
-# load generator comes later, so it is not among them; what they fork or spawn afterwards
-# is counted too) until SIGINT, which the runner sends when the load has ended.
+# observer comes later, so it is not among them, and the load generator has a pid namespace
+# of its own; what they fork or spawn afterwards is counted too) until SIGINT, which the
+# runner sends when the load has ended.
 #
 # Why perf's tracepoints and not strace: strace stops the server at every call (ptrace), and a
 # server slowed that much finds more work waiting each time it looks, so it makes fewer calls

@@ -17,6 +17,6 @@ WORKDIR /src
 RUN cargo build --release --locked
 
 FROM ${BASE_IMAGE}
-COPY --from=build /src/target/release/loadgen /usr/local/bin/loadgen
+COPY --from=build /src/target/release/loadgen /src/target/release/observe /usr/local/bin/
 USER 65534:65534
 ENTRYPOINT ["/usr/local/bin/loadgen"]

@@ -134,6 +134,9 @@ class CpuUse(Figures):
     busy_columns: str | None = None
     busy: float | None = None
     container: float | None = None
+    helper: float | None = Field(
+        None, description="the course's own observer on these CPUs: not counted as others"
+    )
     irq: float | None = None
     others: float | None = None
     steal: float | None = None
@@ -258,6 +261,18 @@ class Provenance(Figures):
     finished_at: str
 
 
+class Traffic(Figures):
+    """The bytes that crossed the server's network namespace while the load ran, counted by
+    the observer (no process of the server can change the count), against the least the
+    load generator's requests need. A run whose figures need more than was carried fails."""
+
+    judged: bool
+    requests: int = Field(description="completed requests: warm-up, measure, verification")
+    least_bytes: int = Field(description="the fewest payload bytes those requests need")
+    bytes: int | None = Field(None, description="counted on the server's side (headers too)")
+    packets: int | None = None
+
+
 class Outcome(Figures):
     """One repetition's figures, and (in the result) the median one's."""
 
@@ -272,6 +287,9 @@ class Outcome(Figures):
     client: Client | None = None
     drift: Drift | None = None
     syscalls: Syscalls | None = None
+    traffic: Traffic | None = Field(
+        None, description="the server side's count; results before it have none"
+    )
 
 
 class Repetition(Outcome):

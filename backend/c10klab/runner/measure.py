@@ -4,7 +4,7 @@ while it was measured, combining repetitions, and reading perf's syscall counts.
 
 import json
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -269,6 +269,7 @@ def cpu_use(
     window: tuple[float, float],
     user_hz: float,
     columns: tuple[str, ...] = TASK_COLUMNS,
+    ours: Callable[[float, float], float] | None = None,
 ) -> dict[str, Any]:
     """How the CPUs `cpuset` were used between the first and the last Docker sample inside
     `window` (the measure phase), as fractions of their capacity over that time: busy (the
@@ -276,7 +277,9 @@ def cpu_use(
     (busy beyond the container's own), steal, and interference = others + steal.
 
     Docker's samples come about once a second, so the window is the part of the measure phase
-    between two samples; it is given (`from_s`, `to_s`) so a reader sees what was compared."""
+    between two samples; it is given (`from_s`, `to_s`) so a reader sees what was compared.
+    `ours` gives the CPU seconds the course's own helper on these CPUs (the observer) used
+    between two moments: that time is the run's, not interference."""
     cpus = parse_cpus(cpuset)
     start, end = window
     inside = [s for s in samples if start <= s.t_s <= end and cpus <= s.cpus.keys()]
@@ -297,7 +300,8 @@ def cpu_use(
 
     busy, steal = share(columns), share(("steal",))
     container = (last.usage_ns - first.usage_ns) / 1e9 / capacity
-    others = max(busy - container, 0.0)
+    helper = ours(first.t_s, last.t_s) / capacity if ours else 0.0
+    others = max(busy - container - helper, 0.0)
     return figures | {
         "judged": True,
         "from_s": round(first.t_s, 3),
@@ -306,6 +310,7 @@ def cpu_use(
         "busy_columns": "+".join(columns),
         "busy": round(busy, 4),
         "container": round(container, 4),
+        **({"helper": round(helper, 4)} if ours else {}),
         "irq": round(share(IRQ_COLUMNS), 4),
         "others": round(others, 4),
         "steal": round(steal, 4),
@@ -483,8 +488,9 @@ def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, An
             "noisy_threshold": noisy_spread,
         },
     }
-    if "syscalls" in middle:
-        result["syscalls"] = middle["syscalls"]
+    for key in ("syscalls", "traffic"):
+        if key in middle:
+            result[key] = middle[key]
     return result
 
 

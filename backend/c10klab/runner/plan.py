@@ -28,7 +28,12 @@ DEADLINE_SLACK_S = 30
 # Every container carries the id of the store whose run made it, so a runner's sweep removes
 # only its own leftovers, never the containers of another course (or test) on the same engine.
 LABEL = "c10klab.store"
-NOBODY = "65534:65534"
+NOBODY = "65534:65534"  # the servers' user
+# The measurer's user: the load generator and the observer run as a user the server is not,
+# so the kernel refuses the server every signal, trace and /proc descriptor of theirs.
+MEASURER = "10100:10100"
+SERVER_UID = int(NOBODY.split(":")[0])
+OBSERVE_INTERVAL_MS = 1000
 # Docker >= 25 blocks io_uring in its default seccomp profile; servers that need it get ours,
 # which allows it. Every other server keeps the engine's default profile.
 IO_URING_PROFILE = Path("seccomp") / "io-uring.json"
@@ -62,9 +67,10 @@ class ContainerSpec:
 @dataclass(frozen=True)
 class RunPlan:
     server: ContainerSpec
-    loadgen: ContainerSpec  # network_mode and pid_mode: the server's namespaces, set at start
+    loadgen: ContainerSpec  # network_mode: the server's network namespace, set at start
     deadline_s: float
     counter: ContainerSpec | None = None  # a syscall profile's; pid_mode set at start
+    observer: ContainerSpec | None = None  # pid_mode and network_mode: the server's, at start
 
 
 def runner_name(settings: Settings) -> str:
@@ -111,9 +117,6 @@ def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
         str(threads),
         "--wait-ready-s",
         str(WAIT_READY_S),
-        # Loadgen shares the server's pid namespace and reads its threads, context switches
-        # and resident memory from /proc.
-        "--sample-procs",
         # The cheaper engine: an epoll client pays about what an epoll server pays per round
         # trip, and would be the bottleneck against the fast servers. Where io_uring is
         # refused, loadgen uses epoll and says why (the result's client.engine_note).
@@ -284,28 +287,62 @@ def plan_run(
         hardening |= variant_hardening(server, settings)
     image = variant_image or server.image
     server_spec = server_container(server, image, request, hardening, deadline, settings)
-    loadgen_memory = f"{settings.loadgen_memory_mb}m"
-    loadgen_hardening = _locked_down(run_id, "loadgen", settings)
-    # Its io_uring engine needs what Docker >= 25 blocks by default: the servers' profile.
-    loadgen_hardening["security_opt"] = [
-        *loadgen_hardening["security_opt"],
-        seccomp_option(settings),
-    ]
-    loadgen_spec = ContainerSpec(
-        image=LOADGEN_IMAGE,
-        command=loadgen_argv(request, threads=len(parse_cpus(settings.loadgen_cpus))),
-        kwargs={
-            **loadgen_hardening,
-            "cpuset_cpus": settings.loadgen_cpus,
-            "mem_limit": loadgen_memory,
-            "memswap_limit": loadgen_memory,
-            "pids_limit": 64,
-        },
+    loadgen_spec = loadgen_container(
+        run_id,
+        "loadgen",
+        loadgen_argv(request, threads=len(parse_cpus(settings.loadgen_cpus))),
+        settings,
+        deadline,
     )
     counter = None
     if request.get("profile") == "syscalls":
         counter = counter_spec(run_id, settings, counter_args())
-    return RunPlan(server_spec, loadgen_spec, deadline, counter)
+    return RunPlan(server_spec, loadgen_spec, deadline, counter, observer_spec(run_id, settings))
+
+
+def loadgen_container(
+    run_id: str, role: str, command: list[str], settings: Settings, deadline_s: float
+) -> ContainerSpec:
+    """The load generator: in the server's network namespace only (set at start), with a pid
+    namespace of its own, as the measurer's user, on its own CPUs."""
+    locked = _locked_down(run_id, role, settings)
+    memory = f"{settings.loadgen_memory_mb}m"
+    return ContainerSpec(
+        image=LOADGEN_IMAGE,
+        command=command,
+        kwargs={
+            **locked,
+            "user": MEASURER,
+            # Its io_uring engine needs what Docker >= 25 blocks by default: the servers' profile.
+            "security_opt": [*locked["security_opt"], seccomp_option(settings)],
+            "cpuset_cpus": settings.loadgen_cpus,
+            "mem_limit": memory,
+            "memswap_limit": memory,
+            "pids_limit": 64,
+            # It no longer ends with the server's pid namespace: its own deadline.
+            **self_deadline(deadline_s + SELF_DEADLINE_AFTER_S),
+        },
+    )
+
+
+def observer_spec(run_id: str, settings: Settings) -> ContainerSpec:
+    """The observer (sandboxes/loadgen/src/observe.rs): it joins the server's pid and network
+    namespaces (set at start) as the measurer's user, and counts the server's processes and
+    the traffic that crossed its network namespace. It runs nothing of the learner's."""
+    locked = _locked_down(run_id, "observer", settings)
+    return ContainerSpec(
+        image=LOADGEN_IMAGE,
+        command=["--uid", str(SERVER_UID), "--interval-ms", str(OBSERVE_INTERVAL_MS)],
+        kwargs={
+            **locked,
+            "user": MEASURER,
+            "entrypoint": ["/usr/local/bin/observe"],
+            "cpuset_cpus": settings.loadgen_cpus,
+            "mem_limit": "64m",
+            "memswap_limit": "64m",
+            "pids_limit": 4,
+        },
+    )
 
 
 # --- a learner's edited server: its build, and its correctness check ---------------------------
@@ -361,30 +398,20 @@ def check_plan(
     )
     deadline = CHECK_WALL_S + WAIT_READY_S
     server_spec = server_container(server, image, request, hardening, deadline, settings)
-    loadgen = _locked_down(run_id, f"{role}-loadgen", settings)
-    loadgen_spec = ContainerSpec(
-        image=LOADGEN_IMAGE,
-        command=[
-            "--check",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(SERVER_PORT),
-            "--protocol",
-            protocol,
-            # A server that serves K clients at a time (c-preforked's 4 workers) answers the
-            # K+1st only once one closes: the check opens no more than it serves at once.
-            "--connections",
-            str(server.limits.serves_at_once or CHECK_CONNECTIONS),
-            "--wait-ready-s",
-            str(WAIT_READY_S),
-        ],
-        kwargs={
-            **loadgen,
-            "cpuset_cpus": settings.loadgen_cpus,
-            "mem_limit": f"{settings.loadgen_memory_mb}m",
-            "memswap_limit": f"{settings.loadgen_memory_mb}m",
-            "pids_limit": 64,
-        },
-    )
-    return RunPlan(server_spec, loadgen_spec, CHECK_WALL_S + WAIT_READY_S)
+    command = [
+        "--check",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(SERVER_PORT),
+        "--protocol",
+        protocol,
+        # A server that serves K clients at a time (c-preforked's 4 workers) answers the
+        # K+1st only once one closes: the check opens no more than it serves at once.
+        "--connections",
+        str(server.limits.serves_at_once or CHECK_CONNECTIONS),
+        "--wait-ready-s",
+        str(WAIT_READY_S),
+    ]
+    loadgen_spec = loadgen_container(run_id, f"{role}-loadgen", command, settings, deadline)
+    return RunPlan(server_spec, loadgen_spec, deadline)

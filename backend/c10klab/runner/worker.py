@@ -21,10 +21,11 @@ from typing import Any
 from docker.models.containers import Container
 
 from c10klab.config import Settings, get_settings, parse_cpus
-from c10klab.runner import measure
+from c10klab.runner import measure, observer
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.measure import CpuSample
+from c10klab.runner.observer import Observer, ObserverFailed
 from c10klab.runner.plan import (
     BUILD_IMAGE,
     COUNTER_IMAGE,
@@ -92,6 +93,7 @@ class Repetition:
     loadgen_cpu: list[measure.CpuSample] = field(default_factory=list)
     measure_to_s: float | None = None
     intervals: list[dict[str, Any]] = field(default_factory=list)
+    observer: Observer | None = None  # the server's side, counted apart from the loadgen
     done: threading.Event = field(default_factory=threading.Event)
     stop_reason: str | None = None
     cancelled: bool = False
@@ -341,20 +343,20 @@ class Runner:
         if ex.plan.counter is not None:
             counter = Counter(self.engine, ex.plan.counter)
             counter.start(server)
+        # After the counter has listed the server's processes (it must not count the
+        # observer's calls), before the load generator (its first line is the baseline).
+        if ex.plan.observer is not None:
+            rep.observer = Observer(self.engine, ex.plan.observer, ex.t_s)
+            try:
+                rep.observer.start(server)
+            except ObserverFailed as failure:
+                raise failed_beside(server, str(failure)) from failure
         try:
-            loadgen = self.engine.start(
-                ex.plan.loadgen,
-                network_mode=f"container:{server.id}",
-                pid_mode=f"container:{server.id}",
-            )
+            # The server's network namespace, and nothing else of it: its own pid namespace
+            # and another user, so the server can neither see nor signal it.
+            loadgen = self.engine.start(ex.plan.loadgen, network_mode=f"container:{server.id}")
         except EngineError as exc:
-            running, code = Engine.is_running(server)
-            reason = (
-                f"the load generator did not start: {exc}"
-                if running
-                else f"the server exited with code {code} before it was ready"
-            )
-            raise RunFailed(reason, Engine.log_tail(server)) from exc
+            raise failed_beside(server, f"the load generator did not start: {exc}") from exc
         self.store.began_measuring(ex.run.id)  # losing this runner now fails the run
         threading.Thread(target=self.sample_loadgen, args=(ex, rep, loadgen), daemon=True).start()
         threading.Thread(target=self.watch, args=(ex, rep, server, loadgen), daemon=True).start()
@@ -371,13 +373,14 @@ class Runner:
         # Every request the server answered: the load's, plus loadgen's one verification.
         requests = int(summary.get("requests_total") or summary.get("requests") or 0) + 1
         syscalls = counter.stop(requests) if counter is not None else None  # before the server
+        observed = self.observed(ex, rep, summary)  # before the server, too
         server_exit = Engine.stop(server, SIGTERM_GRACE_S)
         invalid = measure.judge(
             summary, self.settings.invalid_error_rate, self.settings.min_rate_fraction
         )
         server_summary = rep.server_stats.summary() | {
             "exit_code": server_exit,
-            "profile": summary.get("procs"),
+            "profile": observed["procs"],
         }
         if server_exit not in (0, None):
             server_summary["exit_note"] = (
@@ -386,8 +389,10 @@ class Runner:
             )
         outcome: dict[str, Any] = {
             "repetition": rep.number,
-            "summary": {k: summary.get(k) for k in measure.SUMMARY_KEYS},
+            "summary": {k: summary.get(k) for k in measure.SUMMARY_KEYS}
+            | {"procs": observed["procs"]},
             "server": server_summary,
+            "traffic": observed["traffic"],
             "valid": invalid is None,
             "invalid_reason": invalid,
             **self.stability(ex, rep),
@@ -396,6 +401,20 @@ class Runner:
             outcome["syscalls"] = syscalls
         outcome["client"] |= {k: summary.get(k) for k in ("engine", "engine_note")}
         return outcome, summary
+
+    def observed(self, ex: Execution, rep: Repetition, summary: dict[str, Any]) -> dict[str, Any]:
+        """The observer's last line, then what it saw: the server's processes over the
+        measured time, and the traffic that crossed the server's network, which must hold
+        the load generator's figures (else the run fails: they are not this run's)."""
+        if rep.observer is None:
+            return {"procs": None, "traffic": None}
+        lines = rep.observer.stop()
+        window = (rep.server_stats.measure_from_s or 0.0, rep.measure_to_s or ex.t_s())
+        traffic = observer.traffic(lines, ex.run.request, summary)
+        problem = observer.summary_problem(summary) or observer.traffic_problem(traffic)
+        if problem:
+            raise RunFailed(problem)
+        return {"procs": observer.process_profile(lines, window), "traffic": traffic}
 
     def stability(self, ex: Execution, rep: Repetition) -> dict[str, Any]:
         """Whether anything disturbed the repetition while it was measured (measure.py)."""
@@ -407,7 +426,12 @@ class Runner:
                 list(rep.server_cpu), self.settings.server_cpus, window, USER_HZ, busy_columns()
             ),
             "loadgen": measure.cpu_use(
-                list(rep.loadgen_cpu), self.settings.loadgen_cpus, window, USER_HZ, busy_columns()
+                list(rep.loadgen_cpu),
+                self.settings.loadgen_cpus,
+                window,
+                USER_HZ,
+                busy_columns(),
+                ours=rep.observer.cpu_between if rep.observer else None,
             ),
         }
         open_loop = float(ex.run.request.get("rate", 0)) > 0
@@ -436,6 +460,9 @@ class Runner:
                 rep.server_stats.measure_from_s = ex.t_s()
             elif kind == "progress":
                 event = measure.progress_event(line, ex.t_s())
+                procs = rep.observer.latest_procs() if rep.observer else None
+                if procs is not None:
+                    event["procs"] = procs
                 if ex.repetitions > 1:
                     event["repetition"] = rep.number
                 if line["phase"] == "measure":
@@ -543,6 +570,15 @@ class Runner:
             "started_at": started_at,
             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+
+
+def failed_beside(server: Container, reason: str) -> RunFailed:
+    """A container that joins the server's namespaces did not start: when the server has
+    exited, that is the cause to tell."""
+    running, code = Engine.is_running(server)
+    if not running:
+        reason = f"the server exited with code {code} before it was ready"
+    return RunFailed(reason, Engine.log_tail(server))
 
 
 def read_proc_stat(cpus: set[int]) -> dict[int, dict[str, int]]:

@@ -379,3 +379,11 @@ def test_drift_makes_a_run_unstable_and_an_open_loop_says_it_fell_behind() -> No
     )
     unjudged = quiet | {"server": {"cpus": "0", "judged": False, "note": "…"}}
     assert measure.judge_stability(unjudged, measure.drift(intervals(1, 1), 0.25, False)) is None
+
+
+def test_the_observers_own_time_on_the_load_generators_cpus_is_not_interference() -> None:
+    samples = [sample(1.0, 0.0, user=0), sample(2.0, 0.5, user=70)]
+    plain = measure.cpu_use(samples, "0", (0.0, 3.0), 100)
+    assert plain["others"] == 0.2 and "helper" not in plain
+    helped = measure.cpu_use(samples, "0", (0.0, 3.0), 100, ours=lambda a, b: 0.15 * (b - a))
+    assert helped["helper"] == 0.15 and round(helped["others"], 4) == 0.05

@@ -1,7 +1,15 @@
 import json
 
 from c10klab.config import Settings
-from c10klab.runner.plan import SELF_DEADLINE_AFTER_S, SERVER_PORT, plan_run, store_label
+from c10klab.runner.plan import (
+    MEASURER,
+    NOBODY,
+    SELF_DEADLINE_AFTER_S,
+    SERVER_PORT,
+    check_plan,
+    plan_run,
+    store_label,
+)
 from c10klab.sandboxes.schemas import Knob, Limits, Server
 
 SERVER = Server(
@@ -68,11 +76,12 @@ def test_argv_comes_from_the_catalog_and_typed_values() -> None:
 def test_every_container_is_locked_down_pinned_and_labelled() -> None:
     settings = Settings(server_cpus="0", loadgen_cpus="1", nofile_limit=20000)
     plan = plan_run("abc123", SERVER, REQUEST, settings)
-    for spec, cpus in ((plan.server, "0"), (plan.loadgen, "1")):
+    assert plan.observer is not None
+    for spec, cpus in ((plan.server, "0"), (plan.loadgen, "1"), (plan.observer, "1")):
         kw = spec.kwargs
         assert kw["cap_drop"] == ["ALL"] and "privileged" not in kw and "cap_add" not in kw
         assert kw["security_opt"][0] == "no-new-privileges"  # (+ loadgen's io_uring profile)
-        assert kw["read_only"] is True and kw["user"] == "65534:65534"
+        assert kw["read_only"] is True and kw["user"] in (NOBODY, MEASURER)
         assert kw["cpuset_cpus"] == cpus
         assert kw["labels"]["c10klab.store"] == store_label(settings)
         assert kw["labels"]["c10klab.run"] == "abc123"
@@ -92,7 +101,9 @@ def test_the_server_container_keeps_a_deadline_of_its_own_after_the_runners() ->
     check = plan.server.kwargs["healthcheck"]
     assert check["interval"] == (plan.deadline_s + SELF_DEADLINE_AFTER_S) * 1_000_000_000
     assert check["test"][:3] == ["CMD", "/bin/sh", "-c"] and "kill -TERM 1" in check["test"][3]
-    assert "healthcheck" not in plan.loadgen.kwargs  # it lives in the server's pid namespace
+    # The load generator has a pid namespace of its own: it keeps a deadline of its own too.
+    own = plan.loadgen.kwargs["healthcheck"]
+    assert own["interval"] == check["interval"] and own["test"] == check["test"]
 
 
 def test_only_io_uring_servers_get_the_io_uring_seccomp_profile() -> None:
@@ -121,7 +132,7 @@ def test_the_load_generator_gets_the_open_loop_idle_short_and_ramp_flags() -> No
         "ramp_s": 2.5,
     }
     argv = plan_run("abc123", SERVER, request, Settings()).loadgen.command
-    assert "--sample-procs" in argv
+    assert "--sample-procs" not in argv  # the observer reads the server's processes
     assert argv[argv.index("--rate") + 1] == "25000"
     assert argv[argv.index("--idle") + 1] == "300"
     assert "--new-connection-per-request" in argv
@@ -135,7 +146,23 @@ def test_the_load_generator_uses_its_io_uring_engine_under_the_io_uring_profile(
     assert loadgen.command[loadgen.command.index("--engine") + 1] == "io_uring"
     options = loadgen.kwargs["security_opt"]
     assert options[0] == "no-new-privileges" and options[1].startswith("seccomp={")
-    assert loadgen.kwargs["cap_drop"] == ["ALL"] and loadgen.kwargs["user"] == "65534:65534"
+    assert loadgen.kwargs["cap_drop"] == ["ALL"] and loadgen.kwargs["user"] == MEASURER
+
+
+def test_the_measurer_is_another_user_than_the_server_and_joins_no_pid_namespace() -> None:
+    settings = Settings()
+    for plan in (
+        plan_run("abc123", SERVER, REQUEST, settings),
+        check_plan("abc123", SERVER, "c10klab/variant:x", "echo", settings),
+    ):
+        assert plan.server.kwargs["user"] == NOBODY
+        assert plan.loadgen.kwargs["user"] == MEASURER != NOBODY
+        # Namespaces are joined at start (worker.py): the load generator only the network's.
+        assert "pid_mode" not in plan.loadgen.kwargs and "network_mode" not in plan.loadgen.kwargs
+    observer = plan_run("abc123", SERVER, REQUEST, settings).observer
+    assert observer is not None and observer.kwargs["user"] == MEASURER
+    assert observer.kwargs["entrypoint"] == ["/usr/local/bin/observe"]
+    assert observer.command[observer.command.index("--uid") + 1] == NOBODY.split(":")[0]
 
 
 def test_a_syscall_profile_counts_beside_the_server_which_runs_as_always() -> None:

@@ -41,6 +41,7 @@ pub mod cli;
 pub mod engine;
 pub mod http;
 pub mod net;
+pub mod observe;
 pub mod output;
 pub mod pacing;
 pub mod procs;

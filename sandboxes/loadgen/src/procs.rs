@@ -26,6 +26,8 @@ use crate::stats::round_to;
 /// What one `/proc/[pid]/status` says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProcStatus {
+    /// The real user id (`Uid:`'s first field); `None` where the file has no `Uid` line.
+    pub uid: Option<u32>,
     pub threads: u64,
     pub rss_bytes: u64,
     pub voluntary_ctxt_switches: u64,
@@ -43,6 +45,7 @@ pub fn parse_status(text: &str) -> Option<ProcStatus> {
         };
         let number = || value.split_whitespace().next()?.parse::<u64>().ok();
         match key {
+            "Uid" => status.uid = value.split_whitespace().next()?.parse().ok(),
             "Threads" => {
                 status.threads = number()?;
                 has_threads = true;
@@ -72,6 +75,8 @@ pub struct ProcSample {
 pub struct ProcSampler {
     root: PathBuf,
     own_pid: u32,
+    /// Only the processes of this user, when given (see [`crate::observe`]).
+    uid: Option<u32>,
     /// Each pid's switch totals (voluntary, nonvoluntary) at the previous sample.
     previous: HashMap<u32, (u64, u64)>,
 }
@@ -87,7 +92,16 @@ impl ProcSampler {
         ProcSampler {
             root: root.to_path_buf(),
             own_pid,
+            uid: None,
             previous: HashMap::new(),
+        }
+    }
+
+    /// The same sampler, counting only the processes whose real user id is `uid`.
+    pub fn only_uid(self, uid: u32) -> ProcSampler {
+        ProcSampler {
+            uid: Some(uid),
+            ..self
         }
     }
 
@@ -99,7 +113,7 @@ impl ProcSampler {
 
     /// Reads every process now; `None` when there is none but this one.
     pub fn sample(&mut self) -> Option<ProcSample> {
-        let statuses = read_statuses(&self.root, self.own_pid);
+        let statuses = read_statuses(&self.root, self.own_pid, self.uid);
         self.account(&statuses)
     }
 
@@ -153,18 +167,21 @@ fn read_status(path: &Path) -> Option<ProcStatus> {
     parse_status(&std::fs::read_to_string(path).ok()?)
 }
 
-/// Every thread of every process under `root` but `skip`, keyed by thread id: the main
+/// Every thread of every process under `root` but `skip` (of user `uid` only, when given), keyed by thread id: the main
 /// thread's entry carries its process's `threads` and `rss_bytes`, the others only their
 /// own switches (see [`ProcSampler::account`]). A process whose threads cannot be listed
 /// counts as its main thread alone. Ids that vanish or cannot be read meanwhile (they come
 /// and go) are left out without a word.
-pub fn read_statuses(root: &Path, skip: u32) -> Vec<(u32, ProcStatus)> {
+pub fn read_statuses(root: &Path, skip: u32, uid: Option<u32>) -> Vec<(u32, ProcStatus)> {
     let mut statuses = Vec::new();
     for pid in numbered(root).into_iter().filter(|&pid| pid != skip) {
         let dir = root.join(pid.to_string());
         let Some(process) = read_status(&dir.join("status")) else {
             continue;
         };
+        if uid.is_some() && process.uid != uid {
+            continue;
+        }
         let tasks = numbered(&dir.join("task"));
         if tasks.is_empty() {
             statuses.push((pid, process));
@@ -254,6 +271,7 @@ mod tests {
 
     fn status(threads: u64, rss: u64, vol: u64, nonvol: u64) -> ProcStatus {
         ProcStatus {
+            uid: None,
             threads,
             rss_bytes: rss,
             voluntary_ctxt_switches: vol,
@@ -267,6 +285,8 @@ mod tests {
             parse_status(STATUS),
             Some(status(101, 3512 * 1024, 1500, 27))
         );
+        let with_uid = format!("Uid:\t65534\t65534\t65534\t65534\n{STATUS}");
+        assert_eq!(parse_status(&with_uid).unwrap().uid, Some(65534));
     }
 
     #[test]
@@ -361,13 +381,36 @@ mod tests {
         }
         std::fs::create_dir_all(root.join("10")).unwrap(); // vanished: no status file
         std::fs::write(root.join("uptime"), "1.0 2.0").unwrap();
-        let statuses = read_statuses(&root, 8);
+        let statuses = read_statuses(&root, 8, None);
         assert_eq!(statuses, vec![(7, parse_status(STATUS).unwrap())]);
         let sample = ProcSampler::at(&root, 7).sample().unwrap();
         assert_eq!(sample.processes, 1);
         assert_eq!(sample.threads, 101);
         std::fs::remove_dir_all(&root).unwrap();
         assert!(ProcSampler::at(&root, 7).sample().is_none());
+    }
+
+    #[test]
+    fn only_the_given_users_processes_count() {
+        let root = std::env::temp_dir().join(format!("loadgen-uids-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (pid, uid) in [("2", 65534), ("3", 0), ("4", 65534)] {
+            std::fs::create_dir_all(root.join(pid)).unwrap();
+            let text = format!("Uid:\t{uid}\t{uid}\t{uid}\t{uid}\n{STATUS}");
+            std::fs::write(root.join(pid).join("status"), text).unwrap();
+        }
+        let ids = |uid| -> Vec<u32> {
+            read_statuses(&root, 1, uid)
+                .iter()
+                .map(|&(id, _)| id)
+                .collect()
+        };
+        assert_eq!(ids(Some(65534)), vec![2, 4]);
+        assert_eq!(ids(Some(0)), vec![3]);
+        assert_eq!(ids(None), vec![2, 3, 4]);
+        let sample = ProcSampler::at(&root, 1).only_uid(0).sample().unwrap();
+        assert_eq!(sample.processes, 1);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

@@ -566,6 +566,12 @@ export type CpuUse = {
      */
     from_s?: number | null;
     /**
+     * Helper
+     *
+     * the course's own observer on these CPUs: not counted as others
+     */
+    helper?: number | null;
+    /**
      * Interference
      */
     interference?: number | null;
@@ -2316,6 +2322,10 @@ export type Repetition = {
     summary: Summary;
     syscalls?: Syscalls | null;
     /**
+     * the server side's count; results before it have none
+     */
+    traffic?: Traffic | null;
+    /**
      * Unstable Reason
      */
     unstable_reason?: string | null;
@@ -2804,6 +2814,10 @@ export type RunResult = {
     stable?: boolean | null;
     summary: Summary;
     syscalls?: Syscalls | null;
+    /**
+     * the server side's count; results before it have none
+     */
+    traffic?: Traffic | null;
     /**
      * Unstable Reason
      */
@@ -3537,6 +3551,43 @@ export type Syscalls = {
      */
     rows: Array<SyscallRow>;
     total?: SyscallTotal | null;
+    [key: string]: unknown;
+};
+
+/**
+ * Traffic
+ *
+ * The bytes that crossed the server's network namespace while the load ran, counted by
+ * the observer (no process of the server can change the count), against the least the
+ * load generator's requests need. A run whose figures need more than was carried fails.
+ */
+export type Traffic = {
+    /**
+     * Bytes
+     *
+     * counted on the server's side (headers too)
+     */
+    bytes?: number | null;
+    /**
+     * Judged
+     */
+    judged: boolean;
+    /**
+     * Least Bytes
+     *
+     * the fewest payload bytes those requests need
+     */
+    least_bytes: number;
+    /**
+     * Packets
+     */
+    packets?: number | null;
+    /**
+     * Requests
+     *
+     * completed requests: warm-up, measure, verification
+     */
+    requests: number;
     [key: string]: unknown;
 };
 

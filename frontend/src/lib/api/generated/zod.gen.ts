@@ -153,6 +153,7 @@ export const zCpuUse = z.object({
     container: z.number().nullish(),
     cpus: z.string(),
     from_s: z.number().nullish(),
+    helper: z.number().nullish(),
     interference: z.number().nullish(),
     irq: z.number().nullish(),
     judged: z.boolean(),
@@ -1434,6 +1435,21 @@ export const zSyscalls = z.object({
 });
 
 /**
+ * Traffic
+ *
+ * The bytes that crossed the server's network namespace while the load ran, counted by
+ * the observer (no process of the server can change the count), against the least the
+ * load generator's requests need. A run whose figures need more than was carried fails.
+ */
+export const zTraffic = z.object({
+    bytes: z.int().nullish(),
+    judged: z.boolean(),
+    least_bytes: z.int(),
+    packets: z.int().nullish(),
+    requests: z.int()
+});
+
+/**
  * ValidationError
  */
 export const zValidationError = z.object({
@@ -1534,6 +1550,7 @@ export const zRepetition = z.object({
     stable: z.boolean().nullish(),
     summary: zSummary,
     syscalls: zSyscalls.nullish(),
+    traffic: zTraffic.nullish(),
     unstable_reason: z.string().nullish(),
     valid: z.boolean()
 });
@@ -1556,6 +1573,7 @@ export const zRunResult = z.object({
     stable: z.boolean().nullish(),
     summary: zSummary,
     syscalls: zSyscalls.nullish(),
+    traffic: zTraffic.nullish(),
     unstable_reason: z.string().nullish(),
     valid: z.boolean()
 });

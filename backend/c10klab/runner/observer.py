@@ -1,0 +1,227 @@
+"""The server's side of a run: `observe` (sandboxes/loadgen/src/observe.rs) in a container
+of its own that joins the server's pid and network namespaces as the measurer's user.
+
+The load generator shares nothing with the server but the network path (its own pid
+namespace, another user), so what the lessons read from the server's processes (threads,
+memory, context switches) comes from here, and so does the check that keeps a result honest:
+every byte the load generator says it exchanged crossed the server's network namespace, whose
+counters no process of the server can change. A summary that claims more traffic than the
+kernel carried fails the run.
+
+The observer prints a line as it starts (before the load generator does: the traffic's
+baseline), one a second, and a last one when the runner stops it after the load has ended.
+"""
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from docker.models.containers import Container
+
+from c10klab.runner import measure
+from c10klab.runner.counter import first_line
+from c10klab.runner.docker_engine import Engine, EngineError
+from c10klab.runner.plan import ContainerSpec
+
+FIRST_LINE_WAIT_S = 10.0
+STOP_WAIT_S = 5
+# The least an echo or http request and its reply put on the wire, in payload bytes: an echo
+# request's payload twice; "GET / HTTP/1.1\r\n\r\n" and at least "HTTP/1.1 200" back.
+HTTP_LEAST_BYTES = 18 + 12
+
+
+class ObserverFailed(Exception):
+    """The observer could not count the server's side: the run cannot be trusted."""
+
+
+@dataclass(frozen=True)
+class NetCounters:
+    rx_bytes: int
+    rx_packets: int
+    tx_bytes: int
+    tx_packets: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One line of the observer's, stamped with the run's clock when it arrived."""
+
+    t_s: float
+    interval_s: float
+    last: bool
+    procs: dict[str, int] | None
+    net: NetCounters | None
+    cpu_s: float
+
+    @classmethod
+    def parse(cls, line: dict[str, Any], t_s: float) -> "Observation | None":
+        if line.get("type") != "observe":
+            return None
+        net = line.get("net")
+        try:
+            return cls(
+                t_s=t_s,
+                interval_s=float(line["interval_s"]),
+                last=bool(line["final"]),
+                procs=dict(line["procs"]) if isinstance(line.get("procs"), dict) else None,
+                net=NetCounters(**net) if isinstance(net, dict) else None,
+                cpu_s=float(line["cpu_s"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class Observer:
+    """The observer's container for one repetition, and the lines it has printed so far."""
+
+    def __init__(self, engine: Engine, spec: ContainerSpec, clock: Callable[[], float]) -> None:
+        self.engine, self.spec, self.clock = engine, spec, clock
+        self.container: Container | None = None
+        self.lines: list[Observation] = []
+        self.first = threading.Event()
+        self.follower: threading.Thread | None = None
+
+    def start(self, server: Container) -> None:
+        """Join the server's namespaces and wait for the first line (the traffic's baseline),
+        so it is counted before the load generator sends a byte."""
+        namespaces = {
+            "pid_mode": f"container:{server.id}",
+            "network_mode": f"container:{server.id}",
+        }
+        try:
+            self.container = self.engine.start(self.spec, **namespaces)
+        except EngineError as exc:
+            raise ObserverFailed(f"the observer did not start: {first_line(exc)}") from exc
+        self.follower = threading.Thread(target=self.follow, daemon=True, name="observer")
+        self.follower.start()
+        if not self.first.wait(FIRST_LINE_WAIT_S):
+            tail = " / ".join(Engine.log_tail(self.container, 5)) or "no output"
+            raise ObserverFailed(f"the observer printed nothing within 10 s: {tail}")
+
+    def follow(self) -> None:
+        assert self.container is not None
+        for text in measure.split_lines(Engine.stdout_chunks(self.container)):
+            parsed = measure.parse_line(text)
+            line = Observation.parse(parsed, self.clock()) if parsed else None
+            if line is not None:
+                self.lines.append(line)
+                self.first.set()
+
+    def latest_procs(self) -> dict[str, int] | None:
+        """The server's processes as last seen: what a progress event shows beside its QPS."""
+        return self.lines[-1].procs if self.lines else None
+
+    def stop(self) -> list[Observation]:
+        """Ask for the last line (SIGTERM), wait for it, and return every line."""
+        if self.container is not None:
+            Engine.stop(self.container, STOP_WAIT_S)
+        if self.follower is not None:
+            self.follower.join(STOP_WAIT_S)
+        return list(self.lines)
+
+    def cpu_between(self, start_s: float, end_s: float) -> float:
+        """The observer's own CPU seconds between two moments of the run's clock, from the
+        lines around them (it runs on the load generator's CPUs: its time is not
+        interference)."""
+        return cpu_between(self.lines, start_s, end_s)
+
+
+def cpu_between(lines: list[Observation], start_s: float, end_s: float) -> float:
+    def at(t_s: float) -> float:
+        before = [line for line in lines if line.t_s <= t_s]
+        after = [line for line in lines if line.t_s >= t_s]
+        if not before or not after:
+            return (before or after)[-1 if before else 0].cpu_s if lines else 0.0
+        a, b = before[-1], after[0]
+        if b.t_s == a.t_s:
+            return a.cpu_s
+        return a.cpu_s + (b.cpu_s - a.cpu_s) * (t_s - a.t_s) / (b.t_s - a.t_s)
+
+    return max(at(end_s) - at(start_s), 0.0)
+
+
+def process_profile(lines: list[Observation], window: tuple[float, float]) -> dict[str, Any] | None:
+    """The summary's `procs` over the measured time: peaks and means of the lines that
+    arrived inside `window` (the run's clock), switches per second over their intervals.
+    None when no line with processes fell inside it."""
+    start, end = window
+    inside = [line for line in lines if start < line.t_s <= end and line.procs is not None]
+    if not inside:
+        return None
+    procs = [line.procs for line in inside if line.procs is not None]
+    seconds = sum(line.interval_s for line in inside) or 1.0
+
+    def per_s(key: str) -> float:
+        return round(sum(p[key] for p in procs) / seconds, 1)
+
+    return {
+        "samples": len(procs),
+        "processes_peak": max(p["processes"] for p in procs),
+        "threads_peak": max(p["threads"] for p in procs),
+        "rss_peak_bytes": max(p["rss_bytes"] for p in procs),
+        "rss_mean_bytes": sum(p["rss_bytes"] for p in procs) // len(procs),
+        "voluntary_ctxt_switches_per_s": per_s("voluntary_ctxt_switches"),
+        "nonvoluntary_ctxt_switches_per_s": per_s("nonvoluntary_ctxt_switches"),
+    }
+
+
+def least_bytes(request: dict[str, Any], requests: int) -> int:
+    """The fewest bytes `requests` completed requests of `request` put on the wire."""
+    if request["protocol"] == "echo":
+        return requests * 2 * int(request["payload_bytes"])
+    return requests * HTTP_LEAST_BYTES
+
+
+def traffic(
+    lines: list[Observation], request: dict[str, Any], summary: dict[str, Any]
+) -> dict[str, Any]:
+    """What crossed the server's network namespace from the observer's first line (before
+    the load began) to its last (after it ended), against the least the load generator's
+    figures need: every request it completed (warm-up, measure and its one verification)."""
+    requests = max(int(summary.get("requests_total") or 0), int(summary.get("requests") or 0)) + 1
+    least = least_bytes(request, requests)
+    counted = [line.net for line in lines if line.net is not None]
+    if len(counted) < 2 or not lines[-1].last:
+        return {"judged": False, "least_bytes": least, "requests": requests}
+    first, last = counted[0], counted[-1]
+    return {
+        "judged": True,
+        "requests": requests,
+        "least_bytes": least,
+        # On loopback every packet is received as it is sent; received is the one count.
+        "bytes": last.rx_bytes - first.rx_bytes,
+        "packets": last.rx_packets - first.rx_packets,
+    }
+
+
+def traffic_problem(figures: dict[str, Any]) -> str | None:
+    """Why the load generator's figures cannot be this run's, or None when they can be."""
+    if not figures["judged"]:
+        return (
+            "the traffic on the server's side could not be counted (the observer stopped "
+            "early), so nothing confirms the load generator's figures; run it again"
+        )
+    if figures["bytes"] < figures["least_bytes"]:
+        return (
+            f"the figures disagree with the traffic counted on the server's side: "
+            f"{figures['requests']:,} requests need at least {figures['least_bytes']:,} bytes, "
+            f"but only {figures['bytes']:,} crossed the server's network"
+        )
+    return None
+
+
+def summary_problem(summary: dict[str, Any]) -> str | None:
+    """Why a summary cannot describe any real run, or None: its throughput is not its
+    requests over its duration, or its percentiles are out of order."""
+    requests, duration, qps = summary["requests"], summary["duration_s"], summary["qps"]
+    if duration <= 0 or abs(requests / duration - qps) > max(0.01 * qps, 1.0):
+        return (
+            f"the load generator's summary contradicts itself: {requests:,} requests in "
+            f"{duration} s are not {qps:,.1f} requests/s"
+        )
+    latency = summary["latency_us"]
+    ordered = [latency[k] for k in ("p50", "p90", "p99", "p999", "max")]
+    if requests > 0 and ordered != sorted(ordered):
+        return "the load generator's summary contradicts itself: its percentiles are out of order"
+    return None
