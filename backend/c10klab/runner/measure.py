@@ -355,11 +355,17 @@ def drift(intervals: list[dict[str, Any]], max_drift: float, open_loop: bool) ->
     return figures | {"judged": True, "median_qps": round(median, 1), "drifted": drifted}
 
 
+# What a disturbance does to the figures (a share of its CPUs taken: usually fewer requests,
+# but not always in one direction, so "may"), and what the learner can do about it.
 ROLES = {
-    "server": "the figures are lower than this server can do",
+    "server": "the server lost that time, so its figures may not be what it does undisturbed",
     "loadgen": "it may have sent fewer requests than the server could answer, so the figures "
     "may be lower than this server can do",
 }
+WHAT_TO_DO = (
+    "close what else runs on this machine (another tab drawing charts, a build, a second "
+    "benchmark), wait for it to finish, and run again"
+)
 ROLE_NAMES = {"server": "the server", "loadgen": "the load generator"}
 
 
@@ -387,7 +393,7 @@ def judge_stability(interference: dict[str, Any], drift: dict[str, Any]) -> str 
                 f"other processes used {use['others']:.0%} of {whose} while it was measured "
                 f"(limit {limit:.0%})"
             )
-        return f"{taken}: {ROLES[role]}"
+        return f"{taken}: {ROLES[role]}. To measure it undisturbed: {WHAT_TO_DO}"
     if drift["judged"] and drift["drifted"]:
         moved = drift["drifted"]
         shown = ", ".join(f"{d['qps']:,.0f} at {d['t_s']:.1f} s" for d in moved[:3])
@@ -400,7 +406,8 @@ def judge_stability(interference: dict[str, Any], drift: dict[str, Any]) -> str 
         return (
             f"the throughput left the run's median of {drift['median_qps']:,.0f} requests/s "
             f"by more than {drift['limit']:.0%} in {len(moved)} of its {drift['intervals']} "
-            f"measured intervals ({shown}{more}): {cause}, so the figures are not steady"
+            f"measured intervals ({shown}{more}): {cause}, so the figures are not steady. "
+            f"To measure it undisturbed: {WHAT_TO_DO}"
         )
     return None
 

@@ -356,7 +356,9 @@ def test_stability_names_the_disturbed_cpus_with_the_figures() -> None:
     reason = measure.judge_stability(interference(0.38, 0.0), steady)
     assert reason == (
         "other processes used 38% of the server's CPU 0 while it was measured (limit 10%): "
-        "the figures are lower than this server can do"
+        "the server lost that time, so its figures may not be what it does undisturbed. "
+        "To measure it undisturbed: close what else runs on this machine (another tab drawing "
+        "charts, a build, a second benchmark), wait for it to finish, and run again"
     )
     loadgen = measure.judge_stability(interference(0.0, 0.2), steady) or ""
     assert loadgen.startswith("other processes used 20% of the load generator's CPU 1")
