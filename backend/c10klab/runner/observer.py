@@ -97,7 +97,9 @@ class Observer:
         self.follower.start()
         if not self.first.wait(FIRST_LINE_WAIT_S):
             tail = " / ".join(Engine.log_tail(self.container, 5)) or "no output"
-            raise ObserverFailed(f"the observer printed nothing within 10 s: {tail}")
+            raise ObserverFailed(
+                f"the observer printed nothing within {FIRST_LINE_WAIT_S:.0f} s: {tail}"
+            )
 
     def follow(self) -> None:
         assert self.container is not None
@@ -128,15 +130,19 @@ class Observer:
 
 
 def cpu_between(lines: list[Observation], start_s: float, end_s: float) -> float:
+    """The CPU seconds the observer used between two moments, its cumulative `cpu_s`
+    interpolated between the lines around each (held at the first or last line outside
+    them)."""
+
     def at(t_s: float) -> float:
-        before = [line for line in lines if line.t_s <= t_s]
-        after = [line for line in lines if line.t_s >= t_s]
-        if not before or not after:
-            return (before or after)[-1 if before else 0].cpu_s if lines else 0.0
-        a, b = before[-1], after[0]
-        if b.t_s == a.t_s:
-            return a.cpu_s
-        return a.cpu_s + (b.cpu_s - a.cpu_s) * (t_s - a.t_s) / (b.t_s - a.t_s)
+        if not lines:
+            return 0.0
+        before = next((line for line in reversed(lines) if line.t_s <= t_s), lines[0])
+        after = next((line for line in lines if line.t_s >= t_s), lines[-1])
+        if after.t_s <= before.t_s:
+            return before.cpu_s
+        share = (t_s - before.t_s) / (after.t_s - before.t_s)
+        return before.cpu_s + (after.cpu_s - before.cpu_s) * share
 
     return max(at(end_s) - at(start_s), 0.0)
 
@@ -146,11 +152,11 @@ def process_profile(lines: list[Observation], window: tuple[float, float]) -> di
     arrived inside `window` (the run's clock), switches per second over their intervals.
     None when no line with processes fell inside it."""
     start, end = window
-    inside = [line for line in lines if start < line.t_s <= end and line.procs is not None]
-    if not inside:
+    inside = [(line.procs, line.interval_s) for line in lines if start < line.t_s <= end]
+    procs = [p for p, _ in inside if p is not None]
+    if not procs:
         return None
-    procs = [line.procs for line in inside if line.procs is not None]
-    seconds = sum(line.interval_s for line in inside) or 1.0
+    seconds = sum(interval for p, interval in inside if p is not None) or 1.0
 
     def per_s(key: str) -> float:
         return round(sum(p[key] for p in procs) / seconds, 1)
