@@ -119,9 +119,9 @@ def ready(course: Course) -> bool:
     return status == 200 and bool(health["ready"])
 
 
-def containers_of(settings: Settings) -> list[Any]:
-    label = f"{LABEL}={store_label(settings)}"
-    return docker.from_env().containers.list(all=True, filters={"label": label}, sparse=True)
+def containers_of(settings: Settings, role: str | None = None) -> list[Any]:
+    labels = [f"{LABEL}={store_label(settings)}"] + ([f"c10klab.role={role}"] if role else [])
+    return docker.from_env().containers.list(all=True, filters={"label": labels}, sparse=True)
 
 
 def proc_status(pid: int) -> dict[str, str]:
@@ -153,7 +153,8 @@ def test_a_runner_killed_mid_run_fails_its_run_and_comes_back(course: Course) ->
 
     def measuring() -> bool:
         _, run = course.call("GET", f"/api/runs/{run_id}")
-        return run["status"] == "running" and len(containers_of(course.settings)) == 2
+        # The load generator starts last (after the server and the observer beside it).
+        return run["status"] == "running" and containers_of(course.settings, "loadgen") != []
 
     wait_until("the run is measuring", measuring)
     time.sleep(2)
