@@ -4,7 +4,8 @@ the recorded data, shared by the sweeps domain (a sweep's table) and the lessons
 
 from typing import Any
 
-from c10klab.sweeps.schemas import Point
+from c10klab.sweeps.schemas import EntryFigures, Point
+from c10klab.uncertainty import Comparison, Metric, compare, median_interval, paired_change
 
 
 def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
@@ -65,3 +66,48 @@ def memory_per_connection(points: list[Point], vary: str) -> dict[str, float | N
         # a slope from that would be noise (even negative), not a cost per connection.
         slopes[server] = round(rise / (high - low), 1) if rise >= MIN_MEMORY_RISE else None
     return slopes
+
+
+def _undisturbed(point: Point) -> bool:
+    """A point whose figures a comparison may use: valid, and nothing foreign ran during it
+    (a disturbed run is an outlier with a known cause; it is shown, not compared)."""
+    return point.status == "done" and bool(point.valid) and point.stable is not False
+
+
+def _by_round(points: list[Point], entry: str, metric: Metric, rounds: int) -> list[float | None]:
+    """An entry's figure in each round 1..rounds, None where it has none to compare."""
+    figures: list[float | None] = [None] * rounds
+    for p in points:
+        if p.server == entry and _undisturbed(p) and 1 <= p.value <= rounds:
+            figures[int(p.value) - 1] = getattr(p, metric)
+    return figures
+
+
+def round_entries(points: list[Point], entries: list[str], rounds: int) -> list[EntryFigures]:
+    """Each entry's QPS and p99 over its undisturbed rounds: medians with their intervals."""
+    return [
+        EntryFigures(
+            server=entry,
+            qps=median_interval(_by_round(points, entry, "qps", rounds)),
+            p99_us=median_interval(_by_round(points, entry, "p99_us", rounds)),
+        )
+        for entry in entries
+    ]
+
+
+def round_verdicts(points: list[Point], entries: list[str], rounds: int) -> list[Comparison]:
+    """Every entry after the first against the first, QPS then p99, round by round."""
+    reference, *others = entries
+    return [
+        compare(
+            entry,
+            reference,
+            metric,
+            paired_change(
+                _by_round(points, entry, metric, rounds),
+                _by_round(points, reference, metric, rounds),
+            ),
+        )
+        for entry in others
+        for metric in ("qps", "p99_us")
+    ]

@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from c10klab.results.schemas import SyscallRow
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunSettings
+from c10klab.uncertainty import Comparison, Interval
 
 # "round": the same run again, for comparing servers fairly: with values 1..R every server runs
 # once per round, rounds in turn (A, B, A, B ...), so a drift of the machine falls on all alike.
@@ -206,6 +207,15 @@ class Point(BaseModel):
     )
 
 
+class EntryFigures(BaseModel):
+    """One server entry of a comparison in rounds: its figures over the rounds that measured
+    it undisturbed, each a median with its interval."""
+
+    server: str
+    qps: Interval | None
+    p99_us: Interval | None
+
+
 class SweepOut(BaseModel):
     id: str
     request: SweepRequest
@@ -215,6 +225,14 @@ class SweepOut(BaseModel):
     memory_per_connection: dict[str, float | None] = Field(
         description="per server, bytes of resident memory per extra connection (slope between "
         "the smallest and largest valid point); only when connections or idle_connections vary"
+    )
+    entries: list[EntryFigures] = Field(
+        [], description="with vary: round, each server entry's median figures with intervals"
+    )
+    verdicts: list[Comparison] = Field(
+        [],
+        description="with vary: round, each server entry after the first against the first "
+        "(QPS, then p99), pair by pair over the rounds that measured both undisturbed",
     )
 
 

@@ -6,6 +6,7 @@ limit instead of failing as a whole.
 """
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -20,7 +21,12 @@ from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import stored_request, validate_origin, validate_request
 from c10klab.runs.store import Admission, Run
 from c10klab.sandboxes.schemas import Catalog
-from c10klab.sweeps.figures import memory_per_connection, point_from_result
+from c10klab.sweeps.figures import (
+    memory_per_connection,
+    point_from_result,
+    round_entries,
+    round_verdicts,
+)
 from c10klab.sweeps.schemas import (
     MAX_ROUNDS,
     Point,
@@ -73,14 +79,30 @@ def _check_rounds(request: SweepRequest) -> None:
         )
 
 
+def _in_turn(request: SweepRequest, shuffle: random.Random) -> list[tuple[float, list[str]]]:
+    """Each value with its servers in the order they run. In a comparison in rounds the order
+    is drawn anew each round: a server always run first would always meet the host as the
+    previous run left it (caches, frequency, the engine's clean-up), a bias no number of
+    rounds averages out (Google benchmark's random interleaving)."""
+    turns = []
+    for value in request.values:
+        servers = list(request.servers)
+        if request.vary == "round":
+            shuffle.shuffle(servers)
+        turns.append((value, servers))
+    return turns
+
+
 def plan_points(
     request: SweepRequest,
     catalog: Catalog,
     settings: Settings,
     variants: dict[str, Entry] | None = None,
+    shuffle: random.Random | None = None,
 ) -> list[PlannedPoint]:
-    """Every (server, value) in order, value by value, with its run or why it is skipped.
-    `variants` resolves the `variant:<id>` entries (the router checks they are the asker's)."""
+    """Every (server, value) in the order they run, value by value, with its run or why it is
+    skipped. `variants` resolves the `variant:<id>` entries (the router checks they are the
+    asker's); `shuffle` draws the order of each round (a fixed seed in tests)."""
     validate_origin(request.lesson, request.experiment, settings)
     _check_rounds(request)
     entries = {s: variants[s] if variants and s in variants else (s, None) for s in request.servers}
@@ -95,8 +117,8 @@ def plan_points(
             f"runs; at most {settings.max_sweep_points} per sweep"
         )
     points: list[PlannedPoint] = []
-    for value in request.values:
-        for server in request.servers:
+    for value, servers in _in_turn(request, shuffle or random.Random()):
+        for server in servers:
             run = _run_request(request, server, entries[server], value)
             try:
                 validate_request(run, catalog, settings)
@@ -154,13 +176,17 @@ def read_point(sweeps: SweepStore, stored: dict[str, Any]) -> Point:
 
 def sweep_out(sweeps: SweepStore, sweep: Sweep) -> SweepOut:
     points = [read_point(sweeps, p) for p in sweep.points]
+    request = SweepRequest.model_validate(sweep.request)
+    rounds = len(request.values) if request.vary == "round" else 0
     return SweepOut(
         id=sweep.id,
-        request=SweepRequest.model_validate(sweep.request),
+        request=request,
         created_at=sweep.created_at,
         finished=all(p.status in FINISHED for p in points),
         points=points,
-        memory_per_connection=memory_per_connection(points, sweep.request["vary"]),
+        memory_per_connection=memory_per_connection(points, request.vary),
+        entries=round_entries(points, request.servers, rounds) if rounds else [],
+        verdicts=round_verdicts(points, request.servers, rounds) if rounds else [],
     )
 
 

@@ -269,3 +269,48 @@ def test_memory_per_connection_is_the_slope_between_the_extreme_valid_points() -
         "c-prethreaded": None,
     }
     assert memory_per_connection(points, "rate") == {}
+
+
+def test_rounds_run_in_a_fresh_random_order_and_end_in_a_verdict_with_its_interval(
+    client: TestClient, store: RunStore
+) -> None:
+    rounds = 8
+    body = sweep_body(servers=["c-epoll", "c-io-uring"], vary="round", values=[*range(1, 9)])
+    created = client.post("/api/sweeps", json=body)
+    assert created.status_code == 202, created.text
+    sweep_id = created.json()["id"]
+    table = client.get(f"/api/sweeps/{sweep_id}").json()
+    firsts = [table["points"][2 * r]["server"] for r in range(rounds)]
+    assert [p["value"] for p in table["points"]] == [v for v in range(1, 9) for _ in "ab"]
+    # drawn each round: over several sweeps both servers go first at times
+    for _ in range(3):
+        again = client.post("/api/sweeps", json=body).json()["id"]
+        points = client.get(f"/api/sweeps/{again}").json()["points"]
+        firsts += [points[2 * r]["server"] for r in range(rounds)]
+    assert set(firsts) == {"c-epoll", "c-io-uring"}
+
+    drift = [1.00, 1.04, 0.97, 1.02, 0.95, 1.03, 0.99, 1.01]  # the host, round to round
+    for p in table["points"]:
+        level = drift[int(p["value"]) - 1] * 100_000
+        qps = level * 1.08 if p["server"] == "c-io-uring" else level
+        disturbed = {"stable": False} if (p["server"], p["value"]) == ("c-io-uring", 3) else {}
+        result = a_result(qps, p99_us=400.0 + p["value"], **disturbed)
+        store.finish(p["run_id"], "done", "done", result, result=result)
+    done = client.get(f"/api/sweeps/{sweep_id}").json()
+
+    epoll, uring = done["entries"]
+    assert (epoll["server"], uring["server"]) == ("c-epoll", "c-io-uring")
+    assert epoll["qps"]["count"] == 8 and uring["qps"]["count"] == 7  # round 3 disturbed
+    assert epoll["qps"]["low"] <= epoll["qps"]["estimate"] <= epoll["qps"]["high"]
+    qps, p99 = done["verdicts"]
+    assert (qps["subject"], qps["reference"], qps["metric"]) == ("c-io-uring", "c-epoll", "qps")
+    assert qps["call"] == "higher" and qps["change"]["count"] == 7
+    assert qps["change"]["estimate"] == pytest.approx(0.08)
+    # the same p99 in both, round by round: nothing to tell apart
+    assert p99["metric"] == "p99_us" and p99["change"]["estimate"] == pytest.approx(0.0)
+
+
+def test_a_series_that_is_not_in_rounds_has_no_verdicts(client: TestClient) -> None:
+    created = client.post("/api/sweeps", json=sweep_body(values=[10]))
+    table = client.get(f"/api/sweeps/{created.json()['id']}").json()
+    assert table["entries"] == [] and table["verdicts"] == []

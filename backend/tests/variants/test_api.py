@@ -103,7 +103,7 @@ def test_in_a_class_variants_are_the_owners_and_open_to_classmates(
     assert VariantStore(classroom.store).get(variant["id"]) is not None
 
 
-def test_a_sweep_of_rounds_interleaves_the_original_and_the_variant(
+def test_a_sweep_of_rounds_runs_the_original_and_the_variant_once_a_round(
     client: TestClient, store: RunStore
 ) -> None:
     variant = client.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()
@@ -112,12 +112,17 @@ def test_a_sweep_of_rounds_interleaves_the_original_and_the_variant(
     created = client.post("/api/sweeps", json=body)
     assert created.status_code == 202, created.text
     sweep = client.get(f"/api/sweeps/{created.json()['id']}").json()
-    assert [(p["server"], p["value"]) for p in sweep["points"]] == [
-        (server, float(n)) for n in (1, 2, 3) for server in ("c-epoll", entry)
+    # each round both, in an order drawn for that round
+    assert sorted((p["value"], p["server"]) for p in sweep["points"]) == [
+        (float(n), server) for n in (1, 2, 3) for server in ("c-epoll", entry)
     ]
-    runs = [store.get_run(p["run_id"]) for p in sweep["points"]]
-    assert all(r is not None and r.server == "c-epoll" for r in runs)
-    assert [r.request.get("variant") for r in runs if r] == [None, variant["id"]] * 3
+    assert [p["value"] for p in sweep["points"]] == [1, 1, 2, 2, 3, 3]
+    runs = {(p["server"], p["value"]): store.get_run(p["run_id"]) for p in sweep["points"]}
+    assert all(r is not None and r.server == "c-epoll" for r in runs.values())
+    assert {r.request.get("variant") for (s, _), r in runs.items() if r and s == entry} == {
+        variant["id"]
+    }
+    assert {r.request.get("variant") for (s, _), r in runs.items() if r and s != entry} == {None}
 
     for values, said in [
         ([1, 3], "rounds are numbered 1, 2, 3"),

@@ -34,6 +34,7 @@ import {
   zSweepCreated,
   zSweepDoneEvent,
   zSweepOut,
+  zInterval,
   zSweepRequest,
 } from './api/generated/zod.gen';
 
@@ -140,6 +141,12 @@ export const sweepPointSchema = zPoint;
 export type SweepPoint = z.infer<typeof sweepPointSchema>;
 export const sweepSchema = zSweepOut.extend({ request: sweepRequestSchema });
 export type Sweep = z.infer<typeof sweepSchema>;
+/** A figure with the range holding its true value at `level` (c10klab.uncertainty). */
+export type Interval = z.infer<typeof zInterval>;
+/** One entry against a reference: a relative change with its interval, and what it allows. */
+export type Comparison = Sweep['verdicts'][number];
+/** One entry of a comparison in rounds: its median figures with their intervals. */
+export type EntryFigures = Sweep['entries'][number];
 
 // ───────────────────────────── event streams (SSE) ────────────────
 

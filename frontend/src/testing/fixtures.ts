@@ -178,6 +178,8 @@ export function aSweep(overrides: Partial<Sweep> = {}): Sweep {
     finished: true,
     points: [],
     memory_per_connection: {},
+    entries: [],
+    verdicts: [],
     ...overrides,
   };
 }

@@ -17,9 +17,27 @@ const points = [
   aPoint({ server: edit, value: 2, qps: 62_000, p50_us: 95, p99_us: 800 }),
 ];
 
+const interval = (estimate: number, low: number, high: number) => ({ estimate, low, high, level: 0.75, count: 2, method: 'median_order_statistics' as const });
+const entries = [
+  { server: 'c-epoll', qps: interval(52_000, 50_000, 54_000), p99_us: interval(950, 900, 1000) },
+  { server: edit, qps: interval(61_000, 60_000, 62_000), p99_us: interval(750, 700, 800) },
+];
+const change = (estimate: number, low: number, high: number) => ({ estimate, low, high, level: 0.95, count: 2, method: 'paired_log_ratio_t' as const });
+const verdicts = [
+  { subject: edit, reference: 'c-epoll', metric: 'qps' as const, call: 'no_difference' as const, change: change(0.17, -0.04, 0.41) },
+  { subject: edit, reference: 'c-epoll', metric: 'p99_us' as const, call: 'lower' as const, change: change(-0.21, -0.3, -0.12) },
+];
+
 describe('RoundComparison', () => {
-  it('draws each entry’s median with its range, says the verdict, and lists every round', () => {
-    renderWithProviders(<RoundComparison sweep={sweep} points={points} stem="s1" />);
+  it('while rounds run: each entry’s median with its range so far, and no verdict yet', () => {
+    renderWithProviders(<RoundComparison sweep={sweep} points={points.slice(0, 3)} entries={[]} verdicts={[]} finished={false} stem="s1" />);
+    expect(screen.getByTestId('comparison-qps-chart').dataset.series).toBe('c-epoll (original): 52,000 (50,000–54,000)|c-epoll (your edit): 60,000');
+    expect(screen.getByTestId('comparison-verdict')).toHaveAttribute('data-call', 'pending');
+    expect(screen.getByTestId('comparison-verdict')).toHaveTextContent('The verdict comes once every round has run');
+  });
+
+  it('once every round has run: medians with their intervals, the verdict with its interval, and every round', () => {
+    renderWithProviders(<RoundComparison sweep={sweep} points={points} entries={entries} verdicts={verdicts} finished stem="s1" />);
     const qps = screen.getByTestId('comparison-qps-chart');
     expect(qps).toHaveAttribute('data-points', '2');
     expect(qps.dataset.series).toBe('c-epoll (original): 52,000 (50,000–54,000)|c-epoll (your edit): 61,000 (60,000–62,000)');
@@ -28,9 +46,12 @@ describe('RoundComparison', () => {
       { id: 'median', n: 2 },
     ]);
     expect(screen.getByTestId('comparison-p99-chart')).toHaveAttribute('data-points', '2');
-    expect(screen.getByTestId('comparison-verdict')).toHaveTextContent(
-      'c-epoll (your edit): 17 % more requests per second and a 21 % lower p99 than c-epoll (original), medians of 2 rounds.',
+    const verdict = screen.getByTestId('comparison-verdict');
+    expect(verdict).toHaveAttribute('data-call', 'no_difference');
+    expect(verdict).toHaveTextContent(
+      'c-epoll (your edit) against c-epoll (original): no difference in throughput this host can detect (±41 %); a p99 12 % to 30 % lower (95 % intervals over 2 rounds run undisturbed by both, pair by pair). A difference smaller than that interval cannot be seen here: more rounds narrow it.',
     );
+    expect(screen.getByTestId('comparison-qps-chart')).toHaveTextContent('the 95 % interval of that median');
     const summary = screen.getByTestId('comparison-summary');
     expect(within(summary).getAllByRole('row').map((r) => r.textContent)).toContain('c-epoll (your edit)2 of 261,000 (60,000–62,000)750 µs (700 µs–800 µs)');
     const rounds = within(screen.getByTestId('comparison-rounds')).getAllByRole('row').slice(1);

@@ -7,13 +7,22 @@ import { ChartFrame } from '@/components/chart-frame';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ExportMenu } from '@/components/export-menu';
 import { useChartTheme } from '@/hooks/use-chart-theme';
-import type { SweepPoint } from '@/lib/api-schemas';
+import type { EntryFigures, SweepPoint, Comparison } from '@/lib/api-schemas';
 import { latencyAxis, seriesStyle, valueAxis } from '@/lib/chart';
-import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+import { formatInt, formatLatencyUs, formatPercent, formatQps } from '@/lib/format';
 
 import type { SweepRequest } from '../lib/experiment-block';
 import { seriesTables } from '../lib/export-tables';
-import { entryLabel, relativeChange, summariseRounds, type EntrySummary, type Spread } from '../lib/round-comparison';
+import {
+  changeWords,
+  entryLabel,
+  summariseEntries,
+  summariseRounds,
+  verdictsOf,
+  widerThanNeeded,
+  type EntrySummary,
+  type Spread,
+} from '../lib/round-comparison';
 import { pointFigure, pointNote } from '../lib/series';
 
 type Metric = 'qps' | 'p99_us';
@@ -40,6 +49,8 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
   const title = t(METRICS[metric].title);
   const axis = t(METRICS[metric].axis);
   const plotted = summaries.filter((s) => s[metric] !== null).length;
+  // Every round run: the line is the median's interval; before, the range of the rounds so far.
+  const interval = summaries.some((s) => s.level !== null);
 
   const data = useMemo<ChartData<'bar', (number | [number, number] | null)[], string>>(
     () => ({
@@ -47,7 +58,7 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
       datasets: [
         {
           id: 'range',
-          label: t('rounds.rangeDataset'),
+          label: t(interval ? 'rounds.intervalDataset' : 'rounds.rangeDataset'),
           data: summaries.map((s) => (s[metric] ? [s[metric].min, s[metric].max] : null)),
           backgroundColor: theme.text,
           borderColor: theme.text,
@@ -68,7 +79,7 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
         },
       ],
     }),
-    [summaries, metric, theme, t],
+    [summaries, metric, theme, t, interval],
   );
 
   const options = useMemo<ChartOptions<'bar'>>(
@@ -88,13 +99,17 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
               if (!spread) return '';
               return (item.dataset as { id?: string }).id === 'median'
                 ? t('rounds.medianTooltip', { median: format(spread.median), count: summary.measured })
-                : t('rounds.rangeTooltip', { min: format(spread.min), max: format(spread.max) });
+                : t(interval ? 'rounds.intervalTooltip' : 'rounds.rangeTooltip', {
+                    min: format(spread.min),
+                    max: format(spread.max),
+                    level: formatPercent((summary.level ?? 0) * 100),
+                  });
             },
           },
         },
       },
     }),
-    [summaries, metric, axis, format, theme, t],
+    [summaries, metric, axis, format, theme, t, interval],
   );
 
   return (
@@ -104,30 +119,49 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
       points={plotted}
       emptyMessage={t('rounds.empty')}
       series={summaries.map((s) => `${s.label}: ${describeSpread(s[metric], format)}`)}
-      caption={t('rounds.caption')}
+      caption={t(interval ? 'rounds.intervalCaption' : 'rounds.caption')}
     >
       <Bar data={data} options={options} datasetIdKey="id" aria-label={t('rounds.chartLabel', { title })} role="img" />
     </ChartFrame>
   );
 }
 
-/** "Your edit: 12 % more requests per second and 5 % lower p99 than the original, medians of 3 rounds." */
-function Verdict({ summaries }: { summaries: EntrySummary[] }) {
+/**
+ * "c-epoll (your edit) against c-epoll (original): 3.1 % to 8.9 % more requests per second; no
+ * difference in p99 this host can detect (±11 %)", from the backend's verdicts once every
+ * round has run; until then, that the verdict waits for them.
+ */
+function Verdicts({ entries, verdicts, finished }: { entries: string[]; verdicts: Comparison[]; finished: boolean }) {
   const { t } = useTranslation('bench');
-  const [original, edit, ...more] = summaries;
-  if (!original || !edit || more.length) return null;
-  const qps = relativeChange(edit.qps, original.qps);
-  const p99 = relativeChange(edit.p99_us, original.p99_us);
-  if (qps === null || p99 === null) return null;
-  const percent = (v: number) => `${Math.abs(Math.round(v * 100))} %`;
-  const rounds = Math.min(edit.measured, original.measured);
-  const throughput =
-    qps === 0 ? t('rounds.sameThroughput') : t(qps > 0 ? 'rounds.moreThroughput' : 'rounds.lessThroughput', { percent: percent(qps) });
-  const tail = p99 === 0 ? t('rounds.sameP99') : t(p99 > 0 ? 'rounds.higherP99' : 'rounds.lowerP99', { percent: percent(p99) });
+  const [reference, ...others] = entries;
+  if (reference === undefined || others.length === 0) return null;
+  if (!finished) {
+    return (
+      <p className="comparison__verdict" data-testid="comparison-verdict" data-call="pending">
+        {t('rounds.pending')}
+      </p>
+    );
+  }
   return (
-    <p className="comparison__verdict" data-testid="comparison-verdict">
-      {t('rounds.verdict', { edit: edit.label, throughput, tail, original: original.label, count: rounds })}
-    </p>
+    <>
+      {others.map((subject) => {
+        const { qps, p99_us: p99 } = verdictsOf(verdicts, subject);
+        if (!qps || !p99) return null;
+        const pairs = Math.min(qps.change?.count ?? 0, p99.change?.count ?? 0);
+        return (
+          <p key={subject} className="comparison__verdict" data-testid="comparison-verdict" data-call={qps.call}>
+            {t('rounds.verdict', {
+              subject: entryLabel(subject, entries, t),
+              reference: entryLabel(reference, entries, t),
+              throughput: changeWords(qps, t),
+              tail: changeWords(p99, t),
+              count: pairs,
+            })}
+            {widerThanNeeded(qps) || widerThanNeeded(p99) ? ` ${t('rounds.moreRounds')}` : null}
+          </p>
+        );
+      })}
+    </>
   );
 }
 
@@ -173,22 +207,32 @@ function RoundsTable({ entries, points }: { entries: string[]; points: SweepPoin
 interface RoundComparisonProps {
   sweep: SweepRequest;
   points: SweepPoint[];
+  /** The backend's figures and verdicts over the rounds; read once `finished`. */
+  entries: EntryFigures[];
+  verdicts: Comparison[];
+  finished: boolean;
   /** What the export files are named after (the series' id). */
   stem: string;
 }
 
 /**
  * A comparison in rounds (an edited server against its original, run in turn): each entry's
- * median QPS and p99 with their range over the rounds, side by side, the verdict in words, and
- * a table of every round.
+ * median QPS and p99, side by side, with their range over the rounds while they run and their
+ * intervals once all have; the verdict in words with its interval, and a table of every round.
  */
-export function RoundComparison({ sweep, points, stem }: RoundComparisonProps) {
+export function RoundComparison({ sweep, points, entries, verdicts, finished, stem }: RoundComparisonProps) {
   const { t } = useTranslation('bench');
-  const summaries = useMemo(() => summariseRounds(sweep.servers, sweep.values.length, points, t), [sweep, points, t]);
+  const summaries = useMemo(
+    () =>
+      finished && entries.length
+        ? summariseEntries(entries, sweep.values.length, t)
+        : summariseRounds(sweep.servers, sweep.values.length, points, t),
+    [finished, entries, sweep, points, t],
+  );
   const exports = useMemo(() => seriesTables(sweep, points, t), [sweep, points, t]);
   return (
     <div className="comparison" data-testid="round-comparison">
-      <Verdict summaries={summaries} />
+      <Verdicts entries={sweep.servers} verdicts={verdicts} finished={finished} />
       <div className="experiment__charts">
         {COMPARED.map((metric) => (
           <ErrorBoundary key={metric} name={t(metric === 'qps' ? 'boundary.throughputComparison' : 'boundary.latencyComparison')}>
@@ -199,7 +243,7 @@ export function RoundComparison({ sweep, points, stem }: RoundComparisonProps) {
       <ErrorBoundary name={t('boundary.comparisonTables')}>
         <div className="table-scroll" tabIndex={0} role="region" aria-label={t('rounds.medians')}>
           <table className="run-results" data-testid="comparison-summary">
-            <caption>{t('rounds.mediansCaption')}</caption>
+            <caption>{t(summaries.some((s) => s.level !== null) ? 'rounds.mediansIntervalCaption' : 'rounds.mediansCaption')}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('rounds.columns.server')}</th>

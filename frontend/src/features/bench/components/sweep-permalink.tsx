@@ -115,7 +115,14 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
 
       <PermalinkSection id="permalink-result" title={t('permalink.result')}>
         {rounds ? (
-          <RoundComparison sweep={request} points={points} stem={table.id} />
+          <RoundComparison
+            sweep={request}
+            points={points}
+            entries={table.entries}
+            verdicts={table.verdicts}
+            finished={!running && table.finished}
+            stem={table.id}
+          />
         ) : (
           <SeriesFigures sweep={request} points={points} table={table} />
         )}

@@ -1,7 +1,9 @@
+import type { Comparison } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
 import { aPoint } from '@/testing/fixtures';
 
-import { entryLabel, isRoundComparison, relativeChange, spreadOf, summariseRounds } from './round-comparison';
+
+import { changeWords, entryLabel, isRoundComparison, spreadOf, summariseEntries, summariseRounds, widerThanNeeded } from './round-comparison';
 
 /** The English strings, as the interface shows them before a language is chosen. */
 const t = i18next.getFixedT('en', 'bench');
@@ -29,16 +31,59 @@ describe('summariseRounds', () => {
       rounds: 3,
       qps: { median: 52_000, min: 50_000, max: 54_000 },
       p99_us: { median: 950, min: 900, max: 1000 },
+      level: null,
     });
     // The failed round counts for nothing; two rounds' median is their mean.
     expect(b).toMatchObject({ label: 'c-epoll (your edit)', measured: 2, qps: { median: 59_000, min: 58_000, max: 60_000 }, p99_us: { median: 750, min: 700, max: 800 } });
-    expect(relativeChange(b!.qps, a!.qps)).toBeCloseTo(59 / 52 - 1);
   });
 
   it('has no figures for an entry before its first round ends', () => {
     const [, b] = summariseRounds(entries, 3, points.slice(0, 1), t);
     expect(b).toMatchObject({ measured: 0, qps: null, p99_us: null });
-    expect(relativeChange(b!.qps, { median: 1, min: 1, max: 1 })).toBeNull();
+  });
+});
+
+describe('summariseEntries', () => {
+  it('reads the backend’s medians with their intervals in place of the range', () => {
+    const qps = { estimate: 52_000, low: 50_000, high: 54_000, level: 0.9375, count: 5, method: 'median_order_statistics' as const };
+    const [a] = summariseEntries([{ server: original, qps, p99_us: null }], 6, t);
+    expect(a).toEqual({
+      entry: original,
+      label: 'c-epoll',
+      measured: 5,
+      rounds: 6,
+      qps: { median: 52_000, min: 50_000, max: 54_000 },
+      p99_us: null,
+      level: 0.9375,
+    });
+  });
+});
+
+describe('changeWords', () => {
+  const verdict = (metric: Comparison['metric'], call: Comparison['call'], low: number, high: number): Comparison => ({
+    subject: edit,
+    reference: original,
+    metric,
+    call,
+    change: { estimate: (low + high) / 2, low, high, level: 0.95, count: 6, method: 'paired_log_ratio_t' },
+  });
+
+  it('says a difference with its interval, nearest bound first', () => {
+    expect(changeWords(verdict('qps', 'higher', 0.031, 0.089), t)).toBe('3.1 % to 8.9 % more requests per second');
+    expect(changeWords(verdict('qps', 'lower', -0.12, -0.02), t)).toBe('2 % to 12 % fewer requests per second');
+    expect(changeWords(verdict('p99_us', 'lower', -0.3, -0.1), t)).toBe('a p99 10 % to 30 % lower');
+  });
+
+  it('says no difference this host can detect, and how wide the interval was', () => {
+    const none = verdict('qps', 'no_difference', -0.04, 0.11);
+    expect(changeWords(none, t)).toBe('no difference in throughput this host can detect (±11 %)');
+    expect(widerThanNeeded(none)).toBe(true);
+    expect(widerThanNeeded(verdict('qps', 'no_difference', -0.01, 0.02))).toBe(false);
+    expect(widerThanNeeded(verdict('qps', 'higher', 0.06, 0.2))).toBe(false);
+  });
+
+  it('says when too few rounds ran undisturbed', () => {
+    expect(changeWords({ ...verdict('p99_us', 'too_few', 0, 0), change: null }, t)).toBe('too few rounds run undisturbed to compare p99');
   });
 });
 

@@ -1,12 +1,14 @@
 /**
  * A comparison in rounds (a sweep whose varied field is `round`: every round runs each server
- * entry once, in turn): per entry, the median over its rounds of QPS and p99 and their range,
- * so a learner's edited server is read against the original it came from. Pure, for the
- * charts, the tables and the tests.
+ * entry once, in an order drawn each round): per entry, the median over its rounds of QPS and
+ * p99, and once every round has run the backend's verdict with its interval, so a learner's
+ * edited server is read against the original it came from. Pure, for the charts, the tables
+ * and the tests.
  */
 import type { TFunction } from 'i18next';
 
-import type { SweepPoint } from '@/lib/api-schemas';
+import type { Comparison, EntryFigures, Interval, SweepPoint } from '@/lib/api-schemas';
+import { formatPercent } from '@/lib/format';
 
 import { pointFigure } from './series';
 
@@ -52,6 +54,9 @@ export interface EntrySummary {
   rounds: number;
   qps: Spread | null;
   p99_us: Spread | null;
+  /** The confidence of min–max as an interval for the median (the backend's, once every round
+   *  has run); null while they are only the range of the rounds so far. */
+  level: number | null;
 }
 
 /** The median (the mean of the middle two for an even count), least and greatest. */
@@ -75,13 +80,55 @@ export function summariseRounds(entries: readonly string[], rounds: number, poin
       rounds,
       qps: spreadOf(figures('qps')),
       p99_us: spreadOf(figures('p99_us')),
+      level: null,
     };
   });
 }
 
-/** The edit's median against the original's, as a signed fraction (+0.12 = 12 % more); null
- *  without both. */
-export function relativeChange(edit: Spread | null, original: Spread | null): number | null {
-  if (!edit || !original || original.median === 0) return null;
-  return edit.median / original.median - 1;
+function bandOf(interval: Interval | null): Spread | null {
+  return interval ? { median: interval.estimate, min: interval.low, max: interval.high } : null;
+}
+
+/** Per entry, as the backend measured it over the rounds run undisturbed: each median with its
+ *  interval in place of the range. */
+export function summariseEntries(entries: EntryFigures[], rounds: number, t: TFunction<'bench'>): EntrySummary[] {
+  const servers = entries.map((e) => e.server);
+  return entries.map((e) => ({
+    entry: e.server,
+    label: entryLabel(e.server, servers, t),
+    measured: e.qps?.count ?? 0,
+    rounds,
+    qps: bandOf(e.qps),
+    p99_us: bandOf(e.p99_us),
+    level: e.qps?.level ?? null,
+  }));
+}
+
+/** A verdict's change in words, with its interval: "3.1–8.9 % more requests per second",
+ *  "no difference in p99 this host can detect (±11 %)". */
+export function changeWords(verdict: Comparison, t: TFunction<'bench'>): string {
+  const { change, call, metric } = verdict;
+  // camelCase keys: i18next would read "too_few" as the plural form "few" of "too"
+  if (!change || call === 'too_few') return t(`rounds.change.${metric}.tooFew`);
+  const percent = (v: number) => formatPercent(Math.abs(v) * 100);
+  if (call === 'no_difference') {
+    return t(`rounds.change.${metric}.noDifference`, { width: percent(Math.max(-change.low, change.high)) });
+  }
+  const [near, far] = [change.low, change.high].sort((a, b) => Math.abs(a) - Math.abs(b));
+  return t(`rounds.change.${metric}.${call}`, { low: percent(near ?? 0), high: percent(far ?? 0) });
+}
+
+/** The verdicts naming one entry against the reference, throughput then tail latency. */
+export function verdictsOf(verdicts: Comparison[], subject: string): { qps?: Comparison; p99_us?: Comparison } {
+  const own = verdicts.filter((v) => v.subject === subject);
+  return { qps: own.find((v) => v.metric === 'qps'), p99_us: own.find((v) => v.metric === 'p99_us') };
+}
+
+/** Would more rounds say more? An interval that could not tell the two apart and is wider
+ *  than this either way. */
+export const NARROW_ENOUGH = 0.05;
+
+export function widerThanNeeded(verdict: Comparison | undefined): boolean {
+  const change = verdict?.change;
+  return verdict?.call === 'no_difference' && !!change && Math.max(-change.low, change.high) > NARROW_ENOUGH;
 }

@@ -538,6 +538,37 @@ export type Client = {
 };
 
 /**
+ * Comparison
+ *
+ * A verdict: what one entry's figure is against a reference's, as a relative change with
+ * its interval and the call that interval allows.
+ */
+export type Comparison = {
+    /**
+     * Call
+     *
+     * higher or lower when the whole interval is; no_difference when it holds 0 (this host cannot tell them apart); too_few without enough measurements
+     */
+    call: 'higher' | 'lower' | 'no_difference' | 'too_few';
+    /**
+     * subject / reference - 1 (0.05 = 5 % higher); null with too few measurements
+     */
+    change: Interval | null;
+    /**
+     * Metric
+     */
+    metric: 'qps' | 'p99_us';
+    /**
+     * Reference
+     */
+    reference: string;
+    /**
+     * Subject
+     */
+    subject: string;
+};
+
+/**
  * CpuUse
  *
  * How a CPU set was used while the run was measured, as fractions of its capacity:
@@ -816,6 +847,21 @@ export type EndedEvent = {
      * Type
      */
     type: 'ended';
+};
+
+/**
+ * EntryFigures
+ *
+ * One server entry of a comparison in rounds: its figures over the rounds that measured
+ * it undisturbed, each a median with its interval.
+ */
+export type EntryFigures = {
+    p99_us: Interval | null;
+    qps: Interval | null;
+    /**
+     * Server
+     */
+    server: string;
 };
 
 /**
@@ -1277,6 +1323,42 @@ export type Interference = {
     repetition?: number | null;
     server: CpuUse;
     [key: string]: unknown;
+};
+
+/**
+ * Interval
+ *
+ * A figure and the range that holds its true value with probability `level`.
+ */
+export type Interval = {
+    /**
+     * Count
+     *
+     * the measurements (or pairs of them) behind it
+     */
+    count: number;
+    /**
+     * Estimate
+     */
+    estimate: number;
+    /**
+     * High
+     */
+    high: number;
+    /**
+     * Level
+     *
+     * the interval's confidence; below 0.95 only with few runs
+     */
+    level: number;
+    /**
+     * Low
+     */
+    low: number;
+    /**
+     * Method
+     */
+    method: 'median_order_statistics' | 'paired_log_ratio_t' | 'host_noise';
 };
 
 /**
@@ -3390,6 +3472,12 @@ export type SweepOut = {
      */
     created_at: string;
     /**
+     * Entries
+     *
+     * with vary: round, each server entry's median figures with intervals
+     */
+    entries?: Array<EntryFigures>;
+    /**
      * Finished
      */
     finished: boolean;
@@ -3410,6 +3498,12 @@ export type SweepOut = {
      */
     points: Array<Point>;
     request: SweepRequest;
+    /**
+     * Verdicts
+     *
+     * with vary: round, each server entry after the first against the first (QPS, then p99), pair by pair over the rounds that measured both undisturbed
+     */
+    verdicts?: Array<Comparison>;
 };
 
 /**

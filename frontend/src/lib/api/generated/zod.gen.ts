@@ -451,6 +451,55 @@ export const zImage = z.object({
 });
 
 /**
+ * Interval
+ *
+ * A figure and the range that holds its true value with probability `level`.
+ */
+export const zInterval = z.object({
+    count: z.int(),
+    estimate: z.number(),
+    high: z.number(),
+    level: z.number(),
+    low: z.number(),
+    method: z.enum([
+        'median_order_statistics',
+        'paired_log_ratio_t',
+        'host_noise'
+    ])
+});
+
+/**
+ * Comparison
+ *
+ * A verdict: what one entry's figure is against a reference's, as a relative change with
+ * its interval and the call that interval allows.
+ */
+export const zComparison = z.object({
+    call: z.enum([
+        'higher',
+        'lower',
+        'no_difference',
+        'too_few'
+    ]),
+    change: zInterval.nullable(),
+    metric: z.enum(['qps', 'p99_us']),
+    reference: z.string(),
+    subject: z.string()
+});
+
+/**
+ * EntryFigures
+ *
+ * One server entry of a comparison in rounds: its figures over the rounds that measured
+ * it undisturbed, each a median with its interval.
+ */
+export const zEntryFigures = z.object({
+    p99_us: zInterval.nullable(),
+    qps: zInterval.nullable(),
+    server: z.string()
+});
+
+/**
  * JoinRequest
  */
 export const zJoinRequest = z.object({
@@ -1364,11 +1413,13 @@ export const zPointEvent = z.object({
  */
 export const zSweepOut = z.object({
     created_at: z.string(),
+    entries: z.array(zEntryFigures).optional().default([]),
     finished: z.boolean(),
     id: z.string(),
     memory_per_connection: z.record(z.string(), z.number().nullable()),
     points: z.array(zPoint),
-    request: zSweepRequest
+    request: zSweepRequest,
+    verdicts: z.array(zComparison).optional().default([])
 });
 
 /**

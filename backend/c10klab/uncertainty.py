@@ -1,0 +1,180 @@
+"""How sure a figure is, and what a comparison of two servers may say: the one place the course
+turns measurements into intervals and verdicts (docs/ARCHITECTURE.md, "Uncertainty").
+
+- A figure measured several times (a series' rounds) is their median with a distribution-free
+  95 % interval for it (scipy's quantile test): no shape assumed, an outlying run moves it little.
+- Two servers run in rounds are compared pair by pair: each round ran both, one right after the
+  other in a random order, so the log of their ratio cancels what drifted between rounds. The
+  change is the geometric mean of those ratios with Student's t interval on their logs: at
+  three to ten pairs it holds its 95 % where a bootstrap's falls to 80-90 % (results/
+  intervals.md), and an outlying round widens it, towards "no difference", never the wrong way.
+- Figures measured once each are compared with this host's own run-to-run spread (HostNoise):
+  what identical runs with fresh starts scatter by here, measured by the runner.
+
+A verdict is "higher" or "lower" only when its whole interval is; otherwise "no difference this
+host can detect", with how wide the interval was.
+"""
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from scipy import stats
+
+LEVEL = 0.95
+# Fewer pairs than this give an interval too wide to say anything (t at 1 degree of freedom).
+MIN_PAIRS = 3
+
+Metric = Literal["qps", "p99_us"]
+Call = Literal["higher", "lower", "no_difference", "too_few"]
+Method = Literal["median_order_statistics", "paired_log_ratio_t", "host_noise"]
+
+
+class Interval(BaseModel):
+    """A figure and the range that holds its true value with probability `level`."""
+
+    estimate: float
+    low: float
+    high: float
+    level: float = Field(description="the interval's confidence; below 0.95 only with few runs")
+    count: int = Field(description="the measurements (or pairs of them) behind it")
+    method: Method
+
+
+class Comparison(BaseModel):
+    """A verdict: what one entry's figure is against a reference's, as a relative change with
+    its interval and the call that interval allows."""
+
+    subject: str
+    reference: str
+    metric: Metric
+    change: Interval | None = Field(
+        description="subject / reference - 1 (0.05 = 5 % higher); null with too few measurements"
+    )
+    call: Call = Field(
+        description="higher or lower when the whole interval is; no_difference when it holds "
+        "0 (this host cannot tell them apart); too_few without enough measurements"
+    )
+
+
+class HostNoise(BaseModel):
+    """How far identical runs with fresh server starts scatter on one runner host."""
+
+    sigma: float = Field(
+        description="standard deviation of log QPS between identical runs (about their "
+        "coefficient of variation: 0.05 = 5 %)"
+    )
+    runs: int = Field(description="the runs it was estimated from")
+    groups: int = Field(description="sets of identical runs among them")
+    measured_at: str
+
+
+def _usable(values: Sequence[float | None]) -> list[float]:
+    return [v for v in values if v is not None and math.isfinite(v) and v > 0]
+
+
+def median_interval(values: Sequence[float | None]) -> Interval | None:
+    """The median of repeated measurements and a distribution-free interval for it. From six
+    values on it is the 95 % one; with fewer no pair of order statistics reaches 95 %, so it is
+    the whole range, with the confidence it has (93.75 % of five, 75 % of three)."""
+    usable = sorted(_usable(values))
+    if not usable:
+        return None
+    median = statistics.median(usable)
+    n = len(usable)
+    # scipy-stubs says float; scipy returns a ConfidenceInterval (low, high)
+    found: Any = stats.quantile_test(usable, q=median, p=0.5).confidence_interval(LEVEL)
+    if math.isfinite(found.low) and math.isfinite(found.high):
+        low, high, level = float(found.low), float(found.high), LEVEL
+    else:
+        low, high, level = usable[0], usable[-1], 1 - 2 * 0.5**n
+    return Interval(
+        estimate=median,
+        low=low,
+        high=high,
+        level=round(level, 4),
+        count=n,
+        method="median_order_statistics",
+    )
+
+
+def _both(subject: float | None, reference: float | None) -> tuple[float, float] | None:
+    """Both figures, when both are positive finite numbers a ratio can be taken of."""
+    if subject is None or reference is None or len(_usable([subject, reference])) < 2:
+        return None
+    return subject, reference
+
+
+def _change(
+    mean_log: float, low_log: float, high_log: float, count: int, method: Method
+) -> Interval:
+    return Interval(
+        estimate=math.expm1(mean_log),
+        low=math.expm1(low_log),
+        high=math.expm1(high_log),
+        level=LEVEL,
+        count=count,
+        method=method,
+    )
+
+
+def paired_change(
+    subject: Sequence[float | None], reference: Sequence[float | None]
+) -> Interval | None:
+    """subject / reference - 1 over rounds that measured both (position i of each list is round
+    i), with the t interval on the pairs' log ratios; None with fewer than MIN_PAIRS pairs."""
+    pairs = [_both(s, r) for s, r in zip(subject, reference, strict=True)]
+    logs = [math.log(s / r) for s, r in filter(None, pairs)]
+    if len(logs) < MIN_PAIRS:
+        return None
+    mean = sum(logs) / len(logs)
+    if max(logs) == min(logs):  # identical ratios: no spread to put an interval on
+        return _change(mean, mean, mean, len(logs), "paired_log_ratio_t")
+    found = stats.ttest_1samp(logs, 0.0).confidence_interval(LEVEL)
+    return _change(mean, float(found.low), float(found.high), len(logs), "paired_log_ratio_t")
+
+
+def single_change(
+    subject: float | None, reference: float | None, noise: HostNoise | None
+) -> Interval | None:
+    """Two figures measured once each: their ratio, and the interval this host's run-to-run
+    spread puts on it (the difference of two logs, each scattering by sigma)."""
+    both = _both(subject, reference)
+    if noise is None or both is None:
+        return None
+    log_ratio = math.log(both[0] / both[1])
+    half = stats.norm.ppf(0.5 + LEVEL / 2) * noise.sigma * math.sqrt(2)
+    return _change(log_ratio, log_ratio - half, log_ratio + half, 1, "host_noise")
+
+
+def compare(subject: str, reference: str, metric: Metric, change: Interval | None) -> Comparison:
+    if change is None:
+        call: Call = "too_few"
+    elif change.low > 0:
+        call = "higher"
+    elif change.high < 0:
+        call = "lower"
+    else:
+        call = "no_difference"
+    return Comparison(subject=subject, reference=reference, metric=metric, change=change, call=call)
+
+
+def pooled_sigma(groups: Sequence[Sequence[float]]) -> tuple[float, int, int] | None:
+    """The standard deviation of log QPS within sets of identical runs, pooled over the sets
+    (each contributes its size less one degrees of freedom): (sigma, runs, sets), or None
+    without a set of two."""
+    squares, freedom, runs, sets = 0.0, 0, 0, 0
+    for group in groups:
+        logs = [math.log(v) for v in _usable(group)]
+        if len(logs) < 2:
+            continue
+        mean = sum(logs) / len(logs)
+        squares += sum((x - mean) ** 2 for x in logs)
+        freedom += len(logs) - 1
+        runs += len(logs)
+        sets += 1
+    if freedom == 0:
+        return None
+    return math.sqrt(squares / freedom), runs, sets
