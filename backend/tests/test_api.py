@@ -1,10 +1,13 @@
 """The read-only parts of the API, against the real content and catalog."""
 
+from dataclasses import replace
+
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from c10klab.runners.store import RunnerHost, RunnerStore
 from c10klab.runners.tables import runners as hosts
+from c10klab.uncertainty import HostNoise
 
 
 def test_lessons_and_one_lesson(client: TestClient) -> None:
@@ -59,6 +62,18 @@ def test_health_is_ready_when_one_runner_is_and_lists_them_all(
     listed = {r["id"]: r for r in health["runners"]}
     assert [listed[i]["ready"] for i in "abc"] == [False, True, True]
     assert listed["a"]["shares_cpus_with"] == ["b"] and listed["c"]["shares_cpus_with"] == []
+
+
+def test_health_carries_each_runners_noise_and_the_ready_ones(
+    client: TestClient, runners: RunnerStore
+) -> None:
+    noise = HostNoise(sigma=0.031, runs=12, groups=3, measured_at="2026-11-28T10:00:00+00:00")
+    runners.beat(replace(runner("quiet", {"c10klab/loadgen:latest": True}), noise=noise))
+    runners.beat(runner("new", {"c10klab/loadgen:latest": False}, host="lab-2"))
+    health = client.get("/api/health").json()
+    assert health["noise"] == noise.model_dump()
+    listed = {r["id"]: r["noise"] for r in health["runners"]}
+    assert listed == {"quiet": noise.model_dump(), "new": None}
 
 
 def test_the_frontend_is_served_for_any_non_api_path(client: TestClient) -> None:

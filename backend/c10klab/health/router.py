@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from c10klab.deps import RunnersDep
 from c10klab.runners.store import RunnerHost, sharing_cpus
+from c10klab.uncertainty import HostNoise
 
 router = APIRouter(tags=["health"])
 
@@ -33,6 +34,9 @@ class RunnerHealth(BaseModel):
     shares_cpus_with: list[str] = Field(
         description="live runners on the same host pinned to some of the same CPUs"
     )
+    noise: HostNoise | None = Field(
+        description="its host's run-to-run spread, as it last measured it; null until then"
+    )
 
 
 class Health(BaseModel):
@@ -46,6 +50,9 @@ class Health(BaseModel):
         description="seconds since a runner last reported; null if none ever has"
     )
     runners: list[RunnerHealth]
+    noise: HostNoise | None = Field(
+        None, description="the run-to-run spread of the runner shown (the ready one's)"
+    )
 
 
 def why_not_ready(runner: RunnerHost) -> str | None:
@@ -73,6 +80,7 @@ def runner_health(runner: RunnerHost, everyone: list[RunnerHost]) -> RunnerHealt
         reason=reason,
         heartbeat_age_s=round(runner.age_s(), 1),
         shares_cpus_with=sharing_cpus(runner, everyone) if runner.alive else [],
+        noise=runner.noise,
     )
 
 
@@ -107,4 +115,5 @@ def health(runners: RunnersDep) -> Health:
         reason=reason,
         heartbeat_age_s=round(best.age_s(), 1),
         runners=listed,
+        noise=best.noise,
     )

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from c10klab.uncertainty import HostNoise
+
 
 class Figures(BaseModel):
     """An object of the runner's figures: known fields checked, later ones passed on. Lists
@@ -303,6 +305,11 @@ class RunResult(Outcome):
     repetitions: list[Repetition] = Field([])
     aggregate: Aggregate | None = None
     provenance: Provenance | None = None
+    host_noise: HostNoise | None = Field(
+        None,
+        description="the runner host's run-to-run spread when this was measured: a single "
+        "run's figure is known only to about ±2 sigma; null before it was measured",
+    )
 
 
 # --- a variant's build and correctness check -------------------------------------------------

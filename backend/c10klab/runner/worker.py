@@ -25,6 +25,7 @@ from c10klab.runner import measure, observer
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.measure import CpuSample
+from c10klab.runner.noise import RECENT_RUNS, calibration_request, host_noise
 from c10klab.runner.observer import Observer, ObserverFailed
 from c10klab.runner.plan import (
     BUILD_IMAGE,
@@ -37,9 +38,12 @@ from c10klab.runner.plan import (
 )
 from c10klab.runner.variants import VariantBuilds, VariantFailed
 from c10klab.runners.store import RunnerHost, RunnerStore, sharing_cpus
+from c10klab.runs.schemas import RunRequest
+from c10klab.runs.service import stored_request
 from c10klab.runs.store import Run, RunStore
 from c10klab.sandboxes.schemas import Server
 from c10klab.sandboxes.service import load_catalog
+from c10klab.uncertainty import HostNoise
 from c10klab.variants.store import Variant, VariantStore
 
 log = logging.getLogger("c10klab.runner")
@@ -50,6 +54,9 @@ IDLE_POLL_S = 0.3
 # that dies loses it that long after, and the API fails the run (main.expire_leases_forever).
 LEASE_S = 15.0
 LEASE_RENEW_S = 2.0
+# The runs a host's noise is estimated from are a day's at most: a host changes (a kernel, a
+# neighbour), and its noise with it.
+NOISE_MEMORY_S = 24 * 3600.0
 WATCH_S = 0.25
 SIGTERM_GRACE_S = 2  # the servers' contract: exit within 2 s of SIGTERM
 PROC_STAT = Path("/proc/stat")  # host-wide, also inside a container (the compose stack)
@@ -130,6 +137,7 @@ class Runner:
         self.current_run: str | None = None  # whose lease to renew
         self.beating = threading.Lock()
         self.said_goodbye = False
+        self.noise: HostNoise | None = None  # its host's run-to-run spread, once known
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -181,7 +189,7 @@ class Runner:
         self, docker: dict[str, Any], images: dict[str, bool], state: str, run_id: str | None
     ) -> RunnerHost:
         return describe_runner(
-            self.settings, self.host, docker, images, state, run_id, self.started_at
+            self.settings, self.host, docker, images, state, run_id, self.started_at, self.noise
         )
 
     def heartbeat_forever(self) -> None:
@@ -201,18 +209,61 @@ class Runner:
             self.settings.server_cpus,
             self.settings.loadgen_cpus,
         )
+        self.know_noise()
         while not self.stopping.is_set():
             run = self.store.claim_next(self.runner_id, LEASE_S)
             if run is None:
                 self.stopping.wait(IDLE_POLL_S)
                 continue
-            self.current_run = run.id
-            try:
-                self.execute(run)
-            finally:
-                self.current_run = None
+            self.run_own(run)
+            self.renew_noise()
         with contextlib.suppress(Exception):  # say goodbye, so no one waits for this runner
             self.heartbeat(state="stopped")
+
+    def run_own(self, run: Run) -> None:
+        """Execute a run this runner holds, renewing its lease meanwhile."""
+        self.current_run = run.id
+        try:
+            self.execute(run)
+        finally:
+            self.current_run = None
+
+    # --- the host's noise (runner/noise.py) ------------------------------------------------------
+
+    def recent_noise(self) -> HostNoise | None:
+        since = time.time() - NOISE_MEMORY_S
+        return host_noise(self.store.recent_results(self.runner_id, RECENT_RUNS, since))
+
+    def renew_noise(self) -> None:
+        """Take the estimate again after a run; a run that added no identical one leaves it
+        as it was, with its date."""
+        fresh = self.recent_noise()
+        if fresh is None:
+            return
+        old = self.noise
+        if old is None or (fresh.sigma, fresh.runs, fresh.groups) != (
+            old.sigma,
+            old.runs,
+            old.groups,
+        ):
+            self.noise = fresh
+
+    def know_noise(self) -> None:
+        """Start knowing this host's noise: from the last day's runs when they say enough,
+        else by measuring it, an A/A run of fresh starts of one server, before anyone's run."""
+        self.noise = self.recent_noise()
+        repetitions = self.settings.calibration_repetitions
+        if repetitions == 0 or (self.noise and self.noise.runs >= repetitions):
+            return
+        request = RunRequest(**calibration_request(self.settings.calibration_server, repetitions))
+        run = self.store.begin_own_run(
+            self.runner_id, request.server, stored_request(request), LEASE_S
+        )
+        log.info("measuring this host's noise: run %s, %d fresh starts", run.id, repetitions)
+        self.run_own(run)
+        self.renew_noise()
+        if self.noise:
+            log.info("this host's run-to-run spread: %.1f %%", self.noise.sigma * 100)
 
     # --- one run -------------------------------------------------------------------------------
 
@@ -329,6 +380,8 @@ class Runner:
             self.clean_up(ex)  # the next repetition starts from nothing
         combined = measure.combine(outcomes, self.settings.noisy_spread)
         combined["provenance"] = self.provenance(ex, summary, started_at)
+        # The host's noise as known when this was measured: what one run of it can tell apart.
+        combined["host_noise"] = self.noise.model_dump() if self.noise else None
         return combined
 
     def measure_once(self, ex: Execution) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -622,6 +675,7 @@ def describe_runner(
     state: str,
     run_id: str | None,
     started_at: str,
+    noise: HostNoise | None = None,
 ) -> RunnerHost:
     """What a runner says about itself in its heartbeat."""
     return RunnerHost(
@@ -634,6 +688,7 @@ def describe_runner(
         state=state,
         run_id=run_id,
         started_at=started_at,
+        noise=noise,
     )
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Row, select
 from c10klab.config import parse_cpus
 from c10klab.db import Database, unix_now
 from c10klab.runners.tables import runners
+from c10klab.uncertainty import HostNoise
 
 # A runner writes a heartbeat every few seconds; one silent longer than this is lost.
 STALE_AFTER_S = 12.0
@@ -28,6 +29,7 @@ class RunnerHost:
     run_id: str | None
     started_at: str
     heartbeat_unix: float = 0.0
+    noise: HostNoise | None = None  # its host's run-to-run spread, once measured
 
     def age_s(self) -> float:
         return unix_now() - self.heartbeat_unix
@@ -53,6 +55,7 @@ def _host(row: Row[Any]) -> RunnerHost:
         run_id=row.run_id,
         started_at=row.started_at,
         heartbeat_unix=row.heartbeat_unix,
+        noise=HostNoise.model_validate_json(row.noise) if row.noise else None,
     )
 
 
@@ -83,6 +86,7 @@ class RunnerStore(Database):
             "run_id": runner.run_id,
             "started_at": runner.started_at,
             "heartbeat_unix": unix_now(),
+            "noise": runner.noise.model_dump_json() if runner.noise else None,
         }
         with self.write() as db:
             db.execute(self.upsert(runners, values, key=["id"]))

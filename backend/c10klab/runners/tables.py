@@ -18,4 +18,5 @@ runners = Table(
     Column("run_id", Text),  # the run it is running
     Column("started_at", Text, nullable=False),
     Column("heartbeat_unix", Float, nullable=False),
+    Column("noise", Text),  # JSON: its host's run-to-run spread (uncertainty.HostNoise), or null
 )

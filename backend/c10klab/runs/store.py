@@ -61,6 +61,9 @@ QUEUE_ORDER = (runs.c.priority.desc(), runs.c.vstart, runs.c.queue_seq)
 # A queued run of a class its instructor paused waits, keeping its tags, until it is released.
 HELD = and_(runs.c.class_id.is_not(None), runs.c.class_id.in_(select(held_classes.c.class_id)))
 QUEUED = runs.c.status == "queued"
+# The owner of the runs a runner makes for itself: no person's id (people's ids are uuids, and
+# "solo"), so no history lists them.
+RUNNER_OWNER = "runner"
 LIVE = runs.c.status.in_(("queued", "running"))
 # Seconds a run takes beyond its load: two containers started, readiness and one reply
 # verified, the server stopped, both removed (0.4 s on the course's reference machine, in
@@ -100,6 +103,14 @@ class Event:
     seq: int
     type: str
     data: dict[str, Any]
+
+
+class Finished(NamedTuple):
+    """A run that ended done: what was asked, what it measured, and when it ended."""
+
+    request: dict[str, Any]
+    result: dict[str, Any]
+    finished_at: str
 
 
 class Place(NamedTuple):
@@ -425,6 +436,46 @@ class RunStore(Database):
             place = self._place(db, run_id)
         assert place is not None  # queued in this very transaction
         return _run(row), place
+
+    def begin_own_run(
+        self, runner_id: str, server: str, request: dict[str, Any], lease_s: float
+    ) -> Run:
+        """A run a runner makes for itself (measuring its host's noise): started at once and
+        held by that runner, never queued, so no other runner takes it and no one waits
+        behind it; owned by RUNNER_OWNER, no person's."""
+        run_id, now = uuid.uuid4().hex, unix_now()
+        with self.write() as db:
+            db.execute(
+                insert(runs).values(
+                    id=run_id,
+                    server=server,
+                    status="running",
+                    request=json.dumps(request),
+                    created_at=now_iso(),
+                    created_unix=now,
+                    started_at=now_iso(),
+                    started_unix=now,
+                    owner_id=RUNNER_OWNER,
+                    claimed_by=runner_id,
+                    lease_until=now + lease_s,
+                )
+            )
+            row = db.execute(select(runs).where(runs.c.id == run_id)).one()
+        return _run(row)
+
+    def recent_results(self, runner_id: str, limit: int, since_unix: float) -> list["Finished"]:
+        """The runs this runner finished done since then, newest first."""
+        with self.connect() as db:
+            rows = db.execute(
+                select(runs.c.request, runs.c.result, runs.c.finished_at)
+                .where(runs.c.claimed_by == runner_id, runs.c.status == "done")
+                .where(runs.c.result.is_not(None), runs.c.finished_unix >= since_unix)
+                .order_by(runs.c.finished_unix.desc())
+                .limit(limit)
+            )
+            return [
+                Finished(json.loads(r.request), json.loads(r.result), r.finished_at) for r in rows
+            ]
 
     def get_run(self, run_id: str) -> Run | None:
         with self.connect() as db:

@@ -25,7 +25,7 @@ from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, plan_run, store_label
 from c10klab.runner.worker import Runner
 from c10klab.runs.service import parse_sse
-from c10klab.runs.store import RunStore
+from c10klab.runs.store import RUNNER_OWNER, RunStore, Scope
 from c10klab.sandboxes.service import load_catalog
 
 pytestmark = pytest.mark.docker
@@ -133,6 +133,33 @@ def run_to_end(client: TestClient, request: dict[str, Any]) -> tuple[list[dict[s
     run_id = created.json()["id"]
     frames = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
     return frames, client.get(f"/api/runs/{run_id}").json()
+
+
+def test_a_runner_measures_its_hosts_noise_when_it_starts_and_every_result_carries_it(
+    engine: Engine, settings: Settings, store: RunStore
+) -> None:
+    measuring = settings.model_copy(update={"calibration_repetitions": 2})
+    runner = Runner(measuring, store, engine)
+    thread = threading.Thread(target=runner.serve, daemon=True)
+    thread.start()
+    try:
+        with TestClient(create_app(measuring)) as client:
+            # Queued while the runner measures itself: it waits, and is measured after.
+            frames, run = run_to_end(client, QUICK_RUN)
+            health = client.get("/api/health").json()
+    finally:
+        runner.stopping.set()
+        thread.join(timeout=60)
+
+    assert frames[-1]["event"] == "done", frames[-1]
+    noise = run["result"]["host_noise"]
+    assert noise is not None and noise == (runner.noise and runner.noise.model_dump())
+    assert (noise["runs"], noise["groups"]) == (2, 1)  # its own A/A run: two fresh starts
+    assert 0 <= noise["sigma"] < 0.5
+    assert health["noise"] == noise and health["runners"][0]["noise"] == noise
+    [own] = [r for r in store.list_runs(Scope(everyone=True)) if r.owner_id == RUNNER_OWNER]
+    assert own.status == "done" and own.request["repetitions"] == 2
+    assert leftovers(settings) == []
 
 
 def test_repetitions_run_on_fresh_containers_and_report_median_spread_and_profile(

@@ -35,6 +35,7 @@ export const healthyHealth: Health = {
       reason: null,
       heartbeat_age_s: 1.5,
       shares_cpus_with: [],
+      noise: { sigma: 0.031, runs: 12, groups: 3, measured_at: '2026-11-28T10:00:00+00:00' },
     },
   ],
 };

@@ -35,6 +35,18 @@ describe('RunResults', () => {
     expect(screen.queryByTestId('run-repetitions')).not.toBeInTheDocument();
   });
 
+  it('shows this host’s run-to-run spread beside a run, and what a second run could do', () => {
+    renderResult({ host_noise: { sigma: 0.031, runs: 12, groups: 3, measured_at: '2026-11-28T10:00:00+00:00' } });
+    expect(screen.getByTestId('run-host-noise')).toHaveTextContent(
+      'run to run ±3.1 % (from 12 identical runs with fresh starts): a second run of the same could land ±8.6 % away with nothing changed',
+    );
+  });
+
+  it('has no spread row where the host’s noise was not yet measured', () => {
+    renderResult({ host_noise: null });
+    expect(screen.queryByTestId('run-host-noise')).not.toBeInTheDocument();
+  });
+
   it('explains an open-loop result: target, achieved, actual latency and send lag', () => {
     renderResult(
       {},

@@ -29,7 +29,7 @@ interface Cell {
 
 interface Row {
   /** The row's heading, as its key under `results.rows`. */
-  name: 'throughput' | 'latency' | 'errors' | 'repetitions' | 'openLoop' | 'idle' | 'serverCpu' | 'serverMemory' | 'serverProcesses' | 'syscalls' | 'validity' | 'stability' | 'loadGenerator';
+  name: 'throughput' | 'latency' | 'errors' | 'repetitions' | 'hostNoise' | 'openLoop' | 'idle' | 'serverCpu' | 'serverMemory' | 'serverProcesses' | 'syscalls' | 'validity' | 'stability' | 'loadGenerator';
   testId?: string;
   /** The row's cell for one result; null where the result has nothing for it. */
   cell: (result: DoneEvent, t: T) => Cell | null;
@@ -66,6 +66,19 @@ function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregat
         ) : null}
       </>
     ),
+  };
+}
+
+/** This host's run-to-run spread beside a run's figure: how far a second run of the same could
+ *  land without anything having changed (two runs each scattering by sigma: ±1.96·sigma·√2). */
+function hostNoise(noise: NonNullable<DoneEvent['host_noise']>, t: T): Cell {
+  return {
+    content: t('results.hostNoise', {
+      sigma: formatPercent(noise.sigma * 100),
+      count: noise.runs,
+      runs: formatInt(noise.runs),
+      pair: formatPercent(1.96 * Math.SQRT2 * noise.sigma * 100),
+    }),
   };
 }
 
@@ -240,6 +253,7 @@ const ROWS: Row[] = [
     testId: 'run-repetitions',
     cell: ({ aggregate }, t) => (aggregate && aggregate.count > 1 ? repetitions(aggregate, t) : null),
   },
+  { name: 'hostNoise', testId: 'run-host-noise', cell: ({ host_noise: noise }, t) => (noise ? hostNoise(noise, t) : null) },
   { name: 'openLoop', testId: 'run-open-loop', cell: ({ summary }, t) => (summary.open_loop ? openLoop(summary.open_loop, t) : null) },
   {
     name: 'idle',

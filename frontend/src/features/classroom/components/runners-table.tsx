@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorMessage, Loading } from '@/components/loading';
 import { useHealth } from '@/hooks/use-health';
 import type { RunnerHealth } from '@/lib/api-schemas';
+import { formatPercent } from '@/lib/format';
 
 import { useQueue } from '../hooks/use-classroom';
 import type { ClassroomT } from '../lib/class-text';
@@ -24,10 +25,17 @@ function doing(runner: RunnerHealth, ours: Map<string, QueuedRun>, t: ClassroomT
   return run ? t('runners.runningOurs', { name: run.owner_name, server: run.server }) : t('runners.runningOther');
 }
 
+/** How far identical runs scatter on this runner's host, as it last measured it. */
+function noiseOf(runner: RunnerHealth, t: ClassroomT): string {
+  if (!runner.noise) return t('runners.noiseUnknown');
+  return t('runners.noise', { sigma: formatPercent(runner.noise.sigma * 100), count: runner.noise.runs });
+}
+
 /**
  * The benchmark hosts serving the course: each runner's host, the CPUs it pins, its state and
  * whose run it is running. Runners on one host pinned to the same CPUs disturb each other's
- * figures, and their runs say so; the table says it first.
+ * figures, and their runs say so; the table says it first. Each host's own run-to-run spread
+ * says how far apart two single runs there must be to differ.
  */
 export function RunnersTable({ classId, live }: RunnersTableProps) {
   const { t } = useTranslation('classroom');
@@ -50,6 +58,7 @@ export function RunnersTable({ classId, live }: RunnersTableProps) {
             <th scope="col">{t('runners.cpus')}</th>
             <th scope="col">{t('runners.doing')}</th>
             <th scope="col">{t('runners.shares')}</th>
+            <th scope="col">{t('runners.noiseColumn')}</th>
           </tr>
         </thead>
         <tbody>
@@ -62,6 +71,7 @@ export function RunnersTable({ classId, live }: RunnersTableProps) {
               </td>
               <td>{doing(runner, ours, t)}</td>
               <td>{runner.shares_cpus_with.length > 0 ? runner.shares_cpus_with.join(', ') : '—'}</td>
+              <td data-testid="runner-noise">{noiseOf(runner, t)}</td>
             </tr>
           ))}
         </tbody>

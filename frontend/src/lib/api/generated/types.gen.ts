@@ -1129,6 +1129,10 @@ export type Health = {
         [key: string]: boolean;
     };
     /**
+     * the run-to-run spread of the runner shown (the ready one's)
+     */
+    noise?: HostNoise | null;
+    /**
      * Ready
      */
     ready: boolean;
@@ -1263,6 +1267,36 @@ export type HistoryEntry = {
      * a sweep's varied field
      */
     vary?: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes' | 'round' | null;
+};
+
+/**
+ * HostNoise
+ *
+ * How far identical runs with fresh server starts scatter on one runner host.
+ */
+export type HostNoise = {
+    /**
+     * Groups
+     *
+     * sets of identical runs among them
+     */
+    groups: number;
+    /**
+     * Measured At
+     */
+    measured_at: string;
+    /**
+     * Runs
+     *
+     * the runs it was estimated from
+     */
+    runs: number;
+    /**
+     * Sigma
+     *
+     * standard deviation of log QPS between identical runs (about their coefficient of variation: 0.05 = 5 %)
+     */
+    sigma: number;
 };
 
 /**
@@ -2879,6 +2913,10 @@ export type RunResult = {
     aggregate?: Aggregate | null;
     client?: Client | null;
     drift?: Drift | null;
+    /**
+     * the runner host's run-to-run spread when this was measured: a single run's figure is known only to about ±2 sigma; null before it was measured
+     */
+    host_noise?: HostNoise | null;
     interference?: Interference | null;
     /**
      * Invalid Reason
@@ -3023,6 +3061,10 @@ export type RunnerHealth = {
      * Loadgen Cpus
      */
     loadgen_cpus: string;
+    /**
+     * its host's run-to-run spread, as it last measured it; null until then
+     */
+    noise: HostNoise | null;
     /**
      * Ready
      */

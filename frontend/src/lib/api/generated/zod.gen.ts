@@ -433,6 +433,18 @@ export const zHistoryEntry = z.object({
 });
 
 /**
+ * HostNoise
+ *
+ * How far identical runs with fresh server starts scatter on one runner host.
+ */
+export const zHostNoise = z.object({
+    groups: z.int(),
+    measured_at: z.string(),
+    runs: z.int(),
+    sigma: z.number()
+});
+
+/**
  * IdleConnections
  */
 export const zIdleConnections = z.object({
@@ -1061,6 +1073,7 @@ export const zRunnerHealth = z.object({
     host: z.string(),
     id: z.string(),
     loadgen_cpus: z.string(),
+    noise: zHostNoise.nullable(),
     ready: z.boolean(),
     reason: z.string().nullable(),
     run_id: z.string().nullable(),
@@ -1081,6 +1094,7 @@ export const zHealth = z.object({
     docker: zDockerHealth,
     heartbeat_age_s: z.number().nullable(),
     images: z.record(z.string(), z.boolean()),
+    noise: zHostNoise.nullish(),
     ready: z.boolean(),
     reason: z.string().nullable(),
     runner: z.boolean(),
@@ -1616,6 +1630,7 @@ export const zRunResult = z.object({
     aggregate: zAggregate.nullish(),
     client: zClient.nullish(),
     drift: zDrift.nullish(),
+    host_noise: zHostNoise.nullish(),
     interference: zInterference.nullish(),
     invalid_reason: z.string().nullish(),
     provenance: zProvenance.nullish(),

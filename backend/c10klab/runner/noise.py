@@ -1,0 +1,78 @@
+"""This runner host's own noise: how far identical runs with fresh server starts scatter here
+(c10klab.uncertainty.HostNoise). Measured once when the runner starts (an A/A run of its own,
+`calibration_request`), then kept current from the runs it finishes.
+
+Identical runs are found two ways: a run of several repetitions is a set of its own (each
+repetition is a fresh start, measured back to back), and separate single runs with the same
+request (a lesson's run, started by many learners, a series' rounds) form a set together.
+Only undisturbed figures count (valid, and not flagged unstable): a disturbance with a known
+cause is not the host's noise.
+"""
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from c10klab.runs.store import Finished
+from c10klab.uncertainty import HostNoise, pooled_sigma
+
+# Where a request came from and what it is called: none of it changes what runs.
+NOT_THE_RUN = {"lesson", "experiment", "title", "repetitions"}
+# The runs the estimate reads, newest first: enough to be steady, recent enough to follow
+# the host as it changes.
+RECENT_RUNS = 200
+
+
+def _undisturbed(outcome: dict[str, Any]) -> float | None:
+    """An outcome's QPS when it may count as the host's noise, else None."""
+    if not outcome.get("valid") or outcome.get("stable") is False:
+        return None
+    if (outcome.get("client") or {}).get("bound"):
+        return None
+    qps = (outcome.get("summary") or {}).get("qps")
+    return float(qps) if qps else None
+
+
+def identical_sets(recent: Sequence[Finished]) -> list[list[float]]:
+    """The QPS of sets of identical runs among these."""
+    sets: list[list[float]] = []
+    singles: dict[str, list[float]] = defaultdict(list)
+    for request, result, _ in recent:
+        repetitions = result.get("repetitions") or []
+        if len(repetitions) > 1:
+            sets.append([q for q in map(_undisturbed, repetitions) if q is not None])
+            continue
+        qps = _undisturbed(result)
+        if qps is not None:
+            the_run = {k: v for k, v in request.items() if k not in NOT_THE_RUN}
+            singles[json.dumps(the_run, sort_keys=True)].append(qps)
+    return sets + list(singles.values())
+
+
+def host_noise(recent: Sequence[Finished]) -> HostNoise | None:
+    """The pooled run-to-run spread of these runs (newest first), as of the newest; None
+    without two identical ones."""
+    pooled = pooled_sigma(identical_sets(recent))
+    if pooled is None:
+        return None
+    sigma, runs, groups = pooled
+    return HostNoise(
+        sigma=round(sigma, 5),
+        runs=runs,
+        groups=groups,
+        measured_at=recent[0].finished_at,
+    )
+
+
+def calibration_request(server: str, repetitions: int) -> dict[str, Any]:
+    """The A/A run a runner measures itself with: a lesson's settings (100 connections, 5 s
+    after 1 s of warm-up), each repetition a fresh start."""
+    return {
+        "server": server,
+        "protocol": "echo",
+        "connections": 100,
+        "duration_s": 5,
+        "warmup_s": 1,
+        "repetitions": repetitions,
+    }
