@@ -161,6 +161,20 @@ def compare(subject: str, reference: str, metric: Metric, change: Interval | Non
     return Comparison(subject=subject, reference=reference, metric=metric, change=change, call=call)
 
 
+def rounds_for(within: float, noise: HostNoise | None, most: int) -> int:
+    """How many rounds a comparison needs for its QPS interval to be about ±within wide, from
+    the host's known noise (each pair's log ratio scatters by sigma·√2): the fewest from
+    MIN_PAIRS on, or `most` when the noise is unknown or that is not enough. Decided before any
+    round runs, so the interval keeps its 95 %: stopping once an interval looks narrow enough
+    would favour rounds that happened to agree (results/intervals.md)."""
+    if noise is None:
+        return most
+    for n in range(MIN_PAIRS, most + 1):
+        if stats.t.ppf(0.5 + LEVEL / 2, n - 1) * noise.sigma * math.sqrt(2 / n) <= within:
+            return n
+    return most
+
+
 def pooled_sigma(groups: Sequence[Sequence[float]]) -> tuple[float, int, int] | None:
     """The standard deviation of log QPS within sets of identical runs, pooled over the sets
     (each contributes its size less one degrees of freedom): (sigma, runs, sets), or None

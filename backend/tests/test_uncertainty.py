@@ -11,6 +11,7 @@ from c10klab.uncertainty import (
     median_interval,
     paired_change,
     pooled_sigma,
+    rounds_for,
     single_change,
 )
 
@@ -98,3 +99,14 @@ def test_pooled_sigma_is_the_spread_within_sets_of_identical_runs() -> None:
     assert (runs, sets) == (5, 2)
     assert sigma == pytest.approx(math.sqrt((0.005 + 0.005) / 3))
     assert pooled_sigma([[1.0], []]) is None
+
+
+def test_rounds_are_planned_from_the_hosts_noise_before_any_runs() -> None:
+    quiet = NOISE_5.model_copy(update={"sigma": 0.01})
+    assert rounds_for(0.05, quiet, most=10) == 3  # the fewest that give an interval
+    # 5 % per run: t(n-1) * 0.05 * sqrt(2 / n) is ±11 % at 4 rounds, ±8.8 % at 5
+    assert rounds_for(0.10, NOISE_5, most=10) == 5
+    assert rounds_for(0.06, NOISE_5, most=10) == 8
+    assert rounds_for(0.05, NOISE_5, most=10) == 10  # ±5.06 % at 10: not enough, all it may
+    assert rounds_for(0.01, NOISE_5, most=8) == 8  # not enough: all it may
+    assert rounds_for(0.05, None, most=6) == 6  # unknown: all it may

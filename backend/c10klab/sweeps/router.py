@@ -7,14 +7,24 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, SweepsDep, VariantsDep
+from c10klab.deps import (
+    NewsDep,
+    PeopleDep,
+    PersonDep,
+    RunnersDep,
+    SettingsDep,
+    SweepsDep,
+    VariantsDep,
+)
 from c10klab.people.access import admission_for, require_canceller, require_viewer
 from c10klab.people.store import PeopleStore, Person
+from c10klab.runners.store import RunnerStore
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sse import ResumeDep, stream_doc
 from c10klab.sweeps import service
 from c10klab.sweeps.schemas import VARIANT_ENTRY, SweepCreated, SweepEvent, SweepOut, SweepRequest
 from c10klab.sweeps.store import Sweep, SweepStore
+from c10klab.uncertainty import HostNoise
 from c10klab.variants.service import require_own_variant
 from c10klab.variants.store import VariantStore
 
@@ -51,6 +61,13 @@ def own_variants(
     return resolved
 
 
+def noisiest_host(runners: RunnerStore) -> HostNoise | None:
+    """The largest run-to-run spread among the live runners that know theirs: a comparison's
+    rounds may run on any of them, so it is planned for the noisiest."""
+    known = [r.noise for r in runners.hosts() if r.alive and r.noise is not None]
+    return max(known, key=lambda n: n.sigma) if known else None
+
+
 @router.post("", status_code=202)
 def create_sweep(
     request: SweepRequest,
@@ -58,6 +75,7 @@ def create_sweep(
     settings: SettingsDep,
     sweeps: SweepsDep,
     variants: VariantsDep,
+    runners: RunnersDep,
 ) -> SweepCreated:
     sweep = service.create_sweep(
         request,
@@ -66,6 +84,7 @@ def create_sweep(
         sweeps,
         admission_for(person, settings),
         own_variants(request, variants, person),
+        noisiest_host(runners) if request.within is not None else None,
     )
     skipped = sum(1 for p in sweep.points if p["run_id"] is None)
     return SweepCreated(id=sweep.id, points=len(sweep.points), skipped=skipped)

@@ -96,6 +96,14 @@ class SweepRequest(BaseModel):
         "base.knobs for that server's points, and taking the place of any of the same name; "
         "for comparing servers whose knobs differ",
     )
+    within: float | None = Field(
+        None,
+        gt=0,
+        le=0.5,
+        description="with vary: round, run only as many of the rounds in `values` as this "
+        "host's run-to-run spread says the QPS verdict needs to be about ±within wide (0.05 = "
+        "±5 %), at least 3; all of them while the spread is unknown",
+    )
     lesson: LessonSlug | None = Field(None, description="the lesson the series is in")
     experiment: ExperimentKey | None = Field(
         None, description="the series block's key, as GET /api/lessons/{slug} lists it"
@@ -122,6 +130,15 @@ class SweepRequest(BaseModel):
                 "over_total",
                 "values: {values} more connections than total_connections ({total})",
                 {"values": ", ".join(f"{v:g}" for v in over), "total": self.total_connections},
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _within_needs_rounds(self) -> "SweepRequest":
+        if self.within is not None and self.vary != "round":
+            raise PydanticCustomError(
+                "within_needs_rounds",
+                "within needs vary: round (it says how many rounds to run)",
             )
         return self
 

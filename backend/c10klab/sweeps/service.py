@@ -36,6 +36,7 @@ from c10klab.sweeps.schemas import (
     SweepRequest,
 )
 from c10klab.sweeps.store import PlannedPoint, Sweep, SweepStore
+from c10klab.uncertainty import HostNoise, rounds_for
 
 WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
 FINISHED = {"done", "failed", "cancelled", "skipped"}
@@ -132,6 +133,14 @@ def plan_points(
     return points
 
 
+def planned_rounds(request: SweepRequest, noise: HostNoise | None) -> SweepRequest:
+    """A comparison asked `within` a width, cut to the rounds this host's noise says it needs."""
+    if request.within is None or request.vary != "round":
+        return request
+    needed = rounds_for(request.within, noise, len(request.values))
+    return request.model_copy(update={"values": request.values[:needed]})
+
+
 def create_sweep(
     request: SweepRequest,
     catalog: Catalog,
@@ -139,9 +148,13 @@ def create_sweep(
     sweeps: SweepStore,
     admission: Admission | None = None,
     variants: dict[str, Entry] | None = None,
+    noise: HostNoise | None = None,
 ) -> Sweep:
     """Plan and queue a sweep; admission (every point against the person's and the site's
-    limits) happens in the store's transaction that queues them."""
+    limits) happens in the store's transaction that queues them. `noise`: the runners' host
+    noise, for a comparison asked `within` a width."""
+    _check_rounds(request)
+    request = planned_rounds(request, noise)
     points = plan_points(request, catalog, settings, variants)
     admission = admission or Admission(queued_site=settings.max_queued_runs)
     return sweeps.create_sweep(request.model_dump(exclude_none=True), points, admission)

@@ -2,15 +2,18 @@
 (the runner's part is tested with real containers in tests/runner and by make bench-findings)."""
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from c10klab.runners.store import RunnerHost, RunnerStore
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.figures import memory_per_connection
 from c10klab.sweeps.schemas import Point
+from c10klab.uncertainty import HostNoise
 from tests.results.figures import a_result
 
 
@@ -314,3 +317,27 @@ def test_a_series_that_is_not_in_rounds_has_no_verdicts(client: TestClient) -> N
     created = client.post("/api/sweeps", json=sweep_body(values=[10]))
     table = client.get(f"/api/sweeps/{created.json()['id']}").json()
     assert table["entries"] == [] and table["verdicts"] == []
+
+
+def test_a_comparison_within_a_width_runs_the_rounds_the_hosts_noise_says_it_needs(
+    client: TestClient, runners: RunnerStore
+) -> None:
+    body = sweep_body(servers=["c-epoll", "c-poll"], vary="round", values=[*range(1, 11)])
+
+    def rounds(**more: Any) -> list[float]:
+        created = client.post("/api/sweeps", json=body | more)
+        assert created.status_code == 202, created.text
+        sweep = client.get(f"/api/sweeps/{created.json()['id']}").json()
+        assert sweep["request"]["values"] == sorted({p["value"] for p in sweep["points"]})
+        return sweep["request"]["values"]
+
+    assert rounds(within=0.10) == [*range(1, 11)]  # no runner knows its noise yet: all
+    host = RunnerHost("lab-1", "lab-1", "0", "1", {}, {}, "idle", None, "2026-11-28")
+    noise = HostNoise(sigma=0.05, runs=10, groups=2, measured_at="2026-11-28T10:00:00+00:00")
+    runners.beat(replace(host, noise=noise))
+    runners.beat(replace(host, id="lab-2", noise=noise.model_copy(update={"sigma": 0.01})))
+    assert rounds(within=0.10) == [1, 2, 3, 4, 5]  # planned for the noisier of the two
+    assert rounds() == [*range(1, 11)]  # no width asked: every round
+
+    refused = client.post("/api/sweeps", json=sweep_body(within=0.05))
+    assert refused.status_code == 422 and "within needs vary: round" in refused.text

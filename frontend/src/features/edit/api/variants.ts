@@ -62,13 +62,15 @@ export interface ComparisonBase {
  *  field: every round is the same run). */
 export type ComparisonRequest = Omit<SweepRequest, 'vary' | 'base'> & { vary: 'round'; base: ComparisonBase };
 
-/** The original server and its edit, interleaved round by round: [server, variant:<id>]. */
-export function comparisonRequest(server: string, variantId: string, rounds: number, base: ComparisonBase): ComparisonRequest {
+/** The original server and its edit, round by round: [server, variant:<id>]; with `within`,
+ *  only as many of the rounds as the host's noise says a verdict that wide needs. */
+export function comparisonRequest(server: string, variantId: string, rounds: number, base: ComparisonBase, within?: number): ComparisonRequest {
   return {
     servers: [server, `variant:${variantId}`],
     vary: 'round',
     values: Array.from({ length: rounds }, (_, i) => i + 1),
     base,
+    ...(within === undefined ? {} : { within }),
   };
 }
 

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import type { Server } from '@/lib/api-schemas';
 
 import { comparisonRequest, createComparison, type ComparisonBase } from '../api/variants';
-import { DEFAULT_BASE, DEFAULT_ROUNDS, formProblem, MAX_ROUNDS } from '../lib/benchmark-settings';
+import { DEFAULT_BASE, DEFAULT_ROUNDS, formProblem, MAX_ROUNDS, MIN_ROUNDS, WITHIN } from '../lib/benchmark-settings';
 
 interface BenchmarkFormProps {
   server: Server;
@@ -48,8 +48,10 @@ function NumberField({ label, unit, value, min, max, step = 1, onChange, testId 
 }
 
 /**
- * The original against the edit, in rounds (each round runs both, one after the other, so a
- * drift of the machine falls on both alike): POST /api/sweeps, then the series' page.
+ * The original against the edit, in rounds (each round runs both, one after the other in an
+ * order drawn each round, so a drift of the machine falls on both alike), as many as this
+ * host's noise says a ±5 % verdict needs, at most the rounds given: POST /api/sweeps, then the
+ * series' page, which gives the verdict with its interval.
  */
 export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
   const { t } = useTranslation('edit');
@@ -68,7 +70,7 @@ export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
     setSending(true);
     setRefused(null);
     try {
-      const created = await createComparison(comparisonRequest(server.id, variantId, rounds, base));
+      const created = await createComparison(comparisonRequest(server.id, variantId, rounds, base, WITHIN));
       void navigate(`/sweeps/${encodeURIComponent(created.id)}`);
     } catch (error) {
       setRefused(error instanceof Error ? error.message : String(error));
@@ -79,7 +81,7 @@ export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
   return (
     <form className="benchmark-form" aria-labelledby="benchmark-title" onSubmit={(e) => void submit(e)} data-testid="benchmark-form">
       <h3 id="benchmark-title">{t('benchmark.title')}</h3>
-      <p className="edit__muted">{t('benchmark.intro', { server: server.id })}</p>
+      <p className="edit__muted">{t('benchmark.intro', { server: server.id, within: `${WITHIN * 100} %` })}</p>
       <div className="benchmark-form__fields">
         <div className="benchmark-form__field">
           <label htmlFor={protocolId}>{t('benchmark.protocol')}</label>
@@ -100,7 +102,7 @@ export function BenchmarkForm({ server, variantId }: BenchmarkFormProps) {
         <NumberField label={t('benchmark.duration')} unit={t('benchmark.seconds')} value={base.duration_s} min={0.5} step={0.5} onChange={set('duration_s')} testId="benchmark-duration" />
         <NumberField label={t('benchmark.warmup')} unit={t('benchmark.seconds')} value={base.warmup_s} min={0} step={0.5} onChange={set('warmup_s')} testId="benchmark-warmup" />
         <NumberField label={t('benchmark.payload')} unit={t('benchmark.bytes')} value={base.payload_bytes} min={1} onChange={set('payload_bytes')} testId="benchmark-payload" />
-        <NumberField label={t('benchmark.rounds')} value={rounds} min={1} max={MAX_ROUNDS} onChange={setRounds} testId="benchmark-rounds" />
+        <NumberField label={t('benchmark.rounds')} value={rounds} min={MIN_ROUNDS} max={MAX_ROUNDS} onChange={setRounds} testId="benchmark-rounds" />
       </div>
       <div className="benchmark-form__actions">
         <button type="submit" className="button button--primary" disabled={sending || problem !== null}>

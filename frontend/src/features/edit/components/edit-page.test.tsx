@@ -206,9 +206,13 @@ describe('EditPage', () => {
     expect(screen.getByTestId('check-state')).toHaveTextContent('checked: compiled in 1.2 s, every check passed');
 
     const form = screen.getByTestId('benchmark-form');
-    expect(within(form).getByLabelText('Rounds')).toHaveValue(3);
-    await userEvent.clear(within(form).getByLabelText('Rounds'));
-    await userEvent.type(within(form).getByLabelText('Rounds'), '2');
+    const rounds = within(form).getByLabelText('Rounds, at most');
+    expect(rounds).toHaveValue(8);
+    await userEvent.clear(rounds);
+    await userEvent.type(rounds, '2');
+    expect(within(form).getByText('Rounds: 3 to 10.')).toBeInTheDocument(); // too few for a verdict
+    await userEvent.clear(rounds);
+    await userEvent.type(rounds, '4');
     await userEvent.clear(within(form).getByLabelText(/Connections/));
     await userEvent.type(within(form).getByLabelText(/Connections/), '20');
     await userEvent.click(within(form).getByRole('button', { name: 'Benchmark against the original' }));
@@ -216,8 +220,9 @@ describe('EditPage', () => {
     expect(calls.find((c) => c.path === '/api/sweeps')?.body).toEqual({
       servers: ['c-epoll', 'variant:v1'],
       vary: 'round',
-      values: [1, 2],
+      values: [1, 2, 3, 4],
       base: { protocol: 'echo', connections: 20, duration_s: 5, warmup_s: 1, payload_bytes: 64 },
+      within: 0.05,
     });
   });
 

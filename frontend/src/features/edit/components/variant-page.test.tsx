@@ -145,7 +145,7 @@ describe('VariantPage', () => {
     const events = FakeEventSource.latest();
     events.emit('build', { t_s: 1, status: 'cached', diagnostics: [] }, 1);
     events.emit('checked', { build: { status: 'cached', diagnostics: [] }, checks: [echo] }, 2);
-    expect(await screen.findByTestId('benchmark-form')).toHaveTextContent('每一轮先运行原始的 c-epoll');
+    expect(await screen.findByTestId('benchmark-form')).toHaveTextContent('每一轮用相同的设置运行原版 c-epoll');
     expect(screen.getByTestId('check-state')).toHaveTextContent('检查完成：沿用之前的构建，全部检查通过');
     expect(screen.getByTestId('checks')).toHaveTextContent('✓ echo：1 项检查通过');
   });

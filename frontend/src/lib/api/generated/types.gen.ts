@@ -3606,6 +3606,12 @@ export type SweepRequest = {
      * the run parameter that takes each of `values` in turn; `round` repeats the same run, values 1..R, each round running every server in turn
      */
     vary: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes' | 'round';
+    /**
+     * Within
+     *
+     * with vary: round, run only as many of the rounds in `values` as this host's run-to-run spread says the QPS verdict needs to be about ±within wide (0.05 = ±5 %), at least 3; all of them while the spread is unknown
+     */
+    within?: number | null;
 };
 
 /**

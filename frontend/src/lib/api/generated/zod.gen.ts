@@ -1323,7 +1323,8 @@ export const zSweepRequest = z.object({
         'rate',
         'payload_bytes',
         'round'
-    ])
+    ]),
+    within: z.number().gt(0).lte(0.5).nullish()
 });
 
 /**
