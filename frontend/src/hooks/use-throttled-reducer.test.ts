@@ -28,4 +28,41 @@ describe('useThrottledReducer', () => {
       vi.useRealTimers();
     }
   });
+
+  it('takes its interval from the state to draw and the state drawn, and draws sooner when it may', () => {
+    vi.useFakeTimers();
+    try {
+      // Even numbers are "figures only" (drawn every 1000 ms); an odd one is news (10 ms).
+      const interval = (next: number, drawn: number) => (next % 2 === 0 && next > drawn ? 1000 : 10);
+      const { result } = renderHook(() => useThrottledReducer((s: number, a: number) => s + a, 0, interval));
+      act(() => {
+        result.current[1](1);
+      });
+      act(() => {
+        vi.advanceTimersByTime(10);
+      });
+      expect(result.current[0]).toBe(1);
+      act(() => {
+        result.current[1](1);
+      });
+      act(() => {
+        vi.advanceTimersByTime(980);
+      });
+      expect(result.current[0]).toBe(1); // figures wait a second after the last drawing
+      act(() => {
+        vi.advanceTimersByTime(10);
+      });
+      expect(result.current[0]).toBe(2);
+      act(() => {
+        result.current[1](2); // 4: figures, planned 1000 ms on
+        result.current[1](1); // 5: news, drawn at once instead
+      });
+      act(() => {
+        vi.advanceTimersByTime(10);
+      });
+      expect(result.current[0]).toBe(5);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

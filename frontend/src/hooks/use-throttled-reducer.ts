@@ -4,32 +4,45 @@ import { useCallback, useEffect, useRef, useState } from 'react';
  * Like useReducer, but the reducer runs on every action at once (so decisions
  * such as de-duplicating replayed SSE events see the latest state) while React
  * re-renders at most once per `intervalMs`. Charts therefore update at ≤ 10 Hz
- * even when a reconnect replays hundreds of events in one burst.
+ * even when a reconnect replays hundreds of events in one burst. `intervalMs` may
+ * depend on the state to draw and the state drawn last: a run's page draws its new figures
+ * seldom while its run is measured, and anything else at once.
  */
 export function useThrottledReducer<S, A>(
   reducer: (state: S, action: A) => S,
   initialState: S,
-  intervalMs = 100,
+  intervalMs: number | ((next: S, drawn: S) => number) = 100,
 ): [S, (action: A) => void, () => S] {
   const stateRef = useRef(initialState);
   const [rendered, setRendered] = useState(initialState);
+  const drawn = useRef(initialState);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const lastFlush = useRef(0);
 
   const flush = useCallback(() => {
     timer.current = null;
     lastFlush.current = Date.now();
+    drawn.current = stateRef.current;
     setRendered(stateRef.current);
   }, []);
+
+  const due = useRef(0);
 
   const dispatch = useCallback(
     (action: A) => {
       const next = reducer(stateRef.current, action);
       if (next === stateRef.current) return;
       stateRef.current = next;
-      if (timer.current !== null) return;
-      const wait = Math.max(0, intervalMs - (Date.now() - lastFlush.current));
-      timer.current = setTimeout(flush, wait);
+      const interval = typeof intervalMs === 'number' ? intervalMs : intervalMs(next, drawn.current);
+      const at = Math.max(Date.now(), lastFlush.current + interval);
+      // A render already planned stays, unless this state may be drawn sooner (a run whose
+      // measuring ended is drawn at once, not two seconds on).
+      if (timer.current !== null) {
+        if (at >= due.current) return;
+        clearTimeout(timer.current);
+      }
+      due.current = at;
+      timer.current = setTimeout(flush, at - Date.now());
     },
     [reducer, intervalMs, flush],
   );

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
+import { MEASURING_RENDER_INTERVAL_MS } from '../hooks/use-run';
 import { runStateLabel, type RunState } from '../lib/run-state';
 
 const TONE: Record<RunState['phase'], string> = {
@@ -17,6 +18,8 @@ const TONE: Record<RunState['phase'], string> = {
 export function RunStateLabel({ state }: { state: RunState }) {
   const { t } = useTranslation('bench');
   const reconnecting = state.connection === 'reconnecting';
+  // Said while it holds: the page draws seldom so as not to disturb the run it shows.
+  const quiet = state.phase === 'warmup' || state.phase === 'measure';
   return (
     <div className="run-state">
       <span
@@ -29,6 +32,11 @@ export function RunStateLabel({ state }: { state: RunState }) {
         {runStateLabel(state, t)}
       </span>
       {reconnecting ? <span className="run-state__hint">{t('state.reconnecting')}</span> : null}
+      {quiet && !reconnecting ? (
+        <span className="run-state__hint" data-testid="run-quiet-drawing">
+          {t('state.quietDrawing', { seconds: MEASURING_RENDER_INTERVAL_MS / 1000 })}
+        </span>
+      ) : null}
     </div>
   );
 }

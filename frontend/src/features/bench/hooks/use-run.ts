@@ -11,6 +11,19 @@ import { forgetRunId, loadSavedRunId, saveRunId } from '../lib/saved-runs';
 
 /** Charts and labels re-render at most this often (≤ 10 Hz). */
 export const RENDER_INTERVAL_MS = 100;
+/** While the run is measured, at most this often: the page runs on the machine it measures,
+ *  and redrawing its charts ten times a second took about 15 % of a core (issue 22), more
+ *  than the stability check lets other processes take. */
+export const MEASURING_RENDER_INTERVAL_MS = 2000;
+
+/** How soon a run's page may draw `next`, having drawn `drawn`: new figures of a run being
+ *  measured wait; a new phase, a connection lost or found, a note or the result do not. */
+export function renderIntervalFor(next: RunState, drawn: RunState): number {
+  const measuring = next.phase === 'warmup' || next.phase === 'measure';
+  const onlyFigures =
+    next.phase === drawn.phase && next.connection === drawn.connection && next.notes === drawn.notes && next.result === drawn.result;
+  return measuring && onlyFigures ? MEASURING_RENDER_INTERVAL_MS : RENDER_INTERVAL_MS;
+}
 const MAX_RESUBSCRIBE_ATTEMPTS = 8;
 
 function isFinished(run: Run): boolean {
@@ -35,7 +48,7 @@ export interface UseRun {
  * live, open a new stream with ?last_event_id=N after a back-off.
  */
 function useRunStream() {
-  const [state, dispatch, getState] = useThrottledReducer(runReducer, initialRunState, RENDER_INTERVAL_MS);
+  const [state, dispatch, getState] = useThrottledReducer(runReducer, initialRunState, renderIntervalFor);
   const source = useRef<EventSource | null>(null);
   const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const attempts = useRef(0);
