@@ -6,7 +6,7 @@ turns measurements into intervals and verdicts (docs/ARCHITECTURE.md, "Uncertain
 - Two servers run in rounds are compared pair by pair: each round ran both, one right after the
   other in a random order, so the log of their ratio cancels what drifted between rounds. The
   change is the geometric mean of those ratios with Student's t interval on their logs: at
-  three to ten pairs it holds its 95 % where a bootstrap's falls to 80-90 % (results/
+  three to eight pairs it holds its 95 % where a bootstrap's holds 70-93 % (results/
   intervals.md), and an outlying round widens it, towards "no difference", never the wrong way.
 - Figures measured once each are compared with this host's own run-to-run spread (HostNoise):
   what identical runs with fresh starts scatter by here, measured by the runner.

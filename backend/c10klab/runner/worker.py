@@ -238,13 +238,10 @@ class Runner:
         """Take the estimate again after a run; a run that added no identical one leaves it
         as it was, with its date."""
         fresh = self.recent_noise()
-        if fresh is None:
-            return
-        old = self.noise
-        if old is None or (fresh.sigma, fresh.runs, fresh.groups) != (
-            old.sigma,
-            old.runs,
-            old.groups,
+        dated = {"measured_at"}  # the newest run read, which may have added nothing
+        if fresh and (
+            self.noise is None
+            or fresh.model_dump(exclude=dated) != self.noise.model_dump(exclude=dated)
         ):
             self.noise = fresh
 

@@ -328,8 +328,9 @@ def test_a_comparison_within_a_width_runs_the_rounds_the_hosts_noise_says_it_nee
         created = client.post("/api/sweeps", json=body | more)
         assert created.status_code == 202, created.text
         sweep = client.get(f"/api/sweeps/{created.json()['id']}").json()
-        assert sweep["request"]["values"] == sorted({p["value"] for p in sweep["points"]})
-        return sweep["request"]["values"]
+        values: list[float] = sweep["request"]["values"]
+        assert values == sorted({p["value"] for p in sweep["points"]})
+        return values
 
     assert rounds(within=0.10) == [*range(1, 11)]  # no runner knows its noise yet: all
     host = RunnerHost("lab-1", "lab-1", "0", "1", {}, {}, "idle", None, "2026-11-28")
