@@ -18,7 +18,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         contract contract-check lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-intervals bench-trust bench-hosting bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend record-baselines diagrams clean
+        bench bench-intervals bench-noise bench-trust bench-hosting bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -169,6 +169,11 @@ bench-capacity: venv
 # The comparison method on simulated rounds, no containers (a minute): results/intervals.md.
 bench-intervals: venv
 	$(PY) -m c10klab_bench.intervals
+
+# Where this host's run-to-run spread comes from, and what foreign CPU on a measured core does
+# to a figure (about 4 minutes): results/noise.md. LABEL names the section (before, after).
+bench-noise: venv images
+	$(PY) -m c10klab_bench.noise --label $(or $(LABEL),now)
 
 # The comparisons' trust through the course's own API (A/A, a known effect, time per
 # comparison, identical runs; about 50 minutes): results/trust.md.

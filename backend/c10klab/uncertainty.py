@@ -55,7 +55,8 @@ class Comparison(BaseModel):
     )
     call: Call = Field(
         description="higher or lower when the whole interval is; no_difference when it holds "
-        "0 (this host cannot tell them apart); too_few without enough measurements"
+        "0 (this host cannot tell them apart); too_few without enough measurements (for "
+        "single runs: while neither side's host noise is known)"
     )
 
 
@@ -137,15 +138,23 @@ def paired_change(
 
 
 def single_change(
-    subject: float | None, reference: float | None, noise: HostNoise | None
+    subject: float | None,
+    reference: float | None,
+    subject_noise: HostNoise | None,
+    reference_noise: HostNoise | None = None,
 ) -> Interval | None:
-    """Two figures measured once each: their ratio, and the interval this host's run-to-run
-    spread puts on it (the difference of two logs, each scattering by sigma)."""
+    """Two figures measured once each: their ratio, and the interval the hosts' run-to-run
+    spread puts on it (the difference of two logs, each scattering by its host's sigma). A side
+    whose host's noise is unknown is taken to scatter as the other's; None when neither is
+    known, since then nothing says how far a second run could land."""
     both = _both(subject, reference)
-    if noise is None or both is None:
+    known = [n.sigma for n in (subject_noise, reference_noise) if n is not None]
+    if not known or both is None:
         return None
+    sigma_s = subject_noise.sigma if subject_noise else known[0]
+    sigma_r = reference_noise.sigma if reference_noise else known[0]
     log_ratio = math.log(both[0] / both[1])
-    half = stats.norm.ppf(0.5 + LEVEL / 2) * noise.sigma * math.sqrt(2)
+    half = stats.norm.ppf(0.5 + LEVEL / 2) * math.hypot(sigma_s, sigma_r)
     return _change(log_ratio, log_ratio - half, log_ratio + half, 1, "host_noise")
 
 

@@ -91,6 +91,18 @@ def test_single_runs_are_compared_with_the_hosts_run_to_run_spread() -> None:
     assert single_change(None, 100.0, NOISE_5) is None
 
 
+def test_single_runs_of_two_hosts_add_their_spreads_and_lend_a_known_one_to_an_unknown() -> None:
+    noise_10 = NOISE_5.model_copy(update={"sigma": 0.10})
+    mixed = single_change(105.0, 100.0, NOISE_5, noise_10)
+    assert mixed is not None
+    assert math.log1p(mixed.high) - math.log1p(mixed.estimate) == pytest.approx(
+        1.96 * math.hypot(0.05, 0.10), rel=1e-3
+    )
+    lent = single_change(105.0, 100.0, None, NOISE_5)
+    same = single_change(105.0, 100.0, NOISE_5)
+    assert lent is not None and same is not None and lent.high == pytest.approx(same.high)
+
+
 def test_pooled_sigma_is_the_spread_within_sets_of_identical_runs() -> None:
     # two sets whose levels differ greatly: only the scatter within each counts
     low = [100.0 * math.exp(d) for d in (-0.05, 0.0, 0.05)]

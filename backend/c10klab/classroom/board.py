@@ -23,6 +23,7 @@ from c10klab.content.service import load_lessons, read_baselines, read_experimen
 from c10klab.people.store import PeopleStore
 from c10klab.results.schemas import DoneEvent
 from c10klab.runs.store import Run
+from c10klab.sweeps.figures import single_verdict
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import point_of, run_figures
 from c10klab.sweeps.store import Sweep, SweepStore
@@ -45,8 +46,12 @@ def _point(point: Point) -> BoardPoint:
     )
 
 
-def _run_result(name: str, person_id: str | None, run: Run) -> BoardResult:
+def _run_result(
+    name: str, person_id: str | None, run: Run, reference: Point | None = None
+) -> BoardResult:
+    """One run's figures, and, for a student's, its verdict against the reference's."""
     figures = run_figures(run)
+    verdict = single_verdict(figures, reference, run.id, "reference") if reference else None
     return BoardResult(
         person_id=person_id,
         name=name,
@@ -60,6 +65,7 @@ def _run_result(name: str, person_id: str | None, run: Run) -> BoardResult:
         stable=figures.stable,
         finished_at=run.finished_at,
         points=None,
+        verdict=verdict,
     )
 
 
@@ -90,12 +96,18 @@ def _reference(baseline: Baseline | None) -> BoardResult | None:
         table = baseline.result.table
         points = table.points if table else []
         return _series_result("reference", None, None, points, baseline.recorded_at)
+    run = _reference_run(baseline)
+    return _run_result("reference", None, run) if run else None
+
+
+def _reference_run(baseline: Baseline) -> Run | None:
+    """A single-run recording as the run it was."""
     events = baseline.result.events or []
     done = next((e.root for e in events if isinstance(e.root, DoneEvent)), None)
     if done is None:
         return None
     request = baseline.provenance.request or {}
-    run = Run(
+    return Run(
         id="reference",
         server=str(request.get("server", "")),
         status="done",
@@ -107,7 +119,6 @@ def _reference(baseline: Baseline | None) -> BoardResult | None:
         started_at=baseline.recorded_at,
         finished_at=baseline.recorded_at,
     )
-    return _run_result("reference", None, run)
 
 
 def _latest_runs(runs: list[Run], key: tuple[str, str]) -> dict[str, Run]:
@@ -150,8 +161,10 @@ def _experiment(
     spread_of = BoardSpread(qps=None, p99_us=None)
     vary = None
     if block.kind == "run":
+        recorded = _reference_run(baseline) if baseline and baseline.kind == "run" else None
+        against = run_figures(recorded) if recorded else None
         for owner, run in _latest_runs(runs, key).items():
-            results.append(_run_result(names.get(owner, owner), owner, run))
+            results.append(_run_result(names.get(owner, owner), owner, run, against))
         valid = [r for r in results if r.valid]
         spread_of = BoardSpread(
             qps=spread(r.qps for r in valid), p99_us=spread(r.p99_us for r in valid)

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from c10klab.people.schemas import ClassOut
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunStatus
 from c10klab.sweeps.schemas import SweepOut
+from c10klab.uncertainty import Comparison
 
 
 class RosterEntry(BaseModel):
@@ -108,6 +109,12 @@ class BoardResult(BaseModel):
     stable: bool | None
     finished_at: str | None
     points: list[BoardPoint] | None = Field(description="a series' points")
+    verdict: Comparison | None = Field(
+        None,
+        description="a student's single run against the recorded reference: its QPS change "
+        "with the interval its runner's run-to-run spread allows (null for the reference, a "
+        "series, or a run without figures to compare)",
+    )
 
 
 class PointSpread(BaseModel):

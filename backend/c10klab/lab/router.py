@@ -4,12 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.deps import PersonDep, SettingsDep, StoreDep, SweepsDep
+from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, SweepsDep
+from c10klab.lab.compare import MOST_COMPARED, compare_runs
 from c10klab.lab.fields import lab_fields
 from c10klab.lab.history import history
 from c10klab.lab.schemas import HistoryEntry, LabFields
 from c10klab.runs.schemas import LessonSlug
 from c10klab.runs.store import Mine
+from c10klab.uncertainty import Comparison
 
 router = APIRouter(tags=["lab"])
 
@@ -35,3 +37,24 @@ def get_history(
     this browser's (a cookie tells browsers apart)."""
     mine = Mine(owner_id=person.id, browser=person.browser)
     return history(store, sweeps, mine, server, lesson, limit)
+
+
+@router.get("/history/compare")
+def compare_history(
+    person: PersonDep,
+    store: StoreDep,
+    people: PeopleDep,
+    run: Annotated[
+        list[str],
+        Query(
+            min_length=2,
+            max_length=MOST_COMPARED,
+            description="run ids, the reference first (a sweep's point by its run_id)",
+        ),
+    ],
+) -> list[Comparison]:
+    """Each run after the first against the first: the change in QPS with the interval its
+    runners' run-to-run spread allows, called higher, lower or no difference this host can
+    detect; `too_few` while neither runner knows its noise. Runs without figures to compare
+    (failed, invalid, disturbed) are left out."""
+    return compare_runs(store, people, person, run)

@@ -143,6 +143,11 @@ class CpuUse(Figures):
     others: float | None = None
     steal: float | None = None
     interference: float | None = None
+    limit: float | None = Field(
+        None,
+        description="the most `interference` this set may have (null in older results: "
+        "the Interference's `limit` held for both)",
+    )
 
 
 class Window(Figures):
@@ -151,7 +156,7 @@ class Window(Figures):
 
 
 class Interference(Figures):
-    limit: float
+    limit: float = Field(description="the server's CPUs' limit; each set's own is its `limit`")
     measure_phase: Window | None = None
     server: CpuUse
     loadgen: CpuUse

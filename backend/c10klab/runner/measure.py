@@ -376,9 +376,9 @@ def _cpu_words(cpuset: str) -> str:
 def judge_stability(interference: dict[str, Any], drift: dict[str, Any]) -> str | None:
     """Why a repetition's figures are not this server's undisturbed ones, or None. The first
     cause found is given: the server's CPUs, the load generator's, then drift."""
-    limit = interference["limit"]
     for role in ("server", "loadgen"):
         use = interference[role]
+        limit = use.get("limit", interference["limit"])
         if not use["judged"] or use["interference"] <= limit:
             continue
         whose = f"{ROLE_NAMES[role]}'s {_cpu_words(use['cpus'])}"

@@ -5,7 +5,14 @@ the recorded data, shared by the sweeps domain (a sweep's table) and the lessons
 from typing import Any
 
 from c10klab.sweeps.schemas import EntryFigures, Point
-from c10klab.uncertainty import Comparison, Metric, compare, median_interval, paired_change
+from c10klab.uncertainty import (
+    Comparison,
+    Metric,
+    compare,
+    median_interval,
+    paired_change,
+    single_change,
+)
 
 
 def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
@@ -37,6 +44,7 @@ def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
         idle_dropped_connections=(summary.get("idle") or {}).get("dropped_connections"),
         calls_per_request=(result.get("syscalls") or {}).get("calls_per_request"),
         syscalls=(result.get("syscalls") or {}).get("rows") or None,
+        host_noise=result.get("host_noise"),
     )
 
 
@@ -111,3 +119,15 @@ def round_verdicts(points: list[Point], entries: list[str], rounds: int) -> list
         for entry in others
         for metric in ("qps", "p99_us")
     ]
+
+
+def single_verdict(
+    subject: Point, reference: Point, subject_name: str, reference_name: str
+) -> Comparison | None:
+    """One run's QPS against another's, each measured once, read against the hosts' run-to-run
+    spread; None when either has no figure a comparison may use (failed, invalid, disturbed).
+    Throughput only: the hosts' noise is measured on QPS, and p99 scatters by more."""
+    if not (_undisturbed(subject) and _undisturbed(reference)):
+        return None
+    change = single_change(subject.qps, reference.qps, subject.host_noise, reference.host_noise)
+    return compare(subject_name, reference_name, "qps", change)

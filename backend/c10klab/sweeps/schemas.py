@@ -16,7 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from c10klab.results.schemas import SyscallRow
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunSettings
-from c10klab.uncertainty import Comparison, Interval
+from c10klab.uncertainty import Comparison, HostNoise, Interval
 
 # "round": the same run again, for comparing servers fairly: with values 1..R every server runs
 # once per round, rounds in turn (A, B, A, B ...), so a drift of the machine falls on all alike.
@@ -221,6 +221,11 @@ class Point(BaseModel):
     calls_per_request: float | None = None
     syscalls: list[SyscallRow] | None = Field(
         None, description="a profiled run's system calls per request, call by call"
+    )
+    host_noise: HostNoise | None = Field(
+        None,
+        description="its runner's run-to-run spread when it ran: how far a second run could "
+        "land (null while unknown, and in recordings made before runners measured it)",
     )
 
 

@@ -5,6 +5,8 @@ import csv
 import io
 from typing import Any
 
+import pytest
+
 from .conftest import Course, make_class, result
 
 LESSON = "01-c10k-problem"
@@ -17,10 +19,16 @@ def experiments(course: Course, lesson: str = LESSON) -> list[dict[str, Any]]:
     return found
 
 
-def finish_next(course: Course, qps: float, p99_us: float = 900.0, valid: bool = True) -> None:
+def finish_next(
+    course: Course,
+    qps: float,
+    p99_us: float = 900.0,
+    valid: bool = True,
+    sigma: float | None = None,
+) -> None:
     run = course.store.claim_next()
     assert run is not None
-    figures = result(qps, p99_us, valid)
+    figures = result(qps, p99_us, valid, sigma)
     course.store.finish(run.id, "done", "done", figures, result=figures)
 
 
@@ -62,6 +70,38 @@ def test_the_board_puts_each_students_latest_result_beside_the_reference(course:
     ]
     order = [x["slug"] for x in course.browser().get("/api/lessons").json()]
     assert listed == sorted(listed, key=lambda x: order.index(x[0]))
+
+
+def test_each_students_run_is_a_verdict_against_the_reference_within_their_hosts_noise(
+    course: Course,
+) -> None:
+    grace = course.instructor()
+    klass = make_class(grace)
+    key = experiments(course)[0]["key"]
+    body = {"server": "c-epoll", "lesson": LESSON, "experiment": key}
+    board_of = f"/api/classes/{klass['id']}/board"
+    recorded = next(e for e in grace.get(board_of).json()["experiments"] if e["experiment"] == key)[
+        "reference"
+    ]["qps"]
+    students = {n: course.student(klass["join_code"], n) for n in ("Ana", "Bo", "Cy", "Di")}
+    for name, qps, valid, sigma in (
+        ("Ana", recorded * 1.02, True, 0.04),  # within ±1.96·0.04·√2 ≈ ±11 %
+        ("Bo", recorded * 0.5, True, 0.04),
+        ("Cy", recorded * 0.5, True, None),  # its runner did not know its noise yet
+        ("Di", recorded * 0.5, False, 0.04),  # invalid: nothing to compare
+    ):
+        students[name].post("/api/runs", json=body)
+        finish_next(course, qps, valid=valid, sigma=sigma)
+
+    entry = next(e for e in grace.get(board_of).json()["experiments"] if e["experiment"] == key)
+    verdicts = {r["name"]: r["verdict"] for r in entry["results"]}
+    assert verdicts["Ana"]["call"] == "no_difference"
+    assert verdicts["Ana"]["change"]["low"] < 0.02 < verdicts["Ana"]["change"]["high"]
+    assert verdicts["Bo"]["call"] == "lower" and verdicts["Bo"]["reference"] == "reference"
+    assert verdicts["Bo"]["change"]["estimate"] == pytest.approx(-0.5)
+    assert verdicts["Cy"]["call"] == "too_few" and verdicts["Cy"]["change"] is None
+    assert verdicts["Di"] is None
+    assert entry["reference"]["verdict"] is None
 
 
 def test_a_series_on_the_board_has_a_line_per_student_and_a_spread_per_point(

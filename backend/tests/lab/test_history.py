@@ -1,25 +1,17 @@
 """GET /api/history: a learner's own runs and sweeps, newest first; by browser in solo mode,
 by person in a class."""
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from c10klab.config import Settings
 from c10klab.deps import BROWSER_COOKIE
 from c10klab.lab.history import sweep_status
 from c10klab.runs.store import RunStore
-from tests.people.conftest import Browser, browsers, join, log_in, make_class
+from tests.people.conftest import Browser, join, log_in, make_class
 
 RESULT = {"valid": True, "summary": {"qps": 12345.0, "latency_us": {"p99": 250.0}}}
-
-
-@pytest.fixture
-def solo_browsers(settings: Settings) -> Iterator[Browser]:
-    """Browsers of one solo course: each its own cookie jar."""
-    yield from browsers(settings)
 
 
 def queue_run(client: TestClient, **fields: Any) -> str:

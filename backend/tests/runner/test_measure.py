@@ -366,6 +366,17 @@ def test_stability_names_the_disturbed_cpus_with_the_figures() -> None:
     assert "took 13% of the server's CPU 0" in stolen and "5% + 8% steal" in stolen
 
 
+def test_each_cpu_set_is_judged_by_its_own_limit_when_it_has_one() -> None:
+    steady = measure.drift(intervals(100, 100, 100), 0.25, False)
+    sets = interference(0.08, 0.08)
+    sets["server"]["limit"], sets["loadgen"]["limit"] = 0.07, 0.09
+    reason = measure.judge_stability(sets, steady) or ""
+    assert reason.startswith("other processes used 8% of the server's CPU 0")
+    assert "limit 7%" in reason
+    sets["server"]["limit"] = 0.085
+    assert measure.judge_stability(sets, steady) is None  # the loadgen's 8 % is under its 9 %
+
+
 def test_drift_makes_a_run_unstable_and_an_open_loop_says_it_fell_behind() -> None:
     quiet = interference(0.0, 0.0)
     moved = measure.drift(intervals(105_000, 104_000, 37_000, 106_000, 105_500), 0.25, False)

@@ -113,12 +113,12 @@ def test_a_cpu_burner_on_the_servers_core_makes_the_run_unstable(
     result = measured(engine, settings, store)
     server = result["interference"]["server"]
     assert server["judged"], server
-    assert server["interference"] > settings.max_interference, figures(result)
+    assert server["interference"] > settings.max_interference_server, figures(result)
     assert not result["stable"]
     reason = result["unstable_reason"]
     assert reason.startswith("other processes") and "the server's CPU 0" in reason, reason
     # "(limit 10%)", or "(52% + 1% steal; limit 10%)" on a host whose hypervisor stole time
-    assert f"limit {settings.max_interference:.0%})" in reason, reason
+    assert f"limit {settings.max_interference_server:.0%})" in reason, reason
     assert result["valid"], result["invalid_reason"]  # disturbed, not broken: a separate verdict
     repetition = result["repetitions"][0]
     assert repetition["stable"] is False and repetition["unstable_reason"] == reason

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   zBaseline,
   zCancelOut,
+  zComparison,
   zDiagram,
   zExperimentRef,
   zGlossary,
@@ -144,7 +145,8 @@ export type Sweep = z.infer<typeof sweepSchema>;
 /** A figure with the range holding its true value at `level` (c10klab.uncertainty). */
 export type Interval = z.infer<typeof zInterval>;
 /** One entry against a reference: a relative change with its interval, and what it allows. */
-export type Comparison = Sweep['verdicts'][number];
+export const comparisonSchema = zComparison;
+export type Comparison = z.infer<typeof comparisonSchema>;
 /** One entry of a comparison in rounds: its median figures with their intervals. */
 export type EntryFigures = Sweep['entries'][number];
 

@@ -82,6 +82,7 @@ export function aResult(overrides: Record<string, unknown> = {}) {
     stable: true,
     finished_at: '2026-11-24T09:35:00+00:00',
     points: null,
+    verdict: null,
     ...overrides,
   };
 }
@@ -98,7 +99,15 @@ export const runExperiment = {
   vary: null,
   reference: aResult({ person_id: null, name: 'reference', run_id: null, qps: 60_000, p99_us: 800 }),
   results: [
-    aResult(),
+    aResult({
+      verdict: {
+        subject: 'r-ada',
+        reference: 'reference',
+        metric: 'qps',
+        call: 'lower',
+        change: { estimate: -0.167, low: -0.28, high: -0.04, level: 0.95, count: 1, method: 'host_noise' },
+      },
+    }),
     aResult({ person_id: 'p-linus', name: 'Linus', run_id: 'r-linus', qps: 30_000, p99_us: 2000, valid: false }),
   ],
   spread: { qps: stat(50_000, 50_000, 50_000, 1), p99_us: stat(900, 900, 900, 1), points: [] },

@@ -73,7 +73,7 @@ describe('RunResults', () => {
     expect(row).toHaveTextContent(/^stable/);
     expect(row).toHaveClass('run-results__ok');
     expect(screen.getByTestId('run-stability-figures')).toHaveTextContent(
-      "others took 2 % of the server's CPU 0 and 3 % of the load generator's CPU 1 (limit 10 %) · QPS within 30 % of its median (120,000 req/s) in all 5 intervals",
+      "others took 2 % of the server's CPU 0 (limit 10 %) and 3 % of the load generator's CPU 1 (limit 10 %) · QPS within 30 % of its median (120,000 req/s) in all 5 intervals",
     );
   });
 

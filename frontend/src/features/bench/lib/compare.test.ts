@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Run } from '@/lib/api-schemas';
+import type { Comparison, Run } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
 import { aPoint, aRun, aSweep, doneData } from '@/testing/fixtures';
 
-import { compareTable, runRow, shortTime, sweepRows } from './compare';
+import { compareTable, comparedRuns, referenceRow, runRow, runSpread, shortTime, sweepRows, verdictWords } from './compare';
 
 /** The English strings, as the interface shows them before a language is chosen. */
 const t = i18next.getFixedT('en', 'bench');
@@ -42,9 +42,46 @@ describe('sweepRows', () => {
 });
 
 describe('compareTable', () => {
-  it('exports each result with its server id and raw figures', () => {
-    const table = compareTable([runRow(run({}), t, 'en')]);
-    expect(table.columns).toEqual(['result', 'server', 'qps', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'note']);
-    expect(table.rows[0]?.slice(1, 5)).toEqual(['c-epoll', 51234.5, 120, 900]);
+  it('exports each result with its server id, raw figures, run-to-run spread and verdict', () => {
+    const noisy = run({ result: { ...doneData, host_noise: { sigma: 0.05, runs: 10, groups: 2, measured_at: '2026-11-28T10:00:00Z' } } });
+    const table = compareTable([runRow(noisy, t, 'en')], () => 'the reference');
+    expect(table.columns).toEqual(['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note']);
+    expect(table.rows[0]?.slice(1, 6)).toEqual(['c-epoll', 51234.5, runSpread(0.05), 120, 900]);
+    expect(table.rows[0]?.at(-2)).toBe('the reference');
+  });
+});
+
+describe('verdicts against the reference', () => {
+  const rows = [
+    runRow(run({ id: 'never', status: 'cancelled', result: null }), t, 'en'),
+    runRow(run({ id: 'first' }), t, 'en'),
+    runRow(run({ id: 'second' }), t, 'en'),
+    runRow(run({ id: 'third' }), t, 'en'),
+    runRow(run({ id: 'fourth' }), t, 'en'),
+  ];
+  const verdict = (subject: string, call: Comparison['call'], low: number, high: number): Comparison => ({
+    subject,
+    reference: 'first',
+    metric: 'qps',
+    call,
+    change: call === 'too_few' ? null : { estimate: (low + high) / 2, low, high, level: 0.95, count: 1, method: 'host_noise' },
+  });
+  const verdicts = [verdict('second', 'lower', -0.3, -0.1), verdict('third', 'too_few', 0, 0)];
+
+  it('asks for every run with figures once, the first of them as the reference', () => {
+    expect(comparedRuns(rows)).toEqual(['first', 'second', 'third', 'fourth']);
+    expect(comparedRuns(rows.slice(0, 2))).toEqual([]);
+    expect(referenceRow(rows)?.runId).toBe('first');
+  });
+
+  it('words each row’s verdict, and says why one has none', () => {
+    const reference = referenceRow(rows);
+    const words = rows.slice(1).map((row) => verdictWords(row, reference, verdicts, t));
+    expect(words).toEqual([
+      'the reference',
+      '10 % to 30 % fewer requests per second',
+      'no verdict yet: neither runner knows its run-to-run spread',
+      '—',
+    ]);
   });
 });

@@ -4,14 +4,19 @@
  */
 import type { TFunction } from 'i18next';
 
-import type { Run, Sweep } from '@/lib/api-schemas';
+import type { Comparison, Run, Sweep } from '@/lib/api-schemas';
 import type { ExportTable } from '@/lib/export';
 
+import { changeWords } from './round-comparison';
 import { dateLocale, statusWord } from './words';
 
 export interface CompareRow {
   /** Unique among the rows: the run's id, or the sweep's and the point's. */
   key: string;
+  /** The run behind the row (a sweep's point's own), for the verdicts; null when it never ran. */
+  runId: string | null;
+  /** Its runner's run-to-run spread of QPS when it ran (sigma of log QPS), if known. */
+  noise: number | null;
   label: string;
   server: string;
   qps: number | null;
@@ -37,7 +42,7 @@ const EMPTY = { qps: null, p50_us: null, p99_us: null, cpu_percent: null, rss_by
 /** A run as a row; its label's time and its note in the interface's language (`lng`, `t`). */
 export function runRow(run: Run, t: TFunction<'bench'>, lng: string | undefined): CompareRow {
   const label = `${run.server} · ${shortTime(run.created_at, lng)}`;
-  const base = { key: run.id, label, server: run.server };
+  const base = { key: run.id, runId: run.id, label, server: run.server, noise: run.result?.host_noise?.sigma ?? null };
   if (run.status !== 'done') return { ...base, ...EMPTY, note: statusWord(run.status, t) };
   if (!run.result) return { ...base, ...EMPTY, note: t('compare.noResult') };
   const { summary, server, valid, invalid_reason: invalid, stable } = run.result;
@@ -82,6 +87,8 @@ export function sweepRows(sweep: Sweep, t: TFunction<'bench'>, lng: string | und
     const figures = point.status === 'done' && point.valid;
     return {
       key: `${sweep.id}:${point.server}:${point.value}`,
+      runId: point.run_id ?? null,
+      noise: point.host_noise?.sigma ?? null,
       label: `${point.server} @ ${at}${when ? ` · ${when}` : ''}`,
       server: point.server,
       qps: figures ? (point.qps ?? null) : null,
@@ -102,10 +109,42 @@ export function sweepRows(sweep: Sweep, t: TFunction<'bench'>, lng: string | und
   });
 }
 
-/** The comparison as an export: one row per result, its figures raw (µs, bytes, % of one core). */
-export function compareTable(rows: CompareRow[]): ExportTable {
+/** The run the others are compared with: the first row that ran and has figures. */
+export function referenceRow(rows: CompareRow[]): CompareRow | undefined {
+  return rows.find((r) => r.runId !== null && r.qps !== null);
+}
+
+/** The runs with figures to ask verdicts for, the reference first; none unless there are two. */
+export function comparedRuns(rows: CompareRow[]): string[] {
+  const reference = referenceRow(rows);
+  if (!reference?.runId) return [];
+  const others = rows.flatMap((r) => (r.runId && r.qps !== null ? [r.runId] : []));
+  const ids = [...new Set([reference.runId, ...others])];
+  return ids.length >= 2 ? ids : [];
+}
+
+/** How far a second run of the same could land from this one (95 %): 1.96 sigma. */
+export function runSpread(noise: number | null): number | null {
+  return noise === null ? null : 1.96 * noise;
+}
+
+/**
+ * A row's QPS against the reference's in words: the backend's verdict, or why there is none
+ * ("the reference" for itself, "—" without figures to compare).
+ */
+export function verdictWords(row: CompareRow, reference: CompareRow | undefined, verdicts: Comparison[], t: TFunction<'bench'>): string {
+  if (row.runId !== null && row.runId === reference?.runId) return t('compare.verdict.reference');
+  const verdict = verdicts.find((v) => v.subject === row.runId);
+  if (!verdict) return '—';
+  if (verdict.call === 'too_few') return t('compare.verdict.noNoise');
+  return changeWords(verdict, t);
+}
+
+/** The comparison as an export: one row per result, its figures raw (µs, bytes, % of one core),
+ *  its verdict against the reference in words. */
+export function compareTable(rows: CompareRow[], verdictOf: (row: CompareRow) => string): ExportTable {
   return {
-    columns: ['result', 'server', 'qps', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'note'],
-    rows: rows.map((r) => [r.label, r.server, r.qps, r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, r.note]),
+    columns: ['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note'],
+    rows: rows.map((r) => [r.label, r.server, r.qps, runSpread(r.noise), r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, verdictOf(r), r.note]),
   };
 }

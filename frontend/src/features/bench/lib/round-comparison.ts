@@ -8,7 +8,7 @@
 import type { TFunction } from 'i18next';
 
 import type { Comparison, EntryFigures, Interval, SweepPoint } from '@/lib/api-schemas';
-import { formatPercent } from '@/lib/format';
+import { verdictParts } from '@/lib/verdict';
 
 import { pointFigure } from './series';
 
@@ -107,15 +107,8 @@ export function summariseEntries(entries: EntryFigures[], rounds: number, t: TFu
 /** A verdict's change in words, with its interval: "3.1–8.9 % more requests per second",
  *  "no difference in p99 this host can detect (±11 %)". */
 export function changeWords(verdict: Comparison, t: TFunction<'bench'>): string {
-  const { change, call, metric } = verdict;
-  // camelCase keys: i18next would read "too_few" as the plural form "few" of "too"
-  if (!change || call === 'too_few') return t(`rounds.change.${metric}.tooFew`);
-  const percent = (v: number) => formatPercent(Math.abs(v) * 100);
-  if (call === 'no_difference') {
-    return t(`rounds.change.${metric}.noDifference`, { width: percent(Math.max(-change.low, change.high)) });
-  }
-  const [near, far] = [change.low, change.high].sort((a, b) => Math.abs(a) - Math.abs(b));
-  return t(`rounds.change.${metric}.${call}`, { low: percent(near ?? 0), high: percent(far ?? 0) });
+  const { key, values } = verdictParts(verdict);
+  return t(`rounds.change.${verdict.metric}.${key}`, values);
 }
 
 /** The verdicts naming one entry against the reference, throughput then tail latency. */

@@ -16,9 +16,13 @@ const quiet: Interference = { limit: 0.1, server: cpuUse('0', 0.02), loadgen: cp
 const steady: Drift = { limit: 0.3, judged: true, intervals: 5, median_qps: 120000, drifted: [] };
 
 describe('stability figures', () => {
-  it('gives the share of each pinned CPU that others took, against the limit', () => {
+  it('gives the share of each pinned CPU that others took, against its limit (or the one both shared)', () => {
     expect(describeInterference(quiet, t)).toBe(
-      "others took 2 % of the server's CPU 0 and 3.1 % of the load generator's CPU 1 (limit 10 %)",
+      "others took 2 % of the server's CPU 0 (limit 10 %) and 3.1 % of the load generator's CPU 1 (limit 10 %)",
+    );
+    const own: Interference = { ...quiet, server: { ...cpuUse('0', 0.02), limit: 0.07 }, loadgen: { ...cpuUse('1', 0.031), limit: 0.09 } };
+    expect(describeInterference(own, t)).toBe(
+      "others took 2 % of the server's CPU 0 (limit 7 %) and 3.1 % of the load generator's CPU 1 (limit 9 %)",
     );
     const sets: Interference = { ...quiet, server: cpuUse('0,2', 0.5) };
     expect(describeInterference(sets, t)).toContain("50 % of the server's CPUs 0,2");

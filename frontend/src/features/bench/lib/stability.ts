@@ -21,21 +21,24 @@ function cpuWords(cpus: string, t: TFunction<'bench'>): string {
   return /^\d+$/.test(cpus) ? t('stability.cpu', { cpus }) : t('stability.cpus', { cpus });
 }
 
-function cpuFigure(whose: 'server' | 'loadgen', use: CpuUse, t: TFunction<'bench'>): string | null {
+/** "2 % of the server's CPU 0 (limit 7 %)": each set's own limit, or the one older results
+ *  held for both. */
+function cpuFigure(whose: 'server' | 'loadgen', use: CpuUse, shared: number, t: TFunction<'bench'>): string | null {
   if (!use.judged) return null;
-  const values = { share: share(use.interference), cpus: cpuWords(use.cpus, t) };
+  const values = { share: share(use.interference), cpus: cpuWords(use.cpus, t), limit: share(use.limit ?? shared) };
   return whose === 'server' ? t('stability.serverShare', values) : t('stability.loadgenShare', values);
 }
 
-/** "others took 2 % of the server's CPU 0 and 3 % of the load generator's CPU 1 (limit 10 %)" */
+/** "others took 2 % of the server's CPU 0 (limit 7 %) and 3 % of the load generator's CPU 1 (limit 9 %)" */
 export function describeInterference(interference: Interference, t: TFunction<'bench'>): string {
-  const figures = [cpuFigure('server', interference.server, t), cpuFigure('loadgen', interference.loadgen, t)].filter(
+  const { limit } = interference;
+  const figures = [cpuFigure('server', interference.server, limit, t), cpuFigure('loadgen', interference.loadgen, limit, t)].filter(
     (f): f is string => f !== null,
   );
   if (!figures.length) {
     return t('stability.othersNotChecked', { note: interference.server.note ?? t('stability.noFigures') });
   }
-  return t('stability.othersTook', { figures: figures.join(t('stability.and')), limit: share(interference.limit) });
+  return t('stability.othersTook', { figures: figures.join(t('stability.and')) });
 }
 
 /** "QPS within 30 % of its median (120,000 req/s) in all 5 intervals", or the intervals that left it. */

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ExportMenu } from '@/components/export-menu';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+import { verdictParts } from '@/lib/verdict';
 
 import { peakPoint } from '../lib/board-chart-data';
 import { boardExportStem, boardTables } from '../lib/board-export';
@@ -59,6 +60,14 @@ function Checks({ result }: { result: BoardResult }) {
   );
 }
 
+/** A student's QPS against the reference's: the backend's verdict in words, "—" without one. */
+function AgainstReference({ result }: { result: BoardResult }) {
+  const { t } = useTranslation('classroom');
+  if (!result.verdict) return <>—</>;
+  const { key, values } = verdictParts(result.verdict);
+  return <>{t(`table.verdict.${key}`, values)}</>;
+}
+
 function SpotlightButton({ result, onSpotlight, spotlighting }: Omit<TableProps, 'experiment'> & { result: BoardResult }) {
   const { t } = useTranslation('classroom');
   if (!onSpotlight || (result.run_id === null && result.sweep_id === null)) return null;
@@ -93,6 +102,7 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
               <th scope="col" className="class-table__num">{t('table.qps')}</th>
               <th scope="col" className="class-table__num">{t('table.p50')}</th>
               <th scope="col" className="class-table__num">{t('table.p99')}</th>
+              <th scope="col">{t('table.againstReference')}</th>
               <th scope="col">{t('table.checks')}</th>
               {onSpotlight ? <th scope="col"><span className="class-visually-hidden">{t('table.actions')}</span></th> : null}
             </tr>
@@ -105,6 +115,7 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
                 <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
                 <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
                 <td className="class-table__num">{figure(reference.p99_us, formatLatencyUs)}</td>
+                <td>{t('table.isReference')}</td>
                 <td><Checks result={reference} /></td>
                 {onSpotlight ? <td /> : null}
               </tr>
@@ -118,6 +129,7 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
                 <td className="class-table__num">{figure(result.qps, formatQps)}</td>
                 <td className="class-table__num">{figure(result.p50_us, formatLatencyUs)}</td>
                 <td className="class-table__num">{figure(result.p99_us, formatLatencyUs)}</td>
+                <td data-testid="board-verdict"><AgainstReference result={result} /></td>
                 <td><Checks result={result} /></td>
                 {onSpotlight ? (
                   <td><SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} /></td>
@@ -138,11 +150,13 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
               <td className="class-table__num">—</td>
               <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
               <td />
+              <td />
               {onSpotlight ? <td /> : null}
             </tr>
           </tbody>
         </table>
       </div>
+      {results.some((r) => r.verdict) ? <p className="class-table__note">{t('table.verdictNote')}</p> : null}
     </>
   );
 }

@@ -35,9 +35,10 @@ describe('ClassBoard', () => {
     expect(datasets(within(run).getByTestId('board-qps-chart'))).toEqual([{ id: 'results', n: 3 }]);
     const rows = within(run).getAllByTestId('board-row');
     expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
-      ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '✓ valid'],
-      ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '✗ invalid'],
+      ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '4 % to 28 % fewer requests/s', '✓ valid'],
+      ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '—', '✗ invalid'],
     ]);
+    expect(within(run).getByText(/^Against the reference: each student’s requests per second/)).toBeInTheDocument();
     expect(within(run).getByText(/· 2 results$/)).toBeInTheDocument();
     expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('reference (recorded)');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('Spread (1 valid)');
@@ -96,8 +97,8 @@ describe('ClassBoard', () => {
     expect(within(run).getByRole('columnheader', { name: '学生' })).toBeInTheDocument();
     const rows = within(run).getAllByTestId('board-row');
     expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
-      ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '✓ 有效', '聚焦'],
-      ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '✗ 无效', '聚焦'],
+      ['Ada', 'c-epoll', '50,000', '120 µs', '900 µs', '每秒请求少 4 % 到 28 %', '✓ 有效', '聚焦'],
+      ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '—', '✗ 无效', '聚焦'],
     ]);
     expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('参考结果（预先录制）');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('分布（1 个有效）中位数（最小 – 最大）');

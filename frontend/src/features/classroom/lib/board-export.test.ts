@@ -15,10 +15,10 @@ describe('boardTables', () => {
     expect(results?.what).toBe('results');
     expect(results?.label).toBe('Every student’s result');
     expect(toCsv(results!.table).split('\r\n').slice(0, 4)).toEqual([
-      'student,server,qps,p50_us,p99_us,valid,stable,finished_at',
-      'reference,c-epoll,60000,120,800,true,true,2026-11-24T09:35:00+00:00',
-      'Ada,c-epoll,50000,120,900,true,true,2026-11-24T09:35:00+00:00',
-      'Linus,c-epoll,30000,120,2000,false,true,2026-11-24T09:35:00+00:00',
+      'student,server,qps,p50_us,p99_us,valid,stable,finished_at,qps_change,qps_change_low,qps_change_high,qps_call',
+      'reference,c-epoll,60000,120,800,true,true,2026-11-24T09:35:00+00:00,,,,',
+      'Ada,c-epoll,50000,120,900,true,true,2026-11-24T09:35:00+00:00,-0.167,-0.28,-0.04,lower',
+      'Linus,c-epoll,30000,120,2000,false,true,2026-11-24T09:35:00+00:00,,,,',
     ]);
     expect(boardExportStem(experiment)).toBe('01-c10k-problem-a1b2c3d4e5f6');
   });
@@ -38,8 +38,8 @@ describe('boardTables', () => {
     const [results] = boardTables(boardExperimentSchema.parse(runExperiment), t);
     expect(results?.label).toBe('每位学生的结果');
     expect(toCsv(results!.table).split('\r\n').slice(0, 2)).toEqual([
-      'student,server,qps,p50_us,p99_us,valid,stable,finished_at',
-      'reference,c-epoll,60000,120,800,true,true,2026-11-24T09:35:00+00:00',
+      'student,server,qps,p50_us,p99_us,valid,stable,finished_at,qps_change,qps_change_low,qps_change_high,qps_call',
+      'reference,c-epoll,60000,120,800,true,true,2026-11-24T09:35:00+00:00,,,,',
     ]);
     expect(boardTables(boardExperimentSchema.parse(seriesExperiment), t).map((table) => table.label)).toEqual([
       '每位学生的峰值',

@@ -17,13 +17,14 @@ function rowsWithReference(experiment: BoardExperiment): [string, BoardResult][]
   return experiment.reference ? [[REFERENCE, experiment.reference], ...students] : students;
 }
 
-/** A single run's experiment: one row per student (and the reference) with its figures. */
+/** A single run's experiment: one row per student (and the reference) with its figures and
+ *  its QPS verdict against the reference (the change, its 95 % interval, the call). */
 function runResults(experiment: BoardExperiment, t: ClassroomT): NamedTable {
   return {
     what: 'results',
     label: t('export.results'),
     table: {
-      columns: ['student', 'server', 'qps', 'p50_us', 'p99_us', 'valid', 'stable', 'finished_at'],
+      columns: ['student', 'server', 'qps', 'p50_us', 'p99_us', 'valid', 'stable', 'finished_at', 'qps_change', 'qps_change_low', 'qps_change_high', 'qps_call'],
       rows: rowsWithReference(experiment).map(([name, r]): Cell[] => [
         name,
         r.server,
@@ -33,6 +34,10 @@ function runResults(experiment: BoardExperiment, t: ClassroomT): NamedTable {
         r.valid,
         r.stable,
         r.finished_at,
+        r.verdict?.change?.estimate ?? null,
+        r.verdict?.change?.low ?? null,
+        r.verdict?.change?.high ?? null,
+        r.verdict?.call ?? null,
       ]),
     },
   };

@@ -189,6 +189,10 @@ export type BoardResult = {
      * Valid
      */
     valid: boolean | null;
+    /**
+     * a student's single run against the recorded reference: its QPS change with the interval its runner's run-to-run spread allows (null for the reference, a series, or a run without figures to compare)
+     */
+    verdict?: Comparison | null;
 };
 
 /**
@@ -547,7 +551,7 @@ export type Comparison = {
     /**
      * Call
      *
-     * higher or lower when the whole interval is; no_difference when it holds 0 (this host cannot tell them apart); too_few without enough measurements
+     * higher or lower when the whole interval is; no_difference when it holds 0 (this host cannot tell them apart); too_few without enough measurements (for single runs: while neither side's host noise is known)
      */
     call: 'higher' | 'lower' | 'no_difference' | 'too_few';
     /**
@@ -614,6 +618,12 @@ export type CpuUse = {
      * Judged
      */
     judged: boolean;
+    /**
+     * Limit
+     *
+     * the most `interference` this set may have (null in older results: the Interference's `limit` held for both)
+     */
+    limit?: number | null;
     /**
      * Note
      */
@@ -1347,6 +1357,8 @@ export type Image = {
 export type Interference = {
     /**
      * Limit
+     *
+     * the server's CPUs' limit; each set's own is its `limit`
      */
     limit: number;
     loadgen: CpuUse;
@@ -1852,6 +1864,10 @@ export type Point = {
      * Errors
      */
     errors?: number | null;
+    /**
+     * its runner's run-to-run spread when it ran: how far a second run could land (null while unknown, and in recordings made before runners measured it)
+     */
+    host_noise?: HostNoise | null;
     /**
      * Idle Dropped
      *
@@ -4654,6 +4670,40 @@ export type GetHistoryApiHistoryGetResponses = {
 };
 
 export type GetHistoryApiHistoryGetResponse = GetHistoryApiHistoryGetResponses[keyof GetHistoryApiHistoryGetResponses];
+
+export type CompareHistoryApiHistoryCompareGetData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Run
+         *
+         * run ids, the reference first (a sweep's point by its run_id)
+         */
+        run: Array<string>;
+    };
+    url: '/api/history/compare';
+};
+
+export type CompareHistoryApiHistoryCompareGetErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type CompareHistoryApiHistoryCompareGetError = CompareHistoryApiHistoryCompareGetErrors[keyof CompareHistoryApiHistoryCompareGetErrors];
+
+export type CompareHistoryApiHistoryCompareGetResponses = {
+    /**
+     * Response Compare History Api History Compare Get
+     *
+     * Successful Response
+     */
+    200: Array<Comparison>;
+};
+
+export type CompareHistoryApiHistoryCompareGetResponse = CompareHistoryApiHistoryCompareGetResponses[keyof CompareHistoryApiHistoryCompareGetResponses];
 
 export type GetLabFieldsApiLabFieldsGetData = {
     body?: never;

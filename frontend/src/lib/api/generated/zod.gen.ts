@@ -14,24 +14,6 @@ export const zBoardPoint = z.object({
 });
 
 /**
- * BoardResult
- */
-export const zBoardResult = z.object({
-    finished_at: z.string().nullable(),
-    name: z.string(),
-    p50_us: z.number().nullable(),
-    p99_us: z.number().nullable(),
-    person_id: z.string().nullable(),
-    points: z.array(zBoardPoint).nullable(),
-    qps: z.number().nullable(),
-    run_id: z.string().nullable(),
-    server: z.string().nullable(),
-    stable: z.boolean().nullable(),
-    sweep_id: z.string().nullable(),
-    valid: z.boolean().nullable()
-});
-
-/**
  * CancelOut
  */
 export const zCancelOut = z.object({
@@ -157,6 +139,7 @@ export const zCpuUse = z.object({
     interference: z.number().nullish(),
     irq: z.number().nullish(),
     judged: z.boolean(),
+    limit: z.number().nullish(),
     note: z.string().nullish(),
     others: z.number().nullish(),
     samples: z.int().nullish(),
@@ -497,6 +480,25 @@ export const zComparison = z.object({
     metric: z.enum(['qps', 'p99_us']),
     reference: z.string(),
     subject: z.string()
+});
+
+/**
+ * BoardResult
+ */
+export const zBoardResult = z.object({
+    finished_at: z.string().nullable(),
+    name: z.string(),
+    p50_us: z.number().nullable(),
+    p99_us: z.number().nullable(),
+    person_id: z.string().nullable(),
+    points: z.array(zBoardPoint).nullable(),
+    qps: z.number().nullable(),
+    run_id: z.string().nullable(),
+    server: z.string().nullable(),
+    stable: z.boolean().nullable(),
+    sweep_id: z.string().nullable(),
+    valid: z.boolean().nullable(),
+    verdict: zComparison.nullish()
 });
 
 /**
@@ -1386,6 +1388,7 @@ export const zPoint = z.object({
     client_bound: z.boolean().nullish(),
     cpu_percent: z.number().nullish(),
     errors: z.int().nullish(),
+    host_noise: zHostNoise.nullish(),
     idle_dropped: z.int().nullish(),
     idle_dropped_connections: z.int().nullish(),
     noisy: z.boolean().nullish(),

@@ -1,17 +1,18 @@
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
 import { ExportMenu } from '@/components/export-menu';
 import { useChartTheme } from '@/hooks/use-chart-theme';
-import type { HistoryEntry } from '@/lib/api-schemas';
+import type { Comparison, HistoryEntry } from '@/lib/api-schemas';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 
+import { compareRuns } from '../../api/lab';
 import { getRun } from '../../api/runs';
 import { getSweep } from '../../api/sweeps';
-import { compareTable, runRow, sweepRows, type CompareRow } from '../../lib/compare';
+import { compareTable, comparedRuns, referenceRow, runRow, runSpread, sweepRows, verdictWords, type CompareRow } from '../../lib/compare';
 
 interface CompareViewProps {
   entries: HistoryEntry[];
@@ -39,6 +40,26 @@ function useCompareRows(entries: HistoryEntry[]): { rows: CompareRow[]; loading:
     loading: results.some((r) => r.isPending),
     error: results.find((r) => r.error)?.error ?? null,
   };
+}
+
+const NO_VERDICTS: Comparison[] = [];
+
+/** The backend's verdicts of every row's run against the reference's (the first row's). */
+function useVerdicts(rows: CompareRow[]): { verdicts: Comparison[]; error: Error | null } {
+  const runs = comparedRuns(rows);
+  const answer = useQuery({
+    queryKey: ['history-compare', runs],
+    queryFn: ({ signal }) => compareRuns(runs, signal),
+    enabled: runs.length >= 2,
+  });
+  return { verdicts: answer.data ?? NO_VERDICTS, error: answer.error };
+}
+
+/** QPS with how far a second run could land, when the runner knew: "182k ±9 %". */
+function qpsWithSpread(row: CompareRow): string {
+  if (row.qps === null) return '—';
+  const spread = runSpread(row.noise);
+  return spread === null ? formatQps(row.qps) : `${formatQps(row.qps)} ±${formatPercent(spread * 100)}`;
 }
 
 interface FigureChartProps {
@@ -95,9 +116,12 @@ const dash = (value: number | null, format: (v: number) => string) => (value ===
 export function CompareView({ entries, serverOrder }: CompareViewProps) {
   const { t } = useTranslation('bench');
   const { rows, loading, error } = useCompareRows(entries);
+  const { verdicts, error: verdictError } = useVerdicts(rows);
   if (error) return <p role="alert">{t('compare.loadFailed', { error: error.message })}</p>;
   if (loading) return <p role="status">{t('compare.loading', { count: entries.length })}</p>;
-  const tables = [{ what: 'results', label: t('export.results'), table: compareTable(rows) }];
+  const reference = referenceRow(rows);
+  const verdictOf = (row: CompareRow) => verdictWords(row, reference, verdicts, t);
+  const tables = [{ what: 'results', label: t('export.results'), table: compareTable(rows, verdictOf) }];
   return (
     <section className="compare" aria-label={t('compare.label')} data-testid="compare">
       <h2>{t('compare.heading')}</h2>
@@ -120,6 +144,12 @@ export function CompareView({ entries, serverOrder }: CompareViewProps) {
         />
       </div>
       <ExportMenu stem={EXPORT_STEM} label={t('export.comparisonLabel')} tables={tables} />
+      {reference && rows.length > 1 ? (
+        <p className="compare__method" data-testid="compare-method">
+          {t('compare.verdict.method', { reference: reference.label })}
+        </p>
+      ) : null}
+      {verdictError ? <p role="alert">{t('compare.verdict.failed', { error: verdictError.message })}</p> : null}
       <div className="table-scroll" tabIndex={0} role="region" aria-label={t('compare.tableLabel')}>
         <table className="compare__table" data-testid="compare-table">
           <thead>
@@ -131,6 +161,7 @@ export function CompareView({ entries, serverOrder }: CompareViewProps) {
               <th scope="col">{t('compare.columns.cpu')}</th>
               <th scope="col">{t('compare.columns.rss')}</th>
               <th scope="col">{t('compare.columns.threads')}</th>
+              <th scope="col">{t('compare.columns.verdict')}</th>
               <th scope="col">{t('compare.columns.note')}</th>
             </tr>
           </thead>
@@ -138,12 +169,13 @@ export function CompareView({ entries, serverOrder }: CompareViewProps) {
             {rows.map((row) => (
               <tr key={row.key}>
                 <th scope="row">{row.label}</th>
-                <td>{dash(row.qps, formatQps)}</td>
+                <td>{qpsWithSpread(row)}</td>
                 <td>{dash(row.p50_us, formatLatencyUs)}</td>
                 <td>{dash(row.p99_us, formatLatencyUs)}</td>
                 <td>{dash(row.cpu_percent, formatPercent)}</td>
                 <td>{dash(row.rss_bytes, formatMiB)}</td>
                 <td>{dash(row.threads, formatInt)}</td>
+                <td data-testid="compare-verdict">{verdictOf(row)}</td>
                 <td>{row.note ?? ''}</td>
               </tr>
             ))}
