@@ -36,6 +36,15 @@ describe('RoundComparison', () => {
     expect(screen.getByTestId('comparison-verdict')).toHaveTextContent('The verdict comes once every round has run');
   });
 
+  it('once every round has run and none undisturbed: says so instead of waiting for one', () => {
+    // What the API sends when every round was flagged: each entry, with no figure to give.
+    const disturbed = points.map((p) => ({ ...p, stable: false }));
+    const none = sweep.servers.map((server) => ({ server, qps: null, p99_us: null }));
+    renderWithProviders(<RoundComparison sweep={sweep} points={disturbed} entries={none} verdicts={[]} finished stem="s1" />);
+    expect(screen.getByTestId('comparison-qps-chart')).toHaveTextContent('No round ran undisturbed, so there is nothing to draw');
+    expect(screen.getByTestId('comparison-qps-chart')).not.toHaveTextContent('Waiting for the first finished round');
+  });
+
   it('once every round has run: medians with their intervals, the verdict with its interval, and every round', () => {
     renderWithProviders(<RoundComparison sweep={sweep} points={points} entries={entries} verdicts={verdicts} finished stem="s1" />);
     const qps = screen.getByTestId('comparison-qps-chart');

@@ -41,8 +41,9 @@ function describeSpread(spread: Spread | null, format: (v: number) => string): s
   return spread.min === spread.max ? format(spread.median) : `${format(spread.median)} (${format(spread.min)}–${format(spread.max)})`;
 }
 
-/** One figure per entry: its median as a bar, its range over the rounds as a thin bar across it. */
-function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; metric: Metric }) {
+/** One figure per entry: its median as a bar, its range over the rounds as a thin bar across it.
+ *  Once every round has run with none undisturbed, it says so rather than wait. */
+function ComparisonChart({ summaries, metric, finished }: { summaries: EntrySummary[]; metric: Metric; finished: boolean }) {
   const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const { format, testId } = METRICS[metric];
@@ -117,7 +118,7 @@ function ComparisonChart({ summaries, metric }: { summaries: EntrySummary[]; met
       testId={testId}
       title={title}
       points={plotted}
-      emptyMessage={t('rounds.empty')}
+      emptyMessage={t(finished ? 'rounds.noneUndisturbed' : 'rounds.empty')}
       series={summaries.map((s) => `${s.label}: ${describeSpread(s[metric], format)}`)}
       caption={t(interval ? 'rounds.intervalCaption' : 'rounds.caption')}
     >
@@ -236,7 +237,7 @@ export function RoundComparison({ sweep, points, entries, verdicts, finished, st
       <div className="experiment__charts">
         {COMPARED.map((metric) => (
           <ErrorBoundary key={metric} name={t(metric === 'qps' ? 'boundary.throughputComparison' : 'boundary.latencyComparison')}>
-            <ComparisonChart summaries={summaries} metric={metric} />
+            <ComparisonChart summaries={summaries} metric={metric} finished={finished} />
           </ErrorBoundary>
         ))}
       </div>
