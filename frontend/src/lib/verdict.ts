@@ -24,3 +24,17 @@ export function verdictParts({ change, call }: Comparison): VerdictParts {
   const [near, far] = [change.low, change.high].sort((a, b) => Math.abs(a) - Math.abs(b));
   return { key: call, values: { low: percent(near ?? 0), high: percent(far ?? 0) } };
 }
+
+/** The two-sided 95 % quantile of a normal scatter. */
+const Z95 = 1.96;
+
+/** A single run's 95 % range from its host's run-to-run sigma (of log QPS): ±1.96·sigma. */
+export function runSpread(sigma: number): number {
+  return Z95 * sigma;
+}
+
+/** How far a second run of the same could land from a first, each scattering by sigma:
+ *  ±1.96·sigma·√2. */
+export function pairSpread(sigma: number): number {
+  return runSpread(sigma) * Math.SQRT2;
+}

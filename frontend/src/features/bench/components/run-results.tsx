@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 
 import type { Aggregate, Client, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { pairSpread } from '@/lib/verdict';
 
 import { stabilityFigures } from '../lib/stability';
 
@@ -77,7 +78,7 @@ function hostNoise(noise: NonNullable<DoneEvent['host_noise']>, t: T): Cell {
       sigma: formatPercent(noise.sigma * 100),
       count: noise.runs,
       runs: formatInt(noise.runs),
-      pair: formatPercent(1.96 * Math.SQRT2 * noise.sigma * 100),
+      pair: formatPercent(pairSpread(noise.sigma) * 100),
     }),
   };
 }

@@ -4,7 +4,7 @@ import type { Comparison, Run } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
 import { aPoint, aRun, aSweep, doneData } from '@/testing/fixtures';
 
-import { compareTable, comparedRuns, referenceRow, runRow, runSpread, shortTime, sweepRows, verdictWords } from './compare';
+import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, shortTime, sweepRows, verdictWords } from './compare';
 
 /** The English strings, as the interface shows them before a language is chosen. */
 const t = i18next.getFixedT('en', 'bench');
@@ -46,7 +46,7 @@ describe('compareTable', () => {
     const noisy = run({ result: { ...doneData, host_noise: { sigma: 0.05, runs: 10, groups: 2, measured_at: '2026-11-28T10:00:00Z' } } });
     const table = compareTable([runRow(noisy, t, 'en')], () => 'the reference');
     expect(table.columns).toEqual(['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note']);
-    expect(table.rows[0]?.slice(1, 6)).toEqual(['c-epoll', 51234.5, runSpread(0.05), 120, 900]);
+    expect(table.rows[0]?.slice(1, 6)).toEqual(['c-epoll', 51234.5, rowSpread(0.05), 120, 900]);
     expect(table.rows[0]?.at(-2)).toBe('the reference');
   });
 });

@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 
 import type { Comparison, Run, Sweep } from '@/lib/api-schemas';
 import type { ExportTable } from '@/lib/export';
+import { runSpread } from '@/lib/verdict';
 
 import { changeWords } from './round-comparison';
 import { dateLocale, statusWord } from './words';
@@ -123,9 +124,9 @@ export function comparedRuns(rows: CompareRow[]): string[] {
   return ids.length >= 2 ? ids : [];
 }
 
-/** How far a second run of the same could land from this one (95 %): 1.96 sigma. */
-export function runSpread(noise: number | null): number | null {
-  return noise === null ? null : 1.96 * noise;
+/** A row's QPS 95 % range from its runner's run-to-run sigma (lib/verdict), if known. */
+export function rowSpread(noise: number | null): number | null {
+  return noise === null ? null : runSpread(noise);
 }
 
 /**
@@ -145,6 +146,6 @@ export function verdictWords(row: CompareRow, reference: CompareRow | undefined,
 export function compareTable(rows: CompareRow[], verdictOf: (row: CompareRow) => string): ExportTable {
   return {
     columns: ['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note'],
-    rows: rows.map((r) => [r.label, r.server, r.qps, runSpread(r.noise), r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, verdictOf(r), r.note]),
+    rows: rows.map((r) => [r.label, r.server, r.qps, rowSpread(r.noise), r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, verdictOf(r), r.note]),
   };
 }

@@ -12,7 +12,7 @@ import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from 
 import { compareRuns } from '../../api/lab';
 import { getRun } from '../../api/runs';
 import { getSweep } from '../../api/sweeps';
-import { compareTable, comparedRuns, referenceRow, runRow, runSpread, sweepRows, verdictWords, type CompareRow } from '../../lib/compare';
+import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, sweepRows, verdictWords, type CompareRow } from '../../lib/compare';
 
 interface CompareViewProps {
   entries: HistoryEntry[];
@@ -58,7 +58,7 @@ function useVerdicts(rows: CompareRow[]): { verdicts: Comparison[]; error: Error
 /** QPS with how far a second run could land, when the runner knew: "182k ±9 %". */
 function qpsWithSpread(row: CompareRow): string {
   if (row.qps === null) return '—';
-  const spread = runSpread(row.noise);
+  const spread = rowSpread(row.noise);
   return spread === null ? formatQps(row.qps) : `${formatQps(row.qps)} ±${formatPercent(spread * 100)}`;
 }
 
