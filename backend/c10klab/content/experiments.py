@@ -21,7 +21,7 @@ from c10klab.sweeps.schemas import SweepRequest
 # translation keeps. Neither changes what runs, so neither calls for a new recording.
 WIDGET_ONLY_KEYS = {"title", "id"}
 # A series experiment: several servers and/or one parameter over several values (a sweep).
-SERIES_KEYS = {"servers", "vary", "values", "total_connections"}
+SERIES_KEYS = {"servers", "vary", "values", "total_connections", "within"}
 
 
 class _UniqueKeys(yaml.SafeLoader):
@@ -64,9 +64,13 @@ def series_request(spec: dict[str, Any]) -> SweepRequest:
         values = [base.pop("connections", RunRequest.model_fields["connections"].default)]
     elif "vary" not in spec:
         raise ValueError("`values` needs `vary`: the parameter they set")
-    total = spec.get("total_connections")
     return SweepRequest(
-        servers=spec["servers"], vary=vary, values=values, base=base, total_connections=total
+        servers=spec["servers"],
+        vary=vary,
+        values=values,
+        base=base,
+        total_connections=spec.get("total_connections"),
+        within=spec.get("within"),
     )
 
 

@@ -17,6 +17,14 @@ Python's own parser and evaluated over a fixed vocabulary (never `eval`):
 - Derived figures are named functions (FUNCTIONS): `ratio(a, b)`, `percent_below(a, b)`,
   `memory_per_connection(sweep, "c-epoll")`, `cost_per_idle(sweep, "c-epoll")` ... The content
   checker and the lesson service call these same functions: nothing is computed by hand.
+- A difference between two throughputs measured in different runs is only stated when it is
+  outside what this host's runs scatter by: `ratio`, `percent_above`, `percent_below` and
+  `difference` of two such figures (or of the times per request made of them) refuse one whose
+  95 % interval holds no difference (c10klab.uncertainty.single_change, with the host noise
+  each recording carries). `verdict(a, b)` says what may be said instead, with its interval:
+  "4–12 % higher (95 % interval)" or "no difference this host can detect (±19 %)";
+  `verdict(rounds)` / `verdict(rounds, "server")` says a comparison in rounds' paired verdict.
+  Throughput only: that is what the host's noise is measured on.
 
 FORMAT is `bare` (the number without its unit), a unit to show it in (`ns`, `us`, `ms`, `KiB`,
 `MiB`), or a number of decimals (`.0` to `.3`), joined by spaces (`ms .2`).
@@ -38,10 +46,20 @@ from c10klab.content.schemas import Baseline
 from c10klab.sweeps.figures import memory_per_connection as sweep_memory_per_connection
 from c10klab.sweeps.figures import point_from_result
 from c10klab.sweeps.schemas import Point, SweepOut
+from c10klab.uncertainty import Comparison, HostNoise, compare, single_change
 
 Language = Literal["en", "zh"]
 Unit = Literal[
-    "requests_per_s", "us", "bytes", "percent", "ratio", "count", "per_request", "per_s", "text"
+    "requests_per_s",
+    "us",
+    "bytes",
+    "percent",
+    "ratio",
+    "count",
+    "per_request",
+    "per_s",
+    "text",
+    "verdict",
 ]
 
 REFERENCE = re.compile(r"\{\{(.+?)\}\}", re.DOTALL)
@@ -52,10 +70,21 @@ class FigureError(ValueError):
 
 
 @dataclass(frozen=True)
+class Measured:
+    """Where a throughput (or a time made of one) was measured: the run, so that two figures of
+    the same run are not taken for independent ones, and its host's run-to-run spread."""
+
+    run: str
+    noise: HostNoise | None
+
+
+@dataclass(frozen=True)
 class Quantity:
     value: float
     unit: Unit
     text: str | None = None  # given(...): shown as written
+    measured: Measured | None = None
+    verdict: Comparison | None = None  # verdict(...): said in words with its interval
 
 
 @dataclass(frozen=True)
@@ -70,6 +99,10 @@ class RunRecording:
     summary: dict[str, Any]
     aggregate: dict[str, Any]
     syscalls: dict[str, Any] | None
+
+    @property
+    def measured(self) -> Measured:
+        return Measured(f"`{self.id}`", self.point.host_noise)
 
 
 @dataclass(frozen=True)
@@ -103,8 +136,10 @@ Recording = RunRecording | SeriesRecording | Unreadable
 
 def read_recording(experiment_id: str, baseline: Baseline) -> Recording:
     """A lesson block's recording as figures can be read from it."""
-    if baseline.result.table is not None:
-        return SeriesRecording(id=experiment_id, table=baseline.result.table)
+    table = baseline.result.table
+    if table is not None:
+        points = [_with_noise(p, baseline.host_noise) for p in table.points]
+        return SeriesRecording(id=experiment_id, table=table.model_copy(update={"points": points}))
     events = baseline.result.events or []
     done = next((e.root for e in reversed(events) if e.root.type == "done"), None)
     if done is None:
@@ -112,16 +147,28 @@ def read_recording(experiment_id: str, baseline: Baseline) -> Recording:
     data = done.model_dump(mode="json")["data"]
     request = data["provenance"]["request"]
     base = {"server": request["server"], "value": 0, "run_id": None}
-    repetitions = [point_from_result(base, rep) for rep in data.get("repetitions") or []]
+    point = _with_noise(point_from_result(base, data), baseline.host_noise)
+    repetitions = [
+        _with_noise(point_from_result(base, rep), point.host_noise)
+        for rep in data.get("repetitions") or []
+    ]
     return RunRecording(
         id=experiment_id,
-        point=point_from_result(base, data),
+        point=point,
         repetitions=repetitions,
         connections=request["connections"],
         summary=data["summary"],
         aggregate=data.get("aggregate") or {},
         syscalls=data.get("syscalls"),
     )
+
+
+def _with_noise(point: Point, noise: HostNoise | None) -> Point:
+    """The point with the recording's host noise where its run did not carry its own (a
+    recording made before runners measured it says what its host's was)."""
+    if point.host_noise is not None or noise is None:
+        return point
+    return point.model_copy(update={"host_noise": noise})
 
 
 # --- what a reference may name ---------------------------------------------------------------
@@ -171,12 +218,20 @@ def _quantity(value: float | None, unit: Unit, what: str) -> Quantity:
     return Quantity(float(value), unit)
 
 
+# The figures that are throughputs: what a host's run-to-run noise is measured on.
+THROUGHPUTS = {"qps", "qps_min", "qps_max"}
+
+
 def _point_field(point: Point, name: str, what: str) -> Quantity:
+    """`what` names the point, and its run: two figures with the same `what` are one run's."""
     if name not in POINT_FIELDS:
         known = ", ".join(sorted(POINT_FIELDS))
         raise FigureError(f"{what} has no figure `{name}`; a point has: {known}")
     read, unit = POINT_FIELDS[name]
-    return _quantity(read(point), unit, f"{what}.{name}")
+    quantity = _quantity(read(point), unit, f"{what}.{name}")
+    if name in THROUGHPUTS:
+        return dataclasses.replace(quantity, measured=Measured(what, point.host_noise))
+    return quantity
 
 
 def _valid_points(series: SeriesRecording, server: str) -> list[Point]:
@@ -195,34 +250,104 @@ def _same_unit(a: Quantity, b: Quantity, name: str) -> None:
         raise FigureError(f"{name}() compares {a.unit} with {b.unit}")
 
 
+def single_runs_change(a: Quantity, b: Quantity) -> Comparison | None:
+    """a against b as a verdict, when both were measured (throughputs, or times made of them)
+    in different runs: the interval their hosts' run-to-run noise puts on the ratio. None when
+    they are not two runs' measurements; too_few when neither host's noise is known."""
+    if a.measured is None or b.measured is None or a.measured.run == b.measured.run:
+        return None
+    change = single_change(a.value, b.value, a.measured.noise, b.measured.noise)
+    return compare(a.measured.run, b.measured.run, "qps", change)
+
+
+def _stated(a: Quantity, b: Quantity, name: str) -> None:
+    """Refuse a difference between two runs' throughputs that their noise cannot tell from
+    none: the prose would teach an effect the measurement does not show."""
+    found = single_runs_change(a, b)
+    if found is None or found.call in ("higher", "lower"):
+        return
+    if found.change is None:
+        raise FigureError(
+            f"{name}() compares {found.subject} with {found.reference}, whose recordings "
+            "carry no host noise: record them again (make record-baselines)"
+        )
+    interval = found.change
+    raise FigureError(
+        f"{name}() states a difference between {found.subject} and {found.reference} "
+        f"({interval.estimate:+.1%}) whose 95 % interval ({interval.low:+.1%} to "
+        f"{interval.high:+.1%}) holds none: this host cannot tell them apart. Say so with "
+        "{{ verdict(a, b) }}, or measure them in rounds (vary: round) and use verdict(rounds)"
+    )
+
+
 def ratio(a: Quantity, b: Quantity) -> Quantity:
     """How many times a is b ("1.08×")."""
     _same_unit(a, b, "ratio")
+    _stated(a, b, "ratio")
     return Quantity(a.value / b.value, "ratio")
 
 
 def percent_below(a: Quantity, b: Quantity) -> Quantity:
     """How far a is below b, in percent of b ("8 % below")."""
     _same_unit(a, b, "percent_below")
+    _stated(a, b, "percent_below")
     return Quantity((b.value - a.value) / b.value * 100, "percent")
 
 
 def percent_above(a: Quantity, b: Quantity) -> Quantity:
     """How far a is above b, in percent of b."""
     _same_unit(a, b, "percent_above")
+    _stated(a, b, "percent_above")
     return Quantity((a.value - b.value) / b.value * 100, "percent")
 
 
 def difference(a: Quantity, b: Quantity) -> Quantity:
     _same_unit(a, b, "difference")
+    _stated(a, b, "difference")
     return Quantity(a.value - b.value, a.unit)
+
+
+def verdict(a: Quantity | SeriesRecording, b: Quantity | str | None = None) -> Quantity:
+    """What may be said of a against b, in words with its interval. Two runs' throughputs:
+    their single-run verdict. A comparison in rounds (`vary: round`): its paired QPS verdict of
+    server `b` (by default the second entry) against the first."""
+    if isinstance(a, SeriesRecording):
+        return _rounds_verdict(a, b if isinstance(b, str) else None)
+    if not isinstance(b, Quantity):
+        raise FigureError("verdict() takes two throughputs, or a comparison in rounds")
+    _same_unit(a, b, "verdict")
+    found = single_runs_change(a, b)
+    if found is None:
+        raise FigureError(
+            "verdict() takes two throughputs measured in different runs (.qps, or "
+            "time_per_request of one)"
+        )
+    if found.change is None:
+        raise FigureError("verdict(): the recordings carry no host noise; record them again")
+    return Quantity(found.change.estimate, "verdict", verdict=found)
+
+
+def _rounds_verdict(series: SeriesRecording, server: str | None) -> Quantity:
+    if series.table.request.vary != "round":
+        raise FigureError(f"`{series.id}` is not a comparison in rounds (vary: round)")
+    found = [
+        v
+        for v in series.table.verdicts
+        if v.metric == "qps" and (server is None or v.subject == server)
+    ]
+    if not found:
+        subjects = ", ".join(v.subject for v in series.table.verdicts if v.metric == "qps")
+        raise FigureError(f"`{series.id}` has no QPS verdict for {server}; it has {subjects}")
+    if found[0].change is None:
+        raise FigureError(f"`{series.id}` has too few undisturbed rounds for a verdict")
+    return Quantity(found[0].change.estimate, "verdict", verdict=found[0])
 
 
 def time_per_request(qps: Quantity) -> Quantity:
     """The server's time per request when it is busy all the time: 1 / throughput."""
     if qps.unit != "requests_per_s":
         raise FigureError("time_per_request() takes a throughput (a .qps)")
-    return Quantity(1e6 / qps.value, "us")
+    return Quantity(1e6 / qps.value, "us", measured=qps.measured)
 
 
 def closed_loop_latency(run: RunRecording) -> Quantity:
@@ -231,7 +356,7 @@ def closed_loop_latency(run: RunRecording) -> Quantity:
     latency leaves the turnaround out, so it comes in below this."""
     if not isinstance(run, RunRecording) or not run.point.qps:
         raise FigureError("closed_loop_latency() takes a run block with a throughput")
-    return Quantity(run.connections / run.point.qps * 1e6, "us")
+    return Quantity(run.connections / run.point.qps * 1e6, "us", measured=run.measured)
 
 
 def memory_per_connection(series: SeriesRecording, server: str) -> Quantity:
@@ -288,6 +413,7 @@ FUNCTIONS: dict[str, Callable[..., Quantity]] = {
         lowest,
         highest,
         given,
+        verdict,
     )
 }
 
@@ -341,17 +467,20 @@ class _Evaluator:
                 return SyscallProfile(value.id, value.syscalls)
             if attr in RUN_FIELDS:
                 read, unit = RUN_FIELDS[attr]
-                return _quantity(read(value), unit, f"{value.id}.{attr}")
+                quantity = _quantity(read(value), unit, f"{value.id}.{attr}")
+                if attr in THROUGHPUTS:
+                    return dataclasses.replace(quantity, measured=value.measured)
+                return quantity
             return _point_field(value.point, attr, f"`{value.id}`")
-        if isinstance(value, Point):
-            where = f"the point ({value.server}, {value.value:g})"
+        if isinstance(value, PointOf):
+            point, where = value.point, value.run
             if attr == "syscalls":
-                if not value.syscalls:
+                if not point.syscalls:
                     raise FigureError(f"{where} was not recorded with profile: syscalls")
-                rows = [r.model_dump() for r in value.syscalls]
-                profile = {"rows": rows, "calls_per_request": value.calls_per_request}
+                rows = [r.model_dump() for r in point.syscalls]
+                profile = {"rows": rows, "calls_per_request": point.calls_per_request}
                 return SyscallProfile(where, profile)
-            return _point_field(value, attr, where)
+            return _point_field(point, attr, where)
         if isinstance(value, SyscallProfile):
             if attr == "per_request":
                 return _quantity(value.profile.get("calls_per_request"), "per_request", attr)
@@ -374,7 +503,7 @@ class _Evaluator:
             raise FigureError(f"`{value.id}` is a series: pick its point, e.g. {value.id}[1000]")
         raise FigureError(f"`.{attr}` of something that has no figures")
 
-    def point(self, value: Any, index: ast.expr) -> Point:
+    def point(self, value: Any, index: ast.expr) -> "PointOf":
         if not isinstance(value, SeriesRecording):
             raise FigureError('only a series block has points: ID[value] or ID["server", value]')
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
@@ -391,14 +520,24 @@ class _Evaluator:
         if match is None:
             values = [f"{p.value:g}" for p in value.table.points if p.server == server]
             raise FigureError(f"`{value.id}` has no point ({server}, {at}); its values: {values}")
-        return match
+        return PointOf(match, f'`{value.id}["{server}", {at:g}]`')
 
-    def repetition(self, value: Any, number: Any) -> Point:
+    def repetition(self, value: Any, number: Any) -> "PointOf":
         if not isinstance(value, RunRecording) or not isinstance(number, int):
             raise FigureError("rep(N) takes a run block and a repetition number from 1")
         if not 1 <= number <= len(value.repetitions):
             raise FigureError(f"`{value.id}` has {len(value.repetitions)} repetition(s)")
-        return value.repetitions[number - 1]
+        # A repetition's server is the run's: it is not measured apart from the run
+        return PointOf(value.repetitions[number - 1], value.measured.run)
+
+
+@dataclass(frozen=True)
+class PointOf:
+    """A point read from a recording, and the run it was measured in (how the prose names
+    it): one run's figures are not independent of each other."""
+
+    point: Point
+    run: str
 
 
 @dataclass(frozen=True)
@@ -436,7 +575,7 @@ def resolve(inner: str, recordings: dict[str, Recording], language: Language) ->
         text = format_quantity(value, fmt, language)
     except FigureError as exc:
         return Reference(0, 0, expression, fmt, None, None, None, (), str(exc))
-    number = None if value.unit == "text" else value.value
+    number = None if value.unit in ("text", "verdict") else value.value
     return Reference(
         0, 0, expression, fmt, text, number, value.unit, tuple(sorted(evaluator.experiments)), None
     )
@@ -521,10 +660,43 @@ def _scaled(value: float, unit: Unit, scale: str | None) -> tuple[float, str]:
     return value / scales[scale], SCALE_SUFFIX.get(scale, f" {scale}")
 
 
+VERDICT_WORDS: dict[Language, dict[str, str]] = {
+    "en": {
+        "higher": "{low}–{high} % higher (95 % interval)",
+        "lower": "{low}–{high} % lower (95 % interval)",
+        "no_difference": "no difference this host can detect (±{half} %)",
+    },
+    "zh": {
+        "higher": "高 {low}%–{high}%（95% 区间）",
+        "lower": "低 {low}%–{high}%（95% 区间）",
+        "no_difference": "本机测不出差别（±{half}%）",
+    },
+}
+
+
+def verdict_words(found: Comparison, language: Language) -> str:
+    """A verdict as the prose says it: the change's interval, or how wide the interval that
+    held no difference was."""
+    if found.change is None:
+        raise FigureError("a verdict without an interval cannot be said")
+    low, high = sorted((abs(found.change.low) * 100, abs(found.change.high) * 100))
+    half = max(low, high)
+
+    def number(value: float) -> str:
+        return f"{value:.{default_decimals('percent', value)}f}"
+
+    template = VERDICT_WORDS[language][found.call]
+    return template.format(low=number(low), high=number(high), half=number(half))
+
+
 def format_quantity(q: Quantity, fmt: str, language: Language) -> str:
     """A figure with its unit, in the lesson's language; FORMAT as the module says."""
     if q.unit == "text":
         return q.text or ""
+    if q.verdict is not None:
+        if fmt:
+            raise FigureError("a verdict takes no format: it is said in words")
+        return verdict_words(q.verdict, language)
     options = fmt.split()
     bad = [o for o in options if not FORMATS.match(o)]
     if bad:

@@ -6,6 +6,7 @@ from c10klab.content.experiments import parse_block, request_key
 from c10klab.results.schemas import Provenance, RunEvent
 from c10klab.runs.schemas import RunRequest
 from c10klab.sweeps.schemas import SweepOut, SweepRequest
+from c10klab.uncertainty import HostNoise
 
 
 class FrontMatter(BaseModel):
@@ -109,6 +110,12 @@ class Baseline(BaseModel):
     recorded_at: str
     provenance: Provenance
     result: RecordedResult
+    host_noise: HostNoise | None = Field(
+        None,
+        description="the recording host's run-to-run spread, for the runs of a recording made "
+        "before runners measured theirs (a run that carries its own keeps it): lessons state a "
+        "difference between two recorded throughputs only outside it",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

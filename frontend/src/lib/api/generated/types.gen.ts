@@ -43,6 +43,10 @@ export type Baseline = {
      */
     block: string;
     /**
+     * the recording host's run-to-run spread, for the runs of a recording made before runners measured theirs (a run that carries its own keeps it): lessons state a difference between two recorded throughputs only outside it
+     */
+    host_noise?: HostNoise | null;
+    /**
      * Key
      *
      * What the recorded block asked for (content.experiments.request_key): the lesson's
@@ -3920,6 +3924,10 @@ export type BaselineWritable = {
      * Block
      */
     block: string;
+    /**
+     * the recording host's run-to-run spread, for the runs of a recording made before runners measured theirs (a run that carries its own keeps it): lessons state a difference between two recorded throughputs only outside it
+     */
+    host_noise?: HostNoise | null;
     /**
      * Kind
      */

@@ -1698,6 +1698,7 @@ export const zRecordedResult = z.object({
  */
 export const zBaseline = z.object({
     block: z.string(),
+    host_noise: zHostNoise.nullish(),
     key: z.string().nullable(),
     kind: z.enum(['run', 'series']),
     provenance: zProvenance,
@@ -1749,6 +1750,7 @@ export const zRunOut = z.object({
  */
 export const zBaselineWritable = z.object({
     block: z.string(),
+    host_noise: zHostNoise.nullish(),
     kind: z.enum(['run', 'series']),
     provenance: zProvenance,
     recorded_at: z.string(),
