@@ -18,7 +18,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         contract contract-check lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
-        bench bench-intervals bench-noise bench-trust bench-hosting bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend record-baselines diagrams clean
+        bench bench-intervals bench-noise bench-trust bench-hosting bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend bench-tab record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -213,6 +213,13 @@ bench-counting: servers loadgen
 # The API alone serves the built frontend; no runner or Docker is needed for page loads.
 bench-frontend: frontend venv
 	node frontend/bench/first-load.mjs
+
+# What a learner's own tab, drawing a run, costs that run (results/tab.md): lesson 1's run from
+# its page (clicked at once, or after the page settled) against the same run posted with no page
+# open, in turns. ROUNDS=6 by default.
+ROUNDS ?= 6
+bench-tab: frontend venv images
+	node frontend/bench/tab-cost.mjs $(ROUNDS)
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target $(RUST_SERVERS)/target \

@@ -87,10 +87,10 @@ class Settings(BaseSettings):
     min_rate_fraction: float = Field(0.9, ge=0, le=1)
     # Repetitions whose QPS spread ((max - min) / median) exceeds this are flagged noisy.
     noisy_spread: float = Field(0.10, ge=0)
-    # The A/A run a runner measures its host's noise with when it starts (runner/noise.py):
-    # this many fresh starts of this server at a lesson's settings, about 9 s each; 0 skips it
+    # The A/A runs a runner measures its host's noise with when it starts (runner/noise.py):
+    # this many runs of this server at a lesson's settings, about 9 s each; 0 skips them
     # (the noise is then known only once identical runs have been measured).
-    calibration_repetitions: int = Field(5, ge=0, le=10)
+    calibration_runs: int = Field(5, ge=0, le=10)
     calibration_server: str = "c-epoll"
 
     # --- Stability: a run disturbed while it was measured is "unstable" (runner/measure.py) ---

@@ -9,7 +9,10 @@ turns measurements into intervals and verdicts (docs/ARCHITECTURE.md, "Uncertain
   three to eight pairs it holds its 95 % where a bootstrap's holds 70-93 % (results/
   intervals.md), and an outlying round widens it, towards "no difference", never the wrong way.
 - Figures measured once each are compared with this host's own run-to-run spread (HostNoise):
-  what identical runs with fresh starts scatter by here, measured by the runner.
+  what separate identical runs scatter by here, measured by the runner. The spread is itself
+  estimated from a few runs, so the interval is Student's t at its degrees of freedom, not the
+  normal's 1.96: five runs give t = 2.78, and a lucky calibration does not make every
+  difference look real.
 
 A verdict is "higher" or "lower" only when its whole interval is; otherwise "no difference this
 host can detect", with how wide the interval was.
@@ -20,7 +23,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 from scipy import stats
 
 LEVEL = 0.95
@@ -61,7 +64,7 @@ class Comparison(BaseModel):
 
 
 class HostNoise(BaseModel):
-    """How far identical runs with fresh server starts scatter on one runner host."""
+    """How far separate identical runs scatter on one runner host."""
 
     sigma: float = Field(
         description="standard deviation of log QPS between identical runs (about their "
@@ -70,6 +73,21 @@ class HostNoise(BaseModel):
     runs: int = Field(description="the runs it was estimated from")
     groups: int = Field(description="sets of identical runs among them")
     measured_at: str
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="the estimate's degrees of freedom: runs less sets, at least 1"
+    )
+    @property
+    def freedom(self) -> int:
+        return max(self.runs - self.groups, 1)
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Student's t, two-sided 95 %, at `freedom`: a single run's 95 % range is "
+        "±quantile·sigma, and a second run's distance from a first ±quantile·sigma·√2"
+    )
+    @property
+    def quantile(self) -> float:
+        return round(float(stats.t.ppf(0.5 + LEVEL / 2, self.freedom)), 4)
 
 
 def _usable(values: Sequence[float | None]) -> list[float]:
@@ -148,14 +166,26 @@ def single_change(
     whose host's noise is unknown is taken to scatter as the other's; None when neither is
     known, since then nothing says how far a second run could land."""
     both = _both(subject, reference)
-    known = [n.sigma for n in (subject_noise, reference_noise) if n is not None]
+    known = [n for n in (subject_noise, reference_noise) if n is not None]
     if not known or both is None:
         return None
-    sigma_s = subject_noise.sigma if subject_noise else known[0]
-    sigma_r = reference_noise.sigma if reference_noise else known[0]
+    subject_noise = subject_noise or known[0]
+    reference_noise = reference_noise or known[0]
+    spread = math.hypot(subject_noise.sigma, reference_noise.sigma)
     log_ratio = math.log(both[0] / both[1])
-    half = stats.norm.ppf(0.5 + LEVEL / 2) * math.hypot(sigma_s, sigma_r)
+    half = stats.t.ppf(0.5 + LEVEL / 2, _freedom(subject_noise, reference_noise)) * spread
     return _change(log_ratio, log_ratio - half, log_ratio + half, 1, "host_noise")
+
+
+def _freedom(first: HostNoise, second: HostNoise) -> float:
+    """The degrees of freedom of the two estimates' sum of variances: one estimate's own when
+    both sides read the same one, else Welch-Satterthwaite's."""
+    if first == second:
+        return first.freedom
+    a, b = first.sigma**2, second.sigma**2
+    if a + b == 0:
+        return min(first.freedom, second.freedom)
+    return (a + b) ** 2 / (a**2 / first.freedom + b**2 / second.freedom)
 
 
 def compare(subject: str, reference: str, metric: Metric, change: Interval | None) -> Comparison:

@@ -13,8 +13,14 @@ hypervisor's steal, the course's own API, runner and Docker among them).
   per cent of a core taken costs. From it, the stability check's limit for this host: the share
   at which what others take moves the figure by as much as a second run would anyway (sigma).
 
+- Back to back against separate (`--back-to-back BLOCKS`): in each block, one run of R
+  repetitions (fresh containers each, taken back to back) and R separate single runs, in turn
+  which first: whether a run's repetitions scatter as much as separate runs do, which decides
+  what the runner may estimate its host's noise from (runner/noise.py).
+
 Each invocation's figures go to results/noise-<label>.json; results/noise.md shows every label
-measured, side by side (`--label before` on the code before a change, then `--label after`).
+measured, side by side (`--label before` on the code before a change, then `--label after`),
+and the back-to-back blocks from results/noise-back-to-back.json.
 """
 
 import argparse
@@ -35,6 +41,7 @@ from scipy import stats
 
 from c10klab.config import REPO_ROOT, Settings, parse_cpus
 from c10klab.runner.worker import cpu_model
+from c10klab.uncertainty import pooled_sigma
 from c10klab_bench.harness import Harness, harness
 
 RESULTS = REPO_ROOT / "results"
@@ -110,6 +117,76 @@ def run_once(bench: Harness, condition: str, cpu: str | None, duty: float) -> Me
             flush=True,
         )
     return figures
+
+
+BACK_TO_BACK = RESULTS / "noise-back-to-back.json"
+
+
+def undisturbed_qps(result: dict[str, Any] | None) -> float | None:
+    if not result or not result.get("valid") or result.get("stable") is False:
+        return None
+    return float(result["summary"]["qps"])
+
+
+def back_to_back(bench: Harness, blocks: int, size: int) -> dict[str, Any]:
+    """Each block: a run of `size` repetitions and `size` separate runs, the first of the two
+    alternating by block so a drift of the host falls on both; the undisturbed QPS of each."""
+    rows = []
+    for block in range(blocks):
+        repeated: list[float] = []
+        separate: list[float] = []
+        for kind in ("repetitions", "separate") if block % 2 == 0 else ("separate", "repetitions"):
+            if kind == "repetitions":
+                result = bench.run(dict(LESSON) | {"repetitions": size}).result or {}
+                for rep in result.get("repetitions") or []:
+                    if (qps := undisturbed_qps(rep)) is not None:
+                        repeated.append(qps)
+            else:
+                for _ in range(size):
+                    if (qps := undisturbed_qps(bench.run(dict(LESSON)).result)) is not None:
+                        separate.append(qps)
+        print(f"  block {block + 1}: {repeated} / {separate}", flush=True)
+        rows.append({"repetitions": repeated, "separate": separate})
+    return {
+        "measured_at": datetime.now(UTC).isoformat(timespec="minutes"),
+        "host": cpu_model(),
+        "size": size,
+        "blocks": rows,
+    }
+
+
+def log_sd(values: list[float]) -> float | None:
+    return statistics.stdev(math.log(v) for v in values) if len(values) > 1 else None
+
+
+def pooled_cell(groups: list[list[float]]) -> str:
+    """The blocks' spreads pooled (each block's level apart), with the runs behind it."""
+    pooled = pooled_sigma(groups)
+    return "—" if pooled is None else f"{pct(pooled[0])} ({pooled[1]})"
+
+
+def back_to_back_section(figures: dict[str, Any]) -> list[str]:
+    rows = figures["blocks"]
+    lines = [
+        f"## Back to back against separate ({figures['measured_at']} UTC, {figures['host']})",
+        "",
+        f"In each block, one run of {figures['size']} repetitions (each on fresh containers, "
+        f"taken back to back) and {figures['size']} separate single runs, in turn which first. "
+        "Undisturbed runs only. Each block's sigma is about its own level; the pooled row weighs "
+        "each by its runs less one. The runner estimates its host's noise from separate runs "
+        "only (runner/noise.py): how far a separate run lands from another.",
+        "",
+        "| block | repetitions: sigma of log QPS (runs) | separate: sigma of log QPS (runs) |",
+        "|---:|---:|---:|",
+    ]
+    for number, row in enumerate(rows, 1):
+        cells = [
+            f"{pct(log_sd(row[kind]))} ({len(row[kind])})" for kind in ("repetitions", "separate")
+        ]
+        lines.append(f"| {number} | {cells[0]} | {cells[1]} |")
+    cells = [pooled_cell([row[kind] for row in rows]) for kind in ("repetitions", "separate")]
+    lines += [f"| pooled | {cells[0]} | {cells[1]} |", ""]
+    return lines
 
 
 def slope(xs: list[float], ys: list[float]) -> dict[str, float] | None:
@@ -222,7 +299,10 @@ def section(figures: dict[str, Any]) -> list[str]:
 
 
 def write_report(output: Path) -> None:
-    measured_sets = sorted(RESULTS.glob("noise-*.json"), key=lambda p: p.stat().st_mtime)
+    measured_sets = sorted(
+        (p for p in RESULTS.glob("noise-*.json") if p != BACK_TO_BACK),
+        key=lambda p: p.stat().st_mtime,
+    )
     lines = [
         "# Where the run-to-run spread comes from (make bench-noise)",
         "",
@@ -236,6 +316,8 @@ def write_report(output: Path) -> None:
     ]
     for path in measured_sets:
         lines += section(json.loads(path.read_text()))
+    if BACK_TO_BACK.exists():
+        lines += back_to_back_section(json.loads(BACK_TO_BACK.read_text()))
     output.write_text("\n".join(lines))
     print(f"wrote {output}")
 
@@ -248,10 +330,21 @@ def main() -> int:
     parser.add_argument("--duty", type=float, nargs="+", default=[0.15, 0.3])
     parser.add_argument("--note", default="", help="what the code measured was, in a sentence")
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument(
+        "--back-to-back",
+        type=int,
+        default=0,
+        metavar="BLOCKS",
+        help="measure only this many blocks of repetitions against separate runs",
+    )
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
-    if not args.report_only:
-        settings = Settings(calibration_repetitions=0)
+    if args.back_to_back:
+        with harness(Settings(calibration_runs=0)) as bench:
+            figures = back_to_back(bench, args.back_to_back, size=5)
+        BACK_TO_BACK.write_text(json.dumps(figures, indent=1) + "\n")
+    elif not args.report_only:
+        settings = Settings(calibration_runs=0)
         conditions = [
             (f"{role} core {duty:.0%} taken", cpus, duty)
             for role, cpus in (("server", settings.server_cpus), ("loadgen", settings.loadgen_cpus))

@@ -155,7 +155,7 @@ def main() -> int:
 
     started = datetime.now(UTC)
     source = EPOLL_SOURCE.read_text()
-    settings = Settings(calibration_repetitions=0)
+    settings = Settings(calibration_runs=0)
     with harness(settings) as bench, TestClient(create_app(bench.settings)) as client:
         course = Course(client)
         same_a, same_b = course.variant(source), course.variant(source)

@@ -60,7 +60,7 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
     """The real repository's content and catalog, with a store of the test's own. A runner
     started on it does not measure its host's noise first (45 s): the one test of that asks."""
     return Settings(
-        db_path=tmp_path / "store.sqlite3", database_url=database_url, calibration_repetitions=0
+        db_path=tmp_path / "store.sqlite3", database_url=database_url, calibration_runs=0
     )
 
 

@@ -96,7 +96,7 @@ def course() -> Iterator[Course]:
     env = os.environ | {
         "C10K_PORT": str(port),
         "C10K_DB_PATH": str(settings.db_path),
-        "C10K_CALIBRATION_REPETITIONS": "0",
+        "C10K_CALIBRATION_RUNS": "0",
     }
     with log.open("wb") as out:
         process = subprocess.Popen(

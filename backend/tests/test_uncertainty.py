@@ -81,9 +81,11 @@ def test_single_runs_are_compared_with_the_hosts_run_to_run_spread() -> None:
     close = single_change(105.0, 100.0, NOISE_5)
     assert close is not None and close.method == "host_noise"
     assert compare("s", "r", "qps", close).call == "no_difference"
-    # two runs each scattering 5 %: a ratio within about ±14 % is one the host cannot tell
+    # two runs each scattering 5 %, known from 20 runs in 4 sets (16 degrees of freedom,
+    # t = 2.120): a ratio within about ±15 % is one the host cannot tell
+    assert NOISE_5.freedom == 16 and NOISE_5.quantile == pytest.approx(2.1199, abs=1e-4)
     assert math.log1p(close.high) - math.log1p(close.estimate) == pytest.approx(
-        1.96 * 0.05 * 2**0.5, rel=1e-3
+        2.1199 * 0.05 * 2**0.5, rel=1e-3
     )
     far = single_change(60.0, 100.0, NOISE_5)
     assert far is not None and compare("s", "r", "qps", far).call == "lower"
@@ -95,12 +97,26 @@ def test_single_runs_of_two_hosts_add_their_spreads_and_lend_a_known_one_to_an_u
     noise_10 = NOISE_5.model_copy(update={"sigma": 0.10})
     mixed = single_change(105.0, 100.0, NOISE_5, noise_10)
     assert mixed is not None
+    # Welch-Satterthwaite: (0.05² + 0.10²)² / (0.05⁴/16 + 0.10⁴/16) = 23.5 degrees of freedom
     assert math.log1p(mixed.high) - math.log1p(mixed.estimate) == pytest.approx(
-        1.96 * math.hypot(0.05, 0.10), rel=1e-3
+        2.0661 * math.hypot(0.05, 0.10), rel=1e-3
     )
     lent = single_change(105.0, 100.0, None, NOISE_5)
     same = single_change(105.0, 100.0, NOISE_5)
     assert lent is not None and same is not None and lent.high == pytest.approx(same.high)
+
+
+def test_a_spread_known_from_few_runs_widens_the_interval() -> None:
+    """Three calibration runs that happened to agree: t at 2 degrees of freedom is 4.30, so
+    the interval is more than twice the normal one, not a certainty the runs do not give."""
+    lucky = HostNoise(sigma=0.01, runs=3, groups=1, measured_at="2026-11-29T00:00:00Z")
+    assert lucky.freedom == 2 and lucky.quantile == pytest.approx(4.3027, abs=1e-4)
+    found = single_change(110.0, 100.0, lucky)
+    assert found is not None
+    assert math.log1p(found.high) - math.log1p(found.estimate) == pytest.approx(
+        4.3027 * 0.01 * 2**0.5, rel=1e-3
+    )
+    assert HostNoise(sigma=0.01, runs=1, groups=1, measured_at="x").freedom == 1
 
 
 def test_pooled_sigma_is_the_spread_within_sets_of_identical_runs() -> None:

@@ -16,18 +16,15 @@
 //
 //   make bench-frontend        (builds the frontend and the venv first)
 //   node frontend/bench/first-load.mjs   [CHROMIUM_PATH=/path/to/chrome]
-import { spawn } from 'node:child_process';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PYTHON = join(ROOT, '.venv', 'bin', 'python');
+import { ROOT, sparePort, startCourse } from './course.mjs';
+
 const RESULTS = join(ROOT, 'results', 'frontend.md');
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -35,44 +32,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const VIEWPORT = { width: 1366, height: 900 };
 /** The budget: a lesson's first load, gzipped JavaScript, in bytes (300 kB, as Vite counts kB). */
 const BUDGET_GZIP_BYTES = 300_000;
-const START_TIMEOUT_MS = 30_000;
 const PAGE_TIMEOUT_MS = 60_000;
 const ENCODINGS = ['gzip', 'br', 'identity'];
-
-/** A TCP port nobody listens on right now. */
-function sparePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `python -m c10klab api` and resolves once it answers; the caller stops it. */
-async function startApi(port, work) {
-  const log = await open(join(work, 'api.log'), 'w');
-  const api = spawn(PYTHON, ['-m', 'c10klab', 'api'], {
-    cwd: ROOT,
-    env: { ...process.env, C10K_PORT: String(port), C10K_DB_PATH: join(work, 'store.sqlite3') },
-    stdio: ['ignore', log.fd, log.fd],
-  });
-  const exited = new Promise((resolve) => api.once('exit', resolve));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (api.exitCode !== null) throw new Error(`the API exited early (code ${api.exitCode}); see its log`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/lessons`);
-      if (response.ok) return { api, exited, log };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the API did not answer on port ${port} within ${START_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /**
  * The body bytes the backend sends for `url` when asked with this Accept-Encoding, counted
@@ -263,12 +224,12 @@ function report(lessons, pages, maxGzip) {
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'c10klab-bench-frontend-'));
   const port = await sparePort();
-  const base = `http://127.0.0.1:${port}`;
   let server;
   let browser;
   let failed = false;
   try {
-    server = await startApi(port, work);
+    server = await startCourse('api', port, work);
+    const { base } = server;
     const index = await fetch(`${base}/`).then((response) => response.text());
     if (!index.includes('<script')) throw new Error('the backend serves no built frontend: run `make frontend` first');
     const summaries = await fetch(`${base}/api/lessons`).then((response) => response.json());
@@ -293,15 +254,11 @@ async function main() {
     console.log(JSON.stringify({ lessons: lessons.map(figures), pages: pages.map(figures), max_gzip_js_bytes: maxGzip }));
   } catch (error) {
     failed = true;
-    if (server) console.error(`(the API's log is kept: ${join(work, 'api.log')})`);
+    if (server) console.error(`(the API's log is kept: ${join(work, 'course.log')})`);
     throw error;
   } finally {
     await browser?.close();
-    if (server) {
-      server.api.kill('SIGTERM');
-      await server.exited;
-      await server.log.close();
-    }
+    await server?.stop();
     if (!failed) await rm(work, { recursive: true, force: true });
   }
 }

@@ -28,7 +28,7 @@ esac
 # Nor does it call a round disturbed: Chromium and this suite run on the measured cores, and
 # the pages' flow, not the host's quiet, is under test here (the stability check has its own
 # test, backend/tests/runner/test_stability_docker.py).
-C10K_CALIBRATION_REPETITIONS=0 C10K_MAX_INTERFERENCE_SERVER=1 C10K_MAX_INTERFERENCE_LOADGEN=1 \
+C10K_CALIBRATION_RUNS=0 C10K_MAX_INTERFERENCE_SERVER=1 C10K_MAX_INTERFERENCE_LOADGEN=1 \
     C10K_MODE=$mode C10K_PORT=$port C10K_DB_PATH=$store \
     "$root/.venv/bin/python" -m c10klab up >"$log" 2>&1 &
 course=$!

@@ -20,7 +20,7 @@ else
     exit 1
 fi
 # The runner does not measure its host's noise first (45 s; backend/tests/runner tests that).
-stack() { C10K_CALIBRATION_REPETITIONS=0 C10K_PUBLISH=127.0.0.1:$port "${compose[@]}" -p "$project" "$@"; }
+stack() { C10K_CALIBRATION_RUNS=0 C10K_PUBLISH=127.0.0.1:$port "${compose[@]}" -p "$project" "$@"; }
 
 cd "$root"
 stop() {

@@ -1,12 +1,13 @@
-"""This runner host's own noise: how far identical runs with fresh server starts scatter here
-(c10klab.uncertainty.HostNoise). Measured once when the runner starts (an A/A run of its own,
+"""This runner host's own noise: how far identical runs scatter here
+(c10klab.uncertainty.HostNoise). Measured once when the runner starts (A/A runs of its own,
 `calibration_request`), then kept current from the runs it finishes.
 
-Identical runs are found two ways: a run of several repetitions is a set of its own (each
-repetition is a fresh start, measured back to back), and separate single runs with the same
-request (a lesson's run, started by many learners, a series' rounds) form a set together.
-Only undisturbed figures count (valid, and not flagged unstable): a disturbance with a known
-cause is not the host's noise.
+Identical runs are separate single runs with the same request: a lesson's run started by many
+learners, a series' rounds, the runner's own A/A runs. The repetitions of one run do not count:
+the noise is how far a separate run lands from another, which separate runs measure directly,
+and repetitions scatter differently (results/noise.md, "Back to back against separate"). Only
+undisturbed figures count (valid, and not flagged unstable): a disturbance with a known cause is
+not the host's noise.
 """
 
 import json
@@ -36,18 +37,15 @@ def _undisturbed(outcome: dict[str, Any]) -> float | None:
 
 def identical_sets(recent: Sequence[Finished]) -> list[list[float]]:
     """The QPS of sets of identical runs among these."""
-    sets: list[list[float]] = []
     singles: dict[str, list[float]] = defaultdict(list)
     for request, result, _ in recent:
-        repetitions = result.get("repetitions") or []
-        if len(repetitions) > 1:
-            sets.append([q for q in map(_undisturbed, repetitions) if q is not None])
-            continue
+        if len(result.get("repetitions") or []) > 1:
+            continue  # back to back: not how far a separate run lands
         qps = _undisturbed(result)
         if qps is not None:
             the_run = {k: v for k, v in request.items() if k not in NOT_THE_RUN}
             singles[json.dumps(the_run, sort_keys=True)].append(qps)
-    return sets + list(singles.values())
+    return list(singles.values())
 
 
 def host_noise(recent: Sequence[Finished]) -> HostNoise | None:
@@ -65,14 +63,13 @@ def host_noise(recent: Sequence[Finished]) -> HostNoise | None:
     )
 
 
-def calibration_request(server: str, repetitions: int) -> dict[str, Any]:
-    """The A/A run a runner measures itself with: a lesson's settings (100 connections, 5 s
-    after 1 s of warm-up), each repetition a fresh start."""
+def calibration_request(server: str) -> dict[str, Any]:
+    """The A/A run a runner measures itself with, several times over: a lesson's settings
+    (100 connections, 5 s after 1 s of warm-up), lesson 1's run."""
     return {
         "server": server,
         "protocol": "echo",
         "connections": 100,
         "duration_s": 5,
         "warmup_s": 1,
-        "repetitions": repetitions,
     }

@@ -263,17 +263,21 @@ class Runner:
 
     def know_noise(self) -> None:
         """Start knowing this host's noise: from the last day's runs when they say enough,
-        else by measuring it, an A/A run of fresh starts of one server, before anyone's run."""
+        else by measuring it, A/A runs of one server, each a run of its own, before anyone's
+        run."""
         self.noise = self.recent_noise()
-        repetitions = self.settings.calibration_repetitions
-        if repetitions == 0 or (self.noise and self.noise.runs >= repetitions):
+        runs = self.settings.calibration_runs
+        if runs == 0 or (self.noise and self.noise.runs >= runs):
             return
-        request = RunRequest(**calibration_request(self.settings.calibration_server, repetitions))
-        run = self.store.begin_own_run(
-            self.runner_id, request.server, stored_request(request), LEASE_S
-        )
-        log.info("measuring this host's noise: run %s, %d fresh starts", run.id, repetitions)
-        self.run_own(run)
+        request = RunRequest(**calibration_request(self.settings.calibration_server))
+        log.info("measuring this host's noise: %d runs of %s", runs, request.server)
+        for _ in range(runs):
+            if self.stopping.is_set():
+                return
+            run = self.store.begin_own_run(
+                self.runner_id, request.server, stored_request(request), LEASE_S
+            )
+            self.run_own(run)
         self.renew_noise()
         if self.noise:
             log.info("this host's run-to-run spread: %.1f %%", self.noise.sigma * 100)

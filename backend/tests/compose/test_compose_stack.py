@@ -54,7 +54,7 @@ class Stack:
         # No noise measurement at each runner's start: 45 s per runner, tested without compose.
         self.env = os.environ | {
             "C10K_PUBLISH": f"127.0.0.1:{port}",
-            "C10K_CALIBRATION_REPETITIONS": "0",
+            "C10K_CALIBRATION_RUNS": "0",
         }
         # The label on the benchmark containers of each runner the stack has had (each runner
         # has its own: its store and its name, the container's host name).

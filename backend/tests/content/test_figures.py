@@ -5,6 +5,7 @@ import json
 import math
 
 import pytest
+from scipy import stats
 
 from c10klab.config import Settings
 from c10klab.content.figures import (
@@ -19,6 +20,7 @@ from c10klab.content.figures import (
     resolve,
 )
 from c10klab.content.service import load_lessons, read_baselines, read_experiments
+from c10klab.uncertainty import HostNoise
 
 CONTENT = Settings().content_dir
 
@@ -103,10 +105,11 @@ def test_derived_figures_are_named_functions(epoll: dict[str, Recording]) -> Non
     assert refused.error == "ratio() compares requests_per_s with us"
 
 
-def _host_interval(subject: float, reference: float, sigma: float) -> tuple[float, float]:
-    """The 95 % interval, in per cent, that two single runs on a host of this sigma put on
-    subject / reference - 1: written out here rather than read from the code under test."""
-    half = 1.959964 * math.sqrt(2) * sigma
+def _host_interval(subject: float, reference: float, noise: HostNoise) -> tuple[float, float]:
+    """The 95 % interval, in per cent, that two single runs on a host of this noise put on
+    subject / reference - 1: written out here rather than read from the code under test
+    (Student's t at the estimate's degrees of freedom)."""
+    half = stats.t.ppf(0.975, noise.runs - noise.groups) * math.sqrt(2) * noise.sigma
     log_ratio = math.log(subject / reference)
     return math.expm1(log_ratio - half) * 100, math.expm1(log_ratio + half) * 100
 
@@ -141,7 +144,7 @@ def test_a_verdict_says_what_two_single_runs_allow(epoll: dict[str, Recording]) 
     lt, et = epoll["lt_100"], epoll["et_100"]
     assert isinstance(lt, RunRecording) and isinstance(et, RunRecording)
     assert lt.point.qps and et.point.qps and lt.point.host_noise
-    low, high = _host_interval(et.point.qps, lt.point.qps, lt.point.host_noise.sigma)
+    low, high = _host_interval(et.point.qps, lt.point.qps, lt.point.host_noise)
     assert low < 0 < high
     half = _percent(max(-low, high))
     assert resolve("verdict(et_100.qps, lt_100.qps)", epoll, "en").text == (
@@ -152,25 +155,23 @@ def test_a_verdict_says_what_two_single_runs_allow(epoll: dict[str, Recording]) 
     )
 
 
-def test_a_difference_outside_the_noise_is_stated_and_its_verdict_has_a_range() -> None:
-    """Lesson 7: c-epoll counted by perf against the same server uncounted."""
-    uring = recordings_of("07-io-uring")
-    counted, uncounted = 'syscalls["c-epoll", 100].qps', 'throughput["c-epoll", 100].qps'
-    stated = resolve(f"percent_above({uncounted}, {counted})", uring, "en")
+def test_a_difference_outside_the_noise_is_stated_and_its_verdict_has_a_range(
+    epoll: dict[str, Recording],
+) -> None:
+    """Lesson 5: level-triggered counted by perf against the same uncounted."""
+    counted, uncounted = epoll["syscalls_lt"], epoll["lt_100"]
+    assert isinstance(counted, RunRecording) and isinstance(uncounted, RunRecording)
+    assert counted.point.qps and uncounted.point.qps and counted.point.host_noise
+    stated = resolve("percent_above(lt_100.qps, syscalls_lt.qps)", epoll, "en")
     assert stated.error is None and stated.value is not None and stated.value > 0
-    counted_run, uncounted_run = (resolve(e, uring, "en").value for e in (counted, uncounted))
-    assert counted_run and uncounted_run
-    series = uring["throughput"]
-    assert isinstance(series, SeriesRecording) and series.table.points[0].host_noise
-    sigma = series.table.points[0].host_noise.sigma
-    low, high = _host_interval(uncounted_run, counted_run, sigma)
+    low, high = _host_interval(uncounted.point.qps, counted.point.qps, counted.point.host_noise)
     assert 0 < low < high
-    assert resolve(f"verdict({uncounted}, {counted})", uring, "en").text == (
+    assert resolve("verdict(lt_100.qps, syscalls_lt.qps)", epoll, "en").text == (
         f"{_percent(low)}–{_percent(high)} % higher (95 % interval)"
     )
     # the other way round: the same interval, as a fall from the uncounted run
     least, most = (100 - 100 / (1 + x / 100) for x in (low, high))
-    assert resolve(f"verdict({counted}, {uncounted})", uring, "zh").text == (
+    assert resolve("verdict(syscalls_lt.qps, lt_100.qps)", epoll, "zh").text == (
         f"低 {_percent(least)}%–{_percent(most)}%（95% 区间）"
     )
 

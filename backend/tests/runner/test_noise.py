@@ -23,18 +23,14 @@ def repeated(*qps: float, **more: Any) -> dict[str, Any]:
     return a_result(sorted(qps)[len(qps) // 2], repetitions=repetitions) | more
 
 
-def test_a_run_of_repetitions_is_a_set_and_identical_single_runs_are_one_together() -> None:
+def test_identical_single_runs_are_a_set_and_a_runs_back_to_back_repetitions_are_not() -> None:
     recent = [
         ended(LESSON_RUN | {"repetitions": 3}, repeated(100.0, 104.0, 98.0)),
         ended(LESSON_RUN | {"lesson": "01-c10k-problem"}, a_result(200.0)),
         ended(LESSON_RUN, a_result(210.0)),  # the lab's run of the same: the same run
         ended(LESSON_RUN | {"connections": 200}, a_result(300.0)),  # alone: no set
     ]
-    assert sorted(map(sorted, identical_sets(recent))) == [
-        [98.0, 100.0, 104.0],
-        [200.0, 210.0],
-        [300.0],
-    ]
+    assert sorted(map(sorted, identical_sets(recent))) == [[200.0, 210.0], [300.0]]
 
 
 def test_disturbed_invalid_and_client_bound_figures_are_not_the_hosts_noise() -> None:
@@ -53,20 +49,22 @@ def test_host_noise_is_the_pooled_spread_and_none_without_two_identical_runs() -
     newest, older = "2026-11-28T10:05:00+00:00", "2026-11-28T09:00:00+00:00"
     noise = host_noise(
         [
-            ended(LESSON_RUN, repeated(100.0, 110.0), newest),
-            ended(LESSON_RUN, a_result(500.0), older),
+            ended(LESSON_RUN, a_result(110.0), newest),
+            ended(LESSON_RUN | {"connections": 7}, repeated(10.0, 20.0), older),
+            ended(LESSON_RUN, a_result(100.0), older),
         ]
     )
     assert noise is not None and (noise.runs, noise.groups) == (2, 1)
     assert noise.measured_at == newest
     assert noise.sigma == pytest.approx(abs(math.log(110 / 100)) / math.sqrt(2), abs=1e-5)
     assert host_noise([ended(LESSON_RUN, a_result(500.0))]) is None
+    assert host_noise([ended(LESSON_RUN, repeated(100.0, 110.0))]) is None
 
 
 def test_a_runners_own_run_is_held_by_it_and_in_no_ones_list(store: RunStore) -> None:
-    request = calibration_request("c-epoll", 5)
+    request = calibration_request("c-epoll")
     own = store.begin_own_run("lab-1", "c-epoll", request, lease_s=15)
-    assert (own.status, own.owner_id, own.request["repetitions"]) == ("running", RUNNER_OWNER, 5)
+    assert (own.status, own.owner_id, own.request["server"]) == ("running", RUNNER_OWNER, "c-epoll")
     assert store.claim_next("lab-2") is None  # never queued: no other runner takes it
     assert own.id not in [r.id for r in store.list_runs(Scope(owner_id="solo"))]
 

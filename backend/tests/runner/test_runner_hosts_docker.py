@@ -64,7 +64,7 @@ class Runners:
             "C10K_RUNNER_ID": name,
             "C10K_SERVER_CPUS": "0",
             "C10K_LOADGEN_CPUS": "1",
-            "C10K_CALIBRATION_REPETITIONS": "0",
+            "C10K_CALIBRATION_RUNS": "0",
         }
         log = (self.logs / f"{name}.log").open("ab")
         self.processes[name] = subprocess.Popen(

@@ -138,10 +138,10 @@ def run_to_end(client: TestClient, request: dict[str, Any]) -> tuple[list[dict[s
 def test_a_runner_measures_its_hosts_noise_when_it_starts_and_every_result_carries_it(
     engine: Engine, settings: Settings, store: RunStore
 ) -> None:
-    # Three fresh starts, of which two must count whatever else this machine does meanwhile:
+    # Three runs, of which two must count whatever else this machine does meanwhile:
     # the stability check, whose flagged runs would not, has its own test (test_stability_docker).
     unflagged = {"max_interference_server": 1.0, "max_interference_loadgen": 1.0}
-    measuring = settings.model_copy(update={"calibration_repetitions": 3} | unflagged)
+    measuring = settings.model_copy(update={"calibration_runs": 3} | unflagged)
     runner = Runner(measuring, store, engine)
     thread = threading.Thread(target=runner.serve, daemon=True)
     thread.start()
@@ -157,11 +157,11 @@ def test_a_runner_measures_its_hosts_noise_when_it_starts_and_every_result_carri
     assert frames[-1]["event"] == "done", frames[-1]
     noise = run["result"]["host_noise"]
     assert noise is not None and noise == (runner.noise and runner.noise.model_dump())
-    assert noise["runs"] in (2, 3) and noise["groups"] == 1  # its own A/A run's fresh starts
+    assert noise["runs"] in (2, 3) and noise["groups"] == 1  # its own A/A runs
     assert 0 <= noise["sigma"] < 0.5
     assert health["noise"] == noise and health["runners"][0]["noise"] == noise
-    [own] = [r for r in store.list_runs(Scope(everyone=True)) if r.owner_id == RUNNER_OWNER]
-    assert own.status == "done" and own.request["repetitions"] == 3
+    own = [r for r in store.list_runs(Scope(everyone=True)) if r.owner_id == RUNNER_OWNER]
+    assert [r.status for r in own] == ["done"] * 3
     assert leftovers(settings) == []
 
 

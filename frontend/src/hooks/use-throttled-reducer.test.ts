@@ -65,4 +65,30 @@ describe('useThrottledReducer', () => {
       vi.useRealTimers();
     }
   });
+
+  it('holds a state whose interval is infinite until one comes that may be drawn', () => {
+    vi.useFakeTimers();
+    try {
+      // Below 10: "figures of a measured run", held; 10 and over: the run ended, drawn at once.
+      const interval = (next: number) => (next < 10 ? Number.POSITIVE_INFINITY : 10);
+      const { result } = renderHook(() => useThrottledReducer((s: number, a: number) => s + a, 0, interval));
+      act(() => {
+        result.current[1](1);
+        result.current[1](1);
+      });
+      act(() => {
+        vi.advanceTimersByTime(60_000);
+      });
+      expect(result.current[0]).toBe(0); // held, however long
+      act(() => {
+        result.current[1](8);
+      });
+      act(() => {
+        vi.advanceTimersByTime(10);
+      });
+      expect(result.current[0]).toBe(10);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -5,8 +5,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
  * such as de-duplicating replayed SSE events see the latest state) while React
  * re-renders at most once per `intervalMs`. Charts therefore update at ≤ 10 Hz
  * even when a reconnect replays hundreds of events in one burst. `intervalMs` may
- * depend on the state to draw and the state drawn last: a run's page draws its new figures
- * seldom while its run is measured, and anything else at once.
+ * depend on the state to draw and the state drawn last, and may be infinite: that state is
+ * held until one comes that may be drawn (a run's page holds its new figures while its run is
+ * measured, and draws anything else at once).
  */
 export function useThrottledReducer<S, A>(
   reducer: (state: S, action: A) => S,
@@ -34,6 +35,8 @@ export function useThrottledReducer<S, A>(
       if (next === stateRef.current) return;
       stateRef.current = next;
       const interval = typeof intervalMs === 'number' ? intervalMs : intervalMs(next, drawn.current);
+      // Held: a render already planned still comes (and draws the latest state), none is added
+      if (!Number.isFinite(interval)) return;
       const at = Math.max(Date.now(), lastFlush.current + interval);
       // A render already planned stays, unless this state may be drawn sooner (a run whose
       // measuring ended is drawn at once, not two seconds on).

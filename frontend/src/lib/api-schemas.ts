@@ -15,6 +15,7 @@ import {
   zGlossary,
   zHealth,
   zHistoryEntry,
+  zHostNoise,
   zKnob,
   zLabFields,
   zLesson,
@@ -147,6 +148,8 @@ export type Interval = z.infer<typeof zInterval>;
 /** One entry against a reference: a relative change with its interval, and what it allows. */
 export const comparisonSchema = zComparison;
 export type Comparison = z.infer<typeof comparisonSchema>;
+/** A runner host's run-to-run spread, with the t quantile its few runs call for. */
+export type HostNoise = z.infer<typeof zHostNoise>;
 /** One entry of a comparison in rounds: its median figures with their intervals. */
 export type EntryFigures = Sweep['entries'][number];
 

@@ -3,7 +3,7 @@
  * feature's words: which sentence, and its percentages. The near end of an interval first, so
  * "3 to 9 % more" reads the same for a rise and a fall.
  */
-import type { Comparison } from './api-schemas';
+import type { Comparison, HostNoise } from './api-schemas';
 import { formatPercent } from './format';
 
 export type VerdictKey = 'higher' | 'lower' | 'noDifference' | 'tooFew';
@@ -25,16 +25,14 @@ export function verdictParts({ change, call }: Comparison): VerdictParts {
   return { key: call, values: { low: percent(near ?? 0), high: percent(far ?? 0) } };
 }
 
-/** The two-sided 95 % quantile of a normal scatter. */
-const Z95 = 1.96;
-
-/** A single run's 95 % range from its host's run-to-run sigma (of log QPS): ±1.96·sigma. */
-export function runSpread(sigma: number): number {
-  return Z95 * sigma;
+/** A single run's 95 % range from its host's run-to-run sigma (of log QPS): ±t·sigma, with
+ *  Student's t at the estimate's degrees of freedom (the backend's, `quantile`). */
+export function runSpread(noise: HostNoise): number {
+  return noise.quantile * noise.sigma;
 }
 
 /** How far a second run of the same could land from a first, each scattering by sigma:
- *  ±1.96·sigma·√2. */
-export function pairSpread(sigma: number): number {
-  return runSpread(sigma) * Math.SQRT2;
+ *  ±t·sigma·√2. */
+export function pairSpread(noise: HostNoise): number {
+  return runSpread(noise) * Math.SQRT2;
 }

@@ -6,6 +6,7 @@ import {
   lessonExperimentSchema,
   type DoneEvent,
   type Health,
+  type HostNoise,
   type Lesson,
   type LessonExperiment,
   type Run,
@@ -13,6 +14,16 @@ import {
   type Sweep,
   type SweepPoint,
 } from '@/lib/api-schemas';
+
+/** A host's noise as the API sends it: 12 runs in 3 sets, 9 degrees of freedom, t = 2.2622. */
+export const noise31: HostNoise = {
+  sigma: 0.031,
+  runs: 12,
+  groups: 3,
+  freedom: 9,
+  quantile: 2.2622,
+  measured_at: '2026-11-28T10:00:00+00:00',
+};
 
 export const healthyHealth: Health = {
   status: 'ok',
@@ -35,7 +46,7 @@ export const healthyHealth: Health = {
       reason: null,
       heartbeat_age_s: 1.5,
       shares_cpus_with: [],
-      noise: { sigma: 0.031, runs: 12, groups: 3, measured_at: '2026-11-28T10:00:00+00:00' },
+      noise: noise31,
     },
   ],
 };

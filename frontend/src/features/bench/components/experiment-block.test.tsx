@@ -226,7 +226,7 @@ describe('ExperimentBlock', () => {
     await waitFor(() => {
       expect(state()).toHaveTextContent('measuring');
     });
-    expect(screen.getByTestId('run-quiet-drawing')).toHaveTextContent('the charts redraw every 2 s while the run is measured');
+    expect(screen.getByTestId('run-quiet-drawing')).toHaveTextContent('the charts catch up when the measurement ends');
     expect(points('qps-chart')).toBe('3');
     expect(points('latency-live-chart')).toBe('4'); // p50 + p99 of two measured intervals
     expect(points('latency-chart')).toBe('4'); // the newest interval: 50/90/99/99.9

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { doneEventSchema } from '@/lib/api-schemas';
-import { doneData } from '@/testing/fixtures';
+import { doneData, noise31 } from '@/testing/fixtures';
 
 import { RunResults } from './run-results';
 
@@ -36,9 +36,10 @@ describe('RunResults', () => {
   });
 
   it('shows this host’s run-to-run spread beside a run, and what a second run could do', () => {
-    renderResult({ host_noise: { sigma: 0.031, runs: 12, groups: 3, measured_at: '2026-11-28T10:00:00+00:00' } });
+    // ±t·sigma·√2 with t = 2.2622 at 9 degrees of freedom: 2.2622 × 3.1 % × 1.414 = 9.9 %
+    renderResult({ host_noise: noise31 });
     expect(screen.getByTestId('run-host-noise')).toHaveTextContent(
-      'run to run ±3.1 % (from 12 identical runs with fresh starts): a second run of the same could land ±8.6 % away with nothing changed',
+      'run to run ±3.1 % (from 12 separate identical runs): a second run of the same could land ±9.9 % away with nothing changed',
     );
   });
 

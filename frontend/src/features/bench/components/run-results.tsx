@@ -71,14 +71,14 @@ function repetitions({ qps, noisy, noisy_threshold: threshold, count }: Aggregat
 }
 
 /** This host's run-to-run spread beside a run's figure: how far a second run of the same could
- *  land without anything having changed (two runs each scattering by sigma: ±1.96·sigma·√2). */
+ *  land without anything having changed (two runs each scattering by sigma: ±t·sigma·√2). */
 function hostNoise(noise: NonNullable<DoneEvent['host_noise']>, t: T): Cell {
   return {
     content: t('results.hostNoise', {
       sigma: formatPercent(noise.sigma * 100),
       count: noise.runs,
       runs: formatInt(noise.runs),
-      pair: formatPercent(pairSpread(noise.sigma) * 100),
+      pair: formatPercent(pairSpread(noise) * 100),
     }),
   };
 }

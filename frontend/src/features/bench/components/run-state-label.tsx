@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 
-import { MEASURING_RENDER_INTERVAL_MS } from '../hooks/use-run';
 import { runStateLabel, type RunState } from '../lib/run-state';
 
 const TONE: Record<RunState['phase'], string> = {
@@ -18,12 +17,12 @@ const TONE: Record<RunState['phase'], string> = {
 export function RunStateLabel({ state }: { state: RunState }) {
   const { t } = useTranslation('bench');
   const reconnecting = state.connection === 'reconnecting';
-  // Said while it holds: the page draws seldom so as not to disturb the run it shows.
+  // Said while it holds: the page holds its new figures so as not to disturb the run it shows.
   const quiet = state.phase === 'warmup' || state.phase === 'measure';
   return (
     <div className="run-state">
       <span
-        className={`run-state__label run-state__label--${TONE[state.phase]}`}
+        className={`run-state__label run-state__label--${TONE[state.phase]}${quiet ? ' run-state__label--still' : ''}`}
         data-testid="run-state"
         data-phase={state.phase}
         role="status"
@@ -34,7 +33,7 @@ export function RunStateLabel({ state }: { state: RunState }) {
       {reconnecting ? <span className="run-state__hint">{t('state.reconnecting')}</span> : null}
       {quiet && !reconnecting ? (
         <span className="run-state__hint" data-testid="run-quiet-drawing">
-          {t('state.quietDrawing', { seconds: MEASURING_RENDER_INTERVAL_MS / 1000 })}
+          {t('state.quietDrawing')}
         </span>
       ) : null}
     </div>

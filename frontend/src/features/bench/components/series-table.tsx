@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 import type { SweepPoint } from '@/lib/api-schemas';
 import { formatBytes, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { runSpread } from '@/lib/verdict';
 
 import { pointNote } from '../lib/series';
 import { variedName } from '../lib/words';
@@ -34,6 +35,23 @@ function tableRows(points: SweepPoint[], reference: SweepPoint[] | undefined): R
   const place = (r: Row) => servers.indexOf(r.point.server);
   return all.sort(
     (a, b) => place(a) - place(b) || a.point.value - b.point.value || Number(a.reference) - Number(b.reference),
+  );
+}
+
+/** Beside a point's QPS: a repeated point's spread, (max − min) / median; a single run's 95 %
+ *  range from its runner's run-to-run noise, when the runner knew it. */
+function QpsUncertainty({ point, t }: { point: SweepPoint; t: TFunction<'bench'> }) {
+  if (point.qps == null) return null;
+  if (point.spread) {
+    return <span className="series-table__spread"> {t('seriesTable.spread', { spread: formatPercent(point.spread * 100) })}</span>;
+  }
+  if (!point.host_noise) return null;
+  const range = formatPercent(runSpread(point.host_noise) * 100);
+  return (
+    <span className="series-table__spread" data-testid="point-noise" title={t('seriesTable.noiseTitle', { range })}>
+      {' '}
+      ±{range}
+    </span>
   );
 }
 
@@ -98,8 +116,7 @@ export function SeriesTable({ points, vary, memoryPerConnection, reference }: Se
               <td>{formatInt(p.value)}</td>
               <td>
                 {p.qps != null ? formatQps(p.qps) : dash}
-                {/* Repeated points carry their spread, (max − min) / median; a single run has none. */}
-                {p.qps != null && p.spread ? <span className="series-table__spread"> {t('seriesTable.spread', { spread: formatPercent(p.spread * 100) })}</span> : null}
+                <QpsUncertainty point={p} t={t} />
               </td>
               <td>{p.p50_us != null ? formatLatencyUs(p.p50_us) : dash}</td>
               <td>{p.p99_us != null ? formatLatencyUs(p.p99_us) : dash}</td>

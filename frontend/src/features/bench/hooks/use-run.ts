@@ -11,18 +11,17 @@ import { forgetRunId, loadSavedRunId, saveRunId } from '../lib/saved-runs';
 
 /** Charts and labels re-render at most this often (≤ 10 Hz). */
 export const RENDER_INTERVAL_MS = 100;
-/** While the run is measured, at most this often: the page runs on the machine it measures,
- *  and redrawing its charts ten times a second took about 15 % of a core (issue 22), more
- *  than the stability check lets other processes take. */
-export const MEASURING_RENDER_INTERVAL_MS = 2000;
-
 /** How soon a run's page may draw `next`, having drawn `drawn`: new figures of a run being
- *  measured wait; a new phase, a connection lost or found, a note or the result do not. */
+ *  warmed up or measured wait for the next phase (held: an infinite interval); a new phase, a
+ *  connection lost or found, a note or the result are drawn at once. The page runs on the
+ *  machine it measures: drawing a run's figures every 2 s took 5-8 % of a core with the
+ *  label's dot pulsing, enough for the stability check to call half the runs disturbed, and
+ *  held figures left the run as undisturbed as one started with no page open (results/tab.md). */
 export function renderIntervalFor(next: RunState, drawn: RunState): number {
   const measuring = next.phase === 'warmup' || next.phase === 'measure';
   const onlyFigures =
     next.phase === drawn.phase && next.connection === drawn.connection && next.notes === drawn.notes && next.result === drawn.result;
-  return measuring && onlyFigures ? MEASURING_RENDER_INTERVAL_MS : RENDER_INTERVAL_MS;
+  return measuring && onlyFigures ? Number.POSITIVE_INFINITY : RENDER_INTERVAL_MS;
 }
 const MAX_RESUBSCRIBE_ATTEMPTS = 8;
 

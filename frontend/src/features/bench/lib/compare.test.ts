@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Comparison, Run } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
-import { aPoint, aRun, aSweep, doneData } from '@/testing/fixtures';
+import { aPoint, aRun, aSweep, doneData, noise31 } from '@/testing/fixtures';
 
 import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, shortTime, sweepRows, verdictWords } from './compare';
 
@@ -43,10 +43,10 @@ describe('sweepRows', () => {
 
 describe('compareTable', () => {
   it('exports each result with its server id, raw figures, run-to-run spread and verdict', () => {
-    const noisy = run({ result: { ...doneData, host_noise: { sigma: 0.05, runs: 10, groups: 2, measured_at: '2026-11-28T10:00:00Z' } } });
+    const noisy = run({ result: { ...doneData, host_noise: { ...noise31, sigma: 0.05 } } });
     const table = compareTable([runRow(noisy, t, 'en')], () => 'the reference');
     expect(table.columns).toEqual(['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note']);
-    expect(table.rows[0]?.slice(1, 6)).toEqual(['c-epoll', 51234.5, rowSpread(0.05), 120, 900]);
+    expect(table.rows[0]?.slice(1, 6)).toEqual(['c-epoll', 51234.5, rowSpread({ ...noise31, sigma: 0.05 }), 120, 900]);
     expect(table.rows[0]?.at(-2)).toBe('the reference');
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 
-import type { Comparison, Run, Sweep } from '@/lib/api-schemas';
+import type { Comparison, HostNoise, Run, Sweep } from '@/lib/api-schemas';
 import type { ExportTable } from '@/lib/export';
 import { runSpread } from '@/lib/verdict';
 
@@ -16,8 +16,8 @@ export interface CompareRow {
   key: string;
   /** The run behind the row (a sweep's point's own), for the verdicts; null when it never ran. */
   runId: string | null;
-  /** Its runner's run-to-run spread of QPS when it ran (sigma of log QPS), if known. */
-  noise: number | null;
+  /** Its runner's run-to-run spread of QPS when it ran, if known. */
+  noise: HostNoise | null;
   label: string;
   server: string;
   qps: number | null;
@@ -43,7 +43,7 @@ const EMPTY = { qps: null, p50_us: null, p99_us: null, cpu_percent: null, rss_by
 /** A run as a row; its label's time and its note in the interface's language (`lng`, `t`). */
 export function runRow(run: Run, t: TFunction<'bench'>, lng: string | undefined): CompareRow {
   const label = `${run.server} · ${shortTime(run.created_at, lng)}`;
-  const base = { key: run.id, runId: run.id, label, server: run.server, noise: run.result?.host_noise?.sigma ?? null };
+  const base = { key: run.id, runId: run.id, label, server: run.server, noise: run.result?.host_noise ?? null };
   if (run.status !== 'done') return { ...base, ...EMPTY, note: statusWord(run.status, t) };
   if (!run.result) return { ...base, ...EMPTY, note: t('compare.noResult') };
   const { summary, server, valid, invalid_reason: invalid, stable } = run.result;
@@ -89,7 +89,7 @@ export function sweepRows(sweep: Sweep, t: TFunction<'bench'>, lng: string | und
     return {
       key: `${sweep.id}:${point.server}:${point.value}`,
       runId: point.run_id ?? null,
-      noise: point.host_noise?.sigma ?? null,
+      noise: point.host_noise ?? null,
       label: `${point.server} @ ${at}${when ? ` · ${when}` : ''}`,
       server: point.server,
       qps: figures ? (point.qps ?? null) : null,
@@ -124,8 +124,8 @@ export function comparedRuns(rows: CompareRow[]): string[] {
   return ids.length >= 2 ? ids : [];
 }
 
-/** A row's QPS 95 % range from its runner's run-to-run sigma (lib/verdict), if known. */
-export function rowSpread(noise: number | null): number | null {
+/** A row's QPS 95 % range from its runner's run-to-run spread (lib/verdict), if known. */
+export function rowSpread(noise: HostNoise | null): number | null {
   return noise === null ? null : runSpread(noise);
 }
 

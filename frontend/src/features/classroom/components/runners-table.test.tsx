@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 
 import { aQueuedRun } from '@/testing/classroom-fixtures';
-import { healthyHealth } from '@/testing/fixtures';
+import { healthyHealth, noise31 } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -42,7 +42,7 @@ describe('RunnersTable', () => {
             host: 'lab-2',
             server_cpus: '2-3',
             loadgen_cpus: '4-5',
-            noise: { sigma: 0.024, runs: 9, groups: 2, measured_at: '2026-11-28T10:00:00+00:00' },
+            noise: { ...noise31, sigma: 0.024, runs: 9, groups: 2, freedom: 7, quantile: 2.3646 },
           }),
           aRunner('lab-3', { host: 'lab-3', ready: false, reason: 'images not built: c10klab/loadgen:latest' }),
           aRunner('lab-4', { host: 'lab-4', state: 'lost', heartbeat_age_s: 41.7 }),

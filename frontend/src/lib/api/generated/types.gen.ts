@@ -1286,9 +1286,15 @@ export type HistoryEntry = {
 /**
  * HostNoise
  *
- * How far identical runs with fresh server starts scatter on one runner host.
+ * How far separate identical runs scatter on one runner host.
  */
 export type HostNoise = {
+    /**
+     * Freedom
+     *
+     * the estimate's degrees of freedom: runs less sets, at least 1
+     */
+    readonly freedom: number;
     /**
      * Groups
      *
@@ -1299,6 +1305,12 @@ export type HostNoise = {
      * Measured At
      */
     measured_at: string;
+    /**
+     * Quantile
+     *
+     * Student's t, two-sided 95 %, at `freedom`: a single run's 95 % range is ±quantile·sigma, and a second run's distance from a first ±quantile·sigma·√2
+     */
+    readonly quantile: number;
     /**
      * Runs
      *
@@ -3927,7 +3939,7 @@ export type BaselineWritable = {
     /**
      * the recording host's run-to-run spread, for the runs of a recording made before runners measured theirs (a run that carries its own keeps it): lessons state a difference between two recorded throughputs only outside it
      */
-    host_noise?: HostNoise | null;
+    host_noise?: HostNoiseWritable | null;
     /**
      * Kind
      */
@@ -3937,7 +3949,35 @@ export type BaselineWritable = {
      * Recorded At
      */
     recorded_at: string;
-    result: RecordedResult;
+    result: RecordedResultWritable;
+};
+
+/**
+ * ClassStreamEvent
+ *
+ * One frame of a class's stream. No ids: a reconnecting stream starts over.
+ */
+export type ClassStreamEventWritable = ({
+    type: 'class';
+} & ClassEvent) | ({
+    type: 'presentation';
+} & PresentationEvent) | ({
+    type: 'run_event';
+} & RunEventEvent) | ({
+    type: 'sweep';
+} & SweepTableEventWritable) | ({
+    type: 'ended';
+} & EndedEvent);
+
+/**
+ * DoneEvent
+ */
+export type DoneEventWritable = {
+    data: RunResultWritable;
+    /**
+     * Type
+     */
+    type: 'done';
 };
 
 /**
@@ -3945,6 +3985,81 @@ export type BaselineWritable = {
  */
 export type EndedWritable = {
     [key: string]: unknown;
+};
+
+/**
+ * Health
+ */
+export type HealthWritable = {
+    docker: DockerHealth;
+    /**
+     * Heartbeat Age S
+     *
+     * seconds since a runner last reported; null if none ever has
+     */
+    heartbeat_age_s: number | null;
+    /**
+     * Images
+     */
+    images: {
+        [key: string]: boolean;
+    };
+    /**
+     * the run-to-run spread of the runner shown (the ready one's)
+     */
+    noise?: HostNoiseWritable | null;
+    /**
+     * Ready
+     */
+    ready: boolean;
+    /**
+     * Reason
+     */
+    reason: string | null;
+    /**
+     * Runner
+     *
+     * at least one runner is alive
+     */
+    runner: boolean;
+    /**
+     * Runners
+     */
+    runners: Array<RunnerHealthWritable>;
+    /**
+     * Status
+     */
+    status: string;
+};
+
+/**
+ * HostNoise
+ *
+ * How far separate identical runs scatter on one runner host.
+ */
+export type HostNoiseWritable = {
+    /**
+     * Groups
+     *
+     * sets of identical runs among them
+     */
+    groups: number;
+    /**
+     * Measured At
+     */
+    measured_at: string;
+    /**
+     * Runs
+     *
+     * the runs it was estimated from
+     */
+    runs: number;
+    /**
+     * Sigma
+     *
+     * standard deviation of log QPS between identical runs (about their coefficient of variation: 0.05 = 5 %)
+     */
+    sigma: number;
 };
 
 /**
@@ -3959,6 +4074,437 @@ export type LessonBaselinesWritable = {
      * Lesson
      */
     lesson: string;
+};
+
+/**
+ * Point
+ *
+ * One (server, value) of a sweep, with its run's headline figures once it has them.
+ */
+export type PointWritable = {
+    /**
+     * Calls Per Request
+     */
+    calls_per_request?: number | null;
+    /**
+     * Client Bound
+     *
+     * true when the load generator's CPUs were saturated and the server's were not: the figures measure the client
+     */
+    client_bound?: boolean | null;
+    /**
+     * Cpu Percent
+     */
+    cpu_percent?: number | null;
+    /**
+     * Errors
+     */
+    errors?: number | null;
+    /**
+     * its runner's run-to-run spread when it ran: how far a second run could land (null while unknown, and in recordings made before runners measured it)
+     */
+    host_noise?: HostNoiseWritable | null;
+    /**
+     * Idle Dropped
+     *
+     * idle connections dropped, reconnects dropped again included
+     */
+    idle_dropped?: number | null;
+    /**
+     * Idle Dropped Connections
+     *
+     * distinct idle connections dropped (null in older runs)
+     */
+    idle_dropped_connections?: number | null;
+    /**
+     * Noisy
+     */
+    noisy?: boolean | null;
+    /**
+     * Nonvoluntary Ctxt Switches Per S
+     */
+    nonvoluntary_ctxt_switches_per_s?: number | null;
+    /**
+     * P50 Us
+     */
+    p50_us?: number | null;
+    /**
+     * P99 Us
+     */
+    p99_us?: number | null;
+    /**
+     * Qps
+     */
+    qps?: number | null;
+    /**
+     * Reason
+     *
+     * why it was skipped, failed or is invalid
+     */
+    reason: string | null;
+    /**
+     * Rss Bytes
+     *
+     * the server's mean resident memory
+     */
+    rss_bytes?: number | null;
+    /**
+     * Run Id
+     */
+    run_id: string | null;
+    /**
+     * Server
+     */
+    server: string;
+    /**
+     * Spread
+     *
+     * (max - min) / median QPS of repetitions
+     */
+    spread?: number | null;
+    /**
+     * Stable
+     *
+     * false when something disturbed the run while it was measured
+     */
+    stable?: boolean | null;
+    /**
+     * Status
+     */
+    status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'skipped';
+    /**
+     * Syscalls
+     *
+     * a profiled run's system calls per request, call by call
+     */
+    syscalls?: Array<SyscallRow> | null;
+    /**
+     * Threads
+     */
+    threads?: number | null;
+    /**
+     * Unstable Reason
+     */
+    unstable_reason?: string | null;
+    /**
+     * Valid
+     */
+    valid?: boolean | null;
+    /**
+     * Value
+     */
+    value: number;
+    /**
+     * Voluntary Ctxt Switches Per S
+     */
+    voluntary_ctxt_switches_per_s?: number | null;
+};
+
+/**
+ * PointEvent
+ */
+export type PointEventWritable = {
+    data: PointWritable;
+    /**
+     * Type
+     */
+    type: 'point';
+};
+
+/**
+ * RecordedResult
+ *
+ * A run block's recording: its events as its stream sent them; a series block's: its
+ * sweep's table as GET /api/sweeps/{id} gave it.
+ */
+export type RecordedResultWritable = {
+    /**
+     * Events
+     */
+    events?: Array<RunEventWritable> | null;
+    table?: SweepOutWritable | null;
+};
+
+/**
+ * RunEvent
+ *
+ * One event of a run: its SSE `event:` name (`type`) and its `data:`. GET
+ * /api/runs/{id}/events sends `data` as each frame's JSON, `type` as its `event:` name and
+ * its number as `id:`; recorded baselines keep `{"type", "data"}`.
+ */
+export type RunEventWritable = ({
+    type: 'queued';
+} & QueuedEvent) | ({
+    type: 'requeued';
+} & RequeuedEvent) | ({
+    type: 'started';
+} & StartedEvent) | ({
+    type: 'progress';
+} & ProgressEvent) | ({
+    type: 'server_stats';
+} & ServerStatsEvent) | ({
+    type: 'repetition';
+} & RepetitionEvent) | ({
+    type: 'build';
+} & BuildEvent) | ({
+    type: 'check';
+} & CheckEvent) | ({
+    type: 'done';
+} & DoneEventWritable) | ({
+    type: 'checked';
+} & CheckedEvent) | ({
+    type: 'failed';
+} & FailedEvent);
+
+/**
+ * RunOut
+ */
+export type RunOutWritable = {
+    /**
+     * a variant's check run, once checked: its `checked` event's data
+     */
+    check?: CheckResult | null;
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Error
+     */
+    error: string | null;
+    /**
+     * Finished At
+     */
+    finished_at: string | null;
+    /**
+     * Held
+     *
+     * queued in a paused class: it waits for the resume
+     */
+    held?: boolean;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Owner Id
+     *
+     * who queued it ('solo' in solo mode)
+     */
+    owner_id: string;
+    /**
+     * Position
+     *
+     * place in the queue while queued, 1 = next
+     */
+    position: number | null;
+    /**
+     * as asked, every default filled in
+     */
+    request: RunRequest;
+    /**
+     * once done: the `done` event's data
+     */
+    result: RunResultWritable | null;
+    /**
+     * Server
+     */
+    server: string;
+    /**
+     * Started At
+     */
+    started_at: string | null;
+    /**
+     * Status
+     */
+    status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+    /**
+     * Wait S
+     *
+     * estimated seconds until it starts, while queued
+     */
+    wait_s: number | null;
+};
+
+/**
+ * RunResult
+ *
+ * A finished run: the median repetition's figures, every repetition's, and how far they
+ * agree. The `done` event's data and GET /api/runs/{id}'s `result`.
+ */
+export type RunResultWritable = {
+    aggregate?: Aggregate | null;
+    client?: Client | null;
+    drift?: Drift | null;
+    /**
+     * the runner host's run-to-run spread when this was measured: a single run's figure is known only to about ±2 sigma; null before it was measured
+     */
+    host_noise?: HostNoiseWritable | null;
+    interference?: Interference | null;
+    /**
+     * Invalid Reason
+     */
+    invalid_reason?: string | null;
+    provenance?: Provenance | null;
+    /**
+     * Repetitions
+     */
+    repetitions?: Array<Repetition>;
+    server?: ServerFigures | null;
+    /**
+     * Stable
+     */
+    stable?: boolean | null;
+    summary: Summary;
+    syscalls?: Syscalls | null;
+    /**
+     * the server side's count; results before it have none
+     */
+    traffic?: Traffic | null;
+    /**
+     * Unstable Reason
+     */
+    unstable_reason?: string | null;
+    /**
+     * Valid
+     */
+    valid: boolean;
+    [key: string]: unknown;
+};
+
+/**
+ * RunnerHealth
+ */
+export type RunnerHealthWritable = {
+    /**
+     * Engine
+     *
+     * the Docker engine's version, if reachable
+     */
+    engine: string | null;
+    /**
+     * Heartbeat Age S
+     */
+    heartbeat_age_s: number;
+    /**
+     * Host
+     */
+    host: string;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Loadgen Cpus
+     */
+    loadgen_cpus: string;
+    /**
+     * its host's run-to-run spread, as it last measured it; null until then
+     */
+    noise: HostNoiseWritable | null;
+    /**
+     * Ready
+     */
+    ready: boolean;
+    /**
+     * Reason
+     */
+    reason: string | null;
+    /**
+     * Run Id
+     */
+    run_id: string | null;
+    /**
+     * Server Cpus
+     */
+    server_cpus: string;
+    /**
+     * Shares Cpus With
+     *
+     * live runners on the same host pinned to some of the same CPUs
+     */
+    shares_cpus_with: Array<string>;
+    /**
+     * State
+     */
+    state: 'idle' | 'running' | 'stopped' | 'lost';
+};
+
+/**
+ * SweepDoneEvent
+ */
+export type SweepDoneEventWritable = {
+    data: SweepOutWritable;
+    /**
+     * Type
+     */
+    type: 'done';
+};
+
+/**
+ * SweepEvent
+ *
+ * One event of a sweep's stream: `point` as each point finishes, in order (id = its
+ * position from 1), then `done` with the table (id = points + 1).
+ */
+export type SweepEventWritable = ({
+    type: 'point';
+} & PointEventWritable) | ({
+    type: 'done';
+} & SweepDoneEventWritable);
+
+/**
+ * SweepOut
+ */
+export type SweepOutWritable = {
+    /**
+     * Created At
+     */
+    created_at: string;
+    /**
+     * Entries
+     *
+     * with vary: round, each server entry's median figures with intervals
+     */
+    entries?: Array<EntryFigures>;
+    /**
+     * Finished
+     */
+    finished: boolean;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Memory Per Connection
+     *
+     * per server, bytes of resident memory per extra connection (slope between the smallest and largest valid point); only when connections or idle_connections vary
+     */
+    memory_per_connection: {
+        [key: string]: number | null;
+    };
+    /**
+     * Points
+     */
+    points: Array<PointWritable>;
+    request: SweepRequest;
+    /**
+     * Verdicts
+     *
+     * with vary: round, each server entry after the first against the first (QPS, then p99), pair by pair over the rounds that measured both undisturbed
+     */
+    verdicts?: Array<Comparison>;
+};
+
+/**
+ * SweepTableEvent
+ */
+export type SweepTableEventWritable = {
+    data: SweepOutWritable;
+    /**
+     * Type
+     */
+    type: 'sweep';
 };
 
 export type LoginApiAuthLoginPostData = {

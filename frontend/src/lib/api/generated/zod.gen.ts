@@ -418,11 +418,13 @@ export const zHistoryEntry = z.object({
 /**
  * HostNoise
  *
- * How far identical runs with fresh server starts scatter on one runner host.
+ * How far separate identical runs scatter on one runner host.
  */
 export const zHostNoise = z.object({
+    freedom: z.int().readonly(),
     groups: z.int(),
     measured_at: z.string(),
+    quantile: z.number().readonly(),
     runs: z.int(),
     sigma: z.number()
 });
@@ -1741,6 +1743,213 @@ export const zRunOut = z.object({
 });
 
 /**
+ * Ended
+ */
+export const zEndedWritable = z.record(z.string(), z.unknown());
+
+/**
+ * HostNoise
+ *
+ * How far separate identical runs scatter on one runner host.
+ */
+export const zHostNoiseWritable = z.object({
+    groups: z.int(),
+    measured_at: z.string(),
+    runs: z.int(),
+    sigma: z.number()
+});
+
+/**
+ * Point
+ *
+ * One (server, value) of a sweep, with its run's headline figures once it has them.
+ */
+export const zPointWritable = z.object({
+    calls_per_request: z.number().nullish(),
+    client_bound: z.boolean().nullish(),
+    cpu_percent: z.number().nullish(),
+    errors: z.int().nullish(),
+    host_noise: zHostNoiseWritable.nullish(),
+    idle_dropped: z.int().nullish(),
+    idle_dropped_connections: z.int().nullish(),
+    noisy: z.boolean().nullish(),
+    nonvoluntary_ctxt_switches_per_s: z.number().nullish(),
+    p50_us: z.number().nullish(),
+    p99_us: z.number().nullish(),
+    qps: z.number().nullish(),
+    reason: z.string().nullable(),
+    rss_bytes: z.int().nullish(),
+    run_id: z.string().nullable(),
+    server: z.string(),
+    spread: z.number().nullish(),
+    stable: z.boolean().nullish(),
+    status: z.enum([
+        'queued',
+        'running',
+        'done',
+        'failed',
+        'cancelled',
+        'skipped'
+    ]),
+    syscalls: z.array(zSyscallRow).nullish(),
+    threads: z.int().nullish(),
+    unstable_reason: z.string().nullish(),
+    valid: z.boolean().nullish(),
+    value: z.number(),
+    voluntary_ctxt_switches_per_s: z.number().nullish()
+});
+
+/**
+ * PointEvent
+ */
+export const zPointEventWritable = z.object({
+    data: zPointWritable,
+    type: z.literal('point')
+});
+
+/**
+ * RunResult
+ *
+ * A finished run: the median repetition's figures, every repetition's, and how far they
+ * agree. The `done` event's data and GET /api/runs/{id}'s `result`.
+ */
+export const zRunResultWritable = z.object({
+    aggregate: zAggregate.nullish(),
+    client: zClient.nullish(),
+    drift: zDrift.nullish(),
+    host_noise: zHostNoiseWritable.nullish(),
+    interference: zInterference.nullish(),
+    invalid_reason: z.string().nullish(),
+    provenance: zProvenance.nullish(),
+    repetitions: z.array(zRepetition).optional().default([]),
+    server: zServerFigures.nullish(),
+    stable: z.boolean().nullish(),
+    summary: zSummary,
+    syscalls: zSyscalls.nullish(),
+    traffic: zTraffic.nullish(),
+    unstable_reason: z.string().nullish(),
+    valid: z.boolean()
+});
+
+/**
+ * DoneEvent
+ */
+export const zDoneEventWritable = z.object({
+    data: zRunResultWritable,
+    type: z.literal('done')
+});
+
+/**
+ * RunEvent
+ *
+ * One event of a run: its SSE `event:` name (`type`) and its `data:`. GET
+ * /api/runs/{id}/events sends `data` as each frame's JSON, `type` as its `event:` name and
+ * its number as `id:`; recorded baselines keep `{"type", "data"}`.
+ */
+export const zRunEventWritable = z.discriminatedUnion('type', [
+    zQueuedEvent,
+    zRequeuedEvent,
+    zStartedEvent,
+    zProgressEvent,
+    zServerStatsEvent,
+    zRepetitionEvent,
+    zBuildEvent,
+    zCheckEvent,
+    zDoneEventWritable,
+    zCheckedEvent,
+    zFailedEvent
+]);
+
+/**
+ * RunOut
+ */
+export const zRunOutWritable = z.object({
+    check: zCheckResult.nullish(),
+    created_at: z.string(),
+    error: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    held: z.boolean().optional().default(false),
+    id: z.string(),
+    owner_id: z.string(),
+    position: z.int().nullable(),
+    request: zRunRequest,
+    result: zRunResultWritable.nullable(),
+    server: z.string(),
+    started_at: z.string().nullable(),
+    status: z.enum([
+        'queued',
+        'running',
+        'done',
+        'failed',
+        'cancelled'
+    ]),
+    wait_s: z.number().nullable()
+});
+
+/**
+ * RunnerHealth
+ */
+export const zRunnerHealthWritable = z.object({
+    engine: z.string().nullable(),
+    heartbeat_age_s: z.number(),
+    host: z.string(),
+    id: z.string(),
+    loadgen_cpus: z.string(),
+    noise: zHostNoiseWritable.nullable(),
+    ready: z.boolean(),
+    reason: z.string().nullable(),
+    run_id: z.string().nullable(),
+    server_cpus: z.string(),
+    shares_cpus_with: z.array(z.string()),
+    state: z.enum([
+        'idle',
+        'running',
+        'stopped',
+        'lost'
+    ])
+});
+
+/**
+ * Health
+ */
+export const zHealthWritable = z.object({
+    docker: zDockerHealth,
+    heartbeat_age_s: z.number().nullable(),
+    images: z.record(z.string(), z.boolean()),
+    noise: zHostNoiseWritable.nullish(),
+    ready: z.boolean(),
+    reason: z.string().nullable(),
+    runner: z.boolean(),
+    runners: z.array(zRunnerHealthWritable),
+    status: z.string()
+});
+
+/**
+ * SweepOut
+ */
+export const zSweepOutWritable = z.object({
+    created_at: z.string(),
+    entries: z.array(zEntryFigures).optional().default([]),
+    finished: z.boolean(),
+    id: z.string(),
+    memory_per_connection: z.record(z.string(), z.number().nullable()),
+    points: z.array(zPointWritable),
+    request: zSweepRequest,
+    verdicts: z.array(zComparison).optional().default([])
+});
+
+/**
+ * RecordedResult
+ *
+ * A run block's recording: its events as its stream sent them; a series block's: its
+ * sweep's table as GET /api/sweeps/{id} gave it.
+ */
+export const zRecordedResultWritable = z.object({
+    events: z.array(zRunEventWritable).nullish(),
+    table: zSweepOutWritable.nullish()
+});
+
+/**
  * Baseline
  *
  * A reference result for one experiment block, recorded by `make record-baselines`
@@ -1750,17 +1959,12 @@ export const zRunOut = z.object({
  */
 export const zBaselineWritable = z.object({
     block: z.string(),
-    host_noise: zHostNoise.nullish(),
+    host_noise: zHostNoiseWritable.nullish(),
     kind: z.enum(['run', 'series']),
     provenance: zProvenance,
     recorded_at: z.string(),
-    result: zRecordedResult
+    result: zRecordedResultWritable
 });
-
-/**
- * Ended
- */
-export const zEndedWritable = z.record(z.string(), z.unknown());
 
 /**
  * LessonBaselines
@@ -1769,3 +1973,43 @@ export const zLessonBaselinesWritable = z.object({
     experiments: z.array(zBaselineWritable).optional().default([]),
     lesson: z.string()
 });
+
+/**
+ * SweepDoneEvent
+ */
+export const zSweepDoneEventWritable = z.object({
+    data: zSweepOutWritable,
+    type: z.literal('done')
+});
+
+/**
+ * SweepEvent
+ *
+ * One event of a sweep's stream: `point` as each point finishes, in order (id = its
+ * position from 1), then `done` with the table (id = points + 1).
+ */
+export const zSweepEventWritable = z.discriminatedUnion('type', [
+    zPointEventWritable,
+    zSweepDoneEventWritable
+]);
+
+/**
+ * SweepTableEvent
+ */
+export const zSweepTableEventWritable = z.object({
+    data: zSweepOutWritable,
+    type: z.literal('sweep')
+});
+
+/**
+ * ClassStreamEvent
+ *
+ * One frame of a class's stream. No ids: a reconnecting stream starts over.
+ */
+export const zClassStreamEventWritable = z.discriminatedUnion('type', [
+    zClassEvent,
+    zPresentationEvent,
+    zRunEventEvent,
+    zSweepTableEventWritable,
+    zEndedEvent
+]);
