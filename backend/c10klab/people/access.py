@@ -20,7 +20,8 @@ def class_ids_taught(people: PeopleStore, person: Person) -> tuple[str, ...]:
 
 def scope_for(people: PeopleStore, person: Person) -> Scope:
     if person.kind == "solo":
-        return Scope(everyone=True)
+        # everyone's runs but the runners' own A/A runs: those are the machine's, not the learner's
+        return Scope(everyone=True, people_only=True)
     return Scope(owner_id=person.id, class_ids=class_ids_taught(people, person))
 
 

@@ -138,16 +138,17 @@ class Admission:
 
 @dataclass(frozen=True)
 class Scope:
-    """Whose runs a listing covers: everyone's, or one owner's and those of the
-    given classes."""
+    """Whose runs a listing covers: everyone's (the runners' own A/A runs too, unless
+    `people_only`), or one owner's and those of the given classes."""
 
     everyone: bool = False
     owner_id: str | None = None
     class_ids: tuple[str, ...] = ()
+    people_only: bool = False
 
     def where(self) -> ColumnElement[bool]:
         if self.everyone:
-            return true()
+            return runs.c.owner_id != RUNNER_OWNER if self.people_only else true()
         return or_(runs.c.owner_id == self.owner_id, runs.c.class_id.in_(self.class_ids))
 
 

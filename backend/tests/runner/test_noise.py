@@ -67,6 +67,9 @@ def test_a_runners_own_run_is_held_by_it_and_in_no_ones_list(store: RunStore) ->
     assert (own.status, own.owner_id, own.request["server"]) == ("running", RUNNER_OWNER, "c-epoll")
     assert store.claim_next("lab-2") is None  # never queued: no other runner takes it
     assert own.id not in [r.id for r in store.list_runs(Scope(owner_id="solo"))]
+    # the solo learner sees everyone's runs, but not the machine's own
+    assert own.id not in [r.id for r in store.list_runs(Scope(everyone=True, people_only=True))]
+    assert own.id in [r.id for r in store.list_runs(Scope(everyone=True))]
 
     store.finish(own.id, "done", "done", {}, result=repeated(100.0, 104.0, 98.0))
     [finished] = store.recent_results("lab-1", 10, since_unix=0)
