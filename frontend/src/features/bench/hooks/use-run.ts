@@ -14,9 +14,9 @@ export const RENDER_INTERVAL_MS = 100;
 /** How soon a run's page may draw `next`, having drawn `drawn`: new figures of a run being
  *  warmed up or measured wait for the next phase (held: an infinite interval); a new phase, a
  *  connection lost or found, a note or the result are drawn at once. The page runs on the
- *  machine it measures: drawing a run's figures every 2 s took 5-8 % of a core with the
- *  label's dot pulsing, enough for the stability check to call half the runs disturbed, and
- *  held figures left the run as undisturbed as one started with no page open (results/tab.md). */
+ *  machine it measures: drawing new figures every 2 s with the label's dot pulsing took about
+ *  17 % of a core, and the stability check called every such run disturbed; with the dot still,
+ *  half of them; with the figures held, none (results/tab-before.md, tab-still.md, tab.md). */
 export function renderIntervalFor(next: RunState, drawn: RunState): number {
   const measuring = next.phase === 'warmup' || next.phase === 'measure';
   const onlyFigures =
