@@ -1,5 +1,5 @@
 // What the browser benchmarks start from: the course on a spare port with a throwaway store,
-// stopped when they end. `api` serves the pages alone (no runner, no Docker); `up` adds the
+// stopped when they end, and the Chromium they drive. `api` serves the pages alone (no runner, no Docker); `up` adds the
 // runner, for a benchmark that runs servers.
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PYTHON = join(ROOT, '.venv', 'bin', 'python');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+// The e2e tests' window: a laptop screen, so "above the fold" means the same thing in both.
+export const VIEWPORT = { width: 1366, height: 900 };
 const START_TIMEOUT_MS = 60_000;
 
 /** A TCP port nobody listens on right now. */

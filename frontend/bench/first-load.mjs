@@ -23,13 +23,9 @@ import { join, relative } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { ROOT, sparePort, startCourse } from './course.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, sparePort, startCourse, VIEWPORT } from './course.mjs';
 
 const RESULTS = join(ROOT, 'results', 'frontend.md');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-// The e2e tests' window: a laptop screen, so "above the fold" means the same thing in both.
-const VIEWPORT = { width: 1366, height: 900 };
 /** The budget: a lesson's first load, gzipped JavaScript, in bytes (300 kB, as Vite counts kB). */
 const BUDGET_GZIP_BYTES = 300_000;
 const PAGE_TIMEOUT_MS = 60_000;

@@ -28,12 +28,9 @@ import { join, relative } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { ROOT, sparePort, startCourse } from './course.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, sparePort, startCourse, VIEWPORT } from './course.mjs';
 
 const results = (label) => join(ROOT, 'results', label ? `tab-${label}.md` : 'tab.md');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const VIEWPORT = { width: 1366, height: 900 };
 const LESSON = '01-c10k-problem';
 const RUN_TIMEOUT_MS = 120_000;
 const SETTLE_S = 10;

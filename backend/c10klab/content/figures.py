@@ -228,10 +228,14 @@ def _point_field(point: Point, name: str, what: str) -> Quantity:
         known = ", ".join(sorted(POINT_FIELDS))
         raise FigureError(f"{what} has no figure `{name}`; a point has: {known}")
     read, unit = POINT_FIELDS[name]
-    quantity = _quantity(read(point), unit, f"{what}.{name}")
-    if name in THROUGHPUTS:
-        return dataclasses.replace(quantity, measured=Measured(what, point.host_noise))
-    return quantity
+    return _from_run(
+        _quantity(read(point), unit, f"{what}.{name}"), name, Measured(what, point.host_noise)
+    )
+
+
+def _from_run(quantity: Quantity, name: str, measured: Measured) -> Quantity:
+    """A throughput carries the run it was measured in; any other figure stands alone."""
+    return dataclasses.replace(quantity, measured=measured) if name in THROUGHPUTS else quantity
 
 
 def _valid_points(series: SeriesRecording, server: str) -> list[Point]:
@@ -468,9 +472,7 @@ class _Evaluator:
             if attr in RUN_FIELDS:
                 read, unit = RUN_FIELDS[attr]
                 quantity = _quantity(read(value), unit, f"{value.id}.{attr}")
-                if attr in THROUGHPUTS:
-                    return dataclasses.replace(quantity, measured=value.measured)
-                return quantity
+                return _from_run(quantity, attr, value.measured)
             return _point_field(value.point, attr, f"`{value.id}`")
         if isinstance(value, PointOf):
             point, where = value.point, value.run
