@@ -119,6 +119,22 @@ def median_interval(values: Sequence[float | None]) -> Interval | None:
     )
 
 
+def single_interval(value: float | None, noise: HostNoise | None) -> Interval | None:
+    """Where a figure measured once would land again on its host, with 95 %: value·e^(±t·sigma)
+    by the host's run-to-run spread; None while that spread is unknown."""
+    if noise is None or value is None or not _usable([value]):
+        return None
+    half = noise.quantile * noise.sigma
+    return Interval(
+        estimate=value,
+        low=value * math.exp(-half),
+        high=value * math.exp(half),
+        level=LEVEL,
+        count=1,
+        method="host_noise",
+    )
+
+
 def _both(subject: float | None, reference: float | None) -> tuple[float, float] | None:
     """Both figures, when both are positive finite numbers a ratio can be taken of."""
     if subject is None or reference is None or len(_usable([subject, reference])) < 2:

@@ -13,6 +13,7 @@ from c10klab.uncertainty import (
     pooled_sigma,
     rounds_for,
     single_change,
+    single_interval,
 )
 
 NOISE_5 = HostNoise(sigma=0.05, runs=20, groups=4, measured_at="2026-11-28T00:00:00Z")
@@ -91,6 +92,16 @@ def test_single_runs_are_compared_with_the_hosts_run_to_run_spread() -> None:
     assert far is not None and compare("s", "r", "qps", far).call == "lower"
     assert single_change(105.0, 100.0, None) is None
     assert single_change(None, 100.0, NOISE_5) is None
+
+
+def test_a_figure_measured_once_has_the_range_a_second_run_would_land_in() -> None:
+    found = single_interval(200_000.0, NOISE_5)
+    assert found is not None and found.method == "host_noise" and found.count == 1
+    # ±t·sigma in logs, so the range is even in ratio: 200k·e^(±2.1199·0.05)
+    assert found.low == pytest.approx(200_000 * math.exp(-2.1199 * 0.05), rel=1e-4)
+    assert found.high / found.estimate == pytest.approx(found.estimate / found.low)
+    assert single_interval(200_000.0, None) is None
+    assert single_interval(None, NOISE_5) is None
 
 
 def test_single_runs_of_two_hosts_add_their_spreads_and_lend_a_known_one_to_an_unknown() -> None:

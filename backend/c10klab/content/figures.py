@@ -44,7 +44,7 @@ from typing import Any, Literal
 from c10klab.content.markdown import fenced_spans, in_spans
 from c10klab.content.schemas import Baseline
 from c10klab.sweeps.figures import memory_per_connection as sweep_memory_per_connection
-from c10klab.sweeps.figures import point_from_result
+from c10klab.sweeps.figures import point_from_result, with_host_noise
 from c10klab.sweeps.schemas import Point, SweepOut
 from c10klab.uncertainty import Comparison, HostNoise, compare, single_change
 
@@ -138,7 +138,7 @@ def read_recording(experiment_id: str, baseline: Baseline) -> Recording:
     """A lesson block's recording as figures can be read from it."""
     table = baseline.result.table
     if table is not None:
-        points = [_with_noise(p, baseline.host_noise) for p in table.points]
+        points = [with_host_noise(p, baseline.host_noise) for p in table.points]
         return SeriesRecording(id=experiment_id, table=table.model_copy(update={"points": points}))
     events = baseline.result.events or []
     done = next((e.root for e in reversed(events) if e.root.type == "done"), None)
@@ -147,9 +147,9 @@ def read_recording(experiment_id: str, baseline: Baseline) -> Recording:
     data = done.model_dump(mode="json")["data"]
     request = data["provenance"]["request"]
     base = {"server": request["server"], "value": 0, "run_id": None}
-    point = _with_noise(point_from_result(base, data), baseline.host_noise)
+    point = with_host_noise(point_from_result(base, data), baseline.host_noise)
     repetitions = [
-        _with_noise(point_from_result(base, rep), point.host_noise)
+        with_host_noise(point_from_result(base, rep), point.host_noise)
         for rep in data.get("repetitions") or []
     ]
     return RunRecording(
@@ -161,14 +161,6 @@ def read_recording(experiment_id: str, baseline: Baseline) -> Recording:
         aggregate=data.get("aggregate") or {},
         syscalls=data.get("syscalls"),
     )
-
-
-def _with_noise(point: Point, noise: HostNoise | None) -> Point:
-    """The point with the recording's host noise where its run did not carry its own (a
-    recording made before runners measured it says what its host's was)."""
-    if point.host_noise is not None or noise is None:
-        return point
-    return point.model_copy(update={"host_noise": noise})
 
 
 # --- what a reference may name ---------------------------------------------------------------

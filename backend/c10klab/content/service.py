@@ -14,6 +14,7 @@ from c10klab.content.experiments import block_fields, parse_block, request_key
 from c10klab.content.figures import Recording, find_references, read_recording, render
 from c10klab.content.markdown import FENCE as FENCE
 from c10klab.content.schemas import (
+    Baseline,
     Diagram,
     ExperimentRef,
     Figure,
@@ -27,6 +28,7 @@ from c10klab.content.schemas import (
     LessonSummary,
 )
 from c10klab.errors import NotFound
+from c10klab.sweeps.figures import with_host_noise
 from c10klab.sweeps.schemas import SweepRequest
 
 SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
@@ -268,11 +270,27 @@ def read_baselines(content_dir: Path, slug: str) -> LessonBaselines | None:
     return LessonBaselines.model_validate_json(path.read_text())
 
 
+def _with_intervals(baseline: Baseline) -> Baseline:
+    """A series recording whose points carry their hosts' noise and the interval it gives
+    them, as a sweep measured now would (recordings made before points had them)."""
+    table = baseline.result.table
+    if table is None:
+        return baseline
+    points = [with_host_noise(p, baseline.host_noise) for p in table.points]
+    result = baseline.result.model_copy(
+        update={"table": table.model_copy(update={"points": points})}
+    )
+    return baseline.model_copy(update={"result": result})
+
+
 def get_baselines(content_dir: Path, slug: str) -> LessonBaselines:
     """The lesson's recorded reference results; none yet is an empty list, not an error."""
     if not any(lesson.slug == slug for lesson in load_lessons(content_dir)):
         raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
-    return read_baselines(content_dir, slug) or LessonBaselines(lesson=slug)
+    recorded = read_baselines(content_dir, slug) or LessonBaselines(lesson=slug)
+    return recorded.model_copy(
+        update={"experiments": [_with_intervals(b) for b in recorded.experiments]}
+    )
 
 
 GLOSSARY_TERM = re.compile(r"^### (.+?)\s*$", re.MULTILINE)

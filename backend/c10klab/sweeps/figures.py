@@ -7,11 +7,14 @@ from typing import Any
 from c10klab.sweeps.schemas import EntryFigures, Point
 from c10klab.uncertainty import (
     Comparison,
+    HostNoise,
+    Interval,
     Metric,
     compare,
     median_interval,
     paired_change,
     single_change,
+    single_interval,
 )
 
 
@@ -21,6 +24,7 @@ def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
     summary, server = result["summary"], result["server"]
     profile = server.get("profile") or {}
     aggregate = result.get("aggregate") or {}
+    repetitions = [r["summary"] for r in result.get("repetitions") or []]
     return Point(
         **base,
         status="done",
@@ -45,7 +49,31 @@ def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
         calls_per_request=(result.get("syscalls") or {}).get("calls_per_request"),
         syscalls=(result.get("syscalls") or {}).get("rows") or None,
         host_noise=result.get("host_noise"),
+        qps_interval=_repeated([r["qps"] for r in repetitions])
+        or single_interval(summary["qps"], _noise(result.get("host_noise"))),
+        p99_interval=_repeated([r["latency_us"]["p99"] for r in repetitions]),
     )
+
+
+def _repeated(figures: list[float | None]) -> Interval | None:
+    """The median of a repeated figure with its interval; None for a figure measured once."""
+    return median_interval(figures) if len(figures) > 1 else None
+
+
+def _noise(found: dict[str, Any] | None) -> HostNoise | None:
+    return HostNoise.model_validate(found) if found is not None else None
+
+
+def with_host_noise(point: Point, noise: HostNoise | None) -> Point:
+    """The point with this host noise where its run did not carry its own (a recording made
+    before runners measured it says what its host's was), and, for a figure measured once
+    that has none yet (recorded before points had one), the interval its noise gives it."""
+    noise = point.host_noise or noise
+    if noise is None or (point.host_noise is not None and point.qps_interval is not None):
+        return point
+    repeated = bool(point.spread)  # a single run's spread is 0
+    interval = point.qps_interval or (None if repeated else single_interval(point.qps, noise))
+    return point.model_copy(update={"host_noise": noise, "qps_interval": interval})
 
 
 # The least growth in resident memory that says something about connections: 16 pages.

@@ -203,6 +203,17 @@ class Point(BaseModel):
     )
     qps: float | None = None
     spread: float | None = Field(None, description="(max - min) / median QPS of repetitions")
+    qps_interval: Interval | None = Field(
+        None,
+        description="the QPS's interval: the median of its repetitions' with its interval when "
+        "it was repeated, else where a second run would land by its host's noise (null while "
+        "that is unknown)",
+    )
+    p99_interval: Interval | None = Field(
+        None,
+        description="the p99's interval over its repetitions; null for a single run (the "
+        "hosts' noise is measured on QPS only)",
+    )
     noisy: bool | None = None
     p50_us: float | None = None
     p99_us: float | None = None

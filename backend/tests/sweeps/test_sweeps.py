@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from c10klab.runners.store import RunnerHost, RunnerStore
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
-from c10klab.sweeps.figures import memory_per_connection
+from c10klab.sweeps.figures import memory_per_connection, point_from_result, with_host_noise
 from c10klab.sweeps.schemas import Point
 from c10klab.uncertainty import HostNoise
 from tests.results.figures import a_result
@@ -252,6 +252,31 @@ def test_the_largest_last_event_id_resumes_after_everything(client: TestClient) 
 def point(server: str, value: float, rss: int | None, valid: bool = True) -> Point:
     return Point(server=server, value=value, run_id="r", status="done", reason=None,
                  valid=valid, rss_bytes=rss)  # fmt: skip
+
+
+def test_a_point_carries_its_figures_interval_from_repetitions_or_its_hosts_noise() -> None:
+    base = {"server": "c-epoll", "value": 100, "run_id": "r"}
+    noise = HostNoise(sigma=0.05, runs=12, groups=2, measured_at="2026-11-29T00:00:00Z")
+    once = point_from_result(base, a_result(200_000.0, host_noise=noise.model_dump()))
+    assert once.qps_interval is not None and once.qps_interval.method == "host_noise"
+    assert once.qps_interval.low < 200_000 < once.qps_interval.high
+    assert once.p99_interval is None  # the hosts' noise is measured on QPS only
+
+    figures = [(190_000.0, 500.0), (200_000.0, 450.0), (210_000.0, 420.0)]
+    repetitions = [a_result(qps, p99) | {"repetition": i} for i, (qps, p99) in enumerate(figures)]
+    repeated = point_from_result(
+        base, a_result(200_000.0, 450.0, repetitions=repetitions, host_noise=noise.model_dump())
+    )
+    assert repeated.qps_interval is not None and repeated.p99_interval is not None
+    assert repeated.qps_interval.method == "median_order_statistics"
+    assert (repeated.qps_interval.low, repeated.qps_interval.high) == (190_000, 210_000)
+    assert (repeated.p99_interval.low, repeated.p99_interval.high) == (420, 500)
+
+    unknown = point_from_result(base, a_result(200_000.0))
+    assert unknown.qps_interval is None
+    lent = with_host_noise(unknown.model_copy(update={"spread": 0.0}), noise)
+    assert lent.host_noise == noise and lent.qps_interval == once.qps_interval
+    assert with_host_noise(repeated, None) == repeated
 
 
 def test_memory_per_connection_is_the_slope_between_the_extreme_valid_points() -> None:

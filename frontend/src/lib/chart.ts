@@ -20,6 +20,7 @@ import {
   Tooltip,
   type PointStyle,
 } from 'chart.js';
+import { BarWithErrorBar, BarWithErrorBarsController, LineWithErrorBarsController, PointWithErrorBar } from 'chartjs-chart-error-bars';
 
 import { en } from '@/locales/en';
 
@@ -39,6 +40,11 @@ ChartJS.register(
   Tooltip,
   Legend,
   Filler,
+  // whiskers: a figure's 95 % interval on series charts
+  LineWithErrorBarsController,
+  PointWithErrorBar,
+  BarWithErrorBarsController,
+  BarWithErrorBar,
 );
 
 ChartJS.defaults.animation = false;

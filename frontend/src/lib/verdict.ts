@@ -31,6 +31,13 @@ export function runSpread(noise: HostNoise): number {
   return noise.quantile * noise.sigma;
 }
 
+/** Where a second run of a figure measured once would land, 95 %: value·e^(±t·sigma), as the
+ *  backend's `single_interval` (even in ratio, as the noise is of log QPS). */
+export function runInterval(value: number, noise: HostNoise): [number, number] {
+  const spread = runSpread(noise);
+  return [value * Math.exp(-spread), value * Math.exp(spread)];
+}
+
 /** How far a second run of the same could land from a first, each scattering by sigma:
  *  ±t·sigma·√2. */
 export function pairSpread(noise: HostNoise): number {

@@ -163,6 +163,21 @@ describe('SeriesWidget', () => {
       expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-epoll 112 B');
     });
     expect(within(screen.getByTestId('series-table')).getAllByRole('row')[2]).toHaveTextContent('1 spread 3.1 %');
+    expect(screen.getByTestId('series-qps-chart')).not.toHaveTextContent('Whiskers');
+  });
+
+  it('says what the whiskers are when a point has an interval', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    await clickRun('Run 4 benchmarks');
+    const interval = { estimate: 125000, low: 110000, high: 140000, level: 0.95, count: 1, method: 'host_noise' as const };
+    act(() => {
+      FakeEventSource.latest().emit('point', point('c-epoll', 0, 125000, { qps_interval: interval }), 1);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('series-qps-chart')).toHaveTextContent("Whiskers: the figure's 95 % interval");
+    });
+    expect(screen.getByTestId('series-p99-chart')).not.toHaveTextContent('Whiskers');
   });
 
   it('says how many idle connections a point refused, apart from the drops of their reconnects', async () => {

@@ -9,6 +9,7 @@ import {
   chartMetrics,
   describeSweepProgress,
   pointFigure,
+  pointInterval,
   pointNote,
   refusedLoad,
   seriesLines,
@@ -42,13 +43,24 @@ describe('series', () => {
       point('c-epoll', 2000, { qps: 90, valid: false, reason: 'errors' }),
     ];
     expect(seriesLines(sweep, points, 'qps')).toEqual([
-      { server: 'c-select', values: [120, null], unstable: [false, false], refused: [false, false] },
-      { server: 'c-epoll', values: [130, null], unstable: [false, false], refused: [false, false] },
+      { server: 'c-select', values: [120, null], unstable: [false, false], refused: [false, false], intervals: [null, null] },
+      { server: 'c-epoll', values: [130, null], unstable: [false, false], refused: [false, false], intervals: [null, null] },
     ]);
     expect(seriesLines(sweep, points.slice(0, 1), 'p99_us')).toEqual([
-      { server: 'c-select', values: [50, null], unstable: [false, false], refused: [false, false] },
-      { server: 'c-epoll', values: [null, null], unstable: [false, false], refused: [false, false] },
+      { server: 'c-select', values: [50, null], unstable: [false, false], refused: [false, false], intervals: [null, null] },
+      { server: 'c-epoll', values: [null, null], unstable: [false, false], refused: [false, false], intervals: [null, null] },
     ]);
+  });
+
+  it('gives each valid point the interval of its figure, and none to what has no interval', () => {
+    const noise = { low: 90, high: 111, estimate: 100, level: 0.95, count: 1, method: 'host_noise' as const };
+    const repeated = { low: 40, high: 70, estimate: 50, level: 0.9375, count: 5, method: 'median_order_statistics' as const };
+    const once = point('c-epoll', 10, { qps_interval: noise });
+    const twice = point('c-epoll', 2000, { qps_interval: noise, p99_interval: repeated });
+    expect(seriesLines(sweep, [once, twice], 'qps')[1]?.intervals).toEqual([[90, 111], [90, 111]]);
+    expect(seriesLines(sweep, [once, twice], 'p99_us')[1]?.intervals).toEqual([null, [40, 70]]);
+    expect(pointInterval({ ...once, calls_per_request: 1 }, 'calls_per_request')).toBeNull();
+    expect(pointInterval({ ...once, valid: false }, 'qps')).toBeNull();
   });
 
   it('explains a point without a figure', () => {
@@ -67,6 +79,7 @@ describe('series', () => {
       values: [100, 40],
       unstable: [false, true],
       refused: [false, false],
+      intervals: [null, null],
     });
     expect(pointNote(disturbed, t)).toBe(`unstable: ${why}`);
     expect(pointNote({ ...disturbed, valid: false, reason: 'errors', noisy: true }, t)).toBe(`invalid: errors; unstable: ${why}`);
@@ -80,6 +93,7 @@ describe('series', () => {
       values: [100, 150000],
       unstable: [false, true],
       refused: [false, false],
+      intervals: [null, null],
     });
     expect(pointNote(bound, t)).toBe('client-bound: this measures the load generator');
   });
@@ -110,8 +124,8 @@ describe('series', () => {
     expect(chartMetrics(counted)).toEqual(['calls_per_request', 'qps']);
     const points = [point('c-select', 10, { calls_per_request: 2.02 }), point('c-epoll', 10, { calls_per_request: null })];
     expect(seriesLines(counted, points, 'calls_per_request')).toEqual([
-      { server: 'c-select', values: [2.02, null], unstable: [false, false], refused: [false, false] },
-      { server: 'c-epoll', values: [null, null], unstable: [false, false], refused: [false, false] },
+      { server: 'c-select', values: [2.02, null], unstable: [false, false], refused: [false, false], intervals: [null, null] },
+      { server: 'c-epoll', values: [null, null], unstable: [false, false], refused: [false, false], intervals: [null, null] },
     ]);
   });
 

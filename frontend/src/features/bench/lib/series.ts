@@ -21,6 +21,10 @@ export interface SeriesLine {
   /** Per value: the server refused or dropped part of the load, so the figure is not for all
    *  of it (e.g. `c-select` past FD_SETSIZE, serving fewer than it was given). */
   refused: boolean[];
+  /** Per value: the figure's 95 % interval [low, high] (a repeated point's median interval, or
+   *  where a single run's second run would land by its host's noise); null where it has none
+   *  (no figure, calls per request, a single run's p99, noise not yet known). */
+  intervals: ([number, number] | null)[];
 }
 
 /** The figure a point contributes: only a finished, valid run has one. */
@@ -28,6 +32,15 @@ export function pointFigure(point: SweepPoint | undefined, metric: SeriesMetric)
   if (point?.status !== 'done' || !point.valid) return null;
   const figure = point[metric];
   return figure ?? null;
+}
+
+const INTERVAL_OF = { qps: 'qps_interval', p99_us: 'p99_interval' } as const;
+
+/** The interval of the figure a point contributes, when it has both. */
+export function pointInterval(point: SweepPoint | undefined, metric: SeriesMetric): [number, number] | null {
+  if (metric === 'calls_per_request' || pointFigure(point, metric) === null) return null;
+  const interval = point?.[INTERVAL_OF[metric]];
+  return interval ? [interval.low, interval.high] : null;
 }
 
 /** A point whose figures are not the server's undisturbed best: disturbed, or set by a
@@ -51,6 +64,7 @@ export function seriesLines(sweep: SweepRequest, points: SweepPoint[], metric: S
     values: sweep.values.map((value) => pointFigure(at.get(`${server}@${value}`), metric)),
     unstable: each(server, isUnstable),
     refused: each(server, refusedLoad),
+    intervals: sweep.values.map((value) => pointInterval(at.get(`${server}@${value}`), metric)),
   }));
 }
 

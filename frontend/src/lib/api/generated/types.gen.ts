@@ -1909,6 +1909,10 @@ export type Point = {
      */
     p50_us?: number | null;
     /**
+     * the p99's interval over its repetitions; null for a single run (the hosts' noise is measured on QPS only)
+     */
+    p99_interval?: Interval | null;
+    /**
      * P99 Us
      */
     p99_us?: number | null;
@@ -1916,6 +1920,10 @@ export type Point = {
      * Qps
      */
     qps?: number | null;
+    /**
+     * the QPS's interval: the median of its repetitions' with its interval when it was repeated, else where a second run would land by its host's noise (null while that is unknown)
+     */
+    qps_interval?: Interval | null;
     /**
      * Reason
      *
@@ -4129,6 +4137,10 @@ export type PointWritable = {
      */
     p50_us?: number | null;
     /**
+     * the p99's interval over its repetitions; null for a single run (the hosts' noise is measured on QPS only)
+     */
+    p99_interval?: Interval | null;
+    /**
      * P99 Us
      */
     p99_us?: number | null;
@@ -4136,6 +4148,10 @@ export type PointWritable = {
      * Qps
      */
     qps?: number | null;
+    /**
+     * the QPS's interval: the median of its repetitions' with its interval when it was repeated, else where a second run would land by its host's noise (null while that is unknown)
+     */
+    qps_interval?: Interval | null;
     /**
      * Reason
      *

@@ -1,6 +1,6 @@
 import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
 import { useMemo, useState } from 'react';
-import { Bar, Line } from 'react-chartjs-2';
+import { Chart } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
@@ -69,7 +69,20 @@ function refusedMarks(line: SeriesLine, colour: string) {
   };
 }
 
-type LineDataset = ChartDataset<'line', { x: number; y: number | null }[]> & { id: string; legendPointStyle?: PointStyle };
+/** A point of a line: its figure and, where it has one, its interval as whiskers. */
+interface Whiskered {
+  x: number;
+  y: number | null;
+  yMin?: number;
+  yMax?: number;
+}
+type LineDataset = ChartDataset<'lineWithErrorBars', Whiskered[]> & { id: string; legendPointStyle?: PointStyle };
+type BarDatum = { y: number | null; yMin?: number; yMax?: number } | null;
+
+/** The figure with its interval's ends, when it has one. */
+function whiskered(value: number | null, interval: [number, number] | null | undefined) {
+  return interval && value !== null ? { y: value, yMin: interval[0], yMax: interval[1] } : { y: value };
+}
 
 function yAxis(metric: SeriesMetric, axis: string, log: boolean, theme: ChartTheme) {
   const { format } = METRIC[metric];
@@ -103,19 +116,24 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   const unstableNote = (unstable: boolean) => (unstable ? ` ${t('chart.series.unstableNote')}` : '');
   const refusedNote = (refused: boolean) => (refused ? ` ${t('chart.series.refusedNote')}` : '');
   const isLatency = metric === 'p99_us';
+  const rangeNote = (interval: [number, number] | null | undefined) =>
+    interval ? ` ${t('chart.series.intervalNote', { low: format(interval[0]), high: format(interval[1]) })}` : '';
+  const whiskers = all.some((line) => line.intervals.some(Boolean));
 
-  const lineData = useMemo<ChartData<'line', { x: number; y: number | null }[]>>(() => {
+  const lineData = useMemo<ChartData<'lineWithErrorBars', Whiskered[]>>(() => {
     const dataset = (line: SeriesLine, role: 'live' | 'reference'): LineDataset => {
       const style = seriesStyle(styles.get(line.server) ?? 0);
       return {
         id: role === 'live' ? line.server : `reference:${line.server}`,
         label: reference ? `${line.server} · ${role === 'live' ? t('chart.live') : reference.label}` : line.server,
-        data: sweep.values.map((x, j) => ({ x, y: line.values[j] ?? null })),
+        data: sweep.values.map((x, j) => ({ x, ...whiskered(line.values[j] ?? null, line.intervals[j]) })),
         ...lineLook(style.colour, role, style.dash),
         ...pointMarks(line.unstable, { pointStyle: style.pointStyle, radius: role === 'live' ? 4 : 3.5 }),
         ...refusedMarks(line, style.colour),
         legendPointStyle: style.pointStyle,
         spanGaps: false,
+        errorBarColor: withAlpha(style.colour, role === 'live' ? 0.9 : 0.45),
+        errorBarWhiskerColor: withAlpha(style.colour, role === 'live' ? 0.9 : 0.45),
       };
     };
     return {
@@ -126,7 +144,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   const unstableAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.unstable[dataIndex] ?? false;
   const refusedAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.refused[dataIndex] ?? false;
 
-  const lineOptions = useMemo<ChartOptions<'line'>>(
+  const lineOptions = useMemo<ChartOptions<'lineWithErrorBars'>>(
     () => ({
       animation: false,
       scales: {
@@ -143,7 +161,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${item.dataset.label ?? ''}: ${format(item.parsed.y ?? 0)}${unstableNote(unstableAt(item.datasetIndex, item.dataIndex))}${refusedNote(refusedAt(item.datasetIndex, item.dataIndex))}`,
+              `${item.dataset.label ?? ''}: ${format(item.parsed.y)}${rangeNote(all[item.datasetIndex]?.intervals[item.dataIndex])}${unstableNote(unstableAt(item.datasetIndex, item.dataIndex))}${refusedNote(refusedAt(item.datasetIndex, item.dataIndex))}`,
           },
         },
       },
@@ -153,11 +171,13 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
     [sweep.values, sweep.vary, metric, lines, referenceLines, log, theme, t],
   );
 
-  const barData = useMemo<ChartData<'bar', (number | null)[], string>>(() => {
+  const barData = useMemo<ChartData<'barWithErrorBars', BarDatum[], string>>(() => {
     const bars = (from: SeriesLine[], role: 'live' | 'reference') => ({
       id: role,
       label: reference ? (role === 'live' ? t('chart.live') : reference.label) : title,
-      data: from.map((line) => line.values[0] ?? null),
+      data: from.map((line) => whiskered(line.values[0] ?? null, line.intervals[0])),
+      errorBarColor: theme.text,
+      errorBarWhiskerColor: theme.text,
       backgroundColor: from.map((line) => {
         const colour = styleOf(line.server).colour;
         if (line.unstable[0] || line.refused[0]) return HOLLOW;
@@ -173,9 +193,9 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
     };
     // styleOf reads styles.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lines, referenceLines, reference, title, styles, t]);
+  }, [lines, referenceLines, reference, title, styles, theme, t]);
 
-  const barOptions = useMemo<ChartOptions<'bar'>>(
+  const barOptions = useMemo<ChartOptions<'barWithErrorBars'>>(
     () => ({
       animation: false,
       scales: {
@@ -187,7 +207,9 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y ?? 0)}${unstableNote(
+              `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y)}${rangeNote(
+                (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.intervals[0],
+              )}${unstableNote(
                 (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.unstable[0] ?? false,
               )}${refusedNote((item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.refused[0] ?? false)}`,
           },
@@ -201,6 +223,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   const varies = variesValue(sweep);
   // Bars have no × to mark: a hollow bar says it, in this feature's own words.
   const captions = [
+    whiskers ? t('chart.series.whiskerCaption') : null,
     marked ? (varies ? unstableCaption() : t('chart.series.hollowCaption')) : null,
     partial ? t(varies ? 'chart.series.refusedCaption' : 'chart.series.refusedBarCaption') : null,
   ].filter(Boolean);
@@ -215,9 +238,9 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
       caption={caption}
     >
       {varies ? (
-        <Line data={lineData} options={lineOptions} datasetIdKey="id" aria-label={t('chart.series.byField', { title, field: variedName(sweep.vary, t) })} role="img" />
+        <Chart type="lineWithErrorBars" data={lineData} options={lineOptions} datasetIdKey="id" aria-label={t('chart.series.byField', { title, field: variedName(sweep.vary, t) })} role="img" />
       ) : (
-        <Bar data={barData} options={barOptions} datasetIdKey="id" aria-label={t('chart.series.byServer', { title })} role="img" />
+        <Chart type="barWithErrorBars" data={barData} options={barOptions} datasetIdKey="id" aria-label={t('chart.series.byServer', { title })} role="img" />
       )}
     </ChartFrame>
   );

@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Bar } from 'react-chartjs-2';
+import { Chart } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
@@ -8,6 +8,7 @@ import { useChartTheme } from '@/hooks/use-chart-theme';
 import type { Comparison, HistoryEntry } from '@/lib/api-schemas';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { runInterval } from '@/lib/verdict';
 
 import { compareRuns } from '../../api/lab';
 import { getRun } from '../../api/runs';
@@ -67,19 +68,40 @@ interface FigureChartProps {
   title: string;
   rows: CompareRow[];
   figure: (row: CompareRow) => number | null;
+  /** The figure's 95 % interval, drawn as whiskers, where it has one. */
+  interval?: (row: CompareRow) => [number, number] | null;
   serverOrder: string[];
   format: (value: number) => string;
 }
 
-/** One figure of every row as a bar, each coloured (and outlined) as its server. */
-function FigureChart({ testId, title, rows, figure, serverOrder, format }: FigureChartProps) {
+/** A row's QPS interval: where a second run would land by its host's noise, when known. */
+function qpsInterval(row: CompareRow): [number, number] | null {
+  return row.qps !== null && row.noise ? runInterval(row.qps, row.noise) : null;
+}
+
+/** One figure of every row as a bar, each coloured (and outlined) as its server, with its
+ *  interval as whiskers where it has one. */
+function FigureChart({ testId, title, rows, figure, interval, serverOrder, format }: FigureChartProps) {
   const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const drawn = rows.filter((r) => figure(r) !== null);
   const styles = drawn.map((r) => seriesStyle(Math.max(0, serverOrder.indexOf(r.server))));
+  const bars = drawn.map((r) => {
+    const x = figure(r) ?? 0;
+    const range = interval?.(r);
+    return range ? { x, xMin: range[0], xMax: range[1] } : { x };
+  });
+  const whiskers = bars.some((b) => 'xMin' in b);
   return (
-    <ChartFrame testId={testId} title={title} points={drawn.length} emptyMessage={t('compare.noFigure')}>
-      <Bar
+    <ChartFrame
+      testId={testId}
+      title={title}
+      points={drawn.length}
+      emptyMessage={t('compare.noFigure')}
+      caption={whiskers ? t('compare.whiskerCaption') : undefined}
+    >
+      <Chart
+        type="barWithErrorBars"
         aria-label={title}
         role="img"
         data={{
@@ -87,16 +109,18 @@ function FigureChart({ testId, title, rows, figure, serverOrder, format }: Figur
           datasets: [
             {
               label: title,
-              data: drawn.map((r) => figure(r)),
+              data: bars,
               backgroundColor: styles.map((s) => withAlpha(s.colour, 0.55)),
               borderColor: styles.map((s) => s.colour),
               borderWidth: 2,
+              errorBarColor: theme.text,
+              errorBarWhiskerColor: theme.text,
             },
           ],
         }}
         options={{
           indexAxis: 'y',
-          plugins: { legend: { display: false }, tooltip: { callbacks: { label: (c) => format(c.parsed.x ?? 0) } } },
+          plugins: { legend: { display: false }, tooltip: { callbacks: { label: (c) => format(c.parsed.x) } } },
           scales: {
             x: { beginAtZero: true, ticks: { color: theme.muted, callback: (v) => format(Number(v)) }, grid: { color: theme.grid } },
             y: { ticks: { color: theme.text }, grid: { display: false } },
@@ -131,6 +155,7 @@ export function CompareView({ entries, serverOrder }: CompareViewProps) {
           title={t('compare.qpsTitle')}
           rows={rows}
           figure={(r) => r.qps}
+          interval={qpsInterval}
           serverOrder={serverOrder}
           format={formatQps}
         />
