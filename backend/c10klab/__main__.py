@@ -5,6 +5,8 @@ python -m c10klab api | runner            one of them (docker-compose runs each 
 python -m c10klab instructor add NAME     an instructor account; the password is asked
                                           for, or read from the first line of stdin
 python -m c10klab instructor list
+python -m c10klab spare-cpus              the CPUs the course's own work keeps to (empty
+                                          when the host has none beyond the benchmark's)
 """
 
 import argparse
@@ -13,8 +15,9 @@ import sys
 
 import uvicorn
 
-from c10klab.config import get_settings
+from c10klab.config import format_cpus, get_settings, online_cpus, spare_cpus
 from c10klab.errors import DomainError
+from c10klab.supervisor import keep_off_benchmark, supervise
 
 # Open event streams would keep a stopping API waiting forever: give them this long.
 GRACEFUL_SHUTDOWN_S = 3
@@ -22,6 +25,7 @@ GRACEFUL_SHUTDOWN_S = 3
 
 def run_api() -> None:
     settings = get_settings()
+    keep_off_benchmark(settings)
     uvicorn.run(
         "c10klab.main:create_app",
         factory=True,
@@ -37,6 +41,7 @@ def run_api() -> None:
 def run_runner() -> None:
     from c10klab.runner.worker import main
 
+    keep_off_benchmark(get_settings())
     main()
 
 
@@ -70,7 +75,7 @@ def instructor(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m c10klab")
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("up", "api", "runner"):
+    for name in ("up", "api", "runner", "spare-cpus"):
         commands.add_parser(name)
     people = commands.add_parser("instructor", help="instructor accounts")
     people.add_argument("action", choices=["add", "list"])
@@ -82,9 +87,9 @@ def main() -> None:
         run_runner()
     elif args.command == "instructor":
         instructor(args)
+    elif args.command == "spare-cpus":
+        print(format_cpus(spare_cpus(online_cpus(), get_settings()) or set()))
     else:
-        from c10klab.supervisor import supervise
-
         sys.exit(supervise())
 
 

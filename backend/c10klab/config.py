@@ -4,6 +4,7 @@ It is validated once at start-up; values that would make a hosted course unsafe 
 dishonest are refused there rather than discovered during a class.
 """
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -21,6 +22,32 @@ def parse_cpus(spec: str) -> set[int]:
         lo, _, hi = part.strip().partition("-")
         cpus.update(range(int(lo), int(hi or lo) + 1))
     return cpus
+
+
+def format_cpus(cpus: set[int]) -> str:
+    """A cpuset string for these CPUs, e.g. "2,3" (Docker's and taskset's form)."""
+    return ",".join(str(c) for c in sorted(cpus))
+
+
+ONLINE_CPUS = Path("/sys/devices/system/cpu/online")
+
+
+def online_cpus() -> set[int]:
+    """The host's online CPUs (in a container too: sysfs shows the host's, whatever cpuset
+    the container itself was given); this process's own mask where sysfs cannot be read."""
+    try:
+        return parse_cpus(ONLINE_CPUS.read_text().strip())
+    except (OSError, ValueError):
+        return os.sched_getaffinity(0)
+
+
+def spare_cpus(online: set[int], settings: "Settings") -> set[int] | None:
+    """The CPUs to keep the course's own work on (the API, the runner, the store, the Docker
+    engine, and the containers that watch a run), or None to leave it anywhere: only when the
+    host has more than two CPUs and some outside the benchmark's pinned ones."""
+    pinned = parse_cpus(settings.server_cpus) | parse_cpus(settings.loadgen_cpus)
+    spare = online - pinned
+    return spare if len(online) > 2 and spare else None
 
 
 class Settings(BaseSettings):

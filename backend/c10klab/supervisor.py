@@ -7,8 +7,9 @@
 - Started as root (`make up` on a fresh machine), the API runs as an unprivileged user with no
   way to the Docker socket; only the runner, which starts the benchmark containers, keeps root.
   A hole in the API is then not root on the host.
-- Where the host has CPUs to spare beyond the benchmark's pinned ones, both children are kept
-  off the benchmark's CPUs (the runner moves the Docker engine off them too).
+- Where the host has CPUs to spare beyond the benchmark's pinned ones, both children keep off
+  the benchmark's CPUs (each moves itself: `keep_off_benchmark`), and this moves the Docker
+  engine off them too.
 - Ctrl-C or SIGTERM stops both, waiting a bounded time before killing what is left.
 """
 
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from c10klab.config import Settings, get_settings, parse_cpus
+from c10klab.config import Settings, get_settings, online_cpus, spare_cpus
 from c10klab.db import Database, share_with_folder_owner
 
 # The unprivileged account the API runs as when the course is started as root.
@@ -32,14 +33,6 @@ BACKOFF_MAX_S = 30.0
 # A child that ran this long before dying starts again without waiting.
 STABLE_S = 60.0
 STOP_GRACE_S = 10.0
-
-
-def spare_cpus(online: set[int], settings: Settings) -> set[int] | None:
-    """The CPUs to keep the course's own processes on, or None to leave them anywhere: only
-    when the host has more than two CPUs and some outside the benchmark's pinned ones."""
-    pinned = parse_cpus(settings.server_cpus) | parse_cpus(settings.loadgen_cpus)
-    spare = online - pinned
-    return spare if len(online) > 2 and spare else None
 
 
 # The Docker engine's processes, kept off the benchmark's CPUs with the course's own.
@@ -69,6 +62,18 @@ def pin_engine(cpus: set[int]) -> int:
         except OSError:
             continue
     return moved
+
+
+def keep_off_benchmark(settings: Settings) -> set[int] | None:
+    """Move this process (before it starts threads: they inherit the mask) to the host's spare
+    CPUs, if it has any; returns them. The API and the runner call it as they start, however
+    they were started: `make up`, `make runner`, or a compose service."""
+    spare = spare_cpus(online_cpus(), settings)
+    # within what it may use already (a container's cpuset may be narrower)
+    allowed = (spare or set()) & os.sched_getaffinity(0)
+    if allowed:
+        os.sched_setaffinity(0, allowed)
+    return spare
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,6 @@ class Child:
     name: str
     argv: list[str]
     account: Account | None = None
-    cpus: set[int] | None = None
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     backoff_s: float = BACKOFF_FIRST_S
@@ -153,8 +157,6 @@ class Child:
             else {}
         )
         self.process = subprocess.Popen(self.argv, **as_user)  # type: ignore[call-overload]
-        if self.cpus:
-            os.sched_setaffinity(self.process.pid, self.cpus)
         self.started, self.restart_at = time.monotonic(), None
 
     def check(self) -> None:
@@ -197,7 +199,6 @@ class Child:
 
 def children(settings: Settings) -> list[Child]:
     command = [sys.executable, "-m", "c10klab"]
-    cpus = spare_cpus(os.sched_getaffinity(0), settings)
     api_account = None
     if os.geteuid() == 0:
         api_account = ensure_api_account()
@@ -208,8 +209,8 @@ def children(settings: Settings) -> list[Child]:
             hand_store_to(api_account, settings.db_path)
         check_readable_by(api_account, settings)
     return [
-        Child("runner", [*command, "runner"], cpus=cpus),
-        Child("api", [*command, "api"], account=api_account, cpus=cpus),
+        Child("runner", [*command, "runner"]),
+        Child("api", [*command, "api"], account=api_account),
     ]
 
 
@@ -226,8 +227,9 @@ def supervise() -> int:
     kids = children(settings)
     for kid in kids:
         kid.start()
-    if kids[0].cpus and os.geteuid() == 0:
-        moved = pin_engine(kids[0].cpus)
+    spare = spare_cpus(online_cpus(), settings)
+    if spare and os.geteuid() == 0:
+        moved = pin_engine(spare)
         print(f"C10K Lab: the course and {moved} engine threads keep off the benchmark's CPUs")
     who = f" (API as user {kids[1].account.name})" if kids[1].account else ""
     print(f"C10K Lab: http://localhost:{settings.port}{who}  (Ctrl-C stops it)", flush=True)

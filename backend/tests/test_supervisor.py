@@ -1,13 +1,16 @@
 """The supervisor's own pieces; tests/test_supervisor_docker.py runs the whole of it."""
 
+import os
+import subprocess
 import sys
 import time
 
 import pytest
 
 from c10klab import supervisor
-from c10klab.config import Settings
-from c10klab.supervisor import Child, spare_cpus
+from c10klab.config import Settings, format_cpus, online_cpus, spare_cpus
+from c10klab.runner import plan
+from c10klab.supervisor import Child
 
 
 def test_the_course_keeps_off_the_benchmark_cpus_only_where_there_are_spare_ones() -> None:
@@ -17,6 +20,39 @@ def test_the_course_keeps_off_the_benchmark_cpus_only_where_there_are_spare_ones
     wide = Settings(server_cpus="0-1", loadgen_cpus="2-3")
     assert spare_cpus({0, 1, 2, 3}, wide) is None
     assert spare_cpus({0, 1, 2, 3, 4, 5}, wide) == {4, 5}
+
+
+def test_the_spare_cpus_are_the_hosts_online_ones_and_watchers_go_there_when_there_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert online_cpus() >= os.sched_getaffinity(0)  # sysfs: the host's, not this mask
+    assert format_cpus({3, 2, 10}) == "2,3,10"
+    settings = Settings(server_cpus="0", loadgen_cpus="1")
+    monkeypatch.setattr(plan, "online_cpus", lambda: {0, 1})
+    assert plan.watcher_cpus(settings) == "1"  # a 2-CPU host: the load generator's, never 0
+    monkeypatch.setattr(plan, "online_cpus", lambda: {0, 1, 2, 3})
+    assert plan.watcher_cpus(settings) == "2,3"
+
+
+def test_a_process_started_on_a_host_with_spare_cpus_moves_itself_there() -> None:
+    """A real process: the benchmark's pinned on (made-up) CPUs 5 and 6 of a host whose online
+    CPUs are 1, 5 and 6, so CPU 1, which this machine has, is the spare one."""
+    moves = (
+        "import os; from c10klab import supervisor; from c10klab.config import Settings; "
+        "supervisor.online_cpus = lambda: {1, 5, 6}; "
+        "spare = supervisor.keep_off_benchmark(Settings(server_cpus='5', loadgen_cpus='6')); "
+        "print(spare, sorted(os.sched_getaffinity(0)))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", moves], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip() == "{1} [1]"
+    # only the benchmark's CPUs: it stays where it was
+    stays = moves.replace("{1, 5, 6}", "{5, 6}")
+    found = subprocess.run(
+        [sys.executable, "-c", stays], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip() == f"None {sorted(os.sched_getaffinity(0))}"
 
 
 def test_a_child_that_dies_is_started_again_after_a_growing_back_off(

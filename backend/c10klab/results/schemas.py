@@ -259,6 +259,12 @@ class Provenance(Figures):
     runner: str | None = None
     runner_host: str | None = None
     shares_cpus_with: list[str] = Field([])
+    course_cpus: str | None = Field(
+        None,
+        description="the CPUs the course's own work kept to while it was measured (the API, "
+        "the runner, the store, the engine and the run's watchers): empty when the host had "
+        "none beyond the measured ones and that work shared them; null in older runs",
+    )
     cpu_model: str | None = None
     docker_version: str | None = None
     kernel: str | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from c10klab.config import Settings, parse_cpus
+from c10klab.config import Settings, format_cpus, online_cpus, parse_cpus, spare_cpus
 from c10klab.runner.measure import counter_args
 from c10klab.sandboxes.schemas import Server
 
@@ -178,6 +178,13 @@ COUNTER_CAPABILITIES_BEFORE_PERFMON = ["SYS_ADMIN"]
 TRACEFS = "/sys/kernel/tracing"
 
 
+def watcher_cpus(settings: Settings) -> str:
+    """Where the containers that watch a run (the counter, the observer) run: the host's spare
+    CPUs when it has any, else the load generator's (never the server's)."""
+    spare = spare_cpus(online_cpus(), settings)
+    return format_cpus(spare) if spare else settings.loadgen_cpus
+
+
 def counter_spec(run_id: str, settings: Settings, names: list[str]) -> ContainerSpec:
     """The counter that joins the server's PID namespace (set at start) and counts `names`."""
     locked = _locked_down(run_id, "counter", settings)
@@ -190,8 +197,9 @@ def counter_spec(run_id: str, settings: Settings, names: list[str]) -> Container
             "cap_add": COUNTER_CAPABILITIES,
             "mounts": [{"Type": "bind", "Source": TRACEFS, "Target": TRACEFS, "ReadOnly": True}],
             "network_mode": "none",
-            # perf wakes every 250 ms to print; off the server's CPUs
-            "cpuset_cpus": settings.loadgen_cpus,
+            # perf wakes every 250 ms to print: off the server's CPUs, and off the measured
+            # ones where the host has others
+            "cpuset_cpus": watcher_cpus(settings),
             "mem_limit": "256m",
             "memswap_limit": "256m",
             "pids_limit": 8,
@@ -337,7 +345,7 @@ def observer_spec(run_id: str, settings: Settings) -> ContainerSpec:
             **locked,
             "user": MEASURER,
             "entrypoint": ["/usr/local/bin/observe"],
-            "cpuset_cpus": settings.loadgen_cpus,
+            "cpuset_cpus": watcher_cpus(settings),
             "mem_limit": "64m",
             "memswap_limit": "64m",
             "pids_limit": 4,

@@ -19,6 +19,7 @@ const provenance = aProvenance({
   loadgen_version: '0.4.0',
   server_cpus: '0',
   loadgen_cpus: '1',
+  course_cpus: '2,3',
 });
 
 function runRecord(status: string, extra: Record<string, unknown> = {}) {
@@ -83,6 +84,7 @@ describe('RunPermalink', () => {
     expect(rows.getByText('runner-2 on lab-host')).toBeInTheDocument();
     expect(rows.getByText('AMD EPYC 7763, 4 CPUs')).toBeInTheDocument();
     expect(rows.getByText('Linux 6.12.1')).toBeInTheDocument();
+    expect(rows.getByText('on CPU 2,3, off the measured ones')).toBeInTheDocument();
     expect(rows.getByText('c10klab/loadgen:dev (0123456789ab), version 0.4.0')).toBeInTheDocument();
 
     await waitFor(() => {

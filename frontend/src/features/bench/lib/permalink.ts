@@ -56,6 +56,8 @@ export function provenanceRows(
   const loadgenCpus = text(p.loadgen_cpus);
   const started = formatWhen(text(p.started_at), lng);
   const finished = formatWhen(text(p.finished_at), lng);
+  // "" is a fact too: the course's own work shared the measured CPUs (a host with no others)
+  const courseCpus = typeof p.course_cpus === 'string' ? p.course_cpus : null;
   const shared = Array.isArray(p.shares_cpus_with) ? p.shares_cpus_with.map(String) : [];
   const loadgenVersion = text(p.loadgen_version);
   const loadgen = [image(p.loadgen_image), loadgenVersion ? t('provenance.version', { version: loadgenVersion }) : null].filter(
@@ -69,6 +71,7 @@ export function provenanceRows(
     ],
     [t('provenance.pinnedTo'), serverCpus && loadgenCpus ? t('provenance.pinned', { server: serverCpus, loadgen: loadgenCpus }) : null],
     [t('provenance.sharesCpusWith'), shared.length ? shared.join(', ') : null],
+    [t('provenance.courseWork'), courseCpus === null ? null : courseCpus ? t('provenance.courseCpus', { cpus: courseCpus }) : t('provenance.courseShared')],
     [t('provenance.kernel'), kernel ? `Linux ${kernel}${cgroup ? `, cgroup v${cgroup}` : ''}` : null],
     ['Docker', text(p.docker_version)],
     [t('provenance.serverImage'), image(p.server_image)],

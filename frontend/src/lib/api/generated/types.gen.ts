@@ -2244,6 +2244,12 @@ export type Provenance = {
      */
     cgroup_version?: string | null;
     /**
+     * Course Cpus
+     *
+     * the CPUs the course's own work kept to while it was measured (the API, the runner, the store, the engine and the run's watchers): empty when the host had none beyond the measured ones and that work shared them; null in older runs
+     */
+    course_cpus?: string | null;
+    /**
      * Cpu Model
      */
     cpu_model?: string | null;

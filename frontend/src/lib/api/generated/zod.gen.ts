@@ -779,6 +779,7 @@ export const zProgressEvent = z.object({
  */
 export const zProvenance = z.object({
     cgroup_version: z.string().nullish(),
+    course_cpus: z.string().nullish(),
     cpu_model: z.string().nullish(),
     cpus: z.int().nullish(),
     docker_version: z.string().nullish(),
