@@ -23,7 +23,7 @@ from c10klab.content.service import load_lessons, read_baselines, read_experimen
 from c10klab.people.store import PeopleStore
 from c10klab.results.schemas import DoneEvent
 from c10klab.runs.store import Run
-from c10klab.sweeps.figures import single_verdict
+from c10klab.sweeps.figures import single_verdict, with_host_noise
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import point_of, run_figures
 from c10klab.sweeps.store import Sweep, SweepStore
@@ -162,7 +162,9 @@ def _experiment(
     vary = None
     if block.kind == "run":
         recorded = _reference_run(baseline) if baseline and baseline.kind == "run" else None
-        against = run_figures(recorded) if recorded else None
+        # the recording scatters by its host's noise too (backfilled for old recordings)
+        noise = baseline.host_noise if baseline else None
+        against = with_host_noise(run_figures(recorded), noise) if recorded else None
         for owner, run in _latest_runs(runs, key).items():
             results.append(_run_result(names.get(owner, owner), owner, run, against))
         valid = [r for r in results if r.valid]
