@@ -9,6 +9,9 @@ comparison path (POST /api/variants, POST /api/sweeps with `vary: round`, the ve
   once by a long comparison; then lesson-sized comparisons say how often they call it and in
   which direction (goal: at least 80 %, never the wrong way).
 - The wall time of one comparison (goal: a median of at most 60 s).
+- With `--within W`, each comparison asks the API for a QPS interval about ±W wide and runs
+  as many of its (at most `--rounds`) rounds as the runner's measured noise says that needs:
+  the runner then calibrates first, as a course's does.
 - The run-to-run coefficient of variation of a lesson's figure: identical single runs of
   lesson 1's experiment through POST /api/runs (goal: at most 3 % on a quiet host).
 
@@ -65,8 +68,9 @@ class Verdict:
 class Course:
     """The course's API in this process, its runner in a thread, on a store of its own."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, within: float | None) -> None:
         self.client = client
+        self.within = within
 
     def variant(self, source: str) -> str:
         made = self.client.post("/api/variants", json={"server": "c-epoll", "source": source})
@@ -92,7 +96,7 @@ class Course:
             "vary": "round",
             "values": list(range(1, rounds + 1)),
             "base": LESSON,
-        }
+        } | ({"within": self.within} if self.within else {})
         created = self.client.post("/api/sweeps", json=body)
         if created.status_code != 202:
             raise SystemExit(f"comparison refused: {created.text}")
@@ -142,72 +146,27 @@ def goal(met: bool) -> str:
     return "**met**" if met else "**not met**"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--aa", type=int, default=20, help="A/A comparisons")
-    parser.add_argument("--effect", type=int, default=10, help="comparisons of the known effect")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of each comparison")
-    parser.add_argument("--truth-rounds", type=int, default=10)
-    parser.add_argument("--spin", type=int, default=400, help="loop turns added per read")
-    parser.add_argument("--runs", type=int, default=10, help="identical single runs for the CV")
-    parser.add_argument("--output", type=Path, default=RESULT)
-    args = parser.parse_args()
-
-    started = datetime.now(UTC)
-    source = EPOLL_SOURCE.read_text()
-    settings = Settings(calibration_runs=0)
-    with harness(settings) as bench, TestClient(create_app(bench.settings)) as client:
-        course = Course(client)
-        same_a, same_b = course.variant(source), course.variant(source)
-        slower = course.variant(with_extra_work(source, args.spin))
-        print("A/A", flush=True)
-        aa = [course.compare(same_a, same_b, args.rounds) for _ in range(args.aa)]
-        print("the known effect, measured long", flush=True)
-        truth = course.compare(same_a, slower, args.truth_rounds)
-        print("the known effect, lesson-sized", flush=True)
-        effect = [course.compare(same_a, slower, args.rounds) for _ in range(args.effect)]
-        print("identical lesson runs", flush=True)
-        runs = [course.lesson_run() for _ in range(args.runs)]
-
+def aa_section(aa: list[Verdict]) -> list[str]:
+    if not aa:
+        return []
     same = sum(v.call == "no_difference" for v in aa)
-    called = sum(v.call == "lower" for v in effect)
-    wrong = sum(v.call == "higher" for v in effect)
-    times = [v.seconds for v in aa + effect]
-    median_s = statistics.median(times) if times else 0.0
-    measured = [q for q in runs if q is not None]
-    cv = statistics.stdev(measured) / statistics.mean(measured) if len(measured) > 1 else None
-    lines = [
-        "# Can the course's comparisons be trusted? (make bench-trust)",
-        "",
-        f"Host: {cpu_model()}, {bench.settings.server_cpus} for the server and "
-        f"{bench.settings.loadgen_cpus} for the load generator; started "
-        f"{started:%Y-%m-%d %H:%M} UTC. Every comparison went through the course's API "
-        f"(two edited servers of c-epoll, `vary: round`, {args.rounds} rounds, lesson 1's "
-        "settings: echo, 100 connections, 5 s after 1 s of warm-up) and its verdict is the "
-        "API's.",
-        "",
+    return [
         "## A/A: c-epoll against the very same source",
         "",
-        f'{same} of {len(aa)} said "no difference" ({same / max(len(aa), 1):.0%}; goal at '
+        f'{same} of {len(aa)} said "no difference" ({same / len(aa):.0%}; goal at '
         f"least 95 %: {goal(same >= 0.95 * len(aa))}).",
         "",
         *verdict_rows(aa),
         "",
-        f"## A known effect: {args.spin} more loop turns on every read",
-        "",
-        f"Its size, from {args.truth_rounds} rounds: {percent(truth.estimate)} "
-        f"({percent(truth.low)} to {percent(truth.high)}).",
-        f"Of {len(effect)} lesson-sized comparisons, {called} called it lower, {wrong} higher "
-        f"(goal at least 80 %, never the wrong way: "
-        f"{goal(called >= 0.8 * len(effect) and wrong == 0)}).",
-        "",
-        *verdict_rows(effect),
-        "",
-        "## Time per comparison",
-        "",
-        f"Median {median_s:.0f} s over {len(times)} comparisons of {args.rounds} rounds "
-        f"(goal at most 60 s: {goal(median_s <= 60)}).",
-        "",
+    ]
+
+
+def runs_section(runs: list[float | None]) -> list[str]:
+    if not runs:
+        return []
+    measured = [q for q in runs if q is not None]
+    cv = statistics.stdev(measured) / statistics.mean(measured) if len(measured) > 1 else None
+    return [
         "## Identical lesson runs",
         "",
         f"{len(measured)} valid of {len(runs)}: QPS "
@@ -218,6 +177,80 @@ def main() -> int:
             else "."
         ),
         "",
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--aa", type=int, default=20, help="A/A comparisons")
+    parser.add_argument("--effect", type=int, default=10, help="comparisons of the known effect")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of each comparison")
+    parser.add_argument("--within", type=float, help="plan each comparison's rounds from noise")
+    parser.add_argument("--truth-rounds", type=int, default=10, help="0: do not measure it")
+    parser.add_argument("--spin", type=int, default=400, help="loop turns added per read")
+    parser.add_argument("--runs", type=int, default=10, help="identical single runs for the CV")
+    parser.add_argument("--output", type=Path, default=RESULT)
+    args = parser.parse_args()
+
+    started = datetime.now(UTC)
+    source = EPOLL_SOURCE.read_text()
+    # planning rounds needs the runner's noise: it measures it first, as a course's does
+    settings = Settings() if args.within else Settings(calibration_runs=0)
+    with harness(settings) as bench, TestClient(create_app(bench.settings)) as client:
+        course = Course(client, args.within)
+        same_a, same_b = course.variant(source), course.variant(source)
+        slower = course.variant(with_extra_work(source, args.spin))
+        print("A/A", flush=True)
+        aa = [course.compare(same_a, same_b, args.rounds) for _ in range(args.aa)]
+        print("the known effect, measured long", flush=True)
+        truth = course.compare(same_a, slower, args.truth_rounds) if args.truth_rounds else None
+        print("the known effect, lesson-sized", flush=True)
+        effect = [course.compare(same_a, slower, args.rounds) for _ in range(args.effect)]
+        print("identical lesson runs", flush=True)
+        runs = [course.lesson_run() for _ in range(args.runs)]
+
+    called = sum(v.call == "lower" for v in effect)
+    wrong = sum(v.call == "higher" for v in effect)
+    times = [v.seconds for v in aa + effect]
+    median_s = statistics.median(times) if times else 0.0
+    rounds = (
+        f"as many of at most {args.rounds} rounds as the runner's noise says a ±"
+        f"{args.within:.0%} interval needs"
+        if args.within
+        else f"{args.rounds} rounds"
+    )
+    size = (
+        f"Its size, from {args.truth_rounds} rounds: {percent(truth.estimate)} "
+        f"({percent(truth.low)} to {percent(truth.high)})."
+        if truth
+        else "Its size was not measured again here (see the section of the fixed rounds)."
+    )
+    lines = [
+        "# Can the course's comparisons be trusted? (make bench-trust)",
+        "",
+        f"Host: {cpu_model()}, {bench.settings.server_cpus} for the server and "
+        f"{bench.settings.loadgen_cpus} for the load generator; started "
+        f"{started:%Y-%m-%d %H:%M} UTC. Every comparison went through the course's API "
+        f"(two edited servers of c-epoll, `vary: round`, {rounds}, lesson 1's "
+        "settings: echo, 100 connections, 5 s after 1 s of warm-up) and its verdict is the "
+        "API's.",
+        "",
+        *aa_section(aa),
+        f"## A known effect: {args.spin} more loop turns on every read",
+        "",
+        size,
+        f"Of {len(effect)} lesson-sized comparisons, {called} called it lower, {wrong} higher "
+        f"(goal at least 80 %, never the wrong way: "
+        f"{goal(called >= 0.8 * len(effect) and wrong == 0)}).",
+        "",
+        *verdict_rows(effect),
+        "",
+        "## Time per comparison",
+        "",
+        f"Median {median_s:.0f} s over {len(times)} comparisons of {rounds} "
+        f"(goal at most 60 s: {goal(median_s <= 60)}).",
+        "",
+        *runs_section(runs),
     ]
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text("\n".join(lines))
