@@ -202,8 +202,10 @@ class PeopleStore(Database):
                 )
                 .values(removed_at=now_iso())
             )
+            if removed.rowcount != 1:
+                return False  # not a student of this class: nothing of theirs may change
             db.execute(delete(sessions).where(sessions.c.person_id == person_id))
-        return removed.rowcount == 1
+        return True
 
     def end_class(self, class_id: str) -> Class | None:
         """End a class (once: ending it again keeps the first time); None if there is none."""

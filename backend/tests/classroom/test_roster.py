@@ -94,3 +94,26 @@ def test_a_removed_student_is_signed_out_and_their_waiting_runs_cancelled(course
     course.student(klass["join_code"], "Ana")
     again = grace.delete(f"/api/classes/{klass['id']}/students/{ana_id}")
     assert again.status_code == 404 and "roster" in again.json()["detail"]
+
+
+def test_an_instructor_cannot_remove_or_sign_out_a_student_of_another_class(
+    course: Course,
+) -> None:
+    """Issue 23.1: removing someone who is not a student of the caller's class used to answer
+    404 after their sessions were already gone, so they could not rejoin under their name."""
+    grace, linus = course.instructor(), course.instructor("Linus")
+    own, mine_too = make_class(grace), make_class(grace, "Systems, Thursday")
+    theirs = make_class(linus, "Networks")
+    bo = course.student(theirs["join_code"], "Bo")
+    cy = course.student(mine_too["join_code"], "Cy")
+    bo_id = roster(linus, theirs["id"])["Bo"]["id"]
+    cy_id = roster(grace, mine_too["id"])["Cy"]["id"]
+    grace_id = grace.get("/api/auth/me").json()["person"]["id"]
+
+    for target in (bo_id, cy_id, grace_id):
+        refused = grace.delete(f"/api/classes/{own['id']}/students/{target}")
+        assert refused.status_code == 404 and "roster" in refused.json()["detail"]
+    # nobody was signed out, and both still stand on their rosters
+    assert bo.get("/api/runs").status_code == 200 and cy.get("/api/runs").status_code == 200
+    assert grace.get("/api/classes").status_code == 200
+    assert "Bo" in roster(linus, theirs["id"]) and "Cy" in roster(grace, mine_too["id"])
