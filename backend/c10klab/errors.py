@@ -70,7 +70,9 @@ class QueueFull(TooManyRequests):
 
 
 def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
-    """`text` cut to `limit` characters, marked with … when cut: for echoing input back."""
+    """`text` cut to `limit` characters, marked with … when cut, and encodable (a lone
+    surrogate shown as its escape): for echoing input back."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

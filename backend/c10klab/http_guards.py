@@ -1,26 +1,39 @@
 """Refusals made before a request reaches its route.
 
-`install_request_guards(app)` adds one ASGI middleware, JsonBodyOnly. An operation whose
-OpenAPI entry takes a JSON request body (POST /api/runs, POST /api/sweeps, …) is answered 415,
-with a sentence saying what to send, when its body comes with another Content-Type, or with
-none. Without it FastAPI hands the raw bytes to validation, whose 422 reads "input should be a
-valid dictionary (got b'…')". A request with neither Content-Type nor body passes, so FastAPI
-answers it "field required"; malformed JSON sent as JSON is FastAPI's 422 (errors.py words it).
+`install_request_guards(app)` adds one ASGI middleware, JsonBodyOnly, for every operation whose
+OpenAPI entry takes a JSON request body (POST /api/runs, POST /api/sweeps, …):
+
+- 415, with a sentence saying what to send, when its body comes with another Content-Type, or
+  with none. Without it FastAPI hands the raw bytes to validation, whose 422 reads "input
+  should be a valid dictionary (got b'…')". A request with neither Content-Type nor body
+  passes, so FastAPI answers it "field required"; malformed JSON sent as JSON is FastAPI's 422
+  (errors.py words it).
+- 413 when the body is larger than the operation takes: BODY_LIMIT, or the larger limit an
+  operation declares as `x-body-limit` in its OpenAPI entry (an edited source file's route).
+  The body is read up to that limit and no further, so a 50 MB body costs the API nothing.
+- 422 when a string in the body (a key or a value) holds a lone UTF-16 surrogate (`"\\ud800"`
+  is valid JSON, but not Unicode): no store, log or error report can encode it.
 
 The operations are read once, on the first request, from the app's own OpenAPI schema, so the
 guard follows the routes as declared and needs no list of its own. It is pure ASGI (not
-BaseHTTPMiddleware): it reads headers only and passes every other request, the SSE streams
-included, through untouched.
+BaseHTTPMiddleware): every other request, the SSE streams included, passes through untouched.
 """
 
+import json
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from fastapi import FastAPI
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SEND_JSON = "send the body as JSON (Content-Type: application/json)"
+# What a JSON body may weigh unless its operation says more (`x-body-limit`): the largest any
+# request of the course needs (a sweep of 200 values, 40 runs to compare) is a few KiB.
+BODY_LIMIT = 64 * 1024
+BODY_LIMIT_KEY = "x-body-limit"
 
 
 def is_json(content_type: str) -> bool:
@@ -30,54 +43,168 @@ def is_json(content_type: str) -> bool:
     return kind == "application" and (subtype == "json" or subtype.endswith("+json"))
 
 
-def json_body_operations(app: FastAPI) -> list[tuple[re.Pattern[str], frozenset[str]]]:
-    """(path pattern, methods) of every operation whose request body is JSON only."""
+@dataclass(frozen=True)
+class JsonOperation:
+    path: re.Pattern[str]
+    methods: frozenset[str]
+    limit: int
+
+
+def json_body_operations(app: FastAPI) -> list[JsonOperation]:
+    """Every operation whose request body is JSON only, with the largest body it takes."""
     operations = []
     for path, item in app.openapi().get("paths", {}).items():
-        methods = frozenset(
-            method.upper()
-            for method, operation in item.items()
-            if isinstance(operation, dict)
-            and (media := operation.get("requestBody", {}).get("content"))
-            and all(is_json(m) for m in media)
-        )
-        if methods:
-            segments = [
-                "[^/]+" if s.startswith("{") and s.endswith("}") else re.escape(s)
-                for s in path.split("/")
-            ]
-            operations.append((re.compile("/".join(segments)), methods))
+        segments = [
+            "[^/]+" if s.startswith("{") and s.endswith("}") else re.escape(s)
+            for s in path.split("/")
+        ]
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            media = operation.get("requestBody", {}).get("content")
+            if media and all(is_json(m) for m in media):
+                operations.append(
+                    JsonOperation(
+                        path=re.compile("/".join(segments)),
+                        methods=frozenset({method.upper()}),
+                        limit=int(operation.get(BODY_LIMIT_KEY, BODY_LIMIT)),
+                    )
+                )
     return operations
 
 
+def _at(where: str, step: str) -> str:
+    """A field's name in an error: `name`, `base.knobs.x`, `values[2]`."""
+    if step.startswith("["):
+        return where + step
+    return step if where == "body" else f"{where}.{step}"
+
+
+def lone_surrogate(value: Any, where: str = "body") -> str | None:
+    """Where in a parsed JSON value a string holds a lone surrogate, as a sentence; or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as bad:
+            code = ord(value[bad.start])
+            return (
+                f"{where}: holds a lone UTF-16 surrogate (\\u{code:04x} at character "
+                f"{bad.start}), which is not text; send a character beyond U+FFFF as a "
+                "surrogate pair (\\ud83d\\ude00) or as UTF-8"
+            )
+        return None
+    found = None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = lone_surrogate(key, f"a key of {where}") or lone_surrogate(
+                item, _at(where, key)
+            )
+            if found:
+                break
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = lone_surrogate(item, _at(where, f"[{index}]"))
+            if found:
+                break
+    return found
+
+
+def _surrogate_in(body: bytes) -> str | None:
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None  # not JSON: the route's validation says so, in its own words
+    return lone_surrogate(parsed)
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return JSONResponse(
+        {
+            "detail": f"the body is larger than this operation takes ({limit // 1024} KiB); "
+            "send less"
+        },
+        413,
+    )
+
+
 class JsonBodyOnly:
-    """415 for a body that is not JSON on an operation that takes a JSON body."""
+    """415 for a body that is not JSON on an operation that takes a JSON body, 413 for one
+    larger than it takes, 422 for one with a lone surrogate; the body, read once, is handed on."""
 
     def __init__(self, app: ASGIApp, api: FastAPI) -> None:
         self.app = app
         self.api = api
-        self.operations: list[tuple[re.Pattern[str], frozenset[str]]] | None = None
+        self.operations: list[JsonOperation] | None = None
 
-    def takes_json(self, scope: Scope) -> bool:
+    def operation(self, scope: Scope) -> JsonOperation | None:
         if self.operations is None:
             self.operations = json_body_operations(self.api)
-        return any(
-            scope["method"] in methods and pattern.fullmatch(scope["path"])
-            for pattern, methods in self.operations
+        return next(
+            (
+                o
+                for o in self.operations
+                if scope["method"] in o.methods and o.path.fullmatch(scope["path"])
+            ),
+            None,
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            headers = Headers(scope=scope)
-            content_type = headers.get("content-type")
-            has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
-            refused = not is_json(content_type) if content_type is not None else has_body
-            if refused and self.takes_json(scope):
-                came = f"{content_type[:60]!r}" if content_type is not None else "no Content-Type"
-                refusal = JSONResponse({"detail": f"{SEND_JSON}; this came with {came}"}, 415)
-                await refusal(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+        operation = self.operation(scope) if scope["type"] == "http" else None
+        if operation is None:
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        content_type = headers.get("content-type")
+        declared = headers.get("content-length", "0")
+        has_body = declared != "0" or "transfer-encoding" in headers
+        if not is_json(content_type) if content_type is not None else has_body:
+            came = f"{content_type[:60]!r}" if content_type is not None else "no Content-Type"
+            refusal = JSONResponse({"detail": f"{SEND_JSON}; this came with {came}"}, 415)
+            await refusal(scope, receive, send)
+            return
+        if declared.isdigit() and int(declared) > operation.limit:
+            await _too_large(operation.limit)(scope, receive, send)
+            return
+        body = await _read_body(receive, operation.limit)
+        if body is None:
+            await _too_large(operation.limit)(scope, receive, send)
+            return
+        surrogate = _surrogate_in(body)
+        if surrogate:
+            await JSONResponse({"detail": surrogate}, 422)(scope, receive, send)
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The request's body, or None once it passes `limit` (nothing more is read)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks)  # the client left: the route will find it gone
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives the body already read, then whatever comes next (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def install_request_guards(app: FastAPI) -> None:

@@ -91,8 +91,9 @@ def test_health_says_how_long_a_silent_runner_has_been_gone(
         db.execute(update(hosts).values(heartbeat_unix=hosts.c.heartbeat_unix - 40))
     health = client.get("/api/health").json()
     assert health["runner"] is False and health["ready"] is False
-    assert 39 <= health["heartbeat_age_s"] <= 45
-    assert "last heard of 40 s ago" in health["reason"]
+    age = health["heartbeat_age_s"]
+    assert 39 <= age <= 45  # a loaded machine may take a second or more between the two
+    assert f"last heard of {age:.0f} s ago" in health["reason"]
     assert health["runners"][0]["state"] == "lost"
 
 

@@ -7,16 +7,22 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
+from c10klab.http_guards import BODY_LIMIT_KEY
 from c10klab.people.access import admission_for, require_viewer
 from c10klab.runs.store import Mine
 from c10klab.sandboxes.service import load_catalog
 from c10klab.variants import service
-from c10klab.variants.schemas import VariantCreated, VariantOut, VariantRequest
+from c10klab.variants.schemas import (
+    MAX_SOURCE_BODY_BYTES,
+    VariantCreated,
+    VariantOut,
+    VariantRequest,
+)
 
 router = APIRouter(prefix="/variants", tags=["variants"])
 
 
-@router.post("", status_code=202)
+@router.post("", status_code=202, openapi_extra={BODY_LIMIT_KEY: MAX_SOURCE_BODY_BYTES})
 def create_variant(
     request: VariantRequest, person: PersonDep, settings: SettingsDep, variants: VariantsDep
 ) -> VariantCreated:

@@ -9,6 +9,9 @@ ExerciseSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,7
 
 # An edited model file may be this long: the largest C server (io-uring.c) is 40 KiB.
 MAX_SOURCE_BYTES = 64 * 1024
+# The body that carries one, as JSON: escaping can make a byte six (\u00e9), so its route
+# takes eight times the file (http_guards' `x-body-limit`), every other route 64 KiB.
+MAX_SOURCE_BODY_BYTES = 8 * MAX_SOURCE_BYTES
 
 
 class VariantRequest(BaseModel):
