@@ -1,6 +1,8 @@
 """The classroom: an instructor's view of a class (roster, queue, pause, present, board, CSV),
 the class stream every student follows, and each person's lessons read."""
 
+from urllib.parse import quote
+
 from fastapi import APIRouter, Depends, Response
 from fastapi.responses import StreamingResponse
 
@@ -105,11 +107,23 @@ def export_csv(
 ) -> Response:
     klass = taught_class(people, person, class_id)
     text = class_csv(settings.content_dir, people, sweeps, class_id)
-    filename = "".join(ch if ch.isalnum() else "-" for ch in klass.name).strip("-") or "class"
     return Response(
         content=text,
         media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{filename}-runs.csv"'},
+        headers={"Content-Disposition": attachment(f"{klass.name}-runs.csv")},
+    )
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition for a download named after `name` (RFC 6266): `filename` in
+    ASCII for old clients, `filename*` in UTF-8 (RFC 5987) for the name as written, since a
+    header must be Latin-1 and a class may be called "网络编程 一班"."""
+    stem, dot, extension = name.rpartition(".")
+    kept = "".join(ch if ch.isalnum() else "-" for ch in stem).strip("-") or "class"
+    plain = "".join(ch if ch.isascii() else "-" for ch in kept).strip("-") or "class"
+    return (
+        f'attachment; filename="{plain}{dot}{extension}"; '
+        f"filename*=UTF-8''{quote(kept + dot + extension)}"
     )
 
 

@@ -163,3 +163,36 @@ def test_the_csv_has_a_row_per_run_with_names_and_figures(course: Course) -> Non
     assert (second["student"], second["status"], second["qps"]) == ("Bo", "cancelled", "")
     assert "class" in second["error"] and "ended" in second["error"]
     assert ana.get(f"/api/classes/{klass['id']}/runs.csv").status_code == 401  # class ended
+
+
+def test_a_passed_edit_check_and_a_chinese_class_name_give_no_server_error(course: Course) -> None:
+    """Issue 23.2: the class's runs panel failed with a KeyError once a student's edited server
+    passed its check (a check ends done with no figures), and the CSV's file name broke the
+    header when the class name was not Latin-1."""
+    grace = course.instructor()
+    klass = make_class(grace, "网络编程 一班")
+    ana = course.student(klass["join_code"], "Ana")
+    source = (course.settings.sandboxes_dir / "servers" / "c" / "epoll.c").read_text()
+    assert (
+        ana.post("/api/variants", json={"server": "c-epoll", "source": source}).status_code == 202
+    )
+    run = course.store.claim_next()
+    assert run is not None and run.request["check_only"]
+    checked = {
+        "build": {"status": "compiled", "seconds": 2.0},
+        "checks": [{"protocol": p, "ok": True, "passed": ["echo-one"]} for p in ("echo", "http")],
+    }
+    course.store.finish(run.id, "done", "checked", checked, result=checked)
+
+    queue = grace.get(f"/api/classes/{klass['id']}/queue")
+    assert queue.status_code == 200, queue.text
+    [entry] = queue.json()["runs"]
+    assert (entry["status"], entry["qps"]) == ("done", None)
+    exported = grace.get(f"/api/classes/{klass['id']}/runs.csv")
+    assert exported.status_code == 200, exported.text
+    disposition = exported.headers["content-disposition"]
+    assert 'filename="runs.csv"' in disposition  # the ASCII fallback
+    assert "filename*=UTF-8''%E7%BD%91%E7%BB%9C%E7%BC%96%E7%A8%8B-%E4%B8%80%E7%8F%AD-runs.csv" in (
+        disposition
+    )
+    assert grace.get(f"/api/classes/{klass['id']}/board").status_code == 200
