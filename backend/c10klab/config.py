@@ -94,6 +94,11 @@ class Settings(BaseSettings):
     # Origins besides the request's own Host that may send mutating requests (for a reverse
     # proxy that rewrites Host), e.g. ["https://lab.example.org"].
     allowed_origins: list[str] = []
+    # Host names (and addresses) the course answers to, e.g. ["lab.example.org"]; a request
+    # for any other is refused, so a page whose DNS name is rebound to this machine cannot
+    # reach it. Empty: solo mode answers localhost, 127.0.0.1, ::1 and C10K_HOST; classroom
+    # mode, where students reach it by whatever name the host has, any ("*").
+    allowed_hosts: list[str] = []
     # Addresses whose X-Forwarded-For/-Proto uvicorn trusts (the reverse proxy's).
     trusted_proxies: str = "127.0.0.1"
     # Secure session cookies over https always; "always" also for http behind a TLS proxy
@@ -151,6 +156,16 @@ class Settings(BaseSettings):
     @property
     def sandboxes_dir(self) -> Path:
         return self.repo_root / "sandboxes"
+
+    @property
+    def served_hosts(self) -> frozenset[str]:
+        """The host names requests may name (lower case, no port); "*" is any."""
+        if self.allowed_hosts:
+            return frozenset(h.lower().strip("[]") for h in self.allowed_hosts)
+        if self.mode == "classroom":
+            return frozenset({"*"})
+        bound = {self.host.lower().strip("[]")} - {"0.0.0.0", "::"}
+        return frozenset({"localhost", "127.0.0.1", "::1"} | bound)
 
     @property
     def frontend_dist(self) -> Path:

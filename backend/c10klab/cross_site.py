@@ -1,4 +1,9 @@
-"""Cross-site requests cannot change anything.
+"""Cross-site requests cannot change anything, and a request for another host name is refused.
+
+HostGuard answers only the host names the deployment serves (`Settings.served_hosts`): in solo
+mode localhost and its addresses. A page on any site whose DNS name an attacker rebinds to
+127.0.0.1 sends its own name as Host and as Origin, which the check below would take for this
+server's own; refusing the name itself closes that (DNS rebinding).
 
 The session cookie is SameSite=Strict, so another site's page cannot make the browser send it;
 this guard is the second wall, and the only one in solo mode, where there is no cookie at all
@@ -54,3 +59,35 @@ class CrossSiteGuard:
             await self.app(scope, receive, send)
             return
         await JSONResponse({"detail": why}, status_code=403)(scope, receive, send)
+
+
+def host_name(host: str) -> str:
+    """The name of a Host header, without its port: "localhost", "::1", "lab.example.org"."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host[1:]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class HostGuard:
+    """Pure ASGI middleware: 400, with what to do, for an HTTP request naming a host the
+    deployment does not serve (or none)."""
+
+    def __init__(self, app: ASGIApp, served: Iterable[str]) -> None:
+        self.app = app
+        self.served = frozenset(served)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or "*" in self.served:
+            await self.app(scope, receive, send)
+            return
+        named = Headers(scope=scope).get("host", "")
+        if host_name(named) in self.served:
+            await self.app(scope, receive, send)
+            return
+        served = ", ".join(sorted(self.served))
+        why = (
+            f"this course answers to {served}, not {named[:80]!r}: open it by one of those "
+            "names, or add this one to C10K_ALLOWED_HOSTS"
+        )
+        await JSONResponse({"detail": why}, status_code=400)(scope, receive, send)

@@ -16,7 +16,7 @@ from c10klab.classroom.service import StateReader
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
-from c10klab.cross_site import CrossSiteGuard
+from c10klab.cross_site import CrossSiteGuard, HostGuard
 from c10klab.errors import install_error_handlers
 from c10klab.exercises.router import router as exercises_router
 from c10klab.health.router import router as health_router
@@ -104,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_request_guards(app)
     app.add_middleware(CrossSiteGuard, allowed_origins=settings.allowed_origins)
+    # outside the other guards: a request for a host name not served meets nothing else
+    app.add_middleware(HostGuard, served=settings.served_hosts)
     # JSON answers (a lesson with its drawn diagrams is ~50 kB) go gzipped to browsers that
     # take it; event streams and the frontend's pre-compressed files pass untouched.
     app.add_middleware(GZipMiddleware, minimum_size=1024)

@@ -111,7 +111,10 @@ def main() -> int:
     args = parser.parse_args()
 
     problems = []
-    with harness() as bench, TestClient(create_app(bench.settings)) as client:
+    with (
+        harness() as bench,
+        TestClient(create_app(bench.settings), base_url="http://localhost") as client,
+    ):
         content_dir = bench.settings.content_dir
         for lesson in load_lessons(content_dir):
             if args.lesson and lesson.slug not in args.lesson:

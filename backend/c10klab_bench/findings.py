@@ -470,7 +470,10 @@ def main() -> int:
 
     started = datetime.now(UTC)
     findings: list[Finding] = []
-    with harness() as bench, TestClient(create_app(bench.settings)) as client:
+    with (
+        harness() as bench,
+        TestClient(create_app(bench.settings), base_url="http://localhost") as client,
+    ):
         course = Course(client, args.duration_s)
         for number, experiment in enumerate(EXPERIMENTS, start=1):
             if chosen is None or number in chosen:

@@ -196,7 +196,10 @@ def main() -> int:
     source = EPOLL_SOURCE.read_text()
     # planning rounds needs the runner's noise: it measures it first, as a course's does
     settings = Settings() if args.within else Settings(calibration_runs=0)
-    with harness(settings) as bench, TestClient(create_app(bench.settings)) as client:
+    with (
+        harness(settings) as bench,
+        TestClient(create_app(bench.settings), base_url="http://localhost") as client,
+    ):
         course = Course(client, args.within)
         same_a, same_b = course.variant(source), course.variant(source)
         slower = course.variant(with_extra_work(source, args.spin))

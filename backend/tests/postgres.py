@@ -13,7 +13,6 @@ Usage:
 import atexit
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -21,6 +20,8 @@ from types import TracebackType
 
 import psycopg
 from psycopg import sql
+
+from tests.serving import free_port
 
 # Where Debian installs each major version's server: /usr/lib/postgresql/<version>/bin.
 DEBIAN_ROOT = Path("/usr/lib/postgresql")
@@ -56,15 +57,6 @@ def debian_bin() -> Path:
     return newest / "bin"
 
 
-def free_port() -> int:
-    """A TCP port nothing listens on now: PostgreSQL must be told its port (it names its unix
-    socket after it), so it can't be left to the kernel."""
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class PostgresServer:
     def __init__(self) -> None:
         self.bin = debian_bin()
@@ -91,7 +83,9 @@ class PostgresServer:
                 "--locale=C",
                 "--no-sync",
             )
-            # Chosen just before the server binds it, to keep the window for a race short.
+            # PostgreSQL must be told its port (it names its unix socket after it), so the
+            # kernel cannot choose it: chosen just before the server binds it, to keep the
+            # window for a race short.
             self.port = free_port()
             settings = {
                 **SETTINGS,

@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,19 +25,13 @@ from c10klab.config import Settings
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runs.service import parse_sse
 from c10klab.supervisor import API_USER
+from tests.serving import free_port
 
 pytestmark = pytest.mark.docker
 
 DOCKER_SOCKET = "/var/run/docker.sock"
 LONG_RUN = {"server": "c-epoll", "connections": 10, "duration_s": 30, "warmup_s": 0}
 SHORT_RUN = {"server": "c-epoll", "connections": 10, "duration_s": 1, "warmup_s": 0}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass

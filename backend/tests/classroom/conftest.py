@@ -14,22 +14,15 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from c10klab.config import Settings
 from c10klab.main import create_app
 from c10klab.people.service import add_instructor
 from c10klab.people.store import PeopleStore
 from c10klab.runs.store import RunStore
+from tests.serving import served
 
 PASSWORD = "correct horse battery"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -69,22 +62,15 @@ def course(tmp_path: Path, database_url: str) -> Iterator[Course]:
     people = PeopleStore(settings.store)
     add_instructor(people, "Grace", PASSWORD)
     add_instructor(people, "Linus", PASSWORD)
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    course = Course(f"http://127.0.0.1:{port}", settings, RunStore(settings.store), people)
-    yield course
-    for stream in course.streams:  # uvicorn waits for open connections before it stops
-        stream.close()
-    server.should_exit = True
-    thread.join(timeout=10)
+    streams: list[ClassStream] = []
+
+    def close_streams() -> None:  # uvicorn waits for open connections before it stops
+        for stream in streams:
+            stream.close()
+
+    with served(create_app(settings), before_stop=close_streams) as url:
+        course = Course(url, settings, RunStore(settings.store), people, streams)
+        yield course
 
 
 def make_class(

@@ -8,7 +8,6 @@ engine."""
 import json
 import os
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -25,6 +24,7 @@ from c10klab.config import REPO_ROOT, Settings
 from c10klab.content.service import load_lessons, read_experiments
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runs.service import parse_sse
+from tests.serving import free_port
 
 pytestmark = [pytest.mark.compose, pytest.mark.docker]
 
@@ -39,13 +39,6 @@ def compose_command() -> list[str]:
     if subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
         return ["docker", "compose"]
     pytest.fail("neither docker-compose nor `docker compose` is installed (make host-test)")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Stack:

@@ -18,8 +18,8 @@ import pytest
 from c10klab.runs import news as news_module
 from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
-from tests.classroom.conftest import free_port
 from tests.results.figures import a_result
+from tests.serving import free_port
 
 pytestmark = pytest.mark.usefixtures("on_postgresql")
 
