@@ -202,6 +202,20 @@ def test_limits_refuse_with_when_to_try_again(store: RunStore, sweeps: SweepStor
         store.create_run("c-epoll", {}, site)
 
 
+def test_a_queue_with_room_left_says_how_much_rather_than_full(
+    store: RunStore, sweeps: SweepStore
+) -> None:
+    """Issue 23.10: at 199 of 200 a sweep of two was told the queue was full."""
+    site = Admission(owner_id="ben", queued_site=3)
+    for _ in range(2):
+        store.create_run("c-epoll", {}, site)
+    with pytest.raises(QueueFull, match=r"has room for 1 more run and this asks for 2: 2 are"):
+        sweeps.create_sweep({}, [("c-epoll", 1.0, {}, ""), ("c-epoll", 2.0, {}, "")], site)
+    store.create_run("c-epoll", {}, site)
+    with pytest.raises(QueueFull, match="the course's queue is full: 3 runs are waiting"):
+        store.create_run("c-epoll", {}, site)
+
+
 def test_a_run_whose_lease_ran_out_fails_and_its_runner_cannot_overwrite_it(
     store: RunStore,
 ) -> None:

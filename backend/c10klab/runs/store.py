@@ -323,8 +323,12 @@ class RunStore(Database):
             wanted,
             f"the course queues at most {site} at a time",
             lambda n, retry: (
-                f"the course's queue is full: {n} runs are waiting (at most "
-                f"{site}). Try again in about {retry} s."
+                f"the course's queue is full: {n} runs are waiting (at most {site}). "
+                f"Try again in about {retry} s."
+                if n >= site
+                else f"the course's queue has room for {site - n} more "
+                f"run{'s' if site - n != 1 else ''} and this asks for {wanted}: {n} are "
+                f"waiting (at most {site}). Try again in about {retry} s, or ask for fewer."
             ),
         )
         limit = admission.queued_per_person

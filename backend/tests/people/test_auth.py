@@ -28,7 +28,11 @@ def test_an_instructor_logs_in_with_a_session_cookie_the_page_cannot_read(
     me = client.get("/api/auth/me").json()
     assert me["person"]["name"] == "Grace" and me["class"] is None
 
-    assert client.post("/api/auth/logout").status_code == 204
+    logout = client.post("/api/auth/logout")
+    assert logout.status_code == 204
+    cleared = logout.headers["set-cookie"]  # issue 23.10: cleared with the same attributes
+    assert f'{COOKIE}=""' in cleared and "Max-Age=0" in cleared
+    assert "HttpOnly" in cleared and "SameSite=strict" in cleared and "Path=/" in cleared
     assert client.get("/api/auth/me").json()["person"] is None
 
 
