@@ -15,7 +15,7 @@ import docker
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
 from docker.models.containers import Container
 
-from c10klab.runner.plan import LABEL, VARIANT_REPOSITORY, ContainerSpec
+from c10klab.runner.plan import DEPLOYMENT_LABEL, LABEL, VARIANT_REPOSITORY, ContainerSpec
 
 EngineError = DockerException
 
@@ -130,10 +130,13 @@ class Engine:
 
     # --- learners' edited servers --------------------------------------------------------------
 
-    def build_variant_image(self, tag: str, base: str, path: str, binary: bytes) -> None:
+    def build_variant_image(
+        self, tag: str, base: str, path: str, binary: bytes, deployment: str
+    ) -> None:
         """Image `tag`: `base` with the file at `path` replaced by `binary` (the edited
-        server, compiled in the build sandbox). Built from an in-memory context, with no
-        network; nothing of the learner's runs here."""
+        server, compiled in the build sandbox), labelled with the `deployment` that built
+        it. Built from an in-memory context, with no network; nothing of the learner's runs
+        here."""
         dockerfile = f"FROM {base}\nCOPY server {path}\n".encode()
         context = io.BytesIO()
         with tarfile.open(fileobj=context, mode="w") as tar:
@@ -150,12 +153,15 @@ class Engine:
             forcerm=True,
             pull=False,
             network_mode="none",
-            labels={"c10klab.variant": "1"},
+            labels={"c10klab.variant": "1", DEPLOYMENT_LABEL: deployment},
         )
 
-    def prune_variant_images(self, keep: int) -> int:
-        """Remove all but the `keep` newest variant images; returns how many went."""
-        images = self.client.images.list(name=VARIANT_REPOSITORY)
+    def prune_variant_images(self, keep: int, deployment: str) -> int:
+        """Remove all but the `keep` newest variant images this `deployment` built (another
+        course on the same engine keeps its own); returns how many went."""
+        images = self.client.images.list(
+            name=VARIANT_REPOSITORY, filters={"label": f"{DEPLOYMENT_LABEL}={deployment}"}
+        )
         images.sort(key=lambda image: str(image.attrs.get("Created", "")), reverse=True)
         for image in images[keep:]:
             with contextlib.suppress(NotFound, APIError):

@@ -78,11 +78,26 @@ def runner_name(settings: Settings) -> str:
     return settings.runner_id or socket.gethostname()
 
 
+def _store_of(settings: Settings) -> str:
+    return str(settings.db_path.resolve()) if settings.store_is_file else settings.database_url
+
+
 def store_label(settings: Settings) -> str:
     """The label on every container one runner starts for one store: it removes those it
     left behind, and only those (runners scaled on one engine each have their own)."""
-    store = str(settings.db_path.resolve()) if settings.store_is_file else settings.database_url
-    return hashlib.sha256(f"{store} {runner_name(settings)}".encode()).hexdigest()[:12]
+    return hashlib.sha256(f"{_store_of(settings)} {runner_name(settings)}".encode()).hexdigest()[
+        :12
+    ]
+
+
+# The label on an image of an edited server: which deployment (store) built it, so one
+# deployment prunes its own and never another's on a shared engine.
+DEPLOYMENT_LABEL = "c10klab.deployment"
+
+
+def deployment_label(settings: Settings) -> str:
+    """The same for every runner of one deployment (its store), different between them."""
+    return hashlib.sha256(_store_of(settings).encode()).hexdigest()[:12]
 
 
 def _value(value: int | str | bool) -> str:

@@ -26,6 +26,7 @@ from c10klab.runner.plan import (
     VARIANT_REPOSITORY,
     build_spec,
     check_plan,
+    deployment_label,
     model_of,
 )
 from c10klab.sandboxes.schemas import Server
@@ -222,8 +223,9 @@ class VariantBuilds:
             binary = base64.b64decode(stdout, validate=True)
         except (binascii.Error, ValueError) as exc:
             raise VariantFailed("the build sandbox sent back no usable binary") from exc
-        self.engine.build_variant_image(tag, server.image, server.command[0], binary)
-        self.engine.prune_variant_images(KEEP_VARIANT_IMAGES)
+        deployment = deployment_label(self.settings)
+        self.engine.build_variant_image(tag, server.image, server.command[0], binary, deployment)
+        self.engine.prune_variant_images(KEEP_VARIANT_IMAGES, deployment)
         compiled = {"status": "compiled", "seconds": seconds, "diagnostics": diagnostics}
         say("build", compiled)
         return compiled
