@@ -252,6 +252,11 @@ class Provenance(Figures):
     server_image: Image
     loadgen_image: Image
     server_argv: list[str]
+    server_pids_limit: int | None = Field(
+        None,
+        description="the processes and threads the server's container could hold: for a "
+        "server with one per connection, its connections plus 100 (null in older runs)",
+    )
     loadgen_argv: list[str]
     loadgen_version: str | None = None
     server_cpus: str

@@ -259,6 +259,21 @@ def variant_hardening(server: Server, settings: Settings) -> dict[str, Any]:
     }
 
 
+# Processes and threads a per-connection server may hold beyond one per connection: its own,
+# and children that have exited but are not yet reaped.
+PIDS_HEADROOM = 100
+
+
+def pids_limit(server: Server, request: dict[str, Any]) -> int:
+    """The server container's process/thread limit for this request: the catalog's, or, for a
+    process or thread per connection, what the request's connections need (issue 23.10: a
+    fork bomb in an edited c-forking held 5,100 of the host's processes at any load)."""
+    if not server.limits.pids_per_connection:
+        return server.limits.pids
+    connections = int(request.get("connections", 0)) + int(request.get("idle_connections", 0))
+    return min(server.limits.pids, connections + PIDS_HEADROOM)
+
+
 def server_container(
     server: Server,
     image: str,
@@ -278,7 +293,7 @@ def server_container(
             "cpuset_cpus": settings.server_cpus,
             "mem_limit": memory,
             "memswap_limit": memory,
-            "pids_limit": server.limits.pids,
+            "pids_limit": pids_limit(server, request),
             # Only loopback: the load generator joins this namespace, nothing else is reachable.
             "network_mode": "none",
             # Later than the runner's own deadline, whose stop says why: this one is for
@@ -414,7 +429,8 @@ def check_plan(
 ) -> RunPlan:
     """A variant's server and the load generator's correctness check beside it, for one
     protocol: the same hardening as a benchmark's containers."""
-    request = {"protocol": protocol, "knobs": {}}
+    connections = server.limits.serves_at_once or CHECK_CONNECTIONS
+    request = {"protocol": protocol, "knobs": {}, "connections": connections}
     role = f"check-{protocol}"
     hardening = _locked_down(run_id, f"{role}-server", settings) | variant_hardening(
         server, settings
@@ -432,7 +448,7 @@ def check_plan(
         # A server that serves K clients at a time (c-preforked's 4 workers) answers the
         # K+1st only once one closes: the check opens no more than it serves at once.
         "--connections",
-        str(server.limits.serves_at_once or CHECK_CONNECTIONS),
+        str(connections),
         "--wait-ready-s",
         str(WAIT_READY_S),
     ]

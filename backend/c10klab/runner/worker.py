@@ -628,6 +628,7 @@ class Runner:
                 "id": self.engine.image_id(ex.plan.loadgen.image),
             },
             "server_argv": ex.plan.server.command,
+            "server_pids_limit": ex.plan.server.kwargs.get("pids_limit"),
             "loadgen_argv": ex.plan.loadgen.command,
             "loadgen_version": summary.get("version"),
             "server_cpus": self.settings.server_cpus,

@@ -31,6 +31,10 @@ class Limits(BaseModel):
     serves_at_once: int | None = Field(None, ge=1)
     # The container's process/thread limit: thread- and process-per-connection need many.
     pids: int = Field(64, ge=8, le=32768)
+    # A process or thread per connection: a run's limit is then its connections (active and
+    # idle) plus PIDS_HEADROOM, at most `pids`, so a variant that forks without end holds no
+    # more of the host's process table than its request needs.
+    pids_per_connection: bool = False
     notes: list[str] = []
 
 

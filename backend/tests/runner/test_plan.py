@@ -10,10 +10,12 @@ from c10klab.runner.plan import (
     SELF_DEADLINE_AFTER_S,
     SERVER_PORT,
     check_plan,
+    pids_limit,
     plan_run,
     store_label,
 )
 from c10klab.sandboxes.schemas import Knob, Limits, Server
+from c10klab.sandboxes.service import load_catalog
 
 SERVER = Server(
     id="c-epoll",
@@ -189,3 +191,16 @@ def test_a_syscall_profile_counts_beside_the_server_which_runs_as_always() -> No
     tracefs = counter["mounts"][0]
     assert tracefs["Source"] == "/sys/kernel/tracing" and tracefs["ReadOnly"] is True
     assert counter["labels"]["c10klab.role"] == "counter"
+
+
+def test_a_server_with_a_process_per_connection_may_hold_what_its_request_needs() -> None:
+    """Issue 23.10: a fork bomb in an edited c-forking held 5,100 host processes at any load."""
+    catalog = load_catalog(Settings().sandboxes_dir)
+    forking, threaded, epoll = (catalog.get(s) for s in ("c-forking", "c-threaded", "c-epoll"))
+    assert forking is not None and threaded is not None and epoll is not None
+    assert pids_limit(forking, {"connections": 10}) == 110
+    assert pids_limit(threaded, {"connections": 1000, "idle_connections": 2000}) == 3100
+    assert pids_limit(forking, {"connections": 5000, "idle_connections": 1000}) == 5100  # most
+    assert pids_limit(epoll, {"connections": 10}) == epoll.limits.pids  # a fixed count
+    plan = plan_run("abc123", forking, REQUEST | {"connections": 50, "knobs": {}}, Settings())
+    assert plan.server.kwargs["pids_limit"] == 150

@@ -67,7 +67,7 @@ export const servers: Server[] = [
       { name: 'trigger', label: 'readiness trigger', flag: '--trigger', type: 'enum', values: ['lt', 'et'], default: 'lt', help: 'level- or edge-triggered readiness' },
       { name: 'buffer_bytes', label: 'read buffer', flag: '--buffer-bytes', type: 'int', min: 512, max: 1048576, default: 16384, unit: 'bytes', help: 'read buffer per connection' },
     ],
-    limits: { max_connections: 19000, pids: 64, notes: [] },
+    limits: { max_connections: 19000, pids: 64, pids_per_connection: false, notes: [] },
   },
   {
     id: 'c-poll',
@@ -81,7 +81,7 @@ export const servers: Server[] = [
     protocols: ['echo', 'http'],
     needs_io_uring: false,
     knobs: [],
-    limits: { max_connections: 19000, pids: 64, notes: [] },
+    limits: { max_connections: 19000, pids: 64, pids_per_connection: false, notes: [] },
   },
 ];
 

@@ -20,6 +20,7 @@ const provenance = aProvenance({
   server_cpus: '0',
   loadgen_cpus: '1',
   course_cpus: '2,3',
+  server_pids_limit: 150,
 });
 
 function runRecord(status: string, extra: Record<string, unknown> = {}) {
@@ -85,6 +86,7 @@ describe('RunPermalink', () => {
     expect(rows.getByText('AMD EPYC 7763, 4 CPUs')).toBeInTheDocument();
     expect(rows.getByText('Linux 6.12.1')).toBeInTheDocument();
     expect(rows.getByText('on CPU 2,3, off the measured ones')).toBeInTheDocument();
+    expect(rows.getByText('150 processes and threads')).toBeInTheDocument();
     expect(rows.getByText('c10klab/loadgen:dev (0123456789ab), version 0.4.0')).toBeInTheDocument();
 
     await waitFor(() => {

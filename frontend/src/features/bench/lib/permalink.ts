@@ -77,6 +77,7 @@ export function provenanceRows(
     [t('provenance.serverImage'), image(p.server_image)],
     [t('provenance.loadGenerator'), loadgen.length ? listed(loadgen, t) : null],
     [t('provenance.serverCommand'), argv(p.server_argv)],
+    [t('provenance.pidsLimit'), typeof p.server_pids_limit === 'number' ? t('provenance.pids', { count: p.server_pids_limit }) : null],
     [t('provenance.loadGeneratorCommand'), argv(p.loadgen_argv)],
     [t('provenance.measured'), started && finished ? t('provenance.fromTo', { start: started, end: finished }) : started],
   ];

@@ -1710,6 +1710,10 @@ export type Limits = {
      */
     pids?: number;
     /**
+     * Pids Per Connection
+     */
+    pids_per_connection?: boolean;
+    /**
      * Serves At Once
      */
     serves_at_once?: number | null;
@@ -2307,6 +2311,12 @@ export type Provenance = {
      */
     server_cpus: string;
     server_image: Image;
+    /**
+     * Server Pids Limit
+     *
+     * the processes and threads the server's container could hold: for a server with one per connection, its connections plus 100 (null in older runs)
+     */
+    server_pids_limit?: number | null;
     /**
      * Shares Cpus With
      */

@@ -601,6 +601,7 @@ export const zLimits = z.object({
     max_connections: z.int().gte(1),
     notes: z.array(z.string()).optional().default([]),
     pids: z.int().gte(8).lte(32768).optional().default(64),
+    pids_per_connection: z.boolean().optional().default(false),
     serves_at_once: z.int().gte(1).nullish()
 });
 
@@ -795,6 +796,7 @@ export const zProvenance = z.object({
     server_argv: z.array(z.string()),
     server_cpus: z.string(),
     server_image: zImage,
+    server_pids_limit: z.int().nullish(),
     shares_cpus_with: z.array(z.string()).optional().default([]),
     started_at: z.string()
 });
