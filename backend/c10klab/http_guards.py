@@ -12,7 +12,8 @@ OpenAPI entry takes a JSON request body (POST /api/runs, POST /api/sweeps, …):
   operation declares as `x-body-limit` in its OpenAPI entry (an edited source file's route).
   The body is read up to that limit and no further, so a 50 MB body costs the API nothing.
 - 422 when a string in the body (a key or a value) holds a lone UTF-16 surrogate (`"\\ud800"`
-  is valid JSON, but not Unicode): no store, log or error report can encode it.
+  is valid JSON, but not Unicode): no store, log or error report can encode it; and when it
+  nests deeper than the parser recurses (60 KiB of `[`), which would otherwise be a 500.
 
 The operations are read once, on the first request, from the app's own OpenAPI schema, so the
 guard follows the routes as declared and needs no list of its own. It is pure ASGI (not
@@ -80,40 +81,48 @@ def _at(where: str, step: str) -> str:
     return step if where == "body" else f"{where}.{step}"
 
 
-def lone_surrogate(value: Any, where: str = "body") -> str | None:
-    """Where in a parsed JSON value a string holds a lone surrogate, as a sentence; or None."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as bad:
-            code = ord(value[bad.start])
-            return (
-                f"{where}: holds a lone UTF-16 surrogate (\\u{code:04x} at character "
-                f"{bad.start}), which is not text; send a character beyond U+FFFF as a "
-                "surrogate pair (\\ud83d\\ude00) or as UTF-8"
-            )
-        return None
-    found = None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = lone_surrogate(key, f"a key of {where}") or lone_surrogate(
-                item, _at(where, key)
-            )
-            if found:
-                break
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = lone_surrogate(item, _at(where, f"[{index}]"))
-            if found:
-                break
-    return found
+def _surrogate_at(text: str, where: str) -> str | None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as bad:
+        code = ord(text[bad.start])
+        return (
+            f"{where}: holds a lone UTF-16 surrogate (\\u{code:04x} at character "
+            f"{bad.start}), which is not text; send a character beyond U+FFFF as a "
+            "surrogate pair (\\ud83d\\ude00) or as UTF-8"
+        )
+    return None
 
 
-def _surrogate_in(body: bytes) -> str | None:
+def lone_surrogate(value: Any) -> str | None:
+    """Where in a parsed JSON value a string holds a lone surrogate, as a sentence; or None.
+    Walked without recursion: the parser accepts nesting deeper than Python's stack."""
+    pending: list[tuple[Any, str]] = [(value, "body")]
+    while pending:
+        item, where = pending.pop()
+        if isinstance(item, str):
+            found = _surrogate_at(item, where)
+            if found:
+                return found
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                pending += [(inner, _at(where, key)), (key, f"a key of {where}")]
+        elif isinstance(item, list):
+            pending += [
+                (inner, _at(where, f"[{n}]")) for n, inner in reversed(list(enumerate(item)))
+            ]
+    return None
+
+
+def _unreadable(body: bytes) -> str | None:
+    """Why a JSON body cannot reach its route, or None: nested past what a parser recurses
+    into, or a string with a lone surrogate. Other bad JSON is the route's to word."""
     try:
         parsed = json.loads(body)
     except ValueError:
-        return None  # not JSON: the route's validation says so, in its own words
+        return None
+    except RecursionError:
+        return "body: nested too deeply to read; send a JSON object a few levels deep"
     return lone_surrogate(parsed)
 
 
@@ -169,9 +178,9 @@ class JsonBodyOnly:
         if body is None:
             await _too_large(operation.limit)(scope, receive, send)
             return
-        surrogate = _surrogate_in(body)
-        if surrogate:
-            await JSONResponse({"detail": surrogate}, 422)(scope, receive, send)
+        unreadable = _unreadable(body)
+        if unreadable:
+            await JSONResponse({"detail": unreadable}, 422)(scope, receive, send)
             return
         await self.app(scope, _replay(body, receive), send)
 

@@ -29,6 +29,11 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_a_422_that_says_where(client: Te
     assert "surrogate" not in pair.text
 
 
+def test_a_body_nested_past_what_json_can_parse_is_a_422(client: TestClient) -> None:
+    deep = client.post("/api/runs", content="[" * 60_000, headers=JSON)
+    assert deep.status_code == 422 and "nested too deeply" in deep.json()["detail"]
+
+
 def test_lone_surrogate_names_the_place_and_passes_clean_text() -> None:
     found = lone_surrogate({"base": {"knobs": {"et": "\udc00"}}})
     assert found is not None and found.startswith("base.knobs.et:")
