@@ -179,8 +179,10 @@ bench-noise: venv images
 
 # The comparisons' trust through the course's own API (A/A, a known effect, time per
 # comparison, identical runs; about 50 minutes): results/trust.md.
+# TRUST_ARGS: e.g. "--within 0.05 --aa 0 --output results/trust-within.md" (rounds planned
+# from the runner's measured noise; `python -m c10klab_bench.trust --help`).
 bench-trust: venv images
-	$(PY) -m c10klab_bench.trust
+	$(PY) -m c10klab_bench.trust $(TRUST_ARGS)
 
 bench-findings: venv images
 	$(PY) -m c10klab_bench.findings
