@@ -77,7 +77,7 @@ interface Whiskered {
   yMax?: number;
 }
 type LineDataset = ChartDataset<'lineWithErrorBars', Whiskered[]> & { id: string; legendPointStyle?: PointStyle };
-type BarDatum = { y: number | null; yMin?: number; yMax?: number } | null;
+type BarDatum = Omit<Whiskered, 'x'>;
 
 /** The figure with its interval's ends, when it has one. */
 function whiskered(value: number | null, interval: [number, number] | null | undefined) {
