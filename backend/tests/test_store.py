@@ -79,14 +79,35 @@ def test_everything_survives_reopening_the_file(tmp_path: Path) -> None:
     running, _ = first.create_run("c-epoll", {"connections": 20})
     first.claim_next()  # takes `queued`
     first.finish(queued.id, "done", "done", {"summary": {"qps": 1}}, result={"qps": 1})
-    first.claim_next()  # takes `running`, then the process "dies"
+    first.claim_next()  # takes `running`, which begins measuring, then the process "dies"
+    first.began_measuring(running.id)
 
     again = RunStore(path)
     assert again.get_run(queued.id).result == {"qps": 1}  # type: ignore[union-attr]
-    assert again.fail_interrupted("interrupted") == [running.id]
+    assert again.recover_interrupted("interrupted") == [running.id]
     interrupted = again.get_run(running.id)
     assert interrupted is not None and interrupted.status == "failed"
     assert again.events_after(running.id)[-1].data["reason"] == "interrupted"
+
+
+def test_a_restarted_runner_queues_again_once_a_run_it_had_not_begun_measuring(
+    store: RunStore,
+) -> None:
+    """Issue 23.9: the README says a run whose load had not begun goes back to the queue when
+    its runner dies; a restarted runner used to fail it."""
+    run, _ = store.create_run("c-epoll", {})
+    store.claim_next(runner_id="r1")
+    assert store.recover_interrupted("interrupted", runner_id="r1") == [run.id]
+    again = store.get_run(run.id)
+    assert again is not None and again.status == "queued"
+    requeued = [e for e in store.events_after(run.id) if e.type == "requeued"]
+    assert (
+        len(requeued) == 1
+        and "runner restarted before it began measuring" in (requeued[0].data["reason"])
+    )
+    store.claim_next(runner_id="r1")  # once only: the second time it fails
+    assert store.recover_interrupted("interrupted", runner_id="r1") == [run.id]
+    assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
 
 
 def claim_all(store: RunStore) -> list[str]:

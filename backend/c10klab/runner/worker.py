@@ -148,14 +148,15 @@ class Runner:
     # --- the loop ------------------------------------------------------------------------------
 
     def recover(self) -> None:
-        """After a crash or restart: fail the runs this runner held and remove every container
+        """After a crash or restart: give back the runs this runner held (one whose load had
+        not begun is queued again, once; one being measured fails) and remove every container
         it left, before claiming anything (other runners' containers on the same engine are
         not its own: they carry another runner's label)."""
-        for run_id in self.store.fail_interrupted(
+        for run_id in self.store.recover_interrupted(
             "interrupted: the runner stopped while this run was in progress; run it again",
             runner_id=self.runner_id,
         ):
-            log.warning("marked interrupted run %s as failed", run_id)
+            log.warning("recovered interrupted run %s (queued again or failed)", run_id)
         removed = self.engine.reap(self.store_label)
         if removed:
             log.info("removed %d leftover containers", removed)

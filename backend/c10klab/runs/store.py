@@ -723,16 +723,23 @@ class RunStore(Database):
         with self.write() as db:
             return self._end(db, run_id, status, event_type, data, result, error)
 
-    def fail_interrupted(self, reason: str, runner_id: str | None = None) -> list[str]:
-        """Fail every run left `running` (by one runner, or by any): returns their ids."""
+    def recover_interrupted(self, reason: str, runner_id: str | None = None) -> list[str]:
+        """After a runner restarts: every run it (or, with no id, any runner) left `running`
+        is treated as a lost lease is (`expire_leases`): queued again, once, if its load had
+        not begun, else failed with `reason`. Returns their ids."""
         with self.write() as db:
-            running = select(runs.c.id).where(runs.c.status == "running")
+            self._lock_queue(db)
+            running = select(runs).where(runs.c.status == "running")
             if runner_id is not None:
                 running = running.where(runs.c.claimed_by == runner_id)
-            ids = list(db.execute(running).scalars())
-            for run_id in ids:
-                self._end(db, run_id, "failed", "failed", {"reason": reason})
-        return ids
+            rows = db.execute(running).all()
+            for row in rows:
+                if row.measuring_unix is None and row.requeued == 0:
+                    self._queue_again(db, row.id, "its runner restarted before it began measuring")
+                else:
+                    self._end(db, row.id, "failed", "failed", {"reason": reason})
+            self._announce_positions(db)
+        return [row.id for row in rows]
 
     def began_measuring(self, run_id: str) -> None:
         """The run's load has started: from now on, losing its runner fails it."""

@@ -303,7 +303,10 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
     runner = Runner(settings, store, engine)
-    store.claim_next(runner.runner_id)  # this runner claimed it, then "crashed"
+    store.claim_next(runner.runner_id)  # this runner claimed it, measured, then "crashed"
+    store.began_measuring(run.id)
+    waiting, _ = store.create_run("c-epoll", QUICK_RUN)
+    store.claim_next(runner.runner_id)  # claimed, not yet measuring: it goes back, once
     elsewhere, _ = store.create_run("c-epoll", QUICK_RUN)
     store.claim_next("another-host")  # another runner's run is not this one's to fail
     other_course = docker.from_env().containers.run(
@@ -316,6 +319,7 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
     try:
         runner.recover()
         assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
+        assert store.get_run(waiting.id).status == "queued"  # type: ignore[union-attr]
         assert store.get_run(elsewhere.id).status == "running"  # type: ignore[union-attr]
         assert "interrupted" in store.events_after(run.id)[-1].data["reason"]
         assert leftovers(settings) == []
