@@ -15,7 +15,7 @@ import sys
 
 import uvicorn
 
-from c10klab.config import format_cpus, get_settings, online_cpus, spare_cpus
+from c10klab.config import get_settings, spare_cpuset
 from c10klab.errors import DomainError
 from c10klab.supervisor import keep_off_benchmark, supervise
 
@@ -88,7 +88,7 @@ def main() -> None:
     elif args.command == "instructor":
         instructor(args)
     elif args.command == "spare-cpus":
-        print(format_cpus(spare_cpus(online_cpus(), get_settings()) or set()))
+        print(spare_cpuset(get_settings()))
     else:
         sys.exit(supervise())
 

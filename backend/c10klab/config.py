@@ -50,6 +50,16 @@ def spare_cpus(online: set[int], settings: "Settings") -> set[int] | None:
     return spare if len(online) > 2 and spare else None
 
 
+def host_spare_cpus(settings: "Settings") -> set[int] | None:
+    """spare_cpus of this host's online CPUs, read now."""
+    return spare_cpus(online_cpus(), settings)
+
+
+def spare_cpuset(settings: "Settings") -> str:
+    """This host's spare CPUs as a cpuset string, "" when it has none."""
+    return format_cpus(host_spare_cpus(settings) or set())
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="C10K_")
 

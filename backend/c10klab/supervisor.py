@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from c10klab.config import Settings, get_settings, online_cpus, spare_cpus
+from c10klab.config import Settings, get_settings, host_spare_cpus
 from c10klab.db import Database, share_with_folder_owner
 
 # The unprivileged account the API runs as when the course is started as root.
@@ -68,7 +68,7 @@ def keep_off_benchmark(settings: Settings) -> set[int] | None:
     """Move this process (before it starts threads: they inherit the mask) to the host's spare
     CPUs, if it has any; returns them. The API and the runner call it as they start, however
     they were started: `make up`, `make runner`, or a compose service."""
-    spare = spare_cpus(online_cpus(), settings)
+    spare = host_spare_cpus(settings)
     # within what it may use already (a container's cpuset may be narrower)
     allowed = (spare or set()) & os.sched_getaffinity(0)
     if allowed:
@@ -227,7 +227,7 @@ def supervise() -> int:
     kids = children(settings)
     for kid in kids:
         kid.start()
-    spare = spare_cpus(online_cpus(), settings)
+    spare = host_spare_cpus(settings)
     if spare and os.geteuid() == 0:
         moved = pin_engine(spare)
         print(f"C10K Lab: the course and {moved} engine threads keep off the benchmark's CPUs")

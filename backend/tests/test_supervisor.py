@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from c10klab import supervisor
+from c10klab import config, supervisor
 from c10klab.config import Settings, format_cpus, online_cpus, spare_cpus
 from c10klab.runner import plan
 from c10klab.supervisor import Child
@@ -28,9 +28,9 @@ def test_the_spare_cpus_are_the_hosts_online_ones_and_watchers_go_there_when_the
     assert online_cpus() >= os.sched_getaffinity(0)  # sysfs: the host's, not this mask
     assert format_cpus({3, 2, 10}) == "2,3,10"
     settings = Settings(server_cpus="0", loadgen_cpus="1")
-    monkeypatch.setattr(plan, "online_cpus", lambda: {0, 1})
+    monkeypatch.setattr(config, "online_cpus", lambda: {0, 1})
     assert plan.watcher_cpus(settings) == "1"  # a 2-CPU host: the load generator's, never 0
-    monkeypatch.setattr(plan, "online_cpus", lambda: {0, 1, 2, 3})
+    monkeypatch.setattr(config, "online_cpus", lambda: {0, 1, 2, 3})
     assert plan.watcher_cpus(settings) == "2,3"
 
 
@@ -38,8 +38,8 @@ def test_a_process_started_on_a_host_with_spare_cpus_moves_itself_there() -> Non
     """A real process: the benchmark's pinned on (made-up) CPUs 5 and 6 of a host whose online
     CPUs are 1, 5 and 6, so CPU 1, which this machine has, is the spare one."""
     moves = (
-        "import os; from c10klab import supervisor; from c10klab.config import Settings; "
-        "supervisor.online_cpus = lambda: {1, 5, 6}; "
+        "import os; from c10klab import config, supervisor; from c10klab.config import Settings; "
+        "config.online_cpus = lambda: {1, 5, 6}; "
         "spare = supervisor.keep_off_benchmark(Settings(server_cpus='5', loadgen_cpus='6')); "
         "print(spare, sorted(os.sched_getaffinity(0)))"
     )

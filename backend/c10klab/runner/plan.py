@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from c10klab.config import Settings, format_cpus, online_cpus, parse_cpus, spare_cpus
+from c10klab.config import Settings, parse_cpus, spare_cpuset
 from c10klab.runner.measure import counter_args
 from c10klab.sandboxes.schemas import Server
 
@@ -196,8 +196,7 @@ TRACEFS = "/sys/kernel/tracing"
 def watcher_cpus(settings: Settings) -> str:
     """Where the containers that watch a run (the counter, the observer) run: the host's spare
     CPUs when it has any, else the load generator's (never the server's)."""
-    spare = spare_cpus(online_cpus(), settings)
-    return format_cpus(spare) if spare else settings.loadgen_cpus
+    return spare_cpuset(settings) or settings.loadgen_cpus
 
 
 def counter_spec(run_id: str, settings: Settings, names: list[str]) -> ContainerSpec:

@@ -20,7 +20,7 @@ from typing import Any
 
 from docker.models.containers import Container
 
-from c10klab.config import Settings, format_cpus, get_settings, online_cpus, parse_cpus, spare_cpus
+from c10klab.config import Settings, get_settings, parse_cpus, spare_cpuset
 from c10klab.runner import measure, observer
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
@@ -639,7 +639,7 @@ class Runner:
             # Other runners on this host pinned to the same CPUs: their runs may have run at
             # the same moment as this one, on the same cores.
             "shares_cpus_with": self.shares_cpus_with(),
-            "course_cpus": format_cpus(spare_cpus(online_cpus(), self.settings) or set()),
+            "course_cpus": spare_cpuset(self.settings),
             "cpu_model": cpu_model(),
             **self.engine.host_facts(),
             "started_at": started_at,

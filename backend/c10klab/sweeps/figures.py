@@ -25,6 +25,7 @@ def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
     profile = server.get("profile") or {}
     aggregate = result.get("aggregate") or {}
     repetitions = [r["summary"] for r in result.get("repetitions") or []]
+    noise = _noise(result.get("host_noise"))
     return Point(
         **base,
         status="done",
@@ -48,9 +49,9 @@ def point_from_result(base: dict[str, Any], result: dict[str, Any]) -> Point:
         idle_dropped_connections=(summary.get("idle") or {}).get("dropped_connections"),
         calls_per_request=(result.get("syscalls") or {}).get("calls_per_request"),
         syscalls=(result.get("syscalls") or {}).get("rows") or None,
-        host_noise=result.get("host_noise"),
+        host_noise=noise,
         qps_interval=_repeated([r["qps"] for r in repetitions])
-        or single_interval(summary["qps"], _noise(result.get("host_noise"))),
+        or single_interval(summary["qps"], noise),
         p99_interval=_repeated([r["latency_us"]["p99"] for r in repetitions]),
     )
 

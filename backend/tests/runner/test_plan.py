@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from c10klab import config
 from c10klab.config import Settings
-from c10klab.runner import plan as runner_plan
 from c10klab.runner.plan import (
     MEASURER,
     NOBODY,
@@ -82,7 +82,7 @@ def test_every_container_is_locked_down_pinned_and_labelled(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a 2-CPU host: the observer shares the load generator's CPU (elsewhere, the spare ones)
-    monkeypatch.setattr(runner_plan, "online_cpus", lambda: {0, 1})
+    monkeypatch.setattr(config, "online_cpus", lambda: {0, 1})
     settings = Settings(server_cpus="0", loadgen_cpus="1", nofile_limit=20000)
     plan = plan_run("abc123", SERVER, REQUEST, settings)
     assert plan.observer is not None
