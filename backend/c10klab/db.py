@@ -82,12 +82,27 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
+# Seconds a PostgreSQL session may sit inside a transaction doing nothing before the server
+# ends it (see _postgres_engine); well under a runner's lease (runner/worker.LEASE_S).
+IDLE_IN_TRANSACTION_S = 5.0
+
+
 def _postgres_engine(url: str) -> Engine:
     # pool_pre_ping: a class's database may restart under a running API; the next use of a
     # pooled connection finds out and takes a fresh one instead of failing a request.
     # Up to 30 connections a process: the API answers from a pool of 40 threads, and a class's
     # database serves several API processes and runners (PostgreSQL allows 100 by default).
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # A process frozen inside a transaction (a runner stopped by SIGSTOP, a VM paused) would
+    # hold its row locks, and the API's lease expiry would wait behind them for ever: the
+    # server ends such a session after IDLE_IN_TRANSACTION_S (no transaction here idles).
+    idle_ms = int(IDLE_IN_TRANSACTION_S * 1000)
+    return create_engine(
+        url,
+        pool_size=10,
+        max_overflow=20,
+        pool_pre_ping=True,
+        connect_args={"options": f"-c idle_in_transaction_session_timeout={idle_ms}"},
+    )
 
 
 _engines: dict[str, Engine] = {}

@@ -73,7 +73,7 @@ from c10klab.people.store import Person
 from c10klab.runner.worker import cpu_model
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import stored_request, validate_request
-from c10klab.runs.store import Admission, RunStore, expected_seconds
+from c10klab.runs.store import Admission, Lease, RunStore, expected_seconds
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sweeps.service import plan_points
 from c10klab.sweeps.store import PlannedPoint, SweepStore
@@ -101,8 +101,9 @@ SWEEP = {
     "duration_s": 5,
     "warmup_s": 1,
 }
-# The runner's lease (runner/worker.py). Nothing here expires leases; every run is shorter.
-LEASE_S = 15.0
+# The simulated runners renew no lease (the real one renews its 15 s every 2 s), so theirs
+# outlasts any run: a runner's write must hold its lease (runs/store.Lease).
+LEASE_S = 24 * 3600.0
 # Where the fake clock starts (any moment will do: the store only compares and subtracts).
 EPOCH = 2_000_000_000.0
 # Simulations side by side, one per CPU (the store's costs are timed inside each).
@@ -321,7 +322,7 @@ class Outcome:
 @dataclass(frozen=True)
 class Finish:
     runner: str
-    run_id: str
+    lease: Lease
 
 
 class Simulation:
@@ -407,13 +408,14 @@ class Simulation:
             times = self.runs[run.id]
             times.expected_s = expected_seconds(run.request)
             times.started_at = self.clock.elapsed
-            self.at(times.started_at + times.expected_s, Finish(runner, run.id))
+            assert run.lease is not None  # claimed
+            self.at(times.started_at + times.expected_s, Finish(runner, run.lease))
 
     def finish(self, event: Finish) -> None:
         started = time.perf_counter()
-        self.store.finish(event.run_id, "done", "done", {"simulated": True})
+        self.store.finish(event.lease, "done", "done", {"simulated": True})
         self.cost.finishes.append(time.perf_counter() - started)
-        times = self.runs[event.run_id]
+        times = self.runs[event.lease.run_id]
         times.finished_at = self.clock.elapsed
         self.busy_s += times.expected_s
         self.idle.append(event.runner)

@@ -49,6 +49,7 @@ from c10klab.runs.store import RunStore
 from c10klab.sandboxes.service import quotable_sources
 from c10klab.sse import resume_after
 from tests.results.figures import a_result
+from tests.runs.leases import claim
 
 EXAMPLES_PER_OPERATION = 100
 LARGEST_EVENT = 2**63 - 1
@@ -113,19 +114,16 @@ def classroom_with_people() -> tuple[Any, str, dict[str, dict[str, str]]]:
     store = RunStore(settings.store)
     with TestClient(app, base_url="http://localhost", cookies=roles["student"]) as student:
         student.post("/api/runs", json={"server": "c-epoll"})
-        measured = store.claim_next()
-        assert measured is not None
         done = a_result(150_000.0)
-        store.finish(measured.id, "done", "done", done, result=done)
+        store.finish(claim(store), "done", "done", done, result=done)
         source = (settings.sandboxes_dir / "servers" / "c" / "epoll.c").read_text()
         student.post("/api/variants", json={"server": "c-epoll", "source": source})
-        check = store.claim_next()
-        assert check is not None
+        check = claim(store)
         checked = {
             "build": {"status": "compiled", "seconds": 1.0},
             "checks": [{"protocol": p, "ok": True} for p in ("echo", "http")],
         }
-        store.finish(check.id, "done", "checked", checked, result=checked)
+        store.finish(check, "done", "checked", checked, result=checked)
     return app, klass.id, roles
 
 

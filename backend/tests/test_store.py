@@ -1,6 +1,7 @@
 import math
 import sqlite3
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -10,9 +11,10 @@ from sqlalchemy import update
 
 from c10klab.errors import InvalidRequest, QueueFull
 from c10klab.runners.store import RunnerHost, RunnerStore
-from c10klab.runs.store import RUN_OVERHEAD_S, Admission, RunStore, Scope
+from c10klab.runs.store import RUN_OVERHEAD_S, Admission, Lease, LeaseLost, RunStore, Scope
 from c10klab.runs.tables import runs
 from c10klab.sweeps.store import PlannedPoint, SweepStore
+from tests.runs.leases import claim
 
 
 def test_queue_positions_move_up_when_the_runner_claims(store: RunStore) -> None:
@@ -49,8 +51,9 @@ def test_a_run_is_claimed_once(store: RunStore) -> None:
 
 def test_event_numbers_count_from_one_and_resume_after_a_given_id(store: RunStore) -> None:
     run, _ = store.create_run("c-epoll", {})
+    lease = claim(store)
     for i in range(4):
-        store.append_event(run.id, "progress", {"i": i})
+        store.append_event(lease, "progress", {"i": i})
     events = store.events_after(run.id)
     assert [e.seq for e in events] == [1, 2, 3, 4, 5]
     assert [e.data for e in store.events_after(run.id, 3)] == [{"i": 2}, {"i": 3}]
@@ -77,10 +80,10 @@ def test_everything_survives_reopening_the_file(tmp_path: Path) -> None:
     first = RunStore(path)
     queued, _ = first.create_run("c-epoll", {"connections": 10})
     running, _ = first.create_run("c-epoll", {"connections": 20})
-    first.claim_next()  # takes `queued`
-    first.finish(queued.id, "done", "done", {"summary": {"qps": 1}}, result={"qps": 1})
-    first.claim_next()  # takes `running`, which begins measuring, then the process "dies"
-    first.began_measuring(running.id)
+    lease = claim(first)  # takes `queued`
+    first.finish(lease, "done", "done", {"summary": {"qps": 1}}, result={"qps": 1})
+    lease = claim(first)  # takes `running`, which begins measuring, then the process "dies"
+    first.began_measuring(lease)
 
     again = RunStore(path)
     assert again.get_run(queued.id).result == {"qps": 1}  # type: ignore[union-attr]
@@ -241,18 +244,83 @@ def test_a_run_whose_lease_ran_out_fails_and_its_runner_cannot_overwrite_it(
     store: RunStore,
 ) -> None:
     run, _ = store.create_run("c-epoll", {})
-    store.claim_next(runner_id="r1", lease_s=0.05)
-    store.began_measuring(run.id)
-    assert store.renew_lease(run.id, "r1", 0.05)
-    assert not store.renew_lease(run.id, "r2", 60)  # not r2's run
+    lease = claim(store, runner_id="r1", lease_s=0.05)
+    store.began_measuring(lease)
+    assert store.renew_lease(lease, 0.05)
+    assert not store.renew_lease(replace(lease, runner_id="r2"), 60)  # not r2's run
     time.sleep(0.1)
     assert store.expire_leases() == [run.id]
     last = store.events_after(run.id)[-1]
     assert last.type == "failed" and last.data["reason"].startswith("runner r1 lost at ")
     # The runner, back from the dead, finds its run ended and leaves it so.
-    assert store.finish(run.id, "done", "done", {"summary": {}}) is None
+    with pytest.raises(LeaseLost):
+        store.finish(lease, "done", "done", {"summary": {}})
     assert store.get_run(run.id).status == "failed"  # type: ignore[union-attr]
-    assert not store.renew_lease(run.id, "r1", 60)
+    assert not store.renew_lease(lease, 60)
+
+
+def refused_writes(store: RunStore, stale: Lease) -> list[str]:
+    """Every write a runner makes, tried with a lease that may no longer hold: those refused."""
+    refused = [] if store.renew_lease(stale, 60) else ["renew_lease"]
+    writes: dict[str, Callable[[], object]] = {
+        "append_event": lambda: store.append_event(stale, "progress", {"t_s": 1}),
+        "began_measuring": lambda: store.began_measuring(stale),
+        "finish": lambda: store.finish(stale, "done", "done", {}, result={"stale": True}),
+    }
+    for name, write in writes.items():
+        try:
+            write()
+        except LeaseLost:
+            refused.append(name)
+    return refused
+
+
+ALL_WRITES = ["renew_lease", "append_event", "began_measuring", "finish"]
+
+
+def test_a_runner_past_its_lease_writes_nothing_to_the_run_another_runner_took(
+    store: RunStore,
+) -> None:
+    """Issue 23.8: a runner frozen past its lease used to end, on waking, the run that had
+    been queued again and taken by another runner."""
+    run, _ = store.create_run("c-epoll", {})
+    frozen = claim(store, runner_id="r1", lease_s=0.05)
+    time.sleep(0.1)
+    assert store.expire_leases() == [run.id]  # not measuring yet: queued again
+    taken = claim(store, runner_id="r2")
+    assert taken.run_id == run.id
+    events_before = len(store.events_after(run.id))
+
+    assert refused_writes(store, frozen) == ALL_WRITES
+    assert len(store.events_after(run.id)) == events_before
+    again = store.get_run(run.id)
+    assert again is not None and again.status == "running" and again.lease == taken
+    store.finish(taken, "done", "done", {}, result={"qps": 1})  # the holder's end stands
+    assert store.get_run(run.id).result == {"qps": 1}  # type: ignore[union-attr]
+
+
+def test_a_runner_that_takes_a_run_again_holds_only_its_new_claim(store: RunStore) -> None:
+    """The same runner, restarted under its name, claims the run it lost: what its old self
+    would still write (a thread left over) must miss. The claim's number tells them apart."""
+    run, _ = store.create_run("c-epoll", {})
+    old = claim(store, runner_id="r1", lease_s=0.05)
+    time.sleep(0.1)
+    store.expire_leases()
+    new = claim(store, runner_id="r1")
+    assert (new.run_id, new.runner_id, new.claim) == (run.id, "r1", old.claim + 1)
+    assert refused_writes(store, old) == ALL_WRITES
+    assert refused_writes(store, new) == []
+
+
+def test_a_lease_that_ran_out_holds_nothing_before_anyone_notices(store: RunStore) -> None:
+    """No sweep has expired it yet; the runner, waking, must still not write (its load ran on
+    without it, and the run is about to be someone else's to end)."""
+    run, _ = store.create_run("c-epoll", {})
+    lapsed = claim(store, runner_id="r1", lease_s=0.05)
+    time.sleep(0.1)
+    assert refused_writes(store, lapsed) == ALL_WRITES
+    assert store.expire_leases() == [run.id]
+    assert store.get_run(run.id).status == "queued"  # type: ignore[union-attr]
 
 
 def test_a_run_that_lost_its_runner_before_measuring_is_queued_again_once(
@@ -310,8 +378,7 @@ def test_waits_follow_how_long_runs_really_took(store: RunStore) -> None:
     request = {"duration_s": 20 - RUN_OVERHEAD_S}  # expected: 20 s
     for _ in range(2):
         run, _ = store.create_run("c-epoll", request)
-        store.claim_next()
-        store.finish(run.id, "done", "done", {"summary": {}})
+        store.finish(claim(store), "done", "done", {"summary": {}})
         with store.write() as db:
             took_10_s = runs.c.started_unix + 10
             db.execute(update(runs).where(runs.c.id == run.id).values(finished_unix=took_10_s))

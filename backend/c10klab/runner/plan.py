@@ -151,10 +151,13 @@ def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
 
 def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
     """What every container of a run gets: no capabilities, no privilege gain, read-only root,
-    limits on memory, processes and files, and labels so a sweep finds it whatever happened."""
+    limits on memory, processes and files, and labels so a sweep finds it whatever happened.
+    The name carries the runner's label too: a run queued again after its runner was lost may
+    be taken by another runner on the same engine while the first one's containers remain."""
+    label = store_label(settings)
     return {
-        "name": f"c10klab-{run_id[:12]}-{role}",
-        "labels": {LABEL: store_label(settings), "c10klab.run": run_id, "c10klab.role": role},
+        "name": f"c10klab-{run_id[:12]}-{label[:6]}-{role}",
+        "labels": {LABEL: label, "c10klab.run": run_id, "c10klab.role": role},
         "cap_drop": ["ALL"],
         "security_opt": ["no-new-privileges"],
         "read_only": True,

@@ -40,7 +40,7 @@ from c10klab.runner.variants import VariantBuilds, VariantFailed
 from c10klab.runners.store import RunnerHost, RunnerStore, sharing_cpus
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import stored_request
-from c10klab.runs.store import Run, RunStore
+from c10klab.runs.store import Lease, LeaseLost, Run, RunStore
 from c10klab.sandboxes.schemas import Server
 from c10klab.sandboxes.service import load_catalog
 from c10klab.uncertainty import HostNoise
@@ -116,6 +116,7 @@ class Execution:
     """The state of the one run in progress, shared by its threads."""
 
     run: Run
+    lease: Lease  # every write about the run goes through it: a runner that lost it stops
     plan: RunPlan
     t0: float = field(default_factory=time.monotonic)
     current: Repetition = field(default_factory=lambda: Repetition(1))
@@ -139,7 +140,7 @@ class Runner:
         self.runner_id = runner_name(settings)
         self.started_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.stopping = threading.Event()
-        self.current_run: str | None = None  # whose lease to renew
+        self.current: Lease | None = None  # the run in progress, whose lease to renew
         self.beating = threading.Lock()
         self.said_goodbye = False
         self.noise: HostNoise | None = None  # its host's run-to-run spread, once known
@@ -165,12 +166,14 @@ class Runner:
         """Keep the current run ours. Apart from the heartbeat, whose Docker calls may be
         slow: a lease must not run out because the engine took a while to answer."""
         while not self.stopping.is_set():
-            run_id = self.current_run
+            lease = self.current
             try:
-                if run_id and not self.store.renew_lease(run_id, self.runner_id, LEASE_S):
-                    log.warning("run %s is no longer ours (it ended, or its lease ran out)", run_id)
+                if lease and not self.store.renew_lease(lease, LEASE_S):
+                    log.warning(
+                        "run %s is no longer ours (it ended, or its lease ran out)", lease.run_id
+                    )
             except Exception:
-                log.exception("renewing the lease of run %s failed", run_id)
+                log.exception("renewing the lease of run %s failed", lease and lease.run_id)
             self.stopping.wait(LEASE_RENEW_S)
 
     def heartbeat(self, state: str | None = None) -> None:
@@ -179,7 +182,7 @@ class Runner:
         with self.beating:
             if self.said_goodbye:
                 return
-            run_id = self.current_run
+            run_id = self.current.run_id if self.current else None
             if run_id is None or self.docker_seen is None:
                 self.docker_seen = self.look_at_docker()
             docker_state, images = self.docker_seen
@@ -238,12 +241,16 @@ class Runner:
             self.heartbeat(state="stopped")
 
     def run_own(self, run: Run) -> None:
-        """Execute a run this runner holds, renewing its lease meanwhile."""
-        self.current_run = run.id
+        """Execute a run this runner holds, renewing its lease meanwhile. Should the lease
+        run out all the same (the runner was frozen, or cut off from the store), the next
+        write about the run is refused: the run is given up, and its containers removed."""
+        self.current = run.lease
         try:
             self.execute(run)
+        except LeaseLost:
+            log.warning("run %s: no longer ours (its lease ran out); given up", run.id)
         finally:
-            self.current_run = None
+            self.current = None
 
     # --- the host's noise (runner/noise.py) ------------------------------------------------------
 
@@ -286,11 +293,16 @@ class Runner:
     # --- one run -------------------------------------------------------------------------------
 
     def execute(self, run: Run) -> None:
+        """Execute a claimed run; every write about it goes through its lease (LeaseLost when
+        that no longer holds)."""
+        lease = run.lease
+        if lease is None:
+            raise ValueError(f"run {run.id} is not held by a runner: claim it first")
         log.info("run %s: %s %s", run.id, run.server, run.request)
         server = load_catalog(self.settings.sandboxes_dir).get(run.server)
         if server is None:
             self.store.finish(
-                run.id,
+                lease,
                 "failed",
                 "failed",
                 {"reason": f"server {run.server} is no longer in the catalog", "logs": []},
@@ -305,12 +317,12 @@ class Runner:
             image = self.builds.tag_for(variant, server) if variant else None
         except VariantFailed as failure:
             self.store.finish(
-                run.id, "failed", "failed", {"reason": failure.reason}, error=failure.reason
+                lease, "failed", "failed", {"reason": failure.reason}, error=failure.reason
             )
             return
-        ex = Execution(run, plan_run(run.id, server, run.request, self.settings, image))
+        ex = Execution(run, lease, plan_run(run.id, server, run.request, self.settings, image))
         self.store.append_event(
-            run.id,
+            lease,
             "started",
             {
                 "server": run.server,
@@ -323,7 +335,7 @@ class Runner:
                 checked = self.prepare_variant(ex, variant, server, image)
                 if run.request.get("check_only"):
                     self.clean_up(ex)
-                    self.store.finish(run.id, "done", "checked", checked, result=checked)
+                    self.store.finish(lease, "done", "checked", checked, result=checked)
                     log.info("run %s: variant %s built and checked", run.id, variant.id)
                     return
             result = self.measure(ex)
@@ -331,18 +343,21 @@ class Runner:
             self.clean_up(ex)
             status = "cancelled" if failure.cancelled else "failed"
             data = {"reason": failure.reason, "logs": failure.logs, "cancelled": failure.cancelled}
-            self.store.finish(run.id, status, "failed", data | failure.detail, error=failure.reason)
+            self.store.finish(lease, status, "failed", data | failure.detail, error=failure.reason)
             log.info("run %s %s: %s", run.id, status, failure.reason)
+        except LeaseLost:
+            self.clean_up(ex)  # what it started goes; what it would have written, too
+            raise
         except Exception as exc:  # an engine error must still end the run with a reason
             log.exception("run %s crashed", run.id)
             self.clean_up(ex)
             reason = f"the runner hit an error: {exc}"
             self.store.finish(
-                run.id, "failed", "failed", {"reason": reason, "logs": []}, error=reason
+                lease, "failed", "failed", {"reason": reason, "logs": []}, error=reason
             )
         else:
             self.clean_up(ex)
-            self.store.finish(run.id, "done", "done", result, result=result)
+            self.store.finish(lease, "done", "done", result, result=result)
             log.info("run %s done: %.0f qps", run.id, result["summary"]["qps"])
 
     def prepare_variant(
@@ -352,7 +367,7 @@ class Runner:
         each step as an event; a failure is the run's, with the diagnostics or the check."""
 
         def say(kind: str, data: dict[str, Any]) -> None:
-            self.store.append_event(ex.run.id, kind, {"t_s": round(ex.t_s(), 3)} | data)
+            self.store.append_event(ex.lease, kind, {"t_s": round(ex.t_s(), 3)} | data)
 
         try:
             build = self.builds.build(ex.run.id, variant, server, image, say)
@@ -389,7 +404,7 @@ class Runner:
             ex.current = Repetition(number)
             if ex.repetitions > 1:
                 self.store.append_event(
-                    ex.run.id,
+                    ex.lease,
                     "repetition",
                     {"t_s": round(ex.t_s(), 3), "repetition": number, "of": ex.repetitions},
                 )
@@ -428,7 +443,11 @@ class Runner:
             loadgen = self.engine.start(ex.plan.loadgen, network_mode=f"container:{server.id}")
         except EngineError as exc:
             raise failed_beside(server, f"the load generator did not start: {exc}") from exc
-        self.store.began_measuring(ex.run.id)  # losing this runner now fails the run
+        try:
+            self.store.began_measuring(ex.lease)  # losing this runner now fails the run
+        except LeaseLost:
+            Engine.kill(loadgen)  # the load must not run for a run that is not ours
+            raise
         threading.Thread(target=self.sample_loadgen, args=(ex, rep, loadgen), daemon=True).start()
         threading.Thread(target=self.watch, args=(ex, rep, server, loadgen), daemon=True).start()
 
@@ -541,7 +560,7 @@ class Runner:
                 if line["phase"] == "measure":
                     interval = {"t_s": event["t_s"], "qps": line["qps"]}
                     rep.intervals.append(interval | {"interval_s": line.get("interval_s")})
-                self.store.append_event(ex.run.id, "progress", event)
+                self.store.append_event(ex.lease, "progress", event)
             elif kind == "summary":
                 rep.measure_to_s = ex.t_s()
                 summary = line
@@ -557,7 +576,7 @@ class Runner:
             sample = measure.server_sample(stats, t_s)
             if sample is not None:
                 rep.server_stats.samples.append(sample)
-                self.store.append_event(ex.run.id, "server_stats", sample)
+                self.store.append_event(ex.lease, "server_stats", sample)
 
         self.sample_cpu(ex, rep, server, self.settings.server_cpus, rep.server_cpu, record)
 

@@ -81,6 +81,38 @@ def expected_seconds(request: dict[str, Any]) -> float:
     return (load + RUN_OVERHEAD_S) * int(request.get("repetitions", 1))
 
 
+class LeaseLost(Exception):
+    """A runner was about to write to a run it no longer holds: its lease ran out (the run was
+    queued again, perhaps claimed by another runner, or failed) or the run ended. Nothing was
+    written."""
+
+    def __init__(self, lease: "Lease") -> None:
+        super().__init__(f"run {lease.run_id} is no longer held by {lease.runner_id}")
+        self.lease = lease
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A runner's hold on a run: the run, the runner, and which claim of the run it is. A run
+    queued again after its runner was lost is claimed anew, perhaps by the same runner, so the
+    claim's number is what tells a stale hold from the current one."""
+
+    run_id: str
+    runner_id: str
+    claim: int
+
+    def held(self) -> ColumnElement[bool]:
+        """The run's row while this lease still holds it: running, under this claim, and
+        not past its lease, even if no one has noticed yet that it ran out."""
+        return and_(
+            runs.c.id == self.run_id,
+            runs.c.status == "running",
+            runs.c.claimed_by == self.runner_id,
+            runs.c.claims == self.claim,
+            runs.c.lease_until >= unix_now(),
+        )
+
+
 @dataclass(frozen=True)
 class Run:
     id: str
@@ -95,6 +127,7 @@ class Run:
     finished_at: str | None
     owner_id: str = "solo"
     class_id: str | None = None
+    lease: Lease | None = None  # while running: the runner's hold, as the row was read
 
 
 @dataclass(frozen=True)
@@ -183,6 +216,11 @@ def _run(row: Row[Any]) -> Run:
         finished_at=row.finished_at,
         owner_id=row.owner_id,
         class_id=row.class_id,
+        lease=(
+            Lease(row.id, row.claimed_by, row.claims)
+            if row.status == "running" and row.claimed_by
+            else None
+        ),
     )
 
 
@@ -463,6 +501,7 @@ class RunStore(Database):
                     owner_id=RUNNER_OWNER,
                     claimed_by=runner_id,
                     lease_until=now + lease_s,
+                    claims=1,
                 )
             )
             row = db.execute(select(runs).where(runs.c.id == run_id)).one()
@@ -548,6 +587,7 @@ class RunStore(Database):
                     started_unix=now,
                     claimed_by=runner_id,
                     lease_until=now + lease_s,
+                    claims=runs.c.claims + 1,
                 )
             )
             clock = queue_state.c.vclock
@@ -560,19 +600,22 @@ class RunStore(Database):
             claimed = db.execute(select(runs).where(runs.c.id == row.id)).one()
         return _run(claimed)
 
-    def renew_lease(self, run_id: str, runner_id: str, lease_s: float) -> bool:
-        """Extend a runner's hold on its run; False if the run is no longer its to run."""
+    def renew_lease(self, lease: Lease, lease_s: float) -> bool:
+        """Extend a runner's hold on its run; False if the run is no longer its to run (a lease
+        that ran out is not renewed, even before anyone noticed: the run is someone else's
+        to end or queue again)."""
         with self.write() as db:
             renewed = db.execute(
-                update(runs)
-                .where(
-                    runs.c.id == run_id,
-                    runs.c.status == "running",
-                    runs.c.claimed_by == runner_id,
-                )
-                .values(lease_until=unix_now() + lease_s)
+                update(runs).where(lease.held()).values(lease_until=unix_now() + lease_s)
             )
         return renewed.rowcount == 1
+
+    @staticmethod
+    def _hold(db: Connection, lease: Lease) -> None:
+        """Lock the run's row if the lease still holds it, for the rest of the transaction
+        (expiring the lease waits behind it); else LeaseLost."""
+        if db.execute(select(runs.c.id).where(lease.held()).with_for_update()).first() is None:
+            raise LeaseLost(lease)
 
     def request_cancel(self, run_id: str) -> str | None:
         """Cancel a queued run at once, or ask the runner to stop a running one.
@@ -688,11 +731,13 @@ class RunStore(Database):
         data: dict[str, Any],
         result: dict[str, Any] | None = None,
         error: str | None = None,
+        still: ColumnElement[bool] = LIVE,
     ) -> Event | None:
-        """End a run that has not ended yet: its status, result and last event together."""
+        """End a run that is `still` as it was (by default: not ended yet): its status,
+        result and last event together."""
         ended = db.execute(
             update(runs)
-            .where(runs.c.id == run_id, LIVE)
+            .where(runs.c.id == run_id, still)
             .values(
                 status=status,
                 result=json.dumps(result) if result is not None else None,
@@ -710,18 +755,24 @@ class RunStore(Database):
 
     def finish(
         self,
-        run_id: str,
+        lease: Lease,
         status: str,
         event_type: str,
         data: dict[str, Any],
         result: dict[str, Any] | None = None,
         error: str | None = None,
-    ) -> Event | None:
-        """End a run: its status and result, and its last event, in one transaction. A run
-        that has already ended (its lease ran out and it was failed meanwhile) stays as it
-        is, and None is returned."""
+    ) -> Event:
+        """A runner ends the run it holds: its status and result, and its last event, in one
+        transaction. A run the lease no longer holds (it ran out, and the run was queued
+        again, claimed by another, or failed; or it was ended otherwise) stays as it is:
+        LeaseLost."""
         with self.write() as db:
-            return self._end(db, run_id, status, event_type, data, result, error)
+            ended = self._end(
+                db, lease.run_id, status, event_type, data, result, error, still=lease.held()
+            )
+        if ended is None:
+            raise LeaseLost(lease)
+        return ended
 
     def recover_interrupted(self, reason: str, runner_id: str | None = None) -> list[str]:
         """After a runner restarts: every run it (or, with no id, any runner) left `running`
@@ -741,12 +792,14 @@ class RunStore(Database):
             self._announce_positions(db)
         return [row.id for row in rows]
 
-    def began_measuring(self, run_id: str) -> None:
-        """The run's load has started: from now on, losing its runner fails it."""
+    def began_measuring(self, lease: Lease) -> None:
+        """The run's load has started: from now on, losing its runner fails it. LeaseLost if
+        the run is no longer the runner's: its load must not start."""
         with self.write() as db:
+            self._hold(db, lease)
             db.execute(
                 update(runs)
-                .where(runs.c.id == run_id, runs.c.measuring_unix.is_(None))
+                .where(runs.c.id == lease.run_id, runs.c.measuring_unix.is_(None))
                 .values(measuring_unix=unix_now())
             )
 
@@ -797,9 +850,11 @@ class RunStore(Database):
 
     # --- events -----------------------------------------------------------------------------
 
-    def append_event(self, run_id: str, type_: str, data: dict[str, Any]) -> Event:
+    def append_event(self, lease: Lease, type_: str, data: dict[str, Any]) -> Event:
+        """A runner says what happened in the run it holds; LeaseLost if it no longer does."""
         with self.write() as db:
-            return self._append(db, run_id, type_, data)
+            self._hold(db, lease)
+            return self._append(db, lease.run_id, type_, data)
 
     def events_after(self, run_id: str, after_seq: int = 0) -> list[Event]:
         with self.connect() as db:

@@ -33,9 +33,11 @@ runs = Table(
     Column("created_unix", Float),
     Column("started_unix", Float),
     Column("finished_unix", Float),
-    # Which runner holds a running run, and until when unless it renews its lease.
+    # Which runner holds a running run, and until when unless it renews its lease; how many
+    # times the run was claimed (the runner and this number name the hold: runs/store.Lease).
     Column("claimed_by", Text),
     Column("lease_until", Float),
+    Column("claims", Integer, nullable=False, server_default="0"),
     # When its load began (a run whose runner is lost before that is queued again, once), and
     # how many times it was.
     Column("measuring_unix", Float),

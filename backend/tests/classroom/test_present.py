@@ -3,6 +3,8 @@ student who joins late (or reloads) starts from where the presentation is."""
 
 from typing import Any
 
+from tests.runs.leases import claim
+
 from .conftest import ClassStream, Course, make_class, result
 
 LESSON = "01-c10k-problem"
@@ -39,9 +41,9 @@ def test_a_presented_run_reaches_every_student_and_a_late_joiner(course: Course)
     assert shown.json()["title"] == experiment["title"]
     assert shown.json()["spotlight"] is None  # the instructor's own run
 
-    course.store.claim_next()
-    course.store.append_event(run_id, "started", {"server": "c-epoll"})
-    course.store.append_event(run_id, "progress", {"t_s": 1, "qps": 1000})
+    lease = claim(course.store)
+    course.store.append_event(lease, "started", {"server": "c-epoll"})
+    course.store.append_event(lease, "progress", {"t_s": 1, "qps": 1000})
     for stream in streams:
         assert stream.wait_for(
             lambda s: relayed(s) == [(1, "queued"), (2, "started"), (3, "progress")]
@@ -53,8 +55,8 @@ def test_a_presented_run_reaches_every_student_and_a_late_joiner(course: Course)
     streams[1].close()
     dee = course.student(klass["join_code"], "Dee")
     late = [ClassStream(course, students[1], klass["id"]), ClassStream(course, dee, klass["id"])]
-    course.store.append_event(run_id, "progress", {"t_s": 2, "qps": 1100})
-    course.store.finish(run_id, "done", "done", result(1100), result=result(1100))
+    course.store.append_event(lease, "progress", {"t_s": 2, "qps": 1100})
+    course.store.finish(lease, "done", "done", result(1100), result=result(1100))
     everything = [(1, "queued"), (2, "started"), (3, "progress"), (4, "progress"), (5, "done")]
     for stream in (streams[0], streams[2], *late):
         assert stream.wait_for(lambda s: relayed(s) == everything), relayed(stream)
@@ -102,9 +104,7 @@ def test_a_presented_sweep_sends_its_table(course: Course) -> None:
     assert stream.wait_for(lambda s: bool(s.of("sweep")))
     table = stream.of("sweep")[-1]
     assert table["id"] == sweep["id"] and len(table["points"]) == 4
-    run = course.store.claim_next()
-    assert run is not None
-    course.store.finish(run.id, "done", "done", result(500), result=result(500))
+    course.store.finish(claim(course.store), "done", "done", result(500), result=result(500))
     assert stream.wait_for(lambda s: s.of("sweep")[-1]["points"][0]["status"] == "done", 5)
 
 

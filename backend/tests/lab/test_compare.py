@@ -9,6 +9,7 @@ from c10klab.lab.compare import MOST_COMPARED
 from c10klab.runs.store import RunStore
 from tests.lab.test_history import queue_run
 from tests.people.conftest import Browser, join, log_in, make_class
+from tests.runs.leases import claim
 
 NOISE = {"sigma": 0.04, "runs": 10, "groups": 2, "measured_at": "2026-11-28T10:00:00+00:00"}
 
@@ -25,9 +26,9 @@ def result(qps: float, noise: dict[str, Any] | None = NOISE, **more: Any) -> dic
 
 def finished(client: TestClient, store: RunStore, outcome: dict[str, Any]) -> str:
     run_id = queue_run(client)
-    claimed = store.claim_next()
-    assert claimed is not None and claimed.id == run_id
-    store.finish(run_id, "done", "done", outcome, result=outcome)
+    lease = claim(store)
+    assert lease.run_id == run_id
+    store.finish(lease, "done", "done", outcome, result=outcome)
     return run_id
 
 

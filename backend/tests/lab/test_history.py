@@ -10,6 +10,7 @@ from c10klab.deps import BROWSER_COOKIE
 from c10klab.lab.history import sweep_status
 from c10klab.runs.store import RunStore
 from tests.people.conftest import Browser, join, log_in, make_class
+from tests.runs.leases import claim
 
 RESULT = {"valid": True, "summary": {"qps": 12345.0, "latency_us": {"p99": 250.0}}}
 
@@ -37,9 +38,9 @@ def history(client: TestClient, **query: Any) -> list[dict[str, Any]]:
 
 
 def finish(store: RunStore, run_id: str) -> None:
-    claimed = store.claim_next()
-    assert claimed is not None and claimed.id == run_id
-    store.finish(run_id, "done", "done", RESULT, result=RESULT)
+    lease = claim(store)
+    assert lease.run_id == run_id
+    store.finish(lease, "done", "done", RESULT, result=RESULT)
 
 
 def test_solo_history_is_this_browsers_own(solo_browsers: Browser, store: RunStore) -> None:

@@ -71,7 +71,8 @@ def test_a_runners_own_run_is_held_by_it_and_in_no_ones_list(store: RunStore) ->
     assert own.id not in [r.id for r in store.list_runs(Scope(everyone=True, people_only=True))]
     assert own.id in [r.id for r in store.list_runs(Scope(everyone=True))]
 
-    store.finish(own.id, "done", "done", {}, result=repeated(100.0, 104.0, 98.0))
+    assert own.lease is not None and own.lease.runner_id == "lab-1"
+    store.finish(own.lease, "done", "done", {}, result=repeated(100.0, 104.0, 98.0))
     [finished] = store.recent_results("lab-1", 10, since_unix=0)
     assert finished.request == request and finished.result == repeated(100.0, 104.0, 98.0)
     assert finished.finished_at == store.get_run(own.id).finished_at  # type: ignore[union-attr]

@@ -208,3 +208,70 @@ def test_a_killed_runner_loses_its_run_and_cleans_up_when_it_returns(
         runners,
     )
     wait_for("the returning runner is live", lambda: holder in live_runners(url), 30, runners)
+
+
+def test_a_runner_frozen_past_its_lease_writes_nothing_once_another_took_its_run(
+    url: str, runners: Runners
+) -> None:
+    """Issue 23.8: a runner paused (SIGSTOP) past its lease lost its run to the queue, and on
+    waking still ended it. Now the run, queued again, is the other runner's to measure and
+    end; the woken one's writes are refused, it gives the run up and removes what it began."""
+    store = RunStore(url)
+    runners.start("runner-a")
+    wait_for("runner-a ready", lambda: live_runners(url) == {"runner-a"}, 60, runners)
+
+    run, _ = store.create_run("c-epoll", SHORT_RUN)
+
+    def begun_by_a() -> bool:  # claimed, and its `started` written (no write half-done)
+        with store.connect() as db:
+            row = db.execute(runs.select().where(runs.c.id == run.id)).one()
+        return row.claimed_by == "runner-a" and any(
+            e.type == "started" for e in store.events_after(run.id)
+        )
+
+    wait_for("runner-a began the run", begun_by_a, 30, runners)
+    runners.processes["runner-a"].send_signal(signal.SIGSTOP)
+    try:
+        frozen = store.get_run(run.id)
+        assert frozen is not None and frozen.lease is not None
+        with store.connect() as db:
+            measuring = db.execute(runs.select().where(runs.c.id == run.id)).one().measuring_unix
+        assert measuring is None, "runner-a began measuring before it was frozen: try again"
+
+        def requeued() -> bool:
+            store.expire_leases()  # the API's housekeeping, done here
+            return status(store, run.id) == "queued"
+
+        wait_for("the frozen runner's run queued again", requeued, LEASE_S + 10, runners)
+        runners.start("runner-b")
+        wait_for("runner-b measured the run", lambda: status(store, run.id) == "done", 90, runners)
+    finally:
+        runners.processes["runner-a"].send_signal(signal.SIGCONT)
+
+    ended = store.get_run(run.id)
+    assert ended is not None and ended.result is not None
+    assert ended.result["provenance"]["runner"] == "runner-b"
+    events_then = store.events_after(run.id)
+    wait_for(
+        "runner-a gave the run up",
+        lambda: "no longer ours" in runners.log("runner-a"),
+        30,
+        runners,
+    )
+    # Nothing runner-a meant to write got in: the run and its events are as runner-b left them.
+    assert store.events_after(run.id) == events_then
+    assert store.get_run(run.id) == ended
+    assert [e.type for e in events_then].count("done") == 1
+    label = store_label(Settings(database_url=url, runner_id="runner-a"))
+    wait_for(
+        "runner-a removed the containers it began",
+        lambda: (
+            not docker.from_env().containers.list(
+                all=True, filters={"label": f"{LABEL}={label}"}, sparse=True
+            )
+        ),
+        30,
+        runners,
+    )
+    after, _ = store.create_run("c-epoll", SHORT_RUN)  # and both carry on
+    wait_for("the next run", lambda: status(store, after.id) == "done", 60, runners)

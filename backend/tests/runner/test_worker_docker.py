@@ -27,6 +27,7 @@ from c10klab.runner.worker import Runner
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RUNNER_OWNER, RunStore, Scope
 from c10klab.sandboxes.service import load_catalog
+from tests.runs.leases import claim
 
 pytestmark = pytest.mark.docker
 
@@ -303,8 +304,8 @@ def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
 ) -> None:
     run, _ = store.create_run("c-epoll", QUICK_RUN)
     runner = Runner(settings, store, engine)
-    store.claim_next(runner.runner_id)  # this runner claimed it, measured, then "crashed"
-    store.began_measuring(run.id)
+    # this runner claimed it, measured, then "crashed"
+    store.began_measuring(claim(store, runner.runner_id))
     waiting, _ = store.create_run("c-epoll", QUICK_RUN)
     store.claim_next(runner.runner_id)  # claimed, not yet measuring: it goes back, once
     elsewhere, _ = store.create_run("c-epoll", QUICK_RUN)

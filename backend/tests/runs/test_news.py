@@ -19,6 +19,7 @@ from c10klab.runs import news as news_module
 from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from tests.results.figures import a_result
+from tests.runs.leases import claim
 from tests.serving import free_port
 
 pytestmark = pytest.mark.usefixtures("on_postgresql")
@@ -108,10 +109,10 @@ def test_a_stream_on_one_api_sees_a_run_made_through_the_other(
     while not seen:  # its `queued` event, as API a wrote it
         time.sleep(0.01)
     # The runner's part, straight into the store.
-    assert store.claim_next("runner-x") is not None
-    store.append_event(run_id, "started", {"server": "c-epoll"})
+    lease = claim(store, "runner-x")
+    store.append_event(lease, "started", {"server": "c-epoll"})
     written = time.monotonic()
-    store.finish(run_id, "done", "done", a_result(1), result=a_result(1))
+    store.finish(lease, "done", "done", a_result(1), result=a_result(1))
     reader.join(timeout=30)
     assert [event for event, _ in seen] == ["queued", "started", "done"]
     assert seen[-1][1] - written < 2, "API b learnt of the events late"

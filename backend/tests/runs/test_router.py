@@ -10,6 +10,7 @@ from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sse import resume_after
 from tests.results.figures import a_progress, a_result
+from tests.runs.leases import claim
 
 JSON = {"content-type": "application/json"}
 # What Python's JSON parser reads although JSON has none of them (1e400 reads as inf).
@@ -19,8 +20,7 @@ LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
 
 def finished_run(client: TestClient, store: RunStore) -> str:
     run_id: str = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
-    store.claim_next()
-    store.finish(run_id, "done", "done", a_result(), result=a_result())
+    store.finish(claim(store), "done", "done", a_result(), result=a_result())
     return run_id
 
 
@@ -110,11 +110,11 @@ def test_cancelling_a_queued_run(client: TestClient) -> None:
 
 def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store: RunStore) -> None:
     run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
-    store.claim_next()
-    store.append_event(run_id, "started", {"server": "c-epoll"})
+    lease = claim(store)
+    store.append_event(lease, "started", {"server": "c-epoll"})
     for t in (1, 2, 3):
-        store.append_event(run_id, "progress", a_progress(t))
-    store.finish(run_id, "done", "done", a_result(5), result=a_result(5))
+        store.append_event(lease, "progress", a_progress(t))
+    store.finish(lease, "done", "done", a_result(5), result=a_result(5))
 
     everything = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
     assert [f["event"] for f in everything] == [
@@ -318,8 +318,8 @@ def test_a_run_whose_runner_vanished_fails_and_its_stream_ends(
     client: TestClient, store: RunStore
 ) -> None:
     run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
-    store.claim_next("ghost", lease_s=0.5)  # a runner that takes the run, starts it, dies
-    store.began_measuring(run_id)
+    # a runner that takes the run, starts it, dies
+    store.began_measuring(claim(store, "ghost", lease_s=0.5))
     frames = parse_sse(client.get(f"/api/runs/{run_id}/events").text)  # ends by itself
     assert [f["event"] for f in frames] == ["queued", "failed"]
     assert frames[-1]["data"]["reason"].startswith("runner ghost lost at ")

@@ -15,11 +15,12 @@ from c10klab.sweeps.figures import memory_per_connection, point_from_result, wit
 from c10klab.sweeps.schemas import Point
 from c10klab.uncertainty import HostNoise
 from tests.results.figures import a_result
+from tests.runs.leases import hold
 
 
 def finish(store: RunStore, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
     result = a_result(qps, valid=valid, rss_bytes=rss)
-    store.finish(run_id, "done", "done", result, result=result)
+    store.finish(hold(store, run_id), "done", "done", result, result=result)
 
 
 def sweep_body(**overrides: Any) -> dict[str, Any]:
@@ -323,7 +324,7 @@ def test_rounds_run_in_a_fresh_random_order_and_end_in_a_verdict_with_its_interv
         qps = level * 1.08 if p["server"] == "c-io-uring" else level
         disturbed = {"stable": False} if (p["server"], p["value"]) == ("c-io-uring", 3) else {}
         result = a_result(qps, p99_us=400.0 + p["value"], **disturbed)
-        store.finish(p["run_id"], "done", "done", result, result=result)
+        store.finish(hold(store, p["run_id"]), "done", "done", result, result=result)
     done = client.get(f"/api/sweeps/{sweep_id}").json()
 
     epoll, uring = done["entries"]
