@@ -14,7 +14,8 @@ C_SERVERS := sandboxes/servers/c
 RUST_SERVERS := sandboxes/servers/rust
 # Debian packages the course needs on the host: to run it, and to test it.
 UP_PACKAGES := debootstrap python3-venv curl procps
-TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev postgresql
+TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev postgresql \
+    nginx-light
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         contract contract-check lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \

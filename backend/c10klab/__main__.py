@@ -32,8 +32,7 @@ def run_api() -> None:
         host=settings.host,
         port=settings.port,
         log_level="info",
-        proxy_headers=True,
-        forwarded_allow_ips=settings.trusted_proxies,
+        proxy_headers=False,  # the app takes the client's address itself (client_address.py)
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
     )
 

@@ -96,8 +96,18 @@ class Settings(BaseSettings):
     # Builds of edited servers one person may have waiting or under way at once (solo mode:
     # one browser). A build is a compile in the sandbox and two short checks.
     max_builds_per_person: int = Field(3, ge=1, le=100)
+    # The runs a class's students together may have waiting: a share of max_queued_runs that
+    # a student joining under many names (each with a quota of its own) cannot pass.
+    max_queued_per_class: int = Field(100, ge=1, le=1000)
+    # Joining: codes that match no class, and names joined into one class, per client address
+    # within login_window_s (a class behind one NAT joins from one address: raise the second
+    # for classes larger than it); and names a class admits in all.
+    join_misses_per_address: int = Field(20, ge=1, le=10_000)
+    joins_per_address: int = Field(60, ge=1, le=10_000)
+    max_students_per_class: int = Field(300, ge=1, le=10_000)
     session_hours: float = Field(12, gt=0, le=24 * 30)
-    # Failed logins allowed within login_window_s, per account and per client address.
+    # Failed logins allowed within login_window_s: per account from browsers it never signed
+    # in from, per browser it did (people/service.login), and per client address.
     login_attempts_per_account: int = Field(5, ge=1, le=1000)
     login_attempts_per_address: int = Field(30, ge=1, le=10_000)
     login_window_s: float = Field(900, gt=0, le=86_400)
@@ -109,7 +119,9 @@ class Settings(BaseSettings):
     # reach it. Empty: solo mode answers localhost, 127.0.0.1, ::1 and C10K_HOST; classroom
     # mode, where students reach it by whatever name the host has, any ("*").
     allowed_hosts: list[str] = []
-    # Addresses whose X-Forwarded-For/-Proto uvicorn trusts (the reverse proxy's).
+    # The reverse proxies whose X-Forwarded-For/-Proto are believed: addresses or networks,
+    # comma-separated, or `gateway` (the compose stack behind a proxy on its host); the client
+    # is the rightmost address not among them (client_address.py). "*" is refused.
     trusted_proxies: str = "127.0.0.1"
     # Secure session cookies over https always; "always" also for http behind a TLS proxy
     # that does not send X-Forwarded-Proto.
@@ -194,6 +206,13 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"C10K_DATABASE_URL starts with {scheme!r}: give a postgresql://user:password@host"
                 "/database URL (or leave it empty for the SQLite file at C10K_DB_PATH)."
+            )
+        if "*" in (p.strip() for p in self.trusted_proxies.split(",")):
+            raise ValueError(
+                "C10K_TRUSTED_PROXIES='*' believes every hop of X-Forwarded-For, so a client "
+                "names its own address and walks around the limits kept per address. Name the "
+                "reverse proxy's address (127.0.0.1 for one on this machine; 'gateway' for the "
+                "compose stack behind a proxy on its host)."
             )
         if self.env == "production":
             if self.max_duration_s > 120:

@@ -1,8 +1,9 @@
 """Domain errors, and the one place that maps them (and request validation) to HTTP answers.
 
 Every refusal is a 4xx whose `detail` says what to send instead: 404 for what does not exist,
-415 for a body that is not JSON (http_guards.py), 422 for input that is, but is wrong, 429 for
-a full queue. A 5xx is a bug.
+409 for what the present state refuses (a full class), 415 for a body that is not JSON
+(http_guards.py), 422 for input that is, but is wrong, 429 past a limit (a full queue, too many
+logins or joins). A 5xx is a bug.
 """
 
 import math
@@ -48,6 +49,12 @@ class Unauthenticated(DomainError):
 
 class Forbidden(DomainError):
     status = 403
+
+
+class Conflict(DomainError):
+    """Well formed, but what it asks for cannot happen now: a class that is full."""
+
+    status = 409
 
 
 class Gone(DomainError):

@@ -14,6 +14,7 @@ from c10klab.classroom.feed import ClassHub
 from c10klab.classroom.router import router as classroom_router
 from c10klab.classroom.service import StateReader
 from c10klab.classroom.store import ClassroomStore
+from c10klab.client_address import install_client_address, trusted_proxies
 from c10klab.config import Settings, get_settings
 from c10klab.content.router import router as content_router
 from c10klab.cross_site import CrossSiteGuard, HostGuard
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # JSON answers (a lesson with its drawn diagrams is ~50 kB) go gzipped to browsers that
     # take it; event streams and the frontend's pre-compressed files pass untouched.
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    install_client_address(app, trusted_proxies(settings.trusted_proxies))
     api = APIRouter(prefix="/api")
     routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
     domains = (sweeps_router, classroom_router, lab_router, variants_router, exercises_router)

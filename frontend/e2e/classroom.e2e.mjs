@@ -175,7 +175,7 @@ async function classroom() {
   const card = instructor.getByTestId('class-card').filter({ hasText: CLASS_NAME }).first();
   await card.waitFor({ timeout: 10_000 });
   const code = ((await card.getByTestId('join-code').textContent()) ?? '').trim();
-  assert.match(code, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/, `a join code like K7QX-M4TP (got "${code}")`);
+  assert.match(code, /^[A-Z2-9]{5}-[A-Z2-9]{5}$/, `a join code like K7QXM-4TPRW (got "${code}")`);
   const joinLink = (await card.getByTestId('join-link').getAttribute('href')) ?? '';
   assert.equal(joinLink, `${BASE_URL}/#/join?code=${code}`);
   assert.match((await card.getByTestId('class-students').textContent()) ?? '', /^0 students$/);

@@ -102,6 +102,7 @@ def admission_for(person: Person, settings: Settings) -> Admission:
         class_id=person.class_id,
         priority=1 if person.kind == "instructor" else 0,
         queued_per_person=settings.max_queued_per_person,
+        queued_per_class=settings.max_queued_per_class if person.kind == "student" else None,
         runs_per_minute=settings.max_runs_per_minute,
         queued_site=settings.max_queued_runs,
     )

@@ -40,9 +40,13 @@ def _set_session(
         max_age=max_age if max_age >= 0 else int(settings.session_hours * 3600),
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https" or settings.cookie_secure == "always",
+        secure=_secure(request, settings),
         path="/",
     )
+
+
+def _secure(request: Request, settings: Settings) -> bool:
+    return request.url.scheme == "https" or settings.cookie_secure == "always"
 
 
 def _person_out(person: Person) -> PersonOut:
@@ -59,8 +63,19 @@ def login(
 ) -> PersonOut:
     _require_classroom(settings)
     address = request.client.host if request.client else "unknown"
-    person = service.login(people, settings, body.name, body.password, address)
+    device = request.cookies.get(service.DEVICE_COOKIE)
+    signed_in = service.login(people, settings, body.name, body.password, address, device)
+    person = signed_in.person
     _set_session(response, request, settings, service.issue_session(people, settings, person))
+    response.set_cookie(  # only logging in reads it
+        service.DEVICE_COOKIE,
+        signed_in.device_cookie,
+        max_age=service.DEVICE_DAYS * 86_400,
+        httponly=True,
+        samesite="strict",
+        secure=_secure(request, settings),
+        path="/api/auth/login",
+    )
     return _person_out(person)
 
 
@@ -99,7 +114,8 @@ def join_class(
     people: PeopleDep,
 ) -> Me:
     _require_classroom(settings)
-    student, klass = service.join(people, body.code, body.name)
+    address = request.client.host if request.client else "unknown"
+    student, klass = service.join(people, settings, body.code, body.name, address)
     _set_session(response, request, settings, service.issue_session(people, settings, student))
     return Me(
         mode="classroom",

@@ -31,7 +31,7 @@ class JoinRequest(BaseModel):
     code: str = Field(
         min_length=1,
         max_length=40,
-        description="the join code the instructor shows, e.g. K7QX-M4TP",
+        description="the join code the instructor shows, e.g. K7QXM-4TPRW",
     )
     name: Name = Field(description="the name the instructor and the class will see")
 

@@ -9,23 +9,36 @@ refused before the store is asked, and an old one expires by its own timestamp t
 import contextlib
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
 from itsdangerous import BadSignature, TimestampSigner
 from pwdlib import PasswordHash
 
 from c10klab.config import Settings
 from c10klab.db import now_iso, unix_now
-from c10klab.errors import Gone, InvalidRequest, NotFound, TooManyRequests, Unauthenticated
+from c10klab.errors import (
+    Conflict,
+    Gone,
+    InvalidRequest,
+    NotFound,
+    TooManyRequests,
+    Unauthenticated,
+)
 from c10klab.people.schemas import ClassOut
-from c10klab.people.store import Class, NameTaken, PeopleStore, Person
+from c10klab.people.store import Class, NameTaken, PeopleStore, Person, name_key
 from c10klab.runs.store import RunStore
 
 COOKIE = "c10k_session"
-# Join codes: unambiguous letters and digits (no 0/O, 1/I/L), shown as XXXX-XXXX.
+# Join codes: unambiguous letters and digits (no 0/O, 1/I/L), shown as XXXXX-XXXXX. 31^10 is
+# 8e14 codes: guessing at the limit per address (20 misses in 15 minutes) from 10,000 addresses
+# for a class's longest life (14 days) finds one of 100 open classes with odds of 3 in 100,000
+# (docs/ARCHITECTURE.md, "Joining"). Codes of 8 made before stay valid.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 8
+CODE_LENGTH = 10
+CODE_EXAMPLE = "K7QXM-4TPRW"
 
 PASSWORDS = PasswordHash.recommended()
 
@@ -107,43 +120,103 @@ def end_session(people: PeopleStore, settings: Settings, cookie: str | None) -> 
 # --- logging in and joining -------------------------------------------------------------------
 
 
-def _check_login_rate(people: PeopleStore, settings: Settings, keys: dict[str, int]) -> None:
+# A browser an instructor signed in from keeps a device cookie this long (OWASP's "device
+# cookies"): failed logins from it count against it alone, never against the account.
+DEVICE_COOKIE = "c10k_device"
+DEVICE_DAYS = 180
+
+
+@dataclass(frozen=True)
+class LoggedIn:
+    person: Person
+    device_cookie: str  # for the browser that signed in: known to this account from now on
+
+
+def _device_signer(people: PeopleStore) -> TimestampSigner:
+    return TimestampSigner(people.signing_secret(), salt="c10klab.device")
+
+
+def issue_device(people: PeopleStore, account: str) -> str:
+    return _device_signer(people).sign(f"{account}:{secrets.token_urlsafe(16)}").decode()
+
+
+def known_device(people: PeopleStore, cookie: str | None, account: str) -> str | None:
+    """The id of the browser behind a device cookie, if it signed in to this account before
+    (a cookie of another account, forged or too old is no cookie)."""
+    if not cookie:
+        return None
+    try:
+        raw = _device_signer(people).unsign(cookie, max_age=DEVICE_DAYS * 86_400).decode()
+    except BadSignature:
+        return None
+    owner, _, device = raw.rpartition(":")
+    return device if owner == account and device else None
+
+
+class Limit(NamedTuple):
+    """At most `most` attempts of a key within the window; what they are, for the 429, and
+    what the person refused can do besides waiting."""
+
+    most: int
+    what: str
+    advice: str = ""
+
+
+def _check_limits(people: PeopleStore, settings: Settings, limits: dict[str, Limit]) -> None:
+    """429 with Retry-After when a key has reached its limit within the window."""
     window = settings.login_window_s
-    attempts = people.failed_logins(list(keys), window)
-    for key, limit in keys.items():
-        times = attempts[key]
-        if len(times) >= limit:
-            retry = max(1, int(times[len(times) - limit] + window - unix_now()) + 1)
-            who = "this account" if key.startswith("account:") else "your address"
+    counted = people.attempts(list(limits), window)
+    for key, limit in limits.items():
+        times = counted[key]
+        if len(times) >= limit.most:
+            retry = max(1, int(times[len(times) - limit.most] + window - unix_now()) + 1)
             raise TooManyRequests(
-                f"too many failed logins for {who} ({len(times)} in the last "
-                f"{window / 60:.0f} minutes): try again in {retry} s",
+                f"too many {limit.what} ({len(times)} in the last {window / 60:.0f} minutes, "
+                f"at most {limit.most}): {limit.advice}try again in {retry} s",
                 retry,
             )
 
 
 def login(
-    people: PeopleStore, settings: Settings, name: str, password: str, address: str
-) -> Person:
-    """The instructor whose name and password these are; rate-limited per account and per
-    client address, counting failures only."""
-    account_key = f"account:{' '.join(name.split()).casefold()}"
-    address_key = f"address:{address}"
-    _check_login_rate(
-        people,
-        settings,
-        {
-            account_key: settings.login_attempts_per_account,
-            address_key: settings.login_attempts_per_address,
-        },
+    people: PeopleStore,
+    settings: Settings,
+    name: str,
+    password: str,
+    address: str,
+    device_cookie: str | None,
+) -> LoggedIn:
+    """The instructor whose name and password these are, counting failures only. A browser
+    that signed in to the account before (its device cookie) is limited by its own failures
+    alone, so nobody guessing elsewhere can keep the owner out; any other browser by the
+    account's failures from such browsers and by its address's."""
+    account = name_key(name)
+    device = known_device(people, device_cookie, account)
+    logins = settings.login_attempts_per_account
+    limits = (
+        {f"device:{device}": Limit(logins, "failed logins from this browser")}
+        if device
+        else {
+            f"account:{account}": Limit(
+                logins,
+                "failed logins for this account from browsers it has not signed in from",
+                "sign in from a browser you have signed in from before, or ",
+            ),
+            f"address:{address}": Limit(
+                settings.login_attempts_per_address, "failed logins from your address"
+            ),
+        }
     )
+    _check_limits(people, settings, limits)
     found = people.instructor_login(name)
     stored_hash = found[1] if found else _dummy_hash()
     if not PASSWORDS.verify(password, stored_hash) or found is None:
-        people.record_failed_login([account_key, address_key], settings.login_window_s)
+        people.record_attempt(list(limits), settings.login_window_s)
         raise Unauthenticated("wrong name or password")
-    people.forget_failed_logins(account_key)
-    return found[0]
+    # The browser's own slate is wiped; the account's stays: the owner signing in does not
+    # let whoever is guessing from elsewhere start again.
+    if device:
+        people.forget_attempts(f"device:{device}")
+    return LoggedIn(found[0], issue_device(people, account))
 
 
 def normalize_code(code: str) -> str:
@@ -152,18 +225,38 @@ def normalize_code(code: str) -> str:
 
 
 def show_code(code: str) -> str:
-    return f"{code[:4]}-{code[4:]}"
+    half = (len(code) + 1) // 2
+    return f"{code[:half]}-{code[half:]}"
 
 
-def join(people: PeopleStore, code: str, name: str) -> tuple[Person, Class]:
+def join(
+    people: PeopleStore, settings: Settings, code: str, name: str, address: str
+) -> tuple[Person, Class]:
+    """A student joins a class by its code under a name. Limited per address: codes that
+    match no class (guessing), and names joined into one class (each name would bring its
+    own quota; the class's share of the queue holds whatever the names)."""
+    guesses = f"join-miss:{address}"
+    misses = Limit(
+        settings.join_misses_per_address, "join codes that match no class from your address"
+    )
+    _check_limits(people, settings, {guesses: misses})
     klass = people.class_by_code(normalize_code(code))
     if klass is None:
+        people.record_attempt([guesses], settings.login_window_s)
         raise NotFound(
             f"no class has the join code {code.strip()!r}: check it with your instructor "
-            "(letters and digits, e.g. K7QX-M4TP)"
+            f"(letters and digits, e.g. {CODE_EXAMPLE})"
         )
     if klass.ended_at is not None or (klass.ends_at is not None and klass.ends_at <= now_iso()):
         raise Gone(f"the class {klass.name!r} has ended; its code no longer admits anyone")
+    joined = f"joined:{klass.id}:{address}"
+    names = Limit(settings.joins_per_address, "names joined this class from your address")
+    _check_limits(people, settings, {joined: names})
+    if people.count_students(klass.id) >= settings.max_students_per_class:
+        raise Conflict(
+            f"the class {klass.name!r} is full ({settings.max_students_per_class} names have "
+            "joined it): ask your instructor to remove names no one uses"
+        )
     try:
         student = people.add_person("student", name, class_id=klass.id)
     except NameTaken as taken:
@@ -171,6 +264,7 @@ def join(people: PeopleStore, code: str, name: str) -> tuple[Person, Class]:
             f"name: someone in {klass.name!r} already joined as {name!r}; add an initial or "
             "pick another name"
         ) from taken
+    people.record_attempt([joined], settings.login_window_s)
     return student, klass
 
 
@@ -192,7 +286,7 @@ def create_class(
             raise InvalidRequest(f"ends_at: at most {MAX_CLASS_DAYS} days ahead")
         # Stored as now_iso() writes times, so that the store compares them as text.
         until = ends_at.astimezone(UTC).isoformat(timespec="milliseconds")
-    for _ in range(10):  # 31^8 codes: a clash is rare, and another draw settles it
+    for _ in range(10):  # 31^10 codes: a clash is rare, and another draw settles it
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         klass = people.add_class(name, instructor.id, code, until)
         if klass is not None:

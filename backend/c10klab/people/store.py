@@ -280,10 +280,10 @@ class PeopleStore(Database):
         with self.write() as db:
             db.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
 
-    # --- login attempts -----------------------------------------------------------------------
+    # --- attempts counted against a limit (failed logins, joins) --------------------------------
 
-    def failed_logins(self, keys: list[str], window_s: float) -> dict[str, list[float]]:
-        """Per key, the times of its failed attempts within the window, oldest first."""
+    def attempts(self, keys: list[str], window_s: float) -> dict[str, list[float]]:
+        """Per key, the times of its attempts within the window, oldest first."""
         since = unix_now() - window_s
         times: dict[str, list[float]] = {key: [] for key in keys}
         with self.connect() as db:
@@ -296,14 +296,16 @@ class PeopleStore(Database):
             times[r.key].append(r.at_unix)
         return times
 
-    def record_failed_login(self, keys: list[str], window_s: float) -> None:
+    def record_attempt(self, keys: list[str], window_s: float) -> None:
+        """One attempt more for each key; those older than the window are gone (every limit
+        counts over the same window, config.Settings.login_window_s)."""
         now = unix_now()
         with self.write() as db:
             db.execute(delete(login_attempts).where(login_attempts.c.at_unix < now - window_s))
             if keys:  # execute() with no rows at all would insert one empty row
                 db.execute(login_attempts.insert(), [{"key": key, "at_unix": now} for key in keys])
 
-    def forget_failed_logins(self, key: str) -> None:
+    def forget_attempts(self, key: str) -> None:
         with self.write() as db:
             db.execute(delete(login_attempts).where(login_attempts.c.key == key))
 

@@ -165,6 +165,9 @@ class Admission:
     browser: str | None = None  # solo mode: the browser queueing it, for its history
     priority: int = 0  # 1: an instructor's runs, claimed before anyone else's
     queued_per_person: int | None = None
+    # A class's students together (a share of the site's queue that no number of names
+    # joined passes).
+    queued_per_class: int | None = None
     runs_per_minute: int | None = None
     queued_site: int = 1000
 
@@ -262,7 +265,13 @@ class RunStore(Database):
     def _queue(db: Connection, held: bool = False) -> list[Row[Any]]:
         """The runs waiting to start, in the order they will; with held=True the held ones
         instead (those of paused classes, which the runner skips)."""
-        columns = (runs.c.id, runs.c.owner_id, runs.c.expected_s, runs.c.announced_position)
+        columns = (
+            runs.c.id,
+            runs.c.owner_id,
+            runs.c.class_id,
+            runs.c.expected_s,
+            runs.c.announced_position,
+        )
         which = HELD if held else not_(HELD)
         return list(db.execute(select(*columns).where(QUEUED, which).order_by(*QUEUE_ORDER)))
 
@@ -383,6 +392,22 @@ class RunStore(Database):
                     f"you already have {n} run{'s' if n != 1 else ''} waiting and "
                     f"may have at most {limit}: try again in about {retry} s, when enough of them "
                     f"have started to make room for {wanted} more, or cancel one"
+                ),
+            )
+        share = admission.queued_per_class
+        if share is not None and admission.class_id is not None:
+            ours = [
+                w for w, row in zip(waits, queue, strict=True) if row.class_id == admission.class_id
+            ]
+            self._check_limit(
+                share,
+                ours,
+                wanted,
+                f"a class's students together may have at most {share} waiting",
+                lambda n, retry: (
+                    f"your class already has {n} run{'s' if n != 1 else ''} waiting and may "
+                    f"have at most {share} (its share of the course's queue): try again in "
+                    f"about {retry} s"
                 ),
             )
         per_minute = admission.runs_per_minute

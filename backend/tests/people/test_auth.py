@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from c10klab.config import Settings
-from c10klab.people.service import COOKIE
+from c10klab.people.service import COOKIE, DEVICE_COOKIE, DEVICE_DAYS
 from c10klab.people.store import PeopleStore
 from c10klab.people.tables import classes, sessions
 from tests.people.conftest import PASSWORD, Browser, join, log_in, make_class
@@ -52,19 +52,66 @@ def test_wrong_passwords_are_limited_per_account_and_per_address(
         assert wrong.status_code == 401 and wrong.json()["detail"] == "wrong name or password"
     limited = client.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
     assert limited.status_code == 429 and "this account" in limited.json()["detail"]
+    assert "from a browser you have signed in from before" in limited.json()["detail"]
     assert int(limited.headers["Retry-After"]) > 0
     # Another account from the same address still may, until the address's own limit.
     assert client.post("/api/auth/login", json={"name": "Linus", "password": PASSWORD}).is_success
     classroom.login_attempts_per_address = 7
     for _ in range(2):
         client.post("/api/auth/login", json={"name": "nobody", "password": "x"})
-    by_address = client.post("/api/auth/login", json={"name": "Linus", "password": PASSWORD})
+    elsewhere = browser()  # the same address (every test client's), a browser Linus never used
+    by_address = elsewhere.post("/api/auth/login", json={"name": "Linus", "password": PASSWORD})
     assert by_address.status_code == 429 and "your address" in by_address.json()["detail"]
+
+
+def test_guessing_elsewhere_never_locks_the_owner_out_of_a_browser_they_used(
+    browser: Browser, classroom: Settings
+) -> None:
+    """Issue 23.6: five wrong passwords from anywhere refused the right one from the owner
+    too, for 15 minutes. Now a browser Grace signed in from carries a device cookie (OWASP's
+    device cookies): failures elsewhere lock out only browsers she never used."""
+    graces = browser()
+    signed_in = graces.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
+    device = next(
+        c for c in signed_in.headers.get_list("set-cookie") if c.startswith(DEVICE_COOKIE)
+    )
+    assert "HttpOnly" in device and "SameSite=strict" in device
+    assert "Path=/api/auth/login" in device and f"Max-Age={DEVICE_DAYS * 86_400}" in device
+    graces.post("/api/auth/logout")
+
+    attacker = browser()
+    for _ in range(classroom.login_attempts_per_account * 2):
+        attacker.post("/api/auth/login", json={"name": "Grace", "password": "guess"})
+    locked = attacker.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
+    assert locked.status_code == 429  # even the right password, from a browser never used
+    # A device cookie is the account's: Linus's opens nothing of Grace's, nor does a forgery.
+    stranger = browser()
+    log_in(stranger, "Linus")
+    assert (
+        stranger.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD}).status_code
+        == 429
+    )
+    forged = browser()
+    forged.cookies.set(
+        DEVICE_COOKIE, "grace:made-up.AAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBB", path="/api"
+    )
+    assert (
+        forged.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD}).status_code
+        == 429
+    )
+
+    back = graces.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
+    assert back.status_code == 200, back.text
+    # Her own browser's failures count against it alone.
+    for _ in range(classroom.login_attempts_per_account):
+        graces.post("/api/auth/login", json={"name": "Grace", "password": "typo"})
+    own = graces.post("/api/auth/login", json={"name": "Grace", "password": PASSWORD})
+    assert own.status_code == 429 and "from this browser" in own.json()["detail"]
 
 
 def test_a_student_joins_by_code_and_sees_their_class(browser: Browser) -> None:
     code = make_class(log_in(browser(), "Grace"), "Networks, Monday")
-    assert len(code) == 9 and code[4] == "-"
+    assert len(code) == 11 and code[5] == "-"
     student = browser()
     me = student.post(
         "/api/classes/join", json={"code": code.lower().replace("-", " "), "name": "Ada"}

@@ -15,9 +15,9 @@ import { SoloModeNote } from './solo-mode-note';
 import './people.css';
 
 /** The placeholder: what a code looks like, the same in every language. */
-const CODE_EXAMPLE = 'K7QX-M4TP';
+const CODE_EXAMPLE = 'K7QXM-4TPRW';
 
-/** /#/join?code=K7QX-M4TP: a student joins a class with its code and a name; then the course. */
+/** /#/join?code=K7QXM-4TPRW: a student joins a class with its code and a name; then the course. */
 export function JoinPage() {
   const { t } = useTranslation('people');
   usePageTitle(t('join.title'));

@@ -1430,7 +1430,7 @@ export type JoinRequest = {
     /**
      * Code
      *
-     * the join code the instructor shows, e.g. K7QX-M4TP
+     * the join code the instructor shows, e.g. K7QXM-4TPRW
      */
     code: string;
     /**
