@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 # How much of a rejected input a message echoes back: enough to recognise it.
 SHOWN_CHARS = 60
@@ -20,6 +21,16 @@ FINITE = (
     "send a finite number such as 10 (JSON has no NaN or Infinity, and a number past "
     "±1.8e308 reads as Infinity)"
 )
+
+
+class Problem(BaseModel):
+    """The body of every refusal (4xx), whichever part of the API refused: documented for
+    every operation (openapi.py) and checked against it by the fuzz."""
+
+    detail: str = Field(min_length=1, description="what was wrong, and what to send instead")
+    errors: list[dict[str, Any]] | None = Field(
+        None, description="a 422's failed checks as pydantic lists them, one per field"
+    )
 
 
 class DomainError(Exception):

@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from c10klab.errors import Problem
 from c10klab.sse import STREAM_MARK
 
 SSE = "text/event-stream"
@@ -59,11 +60,29 @@ def _describe_streams(document: dict[str, Any]) -> None:
             answer["content"] = {SSE: {"itemSchema": item}}
 
 
+def _describe_refusals(document: dict[str, Any]) -> None:
+    """Every operation may refuse with a 4xx whose body is a Problem (errors.py): FastAPI
+    documents only a 422, and with the body its own handler would send, not ours."""
+    schemas = document["components"]["schemas"]
+    schemas["Problem"] = Problem.model_json_schema(ref_template=REF + "{model}")
+    refusal = {
+        "description": "refused: `detail` says what was wrong and what to send instead",
+        "content": {"application/json": {"schema": {"$ref": REF + "Problem"}}},
+    }
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            operation["responses"].pop("422", None)
+            operation["responses"]["4XX"] = refusal
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+
+
 def document(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document of `app`, made once and kept (as FastAPI's own is)."""
     if app.openapi_schema is None:
         app.openapi_schema = FastAPI.openapi(app)
         _describe_streams(app.openapi_schema)
+        _describe_refusals(app.openapi_schema)
     return app.openapi_schema
 
 

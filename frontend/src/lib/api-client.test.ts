@@ -6,11 +6,11 @@ import { ApiError, apiRequest, describeErrorBody, retryAfterSeconds } from './ap
 import { i18next } from './i18n';
 
 describe('describeErrorBody', () => {
-  it('reads FastAPI string and list details', () => {
+  it("reads a refusal's detail as the API documents it (Problem)", () => {
     expect(describeErrorBody({ detail: 'unknown server "nope"' })).toBe('unknown server "nope"');
-    expect(
-      describeErrorBody({ detail: [{ loc: ['body', 'connections'], msg: 'Input should be less than 20000', type: 'x' }] }),
-    ).toBe('connections: Input should be less than 20000');
+    const invalid = { detail: 'connections: Input should be less than 20000', errors: [{ loc: ['body', 'connections'] }] };
+    expect(describeErrorBody(invalid)).toBe('connections: Input should be less than 20000');
+    expect(describeErrorBody({ detail: '' })).toBeNull();
     expect(describeErrorBody('oops')).toBeNull();
   });
 });

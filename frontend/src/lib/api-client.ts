@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 
+import { zProblem } from './api/generated/zod.gen';
 import { env } from './env';
 import { i18next } from './i18n';
 
@@ -33,30 +34,11 @@ export function apiUrl(path: string): string {
   return `${env.VITE_API_BASE}/api${path.startsWith('/') ? path : `/${path}`}`;
 }
 
-const fastApiDetailSchema = z.object({
-  detail: z.union([
-    z.string(),
-    z.array(
-      z.looseObject({
-        msg: z.string(),
-        loc: z.array(z.union([z.string(), z.number()])).optional(),
-      }),
-    ),
-  ]),
-});
-
-/** Turns a FastAPI error body (`{"detail": "…"}` or the 422 list form) into one line. */
+/** A refusal's body as the API documents it (`Problem`): its `detail` is one sentence saying
+ *  what was wrong and what to send instead, already fit to show. */
 export function describeErrorBody(body: unknown): string | null {
-  const parsed = fastApiDetailSchema.safeParse(body);
-  if (!parsed.success) return null;
-  const { detail } = parsed.data;
-  if (typeof detail === 'string') return detail;
-  return detail
-    .map((d) => {
-      const loc = (d.loc ?? []).filter((part) => part !== 'body').join('.');
-      return loc ? `${loc}: ${d.msg}` : d.msg;
-    })
-    .join('; ');
+  const parsed = zProblem.safeParse(body);
+  return parsed.success ? parsed.data.detail : null;
 }
 
 interface RequestOptions {

@@ -326,7 +326,7 @@ describe('ExperimentBlock', () => {
   });
 
   it('shows a rejected request (422) as failed with the server’s detail', async () => {
-    api({ 'POST /api/runs': reply(422, { detail: [{ loc: ['body', 'connections'], msg: 'too many', type: 'x' }] }) });
+    api({ 'POST /api/runs': reply(422, { detail: 'connections: too many', errors: [{ loc: ['body', 'connections'], msg: 'too many' }] }) });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
     await clickRun();
     await waitFor(() => {

@@ -1116,16 +1116,6 @@ export type Glossary = {
 };
 
 /**
- * HTTPValidationError
- */
-export type HttpValidationError = {
-    /**
-     * Detail
-     */
-    detail?: Array<ValidationError>;
-};
-
-/**
  * Health
  */
 export type Health = {
@@ -2101,6 +2091,29 @@ export type PresentationOut = {
      * Title
      */
     title: string;
+};
+
+/**
+ * Problem
+ *
+ * The body of every refusal (4xx), whichever part of the API refused: documented for
+ * every operation (openapi.py) and checked against it by the fuzz.
+ */
+export type Problem = {
+    /**
+     * Detail
+     *
+     * what was wrong, and what to send instead
+     */
+    detail: string;
+    /**
+     * Errors
+     *
+     * a 422's failed checks as pydantic lists them, one per field
+     */
+    errors?: Array<{
+        [key: string]: unknown;
+    }> | null;
 };
 
 /**
@@ -3790,34 +3803,6 @@ export type Traffic = {
 };
 
 /**
- * ValidationError
- */
-export type ValidationError = {
-    /**
-     * Context
-     */
-    ctx?: {
-        [key: string]: unknown;
-    };
-    /**
-     * Input
-     */
-    input?: unknown;
-    /**
-     * Location
-     */
-    loc: Array<string | number>;
-    /**
-     * Message
-     */
-    msg: string;
-    /**
-     * Error Type
-     */
-    type: string;
-};
-
-/**
  * VariantCreated
  */
 export type VariantCreated = {
@@ -4548,9 +4533,9 @@ export type LoginApiAuthLoginPostData = {
 
 export type LoginApiAuthLoginPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type LoginApiAuthLoginPostError = LoginApiAuthLoginPostErrors[keyof LoginApiAuthLoginPostErrors];
@@ -4573,9 +4558,9 @@ export type LogoutApiAuthLogoutPostData = {
 
 export type LogoutApiAuthLogoutPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type LogoutApiAuthLogoutPostError = LogoutApiAuthLogoutPostErrors[keyof LogoutApiAuthLogoutPostErrors];
@@ -4598,9 +4583,9 @@ export type MeApiAuthMeGetData = {
 
 export type MeApiAuthMeGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type MeApiAuthMeGetError = MeApiAuthMeGetErrors[keyof MeApiAuthMeGetErrors];
@@ -4623,9 +4608,9 @@ export type ListClassesApiClassesGetData = {
 
 export type ListClassesApiClassesGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ListClassesApiClassesGetError = ListClassesApiClassesGetErrors[keyof ListClassesApiClassesGetErrors];
@@ -4650,9 +4635,9 @@ export type CreateClassApiClassesPostData = {
 
 export type CreateClassApiClassesPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CreateClassApiClassesPostError = CreateClassApiClassesPostErrors[keyof CreateClassApiClassesPostErrors];
@@ -4675,9 +4660,9 @@ export type JoinClassApiClassesJoinPostData = {
 
 export type JoinClassApiClassesJoinPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type JoinClassApiClassesJoinPostError = JoinClassApiClassesJoinPostErrors[keyof JoinClassApiClassesJoinPostErrors];
@@ -4705,9 +4690,9 @@ export type GetClassApiClassesClassIdGetData = {
 
 export type GetClassApiClassesClassIdGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetClassApiClassesClassIdGetError = GetClassApiClassesClassIdGetErrors[keyof GetClassApiClassesClassIdGetErrors];
@@ -4735,9 +4720,9 @@ export type BoardApiClassesClassIdBoardGetData = {
 
 export type BoardApiClassesClassIdBoardGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type BoardApiClassesClassIdBoardGetError = BoardApiClassesClassIdBoardGetErrors[keyof BoardApiClassesClassIdBoardGetErrors];
@@ -4765,9 +4750,9 @@ export type EndClassApiClassesClassIdEndPostData = {
 
 export type EndClassApiClassesClassIdEndPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type EndClassApiClassesClassIdEndPostError = EndClassApiClassesClassIdEndPostErrors[keyof EndClassApiClassesClassIdEndPostErrors];
@@ -4795,9 +4780,9 @@ export type ClassEventsApiClassesClassIdEventsGetData = {
 
 export type ClassEventsApiClassesClassIdEventsGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ClassEventsApiClassesClassIdEventsGetError = ClassEventsApiClassesClassIdEventsGetErrors[keyof ClassEventsApiClassesClassIdEventsGetErrors];
@@ -4823,9 +4808,9 @@ export type PauseApiClassesClassIdPausePostData = {
 
 export type PauseApiClassesClassIdPausePostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type PauseApiClassesClassIdPausePostError = PauseApiClassesClassIdPausePostErrors[keyof PauseApiClassesClassIdPausePostErrors];
@@ -4853,9 +4838,9 @@ export type StopPresentingApiClassesClassIdPresentationDeleteData = {
 
 export type StopPresentingApiClassesClassIdPresentationDeleteErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type StopPresentingApiClassesClassIdPresentationDeleteError = StopPresentingApiClassesClassIdPresentationDeleteErrors[keyof StopPresentingApiClassesClassIdPresentationDeleteErrors];
@@ -4883,9 +4868,9 @@ export type PresentationApiClassesClassIdPresentationGetData = {
 
 export type PresentationApiClassesClassIdPresentationGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type PresentationApiClassesClassIdPresentationGetError = PresentationApiClassesClassIdPresentationGetErrors[keyof PresentationApiClassesClassIdPresentationGetErrors];
@@ -4915,9 +4900,9 @@ export type PresentApiClassesClassIdPresentationPutData = {
 
 export type PresentApiClassesClassIdPresentationPutErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type PresentApiClassesClassIdPresentationPutError = PresentApiClassesClassIdPresentationPutErrors[keyof PresentApiClassesClassIdPresentationPutErrors];
@@ -4945,9 +4930,9 @@ export type ClassQueueApiClassesClassIdQueueGetData = {
 
 export type ClassQueueApiClassesClassIdQueueGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ClassQueueApiClassesClassIdQueueGetError = ClassQueueApiClassesClassIdQueueGetErrors[keyof ClassQueueApiClassesClassIdQueueGetErrors];
@@ -4975,9 +4960,9 @@ export type ResumeApiClassesClassIdResumePostData = {
 
 export type ResumeApiClassesClassIdResumePostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ResumeApiClassesClassIdResumePostError = ResumeApiClassesClassIdResumePostErrors[keyof ResumeApiClassesClassIdResumePostErrors];
@@ -5005,9 +4990,9 @@ export type RosterApiClassesClassIdRosterGetData = {
 
 export type RosterApiClassesClassIdRosterGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type RosterApiClassesClassIdRosterGetError = RosterApiClassesClassIdRosterGetErrors[keyof RosterApiClassesClassIdRosterGetErrors];
@@ -5037,9 +5022,9 @@ export type ExportCsvApiClassesClassIdRunsCsvGetData = {
 
 export type ExportCsvApiClassesClassIdRunsCsvGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ExportCsvApiClassesClassIdRunsCsvGetError = ExportCsvApiClassesClassIdRunsCsvGetErrors[keyof ExportCsvApiClassesClassIdRunsCsvGetErrors];
@@ -5071,9 +5056,9 @@ export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteData = {
 
 export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteError = RemoveStudentApiClassesClassIdStudentsStudentIdDeleteErrors[keyof RemoveStudentApiClassesClassIdStudentsStudentIdDeleteErrors];
@@ -5093,6 +5078,15 @@ export type ListExercisesApiExercisesGetData = {
     query?: never;
     url: '/api/exercises';
 };
+
+export type ListExercisesApiExercisesGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type ListExercisesApiExercisesGetError = ListExercisesApiExercisesGetErrors[keyof ListExercisesApiExercisesGetErrors];
 
 export type ListExercisesApiExercisesGetResponses = {
     /**
@@ -5119,9 +5113,9 @@ export type GetExerciseApiExercisesSlugGetData = {
 
 export type GetExerciseApiExercisesSlugGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetExerciseApiExercisesSlugGetError = GetExerciseApiExercisesSlugGetErrors[keyof GetExerciseApiExercisesSlugGetErrors];
@@ -5149,9 +5143,9 @@ export type GetSolutionApiExercisesSlugSolutionGetData = {
 
 export type GetSolutionApiExercisesSlugSolutionGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetSolutionApiExercisesSlugSolutionGetError = GetSolutionApiExercisesSlugSolutionGetErrors[keyof GetSolutionApiExercisesSlugSolutionGetErrors];
@@ -5181,9 +5175,9 @@ export type GlossaryApiGlossaryGetData = {
 
 export type GlossaryApiGlossaryGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GlossaryApiGlossaryGetError = GlossaryApiGlossaryGetErrors[keyof GlossaryApiGlossaryGetErrors];
@@ -5203,6 +5197,15 @@ export type HealthApiHealthGetData = {
     query?: never;
     url: '/api/health';
 };
+
+export type HealthApiHealthGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type HealthApiHealthGetError = HealthApiHealthGetErrors[keyof HealthApiHealthGetErrors];
 
 export type HealthApiHealthGetResponses = {
     /**
@@ -5239,9 +5242,9 @@ export type GetHistoryApiHistoryGetData = {
 
 export type GetHistoryApiHistoryGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetHistoryApiHistoryGetError = GetHistoryApiHistoryGetErrors[keyof GetHistoryApiHistoryGetErrors];
@@ -5273,9 +5276,9 @@ export type CompareHistoryApiHistoryCompareGetData = {
 
 export type CompareHistoryApiHistoryCompareGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CompareHistoryApiHistoryCompareGetError = CompareHistoryApiHistoryCompareGetErrors[keyof CompareHistoryApiHistoryCompareGetErrors];
@@ -5297,6 +5300,15 @@ export type GetLabFieldsApiLabFieldsGetData = {
     query?: never;
     url: '/api/lab/fields';
 };
+
+export type GetLabFieldsApiLabFieldsGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type GetLabFieldsApiLabFieldsGetError = GetLabFieldsApiLabFieldsGetErrors[keyof GetLabFieldsApiLabFieldsGetErrors];
 
 export type GetLabFieldsApiLabFieldsGetResponses = {
     /**
@@ -5323,9 +5335,9 @@ export type LessonsApiLessonsGetData = {
 
 export type LessonsApiLessonsGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type LessonsApiLessonsGetError = LessonsApiLessonsGetErrors[keyof LessonsApiLessonsGetErrors];
@@ -5362,9 +5374,9 @@ export type LessonApiLessonsSlugGetData = {
 
 export type LessonApiLessonsSlugGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type LessonApiLessonsSlugGetError = LessonApiLessonsSlugGetErrors[keyof LessonApiLessonsSlugGetErrors];
@@ -5392,9 +5404,9 @@ export type BaselinesApiLessonsSlugBaselinesGetData = {
 
 export type BaselinesApiLessonsSlugBaselinesGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type BaselinesApiLessonsSlugBaselinesGetError = BaselinesApiLessonsSlugBaselinesGetErrors[keyof BaselinesApiLessonsSlugBaselinesGetErrors];
@@ -5417,9 +5429,9 @@ export type GetProgressApiProgressGetData = {
 
 export type GetProgressApiProgressGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetProgressApiProgressGetError = GetProgressApiProgressGetErrors[keyof GetProgressApiProgressGetErrors];
@@ -5442,9 +5454,9 @@ export type SetCurrentApiProgressCurrentPutData = {
 
 export type SetCurrentApiProgressCurrentPutErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type SetCurrentApiProgressCurrentPutError = SetCurrentApiProgressCurrentPutErrors[keyof SetCurrentApiProgressCurrentPutErrors];
@@ -5472,9 +5484,9 @@ export type MarkUnreadApiProgressReadSlugDeleteData = {
 
 export type MarkUnreadApiProgressReadSlugDeleteErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type MarkUnreadApiProgressReadSlugDeleteError = MarkUnreadApiProgressReadSlugDeleteErrors[keyof MarkUnreadApiProgressReadSlugDeleteErrors];
@@ -5502,9 +5514,9 @@ export type MarkReadApiProgressReadSlugPutData = {
 
 export type MarkReadApiProgressReadSlugPutErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type MarkReadApiProgressReadSlugPutError = MarkReadApiProgressReadSlugPutErrors[keyof MarkReadApiProgressReadSlugPutErrors];
@@ -5532,9 +5544,9 @@ export type ListRunsApiRunsGetData = {
 
 export type ListRunsApiRunsGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ListRunsApiRunsGetError = ListRunsApiRunsGetErrors[keyof ListRunsApiRunsGetErrors];
@@ -5559,9 +5571,9 @@ export type CreateRunApiRunsPostData = {
 
 export type CreateRunApiRunsPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CreateRunApiRunsPostError = CreateRunApiRunsPostErrors[keyof CreateRunApiRunsPostErrors];
@@ -5589,9 +5601,9 @@ export type CancelRunApiRunsRunIdDeleteData = {
 
 export type CancelRunApiRunsRunIdDeleteErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CancelRunApiRunsRunIdDeleteError = CancelRunApiRunsRunIdDeleteErrors[keyof CancelRunApiRunsRunIdDeleteErrors];
@@ -5619,9 +5631,9 @@ export type GetRunApiRunsRunIdGetData = {
 
 export type GetRunApiRunsRunIdGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetRunApiRunsRunIdGetError = GetRunApiRunsRunIdGetErrors[keyof GetRunApiRunsRunIdGetErrors];
@@ -5662,9 +5674,9 @@ export type RunEventsApiRunsRunIdEventsGetData = {
 
 export type RunEventsApiRunsRunIdEventsGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type RunEventsApiRunsRunIdEventsGetError = RunEventsApiRunsRunIdEventsGetErrors[keyof RunEventsApiRunsRunIdEventsGetErrors];
@@ -5682,6 +5694,15 @@ export type ListServersApiServersGetData = {
     query?: never;
     url: '/api/servers';
 };
+
+export type ListServersApiServersGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type ListServersApiServersGetError = ListServersApiServersGetErrors[keyof ListServersApiServersGetErrors];
 
 export type ListServersApiServersGetResponses = {
     /**
@@ -5721,9 +5742,9 @@ export type GetSourceApiSourcesPathGetData = {
 
 export type GetSourceApiSourcesPathGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetSourceApiSourcesPathGetError = GetSourceApiSourcesPathGetErrors[keyof GetSourceApiSourcesPathGetErrors];
@@ -5746,9 +5767,9 @@ export type CreateSweepApiSweepsPostData = {
 
 export type CreateSweepApiSweepsPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CreateSweepApiSweepsPostError = CreateSweepApiSweepsPostErrors[keyof CreateSweepApiSweepsPostErrors];
@@ -5776,9 +5797,9 @@ export type CancelSweepApiSweepsSweepIdDeleteData = {
 
 export type CancelSweepApiSweepsSweepIdDeleteErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CancelSweepApiSweepsSweepIdDeleteError = CancelSweepApiSweepsSweepIdDeleteErrors[keyof CancelSweepApiSweepsSweepIdDeleteErrors];
@@ -5806,9 +5827,9 @@ export type GetSweepApiSweepsSweepIdGetData = {
 
 export type GetSweepApiSweepsSweepIdGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetSweepApiSweepsSweepIdGetError = GetSweepApiSweepsSweepIdGetErrors[keyof GetSweepApiSweepsSweepIdGetErrors];
@@ -5849,9 +5870,9 @@ export type SweepEventsApiSweepsSweepIdEventsGetData = {
 
 export type SweepEventsApiSweepsSweepIdEventsGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type SweepEventsApiSweepsSweepIdEventsGetError = SweepEventsApiSweepsSweepIdEventsGetErrors[keyof SweepEventsApiSweepsSweepIdEventsGetErrors];
@@ -5877,9 +5898,9 @@ export type ListVariantsApiVariantsGetData = {
 
 export type ListVariantsApiVariantsGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type ListVariantsApiVariantsGetError = ListVariantsApiVariantsGetErrors[keyof ListVariantsApiVariantsGetErrors];
@@ -5904,9 +5925,9 @@ export type CreateVariantApiVariantsPostData = {
 
 export type CreateVariantApiVariantsPostErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type CreateVariantApiVariantsPostError = CreateVariantApiVariantsPostErrors[keyof CreateVariantApiVariantsPostErrors];
@@ -5934,9 +5955,9 @@ export type GetVariantApiVariantsVariantIdGetData = {
 
 export type GetVariantApiVariantsVariantIdGetErrors = {
     /**
-     * Validation Error
+     * refused: `detail` says what was wrong and what to send instead
      */
-    422: HttpValidationError;
+    '4XX': Problem;
 };
 
 export type GetVariantApiVariantsVariantIdGetError = GetVariantApiVariantsVariantIdGetErrors[keyof GetVariantApiVariantsVariantIdGetErrors];

@@ -713,6 +713,17 @@ export const zPresentationEvent = z.object({
 });
 
 /**
+ * Problem
+ *
+ * The body of every refusal (4xx), whichever part of the API refused: documented for
+ * every operation (openapi.py) and checked against it by the fuzz.
+ */
+export const zProblem = z.object({
+    detail: z.string().min(1),
+    errors: z.array(z.record(z.string(), z.unknown())).nullish().default(null)
+});
+
+/**
  * ProcessProfile
  *
  * The server's processes read from /proc/<pid>/status over the measured time.
@@ -1523,24 +1534,6 @@ export const zTraffic = z.object({
     least_bytes: z.int(),
     packets: z.int().nullish(),
     requests: z.int()
-});
-
-/**
- * ValidationError
- */
-export const zValidationError = z.object({
-    ctx: z.record(z.string(), z.unknown()).optional(),
-    input: z.unknown().optional(),
-    loc: z.array(z.union([z.string(), z.int()])),
-    msg: z.string(),
-    type: z.string()
-});
-
-/**
- * HTTPValidationError
- */
-export const zHttpValidationError = z.object({
-    detail: z.array(zValidationError).optional()
 });
 
 /**
