@@ -44,10 +44,18 @@ RACERS = 20
 RACING_SWEEPS = 5
 PASSWORD = "bench-hosting-password"
 # Limits for the benchmark: low enough that the burst meets them.
-LIMITS = {"C10K_MAX_QUEUED_PER_PERSON": "6", "C10K_MAX_QUEUED_RUNS": "120"}
+# The class's share of the queue at the site's cap: one class is the whole site here.
+LIMITS = {
+    "C10K_MAX_QUEUED_PER_PERSON": "6",
+    "C10K_MAX_QUEUED_RUNS": "120",
+    "C10K_MAX_QUEUED_PER_CLASS": "120",
+}
 RUN = {"server": "c-epoll", "connections": 10, "duration_s": 1, "warmup_s": 0}
 SWEEP = {"servers": ["c-epoll"], "vary": "connections", "base": {"duration_s": 1, "warmup_s": 0}}
 OUT = REPO_ROOT / "results" / "hosting.md"
+# The section `make bench-probe` writes at the end of the same file (c10klab_bench/probe.py):
+# this benchmark rewrites what comes before it and keeps it.
+PROBE_HEADING = "## The classroom probe, again"
 
 
 @dataclass
@@ -314,7 +322,9 @@ def main() -> None:
         course.send_signal(signal.SIGTERM)
         course.wait(timeout=60)
     text = report(outcome, frontend_weight())
-    OUT.write_text(text)
+    before = OUT.read_text() if OUT.exists() else ""
+    probe = before[before.index(PROBE_HEADING) :] if PROBE_HEADING in before else ""
+    OUT.write_text(text + ("\n" + probe if probe else ""))
     print(text)
     shutil.rmtree(work, ignore_errors=True)
 

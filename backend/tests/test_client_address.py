@@ -1,19 +1,16 @@
 """Whose address a request is counted against (issue 23.6): behind a real nginx configured as
 the README says, and straight from clients, with X-Forwarded-For spoofed each time."""
 
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from pydantic import ValidationError
 
 from c10klab.client_address import default_gateway, trusted_proxies
 from c10klab.config import Settings
 from c10klab.main import create_app
+from c10klab_bench.proxy import NoNginx, client_at, reverse_proxy
 from tests.serving import free_port, served
 
 # /proc/net/route of a container on a compose network: its default route via 172.18.0.1.
@@ -24,30 +21,6 @@ eth1\t000012AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0
 eth0\t000013AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0
 """
 
-# The README's proxy, without TLS (this test speaks plain http on loopback).
-NGINX_CONF = """\
-daemon off;
-master_process off;
-pid {prefix}/nginx.pid;
-error_log {prefix}/error.log;
-events {{ worker_connections 64; }}
-http {{
-    access_log off;
-    client_body_temp_path {prefix}/body;
-    proxy_temp_path {prefix}/proxy;
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass {api};
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_buffering off;
-            proxy_read_timeout 1h;
-        }}
-    }}
-}}
-"""
 ADDRESS_LIMIT = 4
 
 
@@ -85,34 +58,11 @@ def api(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def nginx(api: str, tmp_path: Path) -> Iterator[str]:
-    binary = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not Path(binary).exists():
-        pytest.fail("nginx is not installed (make host-test installs nginx-light)")
-    prefix, port = tmp_path / "nginx", free_port()
-    prefix.mkdir()
-    conf = prefix / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(prefix=prefix, port=port, api=api))
-    process = subprocess.Popen([binary, "-p", str(prefix), "-c", str(conf)])
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            httpx.get(url + "/api/health", timeout=1)
-            break
-        except httpx.TransportError:
-            assert process.poll() is None, (prefix / "error.log").read_text()
-            assert time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.05)
     try:
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def client_at(address: str) -> httpx.Client:
-    """A client whose connections come from `address` (any 127/8 address is this machine)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
+        with reverse_proxy(api, tmp_path / "nginx", free_port()) as url:
+            yield url
+    except NoNginx as missing:
+        pytest.fail(str(missing))
 
 
 def failed_logins(url: str, source: str, tries: int) -> list[int]:
