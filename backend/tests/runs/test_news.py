@@ -39,6 +39,7 @@ def test_a_stream_is_woken_by_news_not_by_polling(
     # Were it polling, the stream would look again only after a minute.
     monkeypatch.setattr(news_module, "LISTENING_CHECK_S", 60.0)
     run, _ = store.create_run("c-epoll", {})
+    lease = claim(store)
 
     async def woken_after() -> float:
         news = RunNews(database_url)
@@ -48,7 +49,7 @@ def test_a_stream_is_woken_by_news_not_by_polling(
                 await asyncio.sleep(0.01)
             async with news.subscription(run.id) as woken:
                 started = time.monotonic()
-                threading.Timer(0.2, store.append_event, (run.id, "progress", {})).start()
+                threading.Timer(0.2, store.append_event, (lease, "progress", {})).start()
                 await news.wait(woken)
                 return time.monotonic() - started
         finally:
