@@ -97,12 +97,12 @@ test: host-test deps lint test-content test-loadgen test-rust-servers test-confo
 # frontend's types and zod validators generated from it by @hey-api/openapi-ts. Run after
 # changing a model; `make lint` fails while either is stale.
 contract: venv frontend-deps
-	$(PY) -m c10klab.openapi > frontend/openapi.json
+	$(PY) -m c10klab openapi > frontend/openapi.json
 	cd frontend && npx openapi-ts
 
 contract-check: venv frontend-deps
 	@fresh=$$(mktemp -d) && trap 'rm -rf "$$fresh"' EXIT && \
-	  $(PY) -m c10klab.openapi > "$$fresh/openapi.json" && \
+	  $(PY) -m c10klab openapi > "$$fresh/openapi.json" && \
 	  (cd frontend && npx openapi-ts -i "$$fresh/openapi.json" -o "$$fresh/generated" > /dev/null) && \
 	  diff -u frontend/openapi.json "$$fresh/openapi.json" > /dev/null && \
 	  diff -r frontend/src/lib/api/generated "$$fresh/generated" > /dev/null || \

@@ -11,6 +11,7 @@ python -m c10klab spare-cpus              the CPUs the course's own work keeps t
 
 import argparse
 import getpass
+import json
 import sys
 
 import uvicorn
@@ -71,10 +72,19 @@ def instructor(args: argparse.Namespace) -> None:
     print(f"instructor {person.name!r} added; log in at /#/login")
 
 
+def print_openapi() -> None:
+    """The API's OpenAPI document (c10klab/openapi.py), for `make contract`."""
+    from c10klab.main import create_app
+    from c10klab.openapi import document
+
+    json.dump(document(create_app()), sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m c10klab")
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("up", "api", "runner", "spare-cpus"):
+    for name in ("up", "api", "runner", "spare-cpus", "openapi"):
         commands.add_parser(name)
     people = commands.add_parser("instructor", help="instructor accounts")
     people.add_argument("action", choices=["add", "list"])
@@ -88,6 +98,8 @@ def main() -> None:
         instructor(args)
     elif args.command == "spare-cpus":
         print(spare_cpuset(get_settings()))
+    elif args.command == "openapi":
+        print_openapi()
     else:
         sys.exit(supervise())
 

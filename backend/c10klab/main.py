@@ -10,31 +10,31 @@ from functools import partial
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
+from c10klab.api.classroom import router as classroom_router
+from c10klab.api.content import router as content_router
+from c10klab.api.exercises import router as exercises_router
+from c10klab.api.health import router as health_router
+from c10klab.api.lab import router as lab_router
+from c10klab.api.people import router as people_router
+from c10klab.api.runs import router as runs_router
+from c10klab.api.sandboxes import router as sandboxes_router
+from c10klab.api.sweeps import router as sweeps_router
+from c10klab.api.variants import router as variants_router
 from c10klab.classroom.feed import ClassHub
-from c10klab.classroom.router import router as classroom_router
 from c10klab.classroom.service import StateReader
 from c10klab.classroom.store import ClassroomStore
 from c10klab.client_address import install_client_address, trusted_proxies
 from c10klab.config import Settings, get_settings
-from c10klab.content.router import router as content_router
 from c10klab.cross_site import CrossSiteGuard, HostGuard
 from c10klab.errors import install_error_handlers
-from c10klab.exercises.router import router as exercises_router
-from c10klab.health.router import router as health_router
 from c10klab.http_guards import install_request_guards
-from c10klab.lab.router import router as lab_router
 from c10klab.openapi import document as describe_api
 from c10klab.people import service as people_service
-from c10klab.people.router import router as people_router
 from c10klab.people.store import PeopleStore
 from c10klab.runners.store import RunnerStore
 from c10klab.runs.news import RunNews
-from c10klab.runs.router import router as runs_router
 from c10klab.runs.store import RunStore
-from c10klab.sandboxes.router import router as sandboxes_router
-from c10klab.sweeps.router import router as sweeps_router
 from c10klab.sweeps.store import SweepStore
-from c10klab.variants.router import router as variants_router
 from c10klab.variants.store import VariantStore
 from c10klab.web import mount_frontend
 

@@ -1,6 +1,6 @@
 """The API's OpenAPI document: FastAPI's, with each event stream's events spelt out.
 
-`python -m c10klab.openapi > frontend/openapi.json` writes it; the frontend's types and zod
+`python -m c10klab openapi > frontend/openapi.json` writes it; the frontend's types and zod
 validators are generated from that file (`make contract`), and `make lint` fails when either
 is stale. So the pydantic models are the one place the API's shapes are written.
 
@@ -11,8 +11,6 @@ into the stream's `itemSchema`: one entry per event, its `event:` name and the s
 `data:` (JSON), as OpenAPI 3.2 describes `text/event-stream`.
 """
 
-import json
-import sys
 from typing import Any
 
 from fastapi import FastAPI
@@ -84,14 +82,3 @@ def document(app: FastAPI) -> dict[str, Any]:
         _describe_streams(app.openapi_schema)
         _describe_refusals(app.openapi_schema)
     return app.openapi_schema
-
-
-def main() -> None:
-    from c10klab.main import create_app
-
-    json.dump(document(create_app()), sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
-    sys.stdout.write("\n")
-
-
-if __name__ == "__main__":
-    main()

@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from c10klab.config import Settings
 from c10klab.content.experiments import block_fields, parse_block, request_key
 from c10klab.content.figures import Recording, find_references, read_recording, render
 from c10klab.content.markdown import FENCE as FENCE
@@ -27,7 +28,7 @@ from c10klab.content.schemas import (
     LessonLink,
     LessonSummary,
 )
-from c10klab.errors import NotFound
+from c10klab.errors import InvalidRequest, NotFound
 from c10klab.sweeps.figures import with_host_noise
 from c10klab.sweeps.schemas import SweepRequest
 
@@ -237,6 +238,18 @@ def find_experiment(
             "experiments with their keys"
         )
     return lesson, experiment
+
+
+def validate_origin(lesson: str | None, experiment: str | None, settings: Settings) -> None:
+    """A run's or sweep's `lesson` and `experiment` must name a lesson and one of its blocks
+    (422)."""
+    if experiment is not None and lesson is None:
+        raise InvalidRequest("experiment: give the lesson it belongs to as well")
+    if lesson is not None:
+        try:
+            find_experiment(settings.content_dir, lesson, experiment)
+        except NotFound as missing:
+            raise InvalidRequest(missing.message) from missing
 
 
 def diagrams_dir(content_dir: Path, page: str) -> Path:

@@ -11,7 +11,6 @@ from pydantic import ValidationError
 
 from c10klab import sse
 from c10klab.config import Settings
-from c10klab.content.service import find_experiment
 from c10klab.errors import InvalidRequest, NotFound
 from c10klab.results.schemas import CheckResult, RunEvent, RunResult
 from c10klab.runs.news import RunNews
@@ -42,20 +41,10 @@ def _check_knob(server_id: str, knob: Knob, value: int | str | bool) -> None:
         raise InvalidRequest(f"{where}: must be true or false (got {value!r})")
 
 
-def validate_origin(lesson: str | None, experiment: str | None, settings: Settings) -> None:
-    """A run's `lesson` and `experiment` must name a lesson and one of its blocks (422)."""
-    if experiment is not None and lesson is None:
-        raise InvalidRequest("experiment: give the lesson it belongs to as well")
-    if lesson is not None:
-        try:
-            find_experiment(settings.content_dir, lesson, experiment)
-        except NotFound as missing:
-            raise InvalidRequest(missing.message) from missing
-
-
 def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) -> None:
-    """Refuse what the catalog or the host's limits do not allow, saying what would be allowed."""
-    validate_origin(request.lesson, request.experiment, settings)
+    """Refuse what the catalog or the host's limits do not allow, saying what would be allowed.
+    (Whether its `lesson` and `experiment` name a lesson's block is the content domain's to
+    say: content.service.validate_origin, called where a request comes in.)"""
     server = catalog.get(request.server)
     if server is None:
         known = ", ".join(s.id for s in catalog.servers)

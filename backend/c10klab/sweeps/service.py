@@ -18,7 +18,7 @@ from c10klab.config import Settings
 from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
 from c10klab.runs.news import RunNews
 from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import stored_request, validate_origin, validate_request
+from c10klab.runs.service import stored_request, validate_request
 from c10klab.runs.store import Admission, Run
 from c10klab.sandboxes.schemas import Catalog
 from c10klab.sweeps.figures import (
@@ -104,7 +104,6 @@ def plan_points(
     """Every (server, value) in the order they run, value by value, with its run or why it is
     skipped. `variants` resolves the `variant:<id>` entries (the router checks they are the
     asker's); `shuffle` draws the order of each round (a fixed seed in tests)."""
-    validate_origin(request.lesson, request.experiment, settings)
     _check_rounds(request)
     entries = {s: variants[s] if variants and s in variants else (s, None) for s in request.servers}
     unknown = [s for s, (server, _) in entries.items() if catalog.get(server) is None]

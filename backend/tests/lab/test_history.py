@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from c10klab.deps import BROWSER_COOKIE
+from c10klab.api.deps import BROWSER_COOKIE
 from c10klab.lab.history import sweep_status
 from c10klab.runs.store import RunStore
 from tests.people.conftest import Browser, join, log_in, make_class

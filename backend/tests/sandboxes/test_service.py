@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from c10klab.api.sandboxes import get_source
 from c10klab.config import Settings
 from c10klab.content.check import FENCE
 from c10klab.errors import InvalidRequest, NotFound
-from c10klab.sandboxes.router import get_source
 from c10klab.sandboxes.service import (
     MAX_SOURCE_BYTES,
     load_catalog,

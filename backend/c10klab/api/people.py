@@ -2,8 +2,8 @@
 
 from fastapi import APIRouter, Request, Response
 
+from c10klab.api.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, StoreDep
 from c10klab.config import Settings
-from c10klab.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, StoreDep
 from c10klab.errors import NotFound, Unauthenticated
 from c10klab.people import service
 from c10klab.people.access import require_instructor, taught_class

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
+from c10klab.api.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
 from c10klab.http_guards import BODY_LIMIT_KEY
 from c10klab.people.access import admission_for, require_viewer
 from c10klab.runs.store import Mine

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, SweepsDep
+from c10klab.api.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, SweepsDep
 from c10klab.lab.compare import MOST_COMPARED, compare_runs
 from c10klab.lab.fields import lab_fields
 from c10klab.lab.history import history

@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from c10klab.deps import RunnersDep
+from c10klab.api.deps import RunnersDep
 from c10klab.runners.store import RunnerHost, sharing_cpus
 from c10klab.uncertainty import HostNoise
 

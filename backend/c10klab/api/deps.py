@@ -1,9 +1,11 @@
-"""Typed dependencies shared by the routers."""
+"""Typed dependencies shared by the routes: the settings and stores the app made as it
+started, and who is calling."""
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import Cookie, Depends, Request, Response
 
@@ -19,61 +21,30 @@ from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
 from c10klab.variants.store import VariantStore
 
-
-def get_app_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+T = TypeVar("T")
 
 
-def get_store(request: Request) -> RunStore:
-    store: RunStore = request.app.state.store
-    return store
+def _made_at_start(attribute: str, kind: type[T]) -> Callable[[Request], T]:
+    """A dependency handing a route the `kind` the app made as it started (`app.state`)."""
+
+    def made(request: Request) -> T:
+        found = getattr(request.app.state, attribute)
+        if not isinstance(found, kind):
+            raise TypeError(f"app.state.{attribute} is not a {kind.__name__}")
+        return found
+
+    return made
 
 
-def get_sweeps(request: Request) -> SweepStore:
-    sweeps: SweepStore = request.app.state.sweeps
-    return sweeps
-
-
-def get_runners(request: Request) -> RunnerStore:
-    runners: RunnerStore = request.app.state.runners
-    return runners
-
-
-def get_news(request: Request) -> RunNews:
-    news: RunNews = request.app.state.news
-    return news
-
-
-def get_people(request: Request) -> PeopleStore:
-    people: PeopleStore = request.app.state.people
-    return people
-
-
-def get_classroom(request: Request) -> ClassroomStore:
-    classroom: ClassroomStore = request.app.state.classroom
-    return classroom
-
-
-def get_variants(request: Request) -> VariantStore:
-    variants: VariantStore = request.app.state.variants
-    return variants
-
-
-def get_hub(request: Request) -> ClassHub:
-    hub: ClassHub = request.app.state.class_hub
-    return hub
-
-
-SettingsDep = Annotated[Settings, Depends(get_app_settings)]
-StoreDep = Annotated[RunStore, Depends(get_store)]
-SweepsDep = Annotated[SweepStore, Depends(get_sweeps)]
-RunnersDep = Annotated[RunnerStore, Depends(get_runners)]
-NewsDep = Annotated[RunNews, Depends(get_news)]
-PeopleDep = Annotated[PeopleStore, Depends(get_people)]
-ClassroomDep = Annotated[ClassroomStore, Depends(get_classroom)]
-HubDep = Annotated[ClassHub, Depends(get_hub)]
-VariantsDep = Annotated[VariantStore, Depends(get_variants)]
+SettingsDep = Annotated[Settings, Depends(_made_at_start("settings", Settings))]
+StoreDep = Annotated[RunStore, Depends(_made_at_start("store", RunStore))]
+SweepsDep = Annotated[SweepStore, Depends(_made_at_start("sweeps", SweepStore))]
+RunnersDep = Annotated[RunnerStore, Depends(_made_at_start("runners", RunnerStore))]
+NewsDep = Annotated[RunNews, Depends(_made_at_start("news", RunNews))]
+PeopleDep = Annotated[PeopleStore, Depends(_made_at_start("people", PeopleStore))]
+ClassroomDep = Annotated[ClassroomStore, Depends(_made_at_start("classroom", ClassroomStore))]
+HubDep = Annotated[ClassHub, Depends(_made_at_start("class_hub", ClassHub))]
+VariantsDep = Annotated[VariantStore, Depends(_made_at_start("variants", VariantStore))]
 SessionCookie = Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)]
 
 # Solo mode tells browsers apart by a random id in a cookie, so that each keeps its own history

@@ -6,6 +6,15 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Response
 from fastapi.responses import StreamingResponse
 
+from c10klab.api.deps import (
+    ClassroomDep,
+    HubDep,
+    PeopleDep,
+    PersonDep,
+    SettingsDep,
+    StoreDep,
+    SweepsDep,
+)
 from c10klab.classroom import service
 from c10klab.classroom.board import build_board
 from c10klab.classroom.export import class_csv
@@ -21,15 +30,6 @@ from c10klab.classroom.schemas import (
 )
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
-from c10klab.deps import (
-    ClassroomDep,
-    HubDep,
-    PeopleDep,
-    PersonDep,
-    SettingsDep,
-    StoreDep,
-    SweepsDep,
-)
 from c10klab.errors import NotFound
 from c10klab.people import service as people_service
 from c10klab.people.access import member_class, taught_class

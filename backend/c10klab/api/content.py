@@ -2,9 +2,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from c10klab.api.deps import MaybePersonDep, SettingsDep
 from c10klab.content.schemas import Glossary, Language, Lesson, LessonBaselines, LessonSummary
 from c10klab.content.service import get_baselines, get_glossary, get_lesson, list_lessons
-from c10klab.deps import MaybePersonDep, SettingsDep
 
 router = APIRouter(tags=["lessons"])
 

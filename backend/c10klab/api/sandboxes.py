@@ -2,7 +2,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.deps import SettingsDep
+from c10klab.api.deps import SettingsDep
 from c10klab.sandboxes.schemas import Server, SourceExcerpt
 from c10klab.sandboxes.service import load_catalog, read_excerpt
 

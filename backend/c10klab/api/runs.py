@@ -8,7 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from c10klab.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
+from c10klab.api.deps import NewsDep, PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
+from c10klab.content.service import validate_origin
 from c10klab.people.access import admission_for, require_canceller, require_viewer, scope_for
 from c10klab.people.store import PeopleStore, Person
 from c10klab.results.schemas import RunEvent
@@ -49,6 +50,7 @@ def create_run(
     store: StoreDep,
     variants: VariantsDep,
 ) -> RunCreated:
+    validate_origin(request.lesson, request.experiment, settings)
     if request.variant is not None:
         require_own_variant(variants, person, request.variant, request.server)
     run, place = service.create_run(

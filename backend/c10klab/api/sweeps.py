@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from c10klab.deps import (
+from c10klab.api.deps import (
     NewsDep,
     PeopleDep,
     PersonDep,
@@ -16,6 +16,7 @@ from c10klab.deps import (
     SweepsDep,
     VariantsDep,
 )
+from c10klab.content.service import validate_origin
 from c10klab.people.access import admission_for, require_canceller, require_viewer
 from c10klab.people.store import PeopleStore, Person
 from c10klab.runners.store import RunnerStore
@@ -77,6 +78,7 @@ def create_sweep(
     variants: VariantsDep,
     runners: RunnersDep,
 ) -> SweepCreated:
+    validate_origin(request.lesson, request.experiment, settings)
     sweep = service.create_sweep(
         request,
         load_catalog(settings.sandboxes_dir),

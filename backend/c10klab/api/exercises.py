@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from c10klab.deps import SettingsDep
+from c10klab.api.deps import SettingsDep
 from c10klab.exercises import service
 from c10klab.exercises.schemas import ExerciseOut, ExerciseSummary, SolutionOut
 from c10klab.sandboxes.service import load_catalog

@@ -1,1 +1,0 @@
-"""The health domain: is the course ready to run benchmarks, and if not, why."""
