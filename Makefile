@@ -66,6 +66,7 @@ frontend-deps: frontend/node_modules/.package-lock.json
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
 
+# Types are checked once, by make lint (tsc -b): the build only bundles.
 frontend: frontend-deps
 	cd frontend && npm run build
 
@@ -89,8 +90,19 @@ loadgen:
 
 # --- tests ----------------------------------------------------------------------------------
 
-test: host-test deps lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-compose \
-      test-e2e
+# Every suite, one after another (two cores: a benchmark beside a suite would measure the
+# suite), each timed; the table is printed at the end and kept in var/test-times.txt. What a
+# suite needs built first (images, servers, the frontend) counts in the first suite needing it.
+SUITES := lint test-content test-loadgen test-rust-servers test-conformance test-backend \
+          test-frontend test-compose test-e2e
+test: host-test deps
+	@mkdir -p var && : > var/test-times.txt
+	@for suite in $(SUITES); do \
+	    start=$$(date +%s); $(MAKE) --no-print-directory $$suite || exit 1; \
+	    echo "$$suite $$(( $$(date +%s) - start ))" >> var/test-times.txt; \
+	done
+	@awk '{ printf "%-18s %5d s\n", $$1, $$2; total += $$2 } \
+	      END { printf "%-18s %5d s (%.1f min)\n", "all suites", total, total / 60 }' var/test-times.txt
 	@echo "make test: all checks passed"
 
 # The one contract: the API's OpenAPI document (from the backend's pydantic models) and the
@@ -127,9 +139,11 @@ test-loadgen:
 test-rust-servers:
 	cd $(RUST_SERVERS) && cargo test --locked
 
+# The whole suite once, on the asan build (and the Rust servers, which have one build), then the
+# release build's smoke: the same sources, built without the sanitizer.
 test-conformance: venv servers servers-asan
-	$(VENV)/bin/pytest -q sandboxes/tests
 	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q sandboxes/tests
+	$(VENV)/bin/pytest -q sandboxes/tests --smoke
 
 # Every backend test on the SQLite file, then the ones without Docker again on PostgreSQL (a
 # throwaway server from Debian's package, a fresh database per test: tests/conftest.py).
@@ -140,15 +154,15 @@ test-backend: venv images
 test-frontend: frontend-deps
 	cd frontend && npm test
 
-# The hosting stack, started for real: build, up, a class and two benchmarks, down -v.
+# The hosting stack, started for real once: build, up, the classroom's browser end-to-end test,
+# a class and two benchmarks, a busy class, two runners, down -v.
 test-compose: venv frontend images
 	cd backend && ../$(VENV)/bin/pytest -q -m compose tests/compose
 
-# The end-to-end tests drive real Chromium against the real backend and runner: the learner's
-# course as `make up` serves it, and a class on the hosting stack (docker-compose.yml).
+# The learner's end-to-end tests drive real Chromium against the real backend and runner, the
+# course as `make up` serves it (the classroom's run on the hosting stack, in test-compose).
 test-e2e: frontend images
 	frontend/e2e/with-backend.sh $(E2E_PORT)
-	frontend/e2e/with-compose.sh $(E2E_PORT)
 
 # --- benchmarks (not tests: this machine is shared and noisy; results go to results/) ---------
 

@@ -27,11 +27,11 @@ from c10klab.client_address import install_client_address, trusted_proxies
 from c10klab.config import Settings, get_settings
 from c10klab.cross_site import CrossSiteGuard, HostGuard
 from c10klab.errors import install_error_handlers
+from c10klab.hosts.store import RunnerStore
 from c10klab.http_guards import install_request_guards
 from c10klab.openapi import document as describe_api
 from c10klab.people import service as people_service
 from c10klab.people.store import PeopleStore
-from c10klab.runners.store import RunnerStore
 from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore

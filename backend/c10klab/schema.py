@@ -3,8 +3,8 @@
 
 from c10klab.classroom import tables as classroom_tables
 from c10klab.db import metadata
+from c10klab.hosts import tables as runners_tables
 from c10klab.people import tables as people_tables
-from c10klab.runners import tables as runners_tables
 from c10klab.runs import tables as runs_tables
 from c10klab.sweeps import tables as sweeps_tables
 from c10klab.variants import tables as variants_tables

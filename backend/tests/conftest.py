@@ -1,6 +1,7 @@
 """Fixtures every test may use. `pytest --store postgresql` runs the same tests with each test's
 store a fresh database on a real, throwaway PostgreSQL server (tests/postgres.py) instead of an
-SQLite file: `make test-backend` runs the suite both ways."""
+SQLite file: `make test-backend` runs the suite, then again those of its tests that touch a
+store."""
 
 import os
 import uuid
@@ -12,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
 from c10klab.db import Database, forget_engine
+from c10klab.hosts.store import RunnerStore
 from c10klab.main import create_app
-from c10klab.runners.store import RunnerStore
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
 from tests import postgres
@@ -33,6 +34,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="sqlite",
         help="the store the tests' course keeps its tables in (default: an SQLite file)",
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, only the tests that touch a store (they ask for `database_url`, directly
+    or through `settings`, `store` and the like): the others would run as they did on SQLite."""
+    if config.getoption("--store") != "postgresql":
+        return
+    touching = [i for i in items if "database_url" in getattr(i, "fixturenames", ())]
+    config.hook.pytest_deselected(items=[i for i in items if i not in touching])
+    items[:] = touching
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,8 @@ from dataclasses import replace
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from c10klab.runners.store import RunnerHost, RunnerStore
-from c10klab.runners.tables import runners as hosts
+from c10klab.hosts.store import RunnerHost, RunnerStore
+from c10klab.hosts.tables import runners as hosts
 from c10klab.uncertainty import HostNoise
 
 

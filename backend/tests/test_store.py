@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import update
 
 from c10klab.errors import InvalidRequest, QueueFull
-from c10klab.runners.store import RunnerHost, RunnerStore
+from c10klab.hosts.store import RunnerHost, RunnerStore
 from c10klab.runs.store import RUN_OVERHEAD_S, Admission, Lease, LeaseLost, RunStore, Scope
 from c10klab.runs.tables import runs
 from c10klab.sweeps.store import PlannedPoint, SweepStore

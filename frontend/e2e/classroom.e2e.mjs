@@ -1,5 +1,6 @@
 // End-to-end: a class taught live, in real Chromium against the real course in classroom mode
-// (`make test-e2e` runs it on the hosting stack, docker-compose.yml). Four people at once, each
+// (`make test-compose` runs it on the hosting stack, docker-compose.yml, the stack its other
+// tests use: backend/tests/compose/test_compose_stack.py). Four people at once, each
 // in a browser context of their own: the instructor logs in, creates a class and opens its page
 // (join code, link and QR code); three students join (one through the link's ?code=, one first
 // with a name already taken); all three run the first lesson's experiment at once and the
@@ -10,7 +11,7 @@
 // join instead of Run. Screenshots of the instructor's page and a student's follow panel are
 // kept in e2e/artifacts.
 //
-//   frontend/e2e/with-compose.sh 8772            (or: with-backend.sh 8771 classroom)
+//   frontend/e2e/with-backend.sh 8771 classroom   (the course as make up runs it, in classroom mode)
 //   E2E_BASE_URL=http://127.0.0.1:8771 E2E_INSTRUCTOR=Grace E2E_PASSWORD=… npm run e2e:classroom
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -2,7 +2,8 @@
 
 Which servers: every catalog entry, found by language --
     "c"     servers/c/build/<id>              (servers/c/build/asan/<id> in the asan build)
-    "rust"  servers/rust/target/release/<id>  (not part of the asan build: no sanitizer build)
+    "rust"  servers/rust/target/release/<id>  (in the asan build too: they have no sanitizer
+            build, so that run tests them as they are built)
 An entry whose binary is missing FAILS ("build it with: make servers"); to work on a few
 servers only, name them:  C10K_ONLY=c-epoll,c-poll  (or --only=c-epoll,c-poll).
 
@@ -29,6 +30,8 @@ the asan build its stderr must also hold no sanitizer report.
 
 Choosing the build:
     C10K_SERVER_BUILD=release|asan  or --server-build=release|asan  (default release)
+    --smoke: only the tests marked smoke, on each C server's default variant (make test runs
+             the whole suite once, on the asan build, and the release build's smoke beside it)
     C10K_BUILD_DIR=DIR              or --server-build-dir=DIR       (default servers/c/build)
     C10K_RUST_TARGET_DIR=DIR        or --rust-target-dir=DIR  (default servers/rust/target/release)
 """
@@ -93,6 +96,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="where cargo put the Rust servers (env C10K_RUST_TARGET_DIR)",
     )
     group.addoption(
+        "--smoke",
+        action="store_true",
+        help="only the smoke tests, on each C server's default variant",
+    )
+    group.addoption(
         "--only",
         default=os.environ.get("C10K_ONLY", ""),
         help="comma-separated server ids to test, e.g. c-epoll,c-poll (env C10K_ONLY)",
@@ -105,6 +113,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "servers(*ids): run only for these server ids (model-specific tests)"
+    )
+    config.addinivalue_line(
+        "markers", "smoke: one of the few tests --smoke runs (a build's basic health)"
     )
     known = {s["id"] for s in ALL_SERVERS}
     unknown = set(only_ids(config)) - known
@@ -125,9 +136,19 @@ def selected_servers(config: pytest.Config) -> list[ServerEntry]:
 
 
 def runnable_servers(config: pytest.Config) -> list[ServerEntry]:
-    """Selected entries that this build has binaries for (no Rust in the asan build)."""
-    asan = config.getoption("--server-build") == "asan"
-    return [s for s in selected_servers(config) if not asan or s["language"] in ASAN_LANGUAGES]
+    """Selected entries this run tests: all of them, or for --smoke the C ones (the smoke is
+    of a C build; the Rust servers have one build, tested whole beside the asan one)."""
+    smoke = config.getoption("--smoke")
+    return [s for s in selected_servers(config) if not smoke or s["language"] in ASAN_LANGUAGES]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """--smoke keeps only the smoke tests."""
+    if not config.getoption("--smoke"):
+        return
+    kept = [item for item in items if item.get_closest_marker("smoke")]
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -135,7 +156,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     build = config.getoption("--server-build")
     left_out = [s["id"] for s in selected_servers(config) if s not in runnable_servers(config)]
     if left_out:
-        terminalreporter.write_line(f"not tested in the {build} build: {', '.join(left_out)}")
+        terminalreporter.write_line(f"not in the {build} build's smoke: {', '.join(left_out)}")
     if only_ids(config):
         terminalreporter.write_line(f"C10K_ONLY: tested only {', '.join(only_ids(config))}")
 
@@ -145,12 +166,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [
         f"servers: {build} build; C from {config.getoption('--server-build-dir')}"
         + ("/asan" if build == "asan" else "")
-        + (f", Rust from {config.getoption('--rust-target-dir')}" if build == "release" else ""),
+        + f", Rust from {config.getoption('--rust-target-dir')}",
         "testing: " + ", ".join(s["id"] for s in runnable_servers(config)),
     ]
     left_out = [s["id"] for s in selected_servers(config) if s not in runnable_servers(config)]
     if left_out:
-        lines.append(f"not in the {build} build (no sanitizer build): {', '.join(left_out)}")
+        lines.append(f"not in the smoke (one build, tested whole): {', '.join(left_out)}")
     if only_ids(config):
         lines.append(f"C10K_ONLY: {', '.join(only_ids(config))} (the other servers are untested)")
     return lines
@@ -242,7 +263,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     config = metafunc.config
     if "variant" in metafunc.fixturenames:
         found = [v for s in servers_for(metafunc, runnable_servers(config)) for v in variants_of(s)]
-        if metafunc.definition.get_closest_marker("default_knobs"):
+        if metafunc.definition.get_closest_marker("default_knobs") or config.getoption("--smoke"):
             found = [v for v in found if v.is_default]
         parametrize(metafunc, "variant", found, [v.label for v in found])
     elif "server_entry" in metafunc.fixturenames:
@@ -276,9 +297,7 @@ def binary_path(config: pytest.Config, server: ServerEntry | str) -> Path:
         build_dir = Path(config.getoption("--server-build-dir"))
         path = (build_dir / "asan" if asan else build_dir) / server_id
         how = "make servers-asan" if asan else "make servers"
-    elif server["language"] == "rust":
-        if asan:
-            pytest.skip(f"{server['id']}: the Rust servers have no asan build")
+    elif server["language"] == "rust":  # one build, whichever build is asked for
         path = Path(config.getoption("--rust-target-dir")) / server_id
         how = "make servers"
     else:

@@ -43,6 +43,7 @@ def test_8_mib_payload_comes_back_byte_exact(echo_server: Server, rng: random.Ra
     assert_echoes_byte_exact(echo_server, rng.randbytes(8 * MiB))
 
 
+@pytest.mark.smoke
 def test_many_small_messages_split_at_random_points(
     echo_server: Server, rng: random.Random
 ) -> None:

@@ -22,6 +22,7 @@ from helpers import (
 HEAD_LIMIT = 8192  # bytes, from ARCHITECTURE.md
 
 
+@pytest.mark.smoke
 def test_100_keep_alive_requests_on_one_connection(http_server: Server) -> None:
     """100 sequential requests on one connection, checked with a real HTTP client."""
     conn = http.client.HTTPConnection("127.0.0.1", http_server.port, timeout=60)

@@ -24,6 +24,7 @@ def startup_line(server_log: str, server_id: str) -> str:
     raise AssertionError(f"no start-up line in:\n{server_log}")
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("protocol", ["echo", "http"])
 def test_prints_its_effective_config(
     start_server: StartServer, variant: Variant, protocol: str
@@ -72,6 +73,7 @@ def test_sigterm_with_busy_clients_exits_0_within_2s_leaving_no_process(
         sock.close()
 
 
+@pytest.mark.smoke
 @pytest.mark.default_knobs
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_stop_signal_exits_0_within_2s(start_server: StartServer, sig: signal.Signals) -> None:

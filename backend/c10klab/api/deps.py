@@ -13,9 +13,9 @@ from c10klab.classroom.feed import ClassHub
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
 from c10klab.errors import Unauthenticated
+from c10klab.hosts.store import RunnerStore
 from c10klab.people.service import COOKIE, person_for_cookie
 from c10klab.people.store import SOLO, PeopleStore, Person
-from c10klab.runners.store import RunnerStore
 from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from c10klab.api.deps import RunnersDep
-from c10klab.runners.store import RunnerHost, sharing_cpus
+from c10klab.hosts.store import RunnerHost, sharing_cpus
 from c10klab.uncertainty import HostNoise
 
 router = APIRouter(tags=["health"])

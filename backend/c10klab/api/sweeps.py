@@ -17,9 +17,9 @@ from c10klab.api.deps import (
     VariantsDep,
 )
 from c10klab.content.service import validate_origin
+from c10klab.hosts.store import RunnerStore
 from c10klab.people.access import admission_for, require_canceller, require_viewer
 from c10klab.people.store import PeopleStore, Person
-from c10klab.runners.store import RunnerStore
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sse import ResumeDep, stream_doc
 from c10klab.sweeps import service

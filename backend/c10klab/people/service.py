@@ -35,7 +35,7 @@ COOKIE = "c10k_session"
 # Join codes: unambiguous letters and digits (no 0/O, 1/I/L), shown as XXXXX-XXXXX. 31^10 is
 # 8e14 codes: guessing at the limit per address (20 misses in 15 minutes) from 10,000 addresses
 # for a class's longest life (14 days) finds one of 100 open classes with odds of 3 in 100,000
-# (docs/ARCHITECTURE.md, "Joining"). Codes of 8 made before stay valid.
+# (docs/ARCHITECTURE.md, "Joining is limited"). Codes of 8 made before stay valid.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
 CODE_EXAMPLE = "K7QXM-4TPRW"

@@ -21,7 +21,9 @@ from typing import Any
 from docker.models.containers import Container
 
 from c10klab.config import Settings, get_settings, parse_cpus, spare_cpuset
+from c10klab.hosts.store import RunnerHost, RunnerStore, sharing_cpus
 from c10klab.runner import measure, observer
+from c10klab.runner.builds import VariantBuilds, VariantFailed
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.measure import CpuSample
@@ -36,8 +38,6 @@ from c10klab.runner.plan import (
     runner_name,
     store_label,
 )
-from c10klab.runner.variants import VariantBuilds, VariantFailed
-from c10klab.runners.store import RunnerHost, RunnerStore, sharing_cpus
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import stored_request
 from c10klab.runs.store import Lease, LeaseLost, Run, RunStore

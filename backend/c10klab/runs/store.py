@@ -48,7 +48,7 @@ from sqlalchemy import (
 
 from c10klab.db import Database, now_iso, unix_now
 from c10klab.errors import InvalidRequest, QueueFull
-from c10klab.runners.store import RunnerStore
+from c10klab.hosts.store import RunnerStore
 from c10klab.runs.tables import events, held_classes, queue_state, runs
 
 # A variant's check run: a compile (seconds; a build is cached once made) and two short checks.

@@ -1,9 +1,9 @@
 """The hosting stack as an instructor starts it: docker-compose.yml up (the API, a runner and
-PostgreSQL), an instructor made on the command line, a class and a student through the API, a
-c-epoll and a c-io-uring benchmark and a syscall profile run through it, a busy class, the
-runners scaled to two, then everything removed, volumes too. `make test-compose` runs this (the
-images are built first); it needs docker-compose (Debian's 1.29, or compose v2) and the
-engine."""
+PostgreSQL), the classroom's browser end-to-end test on it, an instructor made on the command
+line, a class and a student through the API, a c-epoll and a c-io-uring benchmark and a syscall
+profile run through it, a busy class, the runners scaled to two, then everything removed,
+volumes too. `make test-compose` runs this (the images and the frontend are built first); it
+needs docker-compose (Debian's 1.29, or compose v2) and the engine."""
 
 import json
 import os
@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.compose, pytest.mark.docker]
 PROJECT = "c10klab-smoke"
 PASSWORD = "compose-smoke-password"
 RUN = {"connections": 10, "duration_s": 2, "warmup_s": 1}
+E2E_TIMEOUT_S = 900
 
 
 def compose_command() -> list[str]:
@@ -130,6 +131,29 @@ def add_instructor(stack: Stack, name: str) -> None:
     command = ("exec", "-T", "api", "python3", "-m", "c10klab", "instructor", "add", name)
     added = stack.compose(*command, stdin=PASSWORD + "\n")
     assert f"instructor {name!r} added" in added
+
+
+def test_a_class_in_a_real_browser(stack: Stack) -> None:
+    """The classroom's browser end-to-end test (frontend/e2e/classroom.e2e.mjs, real Chromium)
+    on this stack, first, while it is fresh: an instructor and students in browsers, the
+    class's runs measured by the stack's runner. One stack serves it and the tests below."""
+    add_instructor(stack, "Lovelace")
+    env = os.environ | {
+        "E2E_BASE_URL": stack.base,
+        "E2E_INSTRUCTOR": "Lovelace",
+        "E2E_PASSWORD": PASSWORD,
+    }
+    done = subprocess.run(
+        ["npm", "run", "--silent", "e2e:classroom"],
+        cwd=REPO_ROOT / "frontend",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=E2E_TIMEOUT_S,
+    )
+    if done.returncode != 0:
+        logs = stack.compose("logs", "--no-color", "--tail", "40", "runner", "api")
+        pytest.fail(f"{done.stdout[-6000:]}\n{done.stderr[-3000:]}\n--- stack logs\n{logs}")
 
 
 def run_to_end(client: httpx.Client, server: str, **extra: Any) -> list[dict[str, Any]]:

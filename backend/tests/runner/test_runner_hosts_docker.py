@@ -19,9 +19,9 @@ import docker
 import pytest
 
 from c10klab.config import Settings
+from c10klab.hosts.store import RunnerStore
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runner.worker import LEASE_S
-from c10klab.runners.store import RunnerStore
 from c10klab.runs.store import QUEUE_ORDER, Admission, RunStore
 from c10klab.runs.tables import runs
 from tests import postgres

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from c10klab.runners.store import RunnerHost, RunnerStore
+from c10klab.hosts.store import RunnerHost, RunnerStore
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.figures import memory_per_connection, point_from_result, with_host_noise

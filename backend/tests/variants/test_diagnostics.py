@@ -2,7 +2,7 @@
 
 import json
 
-from c10klab.runner.variants import describe_errors, parse_diagnostics
+from c10klab.runner.builds import describe_errors, parse_diagnostics
 
 
 def gcc_array(*items: dict[str, object]) -> str:

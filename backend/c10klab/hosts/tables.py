@@ -1,4 +1,4 @@
-"""The runners domain's table: every runner host that has served this store, and what it last
+"""The hosts domain's table: every runner host that has served this store, and what it last
 said about itself in its heartbeat."""
 
 from sqlalchemy import Column, Float, Table, Text

@@ -1,4 +1,4 @@
-"""The runners domain's queries: each runner host registers itself and heartbeats every few
+"""The hosts domain's queries: each runner host registers itself and heartbeats every few
 seconds; the API reads who is there, what each runs, and which share CPUs (its table is
 declared in tables.py)."""
 
@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Row, select
 
 from c10klab.config import parse_cpus
 from c10klab.db import Database, unix_now
-from c10klab.runners.tables import runners
+from c10klab.hosts.tables import runners
 from c10klab.uncertainty import HostNoise
 
 # A runner writes a heartbeat every few seconds; one silent longer than this is lost.
