@@ -145,11 +145,12 @@ test-conformance: venv servers servers-asan
 	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q sandboxes/tests
 	$(VENV)/bin/pytest -q sandboxes/tests --smoke
 
-# Every backend test on the SQLite file, then the ones without Docker again on PostgreSQL (a
-# throwaway server from Debian's package, a fresh database per test: tests/conftest.py).
+# Every backend test on the SQLite file, then again on PostgreSQL those without Docker that
+# touch a store (a throwaway server from Debian's package, a fresh database per test:
+# tests/conftest.py). The slowest tests are listed, to know where the time goes.
 test-backend: venv images
-	cd backend && ../$(VENV)/bin/pytest -q -m 'not compose'
-	cd backend && ../$(VENV)/bin/pytest -q -m 'not compose and not docker' --store postgresql
+	cd backend && ../$(VENV)/bin/pytest -q --durations=20 -m 'not compose'
+	cd backend && ../$(VENV)/bin/pytest -q --durations=10 -m 'not compose and not docker' --store postgresql
 
 test-frontend: frontend-deps
 	cd frontend && npm test
