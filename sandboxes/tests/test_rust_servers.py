@@ -26,10 +26,10 @@ from conftest import SANDBOXES, STOP_TIMEOUT_S, Server, StartServer, pick_port
 from helpers import connect, exchange, run_out_of_descriptors
 
 RUST_SOURCES = SANDBOXES / "servers" / "rust" / "src"
-# Where each server's code lives: its binary (with the //! header), and for rust-io-uring the
-# library modules the binary starts (src/uring/).
+# Where each server's code lives: its binary (with the //! header), and the library modules
+# the binary starts (src/tokio_server.rs, src/uring/).
 SOURCE_FILES = {
-    "rust-tokio": ["bin/rust-tokio.rs"],
+    "rust-tokio": ["bin/rust-tokio.rs", "tokio_server.rs"],
     "rust-io-uring": ["bin/rust-io-uring.rs", "uring/*.rs"],
 }
 ANCHORS = {

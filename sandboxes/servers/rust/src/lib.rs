@@ -10,17 +10,23 @@
 //! - [`stop`]: SIGTERM and SIGINT as a readable pipe, for event loops that watch file
 //!   descriptors (the tokio server uses `tokio::signal` instead).
 //!
-//! And one server's own code, too long for one file:
+//! And the servers themselves, which their binaries start:
 //!
-//! - [`uring`]: the io_uring server that `src/bin/rust-io-uring.rs` starts: the ring and its
-//!   set-up, the provided buffer ring, one connection's bookkeeping, the completion loop.
+//! - [`tokio_server`]: the tokio server that `src/bin/rust-tokio.rs` starts: the accept loop,
+//!   a task per connection, shutdown. Here so that tests can run it in their own process:
+//!   [`tokio_server::run`] takes the listener and a shutdown future from its caller, as
+//!   mini-redis's `server::run` does;
+//! - [`uring`]: the io_uring server that `src/bin/rust-io-uring.rs` starts, too long for one
+//!   file: the ring and its set-up, the provided buffer ring, one connection's bookkeeping,
+//!   the completion loop.
 //!
 //! The binaries are `src/bin/rust-tokio.rs` and `src/bin/rust-io-uring.rs`: each parses its
-//! flags and starts its server.
+//! flags, sets up what its server runs on (tokio's runtime, the ring) and starts it.
 
 pub mod config;
 pub mod log;
 pub mod net;
 pub mod protocol;
 pub mod stop;
+pub mod tokio_server;
 pub mod uring;
