@@ -27,7 +27,17 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, event, pool
+from sqlalchemy import (
+    Connection,
+    Engine,
+    MetaData,
+    Row,
+    Select,
+    Table,
+    create_engine,
+    event,
+    pool,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
@@ -180,6 +190,16 @@ class Database:
             connection.execution_options(sqlite_begin="IMMEDIATE")
             with connection.begin():
                 yield connection
+
+    def first_row(self, query: Select[Any]) -> Row[Any] | None:
+        """The first row a query finds, or None: what every store's get-by-key reads."""
+        with self.connect() as db:
+            return db.execute(query).first()
+
+    def rows(self, query: Select[Any]) -> list[Row[Any]]:
+        """Every row a query finds, read on one connection that is closed before they are used."""
+        with self.connect() as db:
+            return list(db.execute(query))
 
     def insert_ignoring_conflicts(self, table: Table, values: Mapping[str, Any]) -> Any:
         """INSERT that leaves an existing row with the same key as it is."""

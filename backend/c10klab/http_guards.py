@@ -15,8 +15,9 @@ OpenAPI entry takes a JSON request body (POST /api/runs, POST /api/sweeps, …):
   is valid JSON, but not Unicode): no store, log or error report can encode it; and when it
   nests deeper than the parser recurses (60 KiB of `[`), which would otherwise be a 500.
 
-The operations are read once, on the first request, from the app's own OpenAPI schema, so the
-guard follows the routes as declared and needs no list of its own. It is pure ASGI (not
+The operations are read once, on the first request, from the app's routes, so the guard follows
+the routes as declared and needs no list of its own. (Not from the OpenAPI document, which says
+the same: making it takes half a second, on the first request of every app.) It is pure ASGI (not
 BaseHTTPMiddleware): every other request, the SSE streams included, passes through untouched.
 """
 
@@ -25,7 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, params
+from fastapi.routing import iter_route_contexts
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -52,25 +54,17 @@ class JsonOperation:
 
 
 def json_body_operations(app: FastAPI) -> list[JsonOperation]:
-    """Every operation whose request body is JSON only, with the largest body it takes."""
+    """Every operation that takes a body as JSON (FastAPI's way with any body that is not a
+    form), with the largest body it takes. The routes are walked as FastAPI's own OpenAPI
+    document walks them, included routers and their prefixes resolved."""
     operations = []
-    for path, item in app.openapi().get("paths", {}).items():
-        segments = [
-            "[^/]+" if s.startswith("{") and s.endswith("}") else re.escape(s)
-            for s in path.split("/")
-        ]
-        for method, operation in item.items():
-            if not isinstance(operation, dict):
-                continue
-            media = operation.get("requestBody", {}).get("content")
-            if media and all(is_json(m) for m in media):
-                operations.append(
-                    JsonOperation(
-                        path=re.compile("/".join(segments)),
-                        methods=frozenset({method.upper()}),
-                        limit=int(operation.get(BODY_LIMIT_KEY, BODY_LIMIT)),
-                    )
-                )
+    for route in iter_route_contexts(app.routes):
+        if getattr(route, "body_field", None) is None or not route.methods:
+            continue
+        if any(isinstance(p.field_info, params.Form) for p in route.dependant.body_params):
+            continue
+        declared = (route.openapi_extra or {}).get(BODY_LIMIT_KEY, BODY_LIMIT)
+        operations.append(JsonOperation(route.path_regex, frozenset(route.methods), int(declared)))
     return operations
 
 

@@ -29,10 +29,10 @@ from c10klab.cross_site import CrossSiteGuard, HostGuard
 from c10klab.errors import install_error_handlers
 from c10klab.hosts.store import RunnerStore
 from c10klab.http_guards import install_request_guards
+from c10klab.news import News
 from c10klab.openapi import document as describe_api
 from c10klab.people import service as people_service
 from c10klab.people.store import PeopleStore
-from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
 from c10klab.variants.store import VariantStore
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = RunStore(settings.store)
         app.state.sweeps = SweepStore(settings.store)
         app.state.runners = RunnerStore(settings.store)
-        app.state.news = RunNews(settings.database_url)
+        app.state.news = News(settings.database_url)
         await app.state.news.start()
         app.state.people = PeopleStore(settings.store)
         app.state.classroom = ClassroomStore(settings.store)
@@ -90,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 app.state.people, app.state.sweeps, app.state.classroom, settings.content_dir
             ),
             app.state.classroom,
+            app.state.news,
         )
         chores = asyncio.create_task(housekeeping_forever(app.state.people, app.state.store))
         yield

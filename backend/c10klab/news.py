@@ -1,11 +1,13 @@
-"""Telling event streams that a run has new events.
+"""Telling the streams that something they show has changed.
 
-On PostgreSQL every event appended sends `NOTIFY c10k_events, '<run id>'` in its transaction
-(delivered when it commits), and each API process keeps one connection that LISTENs and wakes
-the streams of that run at once: any number of API processes stream any run, with no polling.
-On SQLite there is no such signal between processes, so a stream looks again every
-POLL_INTERVAL_S. If the listening connection is lost, streams fall back to polling until it is
-back.
+Two kinds of news: a run has new events (its event stream, a sweep's points, a class that
+presents it), and a class has changed (who is in it, whether it is paused or has ended, what it
+is shown, one of its runs has ended). A store announces news in the transaction that makes the
+change (`announce`); on PostgreSQL that is `NOTIFY`, delivered when the transaction commits, and
+each API process keeps one connection that LISTENs and wakes the streams concerned at once: any
+number of API processes stream anything, with no polling. On SQLite there is no such signal
+between processes, so a stream looks again every POLL_INTERVAL_S. If the listening connection is
+lost, streams fall back to polling until it is back.
 """
 
 import asyncio
@@ -13,12 +15,13 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import NamedTuple
 
 import psycopg
+from sqlalchemy import Connection, func, select
 from sqlalchemy.engine import make_url
 
 from c10klab.db import database_url
-from c10klab.runs.store import NEWS_CHANNEL
 
 log = logging.getLogger("c10klab.news")
 
@@ -28,11 +31,38 @@ LISTENING_CHECK_S = 5.0
 RECONNECT_S = 2.0
 
 
-class RunNews:
+class Topic(NamedTuple):
+    """What news is about: a NOTIFY channel and the id it names."""
+
+    channel: str
+    key: str
+
+
+RUN_CHANNEL = "c10k_events"  # a run has new events; the payload is its id
+CLASS_CHANNEL = "c10k_classes"  # a class's stream has something new; the payload is its id
+CHANNELS = (RUN_CHANNEL, CLASS_CHANNEL)
+
+
+def run_topic(run_id: str) -> Topic:
+    return Topic(RUN_CHANNEL, run_id)
+
+
+def class_topic(class_id: str) -> Topic:
+    return Topic(CLASS_CHANNEL, class_id)
+
+
+def announce(db: Connection, topic: Topic) -> None:
+    """News of `topic`, sent when `db`'s transaction commits (and not at all if it rolls
+    back). On SQLite, nothing: its readers poll."""
+    if db.dialect.name == "postgresql":
+        db.execute(select(func.pg_notify(topic.channel, topic.key)))
+
+
+class News:
     def __init__(self, url: str = "") -> None:
         """`url`: the store's PostgreSQL URL; empty (or SQLite) for polling."""
         self._url = database_url(url) if url else ""
-        self._waiting: dict[str, set[asyncio.Event]] = defaultdict(set)
+        self._waiting: dict[Topic, set[asyncio.Event]] = defaultdict(set)
         self._listening = False
         self._task: asyncio.Task[None] | None = None
 
@@ -40,9 +70,14 @@ class RunNews:
     def listens(self) -> bool:
         return self._url.startswith("postgresql")
 
+    @property
+    def pushed(self) -> bool:
+        """Whether news arrives as it happens right now (rather than being polled for)."""
+        return self._listening
+
     async def start(self) -> None:
         if self.listens:
-            self._task = asyncio.create_task(self._listen_forever(), name="run-news")
+            self._task = asyncio.create_task(self._listen_forever(), name="news")
 
     async def close(self) -> None:
         if self._task is not None:
@@ -51,28 +86,32 @@ class RunNews:
                 await self._task
 
     @contextlib.asynccontextmanager
-    async def subscription(self, run_id: str) -> AsyncIterator[asyncio.Event]:
-        """An event set whenever `run_id` gets new events. Clear it before each read of the
-        store and wait on it after: news arriving in between is kept, not lost."""
+    async def subscription(self, *topics: Topic) -> AsyncIterator[asyncio.Event]:
+        """An event set whenever there is news of any of `topics`. Clear it before each read
+        of the store and wait on it after: news arriving in between is kept, not lost."""
         woken = asyncio.Event()
-        self._waiting[run_id].add(woken)
+        for topic in topics:
+            self._waiting[topic].add(woken)
         try:
             yield woken
         finally:
-            self._waiting[run_id].discard(woken)
-            if not self._waiting[run_id]:
-                del self._waiting[run_id]
+            for topic in topics:
+                self._waiting[topic].discard(woken)
+                if not self._waiting[topic]:
+                    del self._waiting[topic]
 
-    async def wait(self, woken: asyncio.Event) -> float:
-        """Until there is news (or it is time to look anyway); returns the seconds waited
-        at most, for the caller's keep-alive."""
+    async def wait(self, woken: asyncio.Event, at_most: float | None = None) -> float:
+        """Until there is news (or it is time to look anyway, or `at_most` seconds have
+        passed); returns the seconds waited at most, for the caller's keep-alive."""
         timeout = LISTENING_CHECK_S if self._listening else POLL_INTERVAL_S
+        if at_most is not None:
+            timeout = min(timeout, at_most)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(woken.wait(), timeout)
         return timeout
 
-    def _wake(self, run_id: str) -> None:
-        for woken in self._waiting.get(run_id, ()):
+    def _wake(self, topic: Topic) -> None:
+        for woken in self._waiting.get(topic, ()):
             woken.set()
 
     async def _listen_forever(self) -> None:
@@ -82,17 +121,18 @@ class RunNews:
                 async with await psycopg.AsyncConnection.connect(
                     conninfo, autocommit=True
                 ) as connection:
-                    await connection.execute(f"LISTEN {NEWS_CHANNEL}")
+                    for channel in CHANNELS:
+                        await connection.execute(f"LISTEN {channel}")
                     self._listening = True
                     for waiting in list(self._waiting.values()):  # missed while down
                         for woken in waiting:
                             woken.set()
                     async for notice in connection.notifies():
-                        self._wake(notice.payload)
+                        self._wake(Topic(notice.channel, notice.payload))
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database restarted, or the network dropped
-                log.warning("listening for run events failed (%s); polling meanwhile", error)
+                log.warning("listening for news failed (%s); polling meanwhile", error)
             finally:
                 self._listening = False
             await asyncio.sleep(RECONNECT_S)

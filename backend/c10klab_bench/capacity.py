@@ -70,9 +70,10 @@ from c10klab.db import forget_engine
 from c10klab.errors import QueueFull
 from c10klab.people.access import admission_for
 from c10klab.people.store import Person
+from c10klab.results.schemas import DoneEvent, LatencySummary, RunResult, Summary
 from c10klab.runner.worker import cpu_model
 from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import stored_request, validate_request
+from c10klab.runs.service import validate_request
 from c10klab.runs.store import Admission, Lease, RunStore, expected_seconds
 from c10klab.sandboxes.service import load_catalog
 from c10klab.sweeps.service import plan_points
@@ -101,6 +102,16 @@ SWEEP = {
     "duration_s": 5,
     "warmup_s": 1,
 }
+# What a simulated run ends with: no figures (what is measured here is the queue, not a run).
+NOTHING = LatencySummary(p50=0, p90=0, p99=0, p999=0, max=0)
+SIMULATED = DoneEvent(
+    type="done",
+    data=RunResult(
+        summary=Summary(qps=0, requests=0, duration_s=0, latency_us=NOTHING),
+        valid=False,
+        invalid_reason="simulated",
+    ),
+)
 # The simulated runners renew no lease (the real one renews its 15 s every 2 s), so theirs
 # outlasts any run: a runner's write must hold its lease (runs/store.Lease).
 LEASE_S = 24 * 3600.0
@@ -183,8 +194,7 @@ def positions_unannounced() -> Iterator[None]:
 class Workload:
     """The two submissions every student makes, planned once as the API plans them."""
 
-    run_server: str
-    run_request: dict[str, Any]
+    run_request: RunRequest
     sweep_request: dict[str, Any]
     sweep_points: list[PlannedPoint]
 
@@ -206,7 +216,7 @@ def plan_workload(settings: Settings) -> Workload:
     skipped = [f"{s} at {v:g}: {why}" for s, v, r, why in points if r is None]
     if skipped:
         raise SystemExit(f"the sweep must run every point; skipped: {'; '.join(skipped)}")
-    return Workload(run.server, stored_request(run), sweep.model_dump(exclude_none=True), points)
+    return Workload(run, sweep.model_dump(exclude_none=True), points)
 
 
 def lesson_mix(settings: Settings) -> str:
@@ -225,7 +235,7 @@ def lesson_mix(settings: Settings) -> str:
             else:
                 request = {k: v for k, v in spec.items() if k != "title"}
                 run = RunRequest.model_validate(request)
-                singles.append(expected_seconds(stored_request(run)))
+                singles.append(expected_seconds(run))
     sizes = [len(s) for s in series]
     return (
         f"The lessons hold {len(singles)} single-run experiments (expected length: median "
@@ -374,7 +384,7 @@ class Simulation:
         """Send one submission to the store; the ids of the runs it queued."""
         admission = self.admission(submission.student)
         if submission.kind == "run":
-            run, _ = self.store.create_run(self.work.run_server, self.work.run_request, admission)
+            run, _ = self.store.create_run(self.work.run_request, admission)
             return [run.id]
         sweep = self.sweeps.create_sweep(self.work.sweep_request, self.work.sweep_points, admission)
         return [p["run_id"] for p in sweep.points if p["run_id"]]
@@ -413,7 +423,7 @@ class Simulation:
 
     def finish(self, event: Finish) -> None:
         started = time.perf_counter()
-        self.store.finish(event.lease, "done", "done", {"simulated": True})
+        self.store.finish(event.lease, "done", SIMULATED)
         self.cost.finishes.append(time.perf_counter() - started)
         times = self.runs[event.lease.run_id]
         times.finished_at = self.clock.elapsed
@@ -869,8 +879,8 @@ def report(
         "",
         "## The class, as simulated",
         "",
-        f"- Every student submits one single run ({work.run_server}, 100 connections, 5 s of "
-        f"load after 1 s of warm-up: the store expects {work.run_s:g} s with its "
+        f"- Every student submits one single run ({work.run_request.server}, 100 connections, "
+        f"5 s of load after 1 s of warm-up: the store expects {work.run_s:g} s with its "
         f"{c10klab.runs.store.RUN_OVERHEAD_S:g} s of overhead) and one sweep (3 servers x 3 "
         f"connection counts of the same run: {len(work.sweep_points)} points, "
         f"{work.sweep_s:g} s). {lesson_mix(settings)} So the sweep is a little larger than the "

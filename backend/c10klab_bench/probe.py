@@ -32,6 +32,8 @@ import httpx
 from c10klab.config import REPO_ROOT, Settings
 from c10klab.people.service import add_instructor
 from c10klab.people.store import PeopleStore
+from c10klab.results.schemas import BuildOutcome, CheckedEvent, CheckOutcome, CheckResult
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import RunStore
 from c10klab_bench.hosting import PROBE_HEADING as HEADING
 from c10klab_bench.hosting import free_port
@@ -39,7 +41,7 @@ from c10klab_bench.proxy import client_at, reverse_proxy
 
 OUT = REPO_ROOT / "results" / "hosting.md"
 PASSWORD = "probe-password-1"
-RUN = {"server": "c-epoll", "duration_s": 1, "warmup_s": 0}
+RUN = RunRequest(server="c-epoll", duration_s=1, warmup_s=0)
 BIG_BODY_BYTES = 50 * 1024 * 1024
 LONE_SURROGATE = '"\\ud800"'
 
@@ -140,11 +142,11 @@ def instructor_panels(url: str, store: RunStore) -> Finding:
     ada.post("/api/variants", json={"server": "c-epoll", "source": source}).raise_for_status()
     check = store.claim_next("probe")
     assert check is not None and check.lease is not None
-    passed = {
-        "build": {"status": "compiled", "seconds": 1.0},
-        "checks": [{"protocol": p, "ok": True} for p in ("echo", "http")],
-    }
-    store.finish(check.lease, "done", "checked", passed, result=passed)
+    passed = CheckResult(
+        build=BuildOutcome(status="compiled", seconds=1.0),
+        checks=[CheckOutcome(protocol="echo", ok=True), CheckOutcome(protocol="http", ok=True)],
+    )
+    store.finish(check.lease, "done", CheckedEvent(type="checked", data=passed))
     answers = [
         grace.get(f"/api/classes/{klass['id']}/queue").status_code,
         grace.get(f"/api/classes/{klass['id']}/runs.csv").status_code,
@@ -313,7 +315,7 @@ def logout_cookie(url: str) -> Finding:
 
 def queue_message(url: str, store: RunStore) -> Finding:
     for _ in range(199 - store.count_queued()):
-        store.create_run("c-epoll", RUN)
+        store.create_run(RUN)
     grace = logged_in(url, "Grace")
     base = {"duration_s": 1, "warmup_s": 0}
     sweep = {"servers": ["c-epoll"], "vary": "connections", "values": [5, 10], "base": base}

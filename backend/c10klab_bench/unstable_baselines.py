@@ -18,22 +18,24 @@ import yaml
 from c10klab.config import Settings
 from c10klab.content.check import fenced_blocks
 from c10klab.content.service import load_lessons, read_baselines
+from c10klab.results.schemas import CpuUse, Drift, Interference
 from c10klab.runner import measure
 
 
-def measured_intervals(events: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+def measured_intervals(events: list[dict[str, Any]]) -> dict[int, list[measure.Interval]]:
     """The measure phase's progress events of a recorded run, per repetition."""
-    intervals: dict[int, list[dict[str, Any]]] = {}
+    intervals: dict[int, list[measure.Interval]] = {}
     for event in events:
         data = event["data"]
         if event["type"] == "progress" and data.get("phase") == "measure":
-            intervals.setdefault(int(data.get("repetition", 1)), []).append(data)
+            interval = measure.Interval(data["t_s"], data["qps"], data.get("interval_s"))
+            intervals.setdefault(int(data.get("repetition") or 1), []).append(interval)
     return intervals
 
 
-def largest_departure(figures: dict[str, Any], intervals: list[dict[str, Any]]) -> float:
-    median = figures.get("median_qps") or 0.0
-    return max((abs(i["qps"] / median - 1) for i in intervals), default=0.0) if median else 0.0
+def largest_departure(figures: Drift, intervals: list[measure.Interval]) -> float:
+    median = figures.median_qps or 0.0
+    return max((abs(i.qps / median - 1) for i in intervals), default=0.0) if median else 0.0
 
 
 def judge_run(spec: dict[str, Any], events: list[dict[str, Any]], max_drift: float) -> list[str]:
@@ -44,23 +46,23 @@ def judge_run(spec: dict[str, Any], events: list[dict[str, Any]], max_drift: flo
     for number, intervals in sorted(per_repetition.items()):
         figures = measure.drift(intervals, max_drift, open_loop)
         which = f"repetition {number}: " if len(per_repetition) > 1 else ""
-        if not figures["judged"]:
-            lines.append(f"{which}not judged: {figures['note']}")
+        if not figures.judged:
+            lines.append(f"{which}not judged: {figures.note}")
             continue
         reason = measure.judge_stability(NO_INTERFERENCE, figures)
         largest = largest_departure(figures, intervals)
         lines.append(
             f"{which}UNSTABLE: {reason}"
             if reason
-            else f"{which}steady ({figures['intervals']} intervals, median "
-            f"{figures['median_qps']:,.0f} requests/s, largest departure {largest:.0%})"
+            else f"{which}steady ({figures.intervals} intervals, median "
+            f"{figures.median_qps or 0.0:,.0f} requests/s, largest departure {largest:.0%})"
         )
     return lines or ["not judged: no measured progress events recorded"]
 
 
 # The recordings have no CPU figures: judge drift alone.
-_UNJUDGED = {"cpus": "", "judged": False}
-NO_INTERFERENCE: dict[str, Any] = {"limit": 1.0, "server": _UNJUDGED, "loadgen": _UNJUDGED}
+_UNJUDGED = CpuUse(cpus="", judged=False)
+NO_INTERFERENCE = Interference(limit=1.0, server=_UNJUDGED, loadgen=_UNJUDGED)
 
 
 def judge_series(table: dict[str, Any]) -> list[str]:

@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
 
 from c10klab.config import Settings
 from c10klab.db import Database, forget_engine
 from c10klab.hosts.store import RunnerStore
 from c10klab.main import create_app
+from c10klab.people import service as people_service
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
 from tests import postgres
@@ -25,6 +28,18 @@ TEMPLATE = "c10k_migrated"
 # serves (cross_site.HostGuard). Read by every Settings() the tests make, including those made
 # at collection; tests of the default pass allowed_hosts themselves.
 os.environ.setdefault("C10K_ALLOWED_HOSTS", '["localhost", "127.0.0.1", "::1", "testserver"]')
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashes() -> Iterator[None]:
+    """Passwords hashed as the course hashes them (argon2id through pwdlib) at argon2's
+    lowest cost: the suite signs in hundreds of times, and at the real cost (about 0.3 s a
+    hash here) that was a third of its time. The course's own cost is checked where a real
+    `python -m c10klab instructor add` hashes (tests/people/test_auth.py)."""
+    cheap = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=8, parallelism=1),))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(people_service, "PASSWORDS", cheap)
+        yield
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

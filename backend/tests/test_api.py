@@ -5,7 +5,7 @@ from dataclasses import replace
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from c10klab.hosts.store import RunnerHost, RunnerStore
+from c10klab.hosts.store import DockerState, RunnerHost, RunnerStore
 from c10klab.hosts.tables import runners as hosts
 from c10klab.uncertainty import HostNoise
 
@@ -35,7 +35,7 @@ def test_health_without_a_runner_says_so(client: TestClient) -> None:
     assert health["ready"] is False and "runner is not running" in health["reason"]
 
 
-ENGINE = {"reachable": True, "version": "20.10", "error": None}
+ENGINE = DockerState(reachable=True, version="20.10", error=None)
 
 
 def runner(name: str, images: dict[str, bool], host: str = "lab-1", cpus: str = "0") -> RunnerHost:

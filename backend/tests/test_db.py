@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import RunStore
 from c10klab.runs.tables import runs
 
@@ -38,7 +39,7 @@ def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path)
         assert info.st_mode & stat.S_IWGRP, path
     # A file root makes there later (SQLite's -wal after the last connection closed) is the
     # API's group's, with the database file's mode, from its first moment.
-    store.create_run("c-epoll", {})
+    store.create_run(RunRequest(server="c-epoll"))
     fresh = os.open(folder / "made-by-root", os.O_CREAT | os.O_WRONLY, 0o664)
     try:
         info = os.fstat(fresh)  # before anything could chmod it
@@ -49,10 +50,22 @@ def test_a_store_root_opens_stays_writable_for_its_folders_owner(tmp_path: Path)
 
 
 def test_reads_in_one_read_see_one_moment(store: RunStore) -> None:
-    store.create_run("c-epoll", {})
+    store.create_run(RunRequest(server="c-epoll"))
     with store.read() as db:
         before = db.execute(COUNT).scalar_one()
-        store.create_run("c-epoll", {})  # another connection writes meanwhile, unhindered
+        store.create_run(
+            RunRequest(server="c-epoll")
+        )  # another connection writes meanwhile, unhindered
         assert db.execute(COUNT).scalar_one() == before
     with store.read() as db:
         assert db.execute(COUNT).scalar_one() == before + 1
+
+
+def test_first_row_and_rows_read_what_a_query_finds(store: RunStore) -> None:
+    first, _ = store.create_run(RunRequest(server="c-epoll"))
+    second, _ = store.create_run(RunRequest(server="c-poll"))
+    found = store.first_row(select(runs.c.server).where(runs.c.id == second.id))
+    assert found is not None and found.server == "c-poll"
+    assert store.first_row(select(runs).where(runs.c.id == "no-such-run")) is None
+    listed = store.rows(select(runs.c.id).order_by(runs.c.queue_seq))
+    assert [row.id for row in listed] == [first.id, second.id]

@@ -48,7 +48,7 @@ from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import RunStore
 from c10klab.sandboxes.service import quotable_sources
 from c10klab.sse import resume_after
-from tests.results.figures import a_result
+from tests.results.figures import a_result, checked, done
 from tests.runs.leases import claim
 
 EXAMPLES_PER_OPERATION = 100
@@ -112,16 +112,15 @@ def classroom_with_people() -> tuple[Any, str, dict[str, dict[str, str]]]:
     store = RunStore(settings.store)
     with TestClient(app, base_url="http://localhost", cookies=roles["student"]) as student:
         student.post("/api/runs", json={"server": "c-epoll"})
-        done = a_result(150_000.0)
-        store.finish(claim(store), "done", "done", done, result=done)
+        store.finish(claim(store), "done", done(a_result(150_000.0)))
         source = (settings.sandboxes_dir / "servers" / "c" / "epoll.c").read_text()
         student.post("/api/variants", json={"server": "c-epoll", "source": source})
         check = claim(store)
-        checked = {
+        passed = {
             "build": {"status": "compiled", "seconds": 1.0},
             "checks": [{"protocol": p, "ok": True} for p in ("echo", "http")],
         }
-        store.finish(check, "done", "checked", checked, result=checked)
+        store.finish(check, "done", checked(passed))
     return app, klass.id, roles
 
 

@@ -6,7 +6,13 @@ from collections.abc import Iterator
 
 from fastapi.testclient import TestClient
 
-from c10klab.http_guards import BODY_LIMIT, lone_surrogate
+from c10klab.http_guards import (
+    BODY_LIMIT,
+    BODY_LIMIT_KEY,
+    is_json,
+    json_body_operations,
+    lone_surrogate,
+)
 from c10klab.variants.schemas import MAX_SOURCE_BODY_BYTES, MAX_SOURCE_BYTES
 
 JSON = {"content-type": "application/json"}
@@ -63,3 +69,24 @@ def test_an_edited_file_has_its_own_larger_limit(client: TestClient) -> None:
     assert made.status_code == 202, made.text
     too_big = json.dumps({"server": "c-epoll", "source": "x" * MAX_SOURCE_BODY_BYTES})
     assert client.post("/api/variants", content=too_big, headers=JSON).status_code == 413
+
+
+def test_the_guarded_operations_are_those_the_api_document_says_take_json(
+    client: TestClient,
+) -> None:
+    """The guard reads the routes (cheaply) rather than the OpenAPI document (half a second per
+    app): both must name the same operations and limits."""
+    documented = {
+        (method.upper(), path, operation.get(BODY_LIMIT_KEY, BODY_LIMIT))
+        for path, item in client.get("/openapi.json").json()["paths"].items()
+        for method, operation in item.items()
+        if (media := operation.get("requestBody", {}).get("content"))
+        and all(is_json(m) for m in media)
+    }
+    paths = {path for _, path, _ in documented}
+    guarded = {
+        (method, next(p for p in paths if operation.path.fullmatch(p)), operation.limit)
+        for operation in json_body_operations(client.app)  # type: ignore[arg-type]
+        for method in operation.methods
+    }
+    assert guarded == documented and len(documented) >= 8

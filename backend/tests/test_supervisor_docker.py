@@ -25,6 +25,7 @@ from c10klab.config import Settings
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runs.service import parse_sse
 from c10klab.supervisor import API_USER
+from tests.polling import poll
 from tests.serving import free_port
 
 pytestmark = pytest.mark.docker
@@ -68,12 +69,9 @@ class Course:
 
 
 def wait_until(what: str, check: Any, timeout_s: float = 60) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.25)
+    found = poll(check, timeout_s, every_s=0.25)
+    if found:
+        return found
     raise AssertionError(f"{what}: not within {timeout_s} s")
 
 

@@ -16,11 +16,12 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 IO_TIMEOUT_S = 60.0  # a deadline for one exchange, far above anything a healthy server needs
+WAIT_S = 30.0  # generous deadline for what must happen (the asan build on a busy machine)
 STALL_S = 1.5  # no progress for this long means "the server has stopped reading from us"
 
 
@@ -81,6 +82,12 @@ def wait_until(condition: Callable[[], bool], timeout_s: float = IO_TIMEOUT_S) -
             return False
         time.sleep(0.05)
     return True
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
+    """Poll until condition() holds; fail, naming what was awaited, if it does not in time."""
+    if not wait_until(condition, timeout_s):
+        raise AssertionError(f"gave up waiting {timeout_s} s for {what}")
 
 
 def recv_exactly(sock: socket.socket, n: int) -> bytes:
@@ -232,6 +239,27 @@ def http_request(*, close: bool = False, version: str = "1.1", extra: str = "") 
     return (head + extra + "\r\n").encode()
 
 
+@contextlib.contextmanager
+def logged_server(
+    command: list[str], log_path: Path, stop_timeout_s: float, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A server started by `command` (a wrapper such as prlimit or taskset, then the binary),
+    its output in log_path, for a check that needs it outside the start_server fixture. When
+    the block ends it must stop on SIGTERM with exit 0; if the block fails it is killed."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        )
+    try:
+        yield proc
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=stop_timeout_s) == 0, log_path.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def run_out_of_descriptors(
     binary: Path,
     port: int,
@@ -242,14 +270,8 @@ def run_out_of_descriptors(
     """Run the server with nofile 40 and 60 clients: the later ones wait in the listen queue
     while it is out of descriptors; closing 30 must let it accept again and serve the last
     one. Stops it with SIGTERM (exit 0 expected) and returns its log."""
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            ["prlimit", "--nofile=40:40", str(binary), "--port", str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **(env or {})},
-        )
-    try:
+    command = ["prlimit", "--nofile=40:40", str(binary), "--port", str(port)]
+    with logged_server(command, log_path, stop_timeout_s, env) as proc:
         socks = []
         deadline = time.monotonic() + 20
         while not socks:
@@ -266,10 +288,4 @@ def run_out_of_descriptors(
         assert exchange(socks[-1], b"late", 4) == b"late"
         for sock in socks[30:]:
             sock.close()
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=stop_timeout_s) == 0, log_path.read_text()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     return log_path.read_text()

@@ -20,14 +20,18 @@ PATTERN = b"Hello from C10K Lab\n"
 MiB = 1 << 20
 SEND_MODES = ["copy", "sendfile"]
 
+# Every test here is c-epoll's, with its default knobs, once for each way of sending a body.
+pytestmark = [
+    pytest.mark.servers("c-epoll"),
+    pytest.mark.default_knobs,
+    pytest.mark.parametrize("send", SEND_MODES),
+]
+
 
 def expected_body(size: int) -> bytes:
     return (PATTERN * (size // len(PATTERN) + 1))[:size]
 
 
-@pytest.mark.servers("c-epoll")
-@pytest.mark.default_knobs
-@pytest.mark.parametrize("send", SEND_MODES)
 @pytest.mark.parametrize("size", [1, 20, 4096, 65537, MiB])
 def test_body_bytes_are_exact(start_server: StartServer, send: str, size: int) -> None:
     server = start_server("http", ["--send", send, "--body-bytes", str(size)])
@@ -46,9 +50,6 @@ def test_body_bytes_are_exact(start_server: StartServer, send: str, size: int) -
         conn.close()
 
 
-@pytest.mark.servers("c-epoll")
-@pytest.mark.default_knobs
-@pytest.mark.parametrize("send", SEND_MODES)
 def test_pipelined_big_bodies_arrive_in_order_to_a_slow_reader(
     start_server: StartServer, send: str
 ) -> None:
@@ -67,9 +68,6 @@ def test_pipelined_big_bodies_arrive_in_order_to_a_slow_reader(
     assert all(r.body == expected_body(size) for r in responses)
 
 
-@pytest.mark.servers("c-epoll")
-@pytest.mark.default_knobs
-@pytest.mark.parametrize("send", SEND_MODES)
 def test_a_client_that_never_reads_cannot_grow_the_server(
     start_server: StartServer, send: str
 ) -> None:

@@ -21,6 +21,9 @@ from helpers import (
 
 MiB = 1 << 20
 
+# Every misbehaving client here is tried against both protocols a server speaks.
+pytestmark = pytest.mark.parametrize("protocol", ["echo", "http"])
+
 
 def assert_still_serving(server: Server, protocol: str) -> None:
     assert server.alive(), f"server died:\n{server.stderr()}"
@@ -32,7 +35,6 @@ def assert_still_serving(server: Server, protocol: str) -> None:
             assert HttpReader(sock).read_response().status == 200
 
 
-@pytest.mark.parametrize("protocol", ["echo", "http"])
 def test_clients_that_reset_mid_request(
     start_server: StartServer, rng: random.Random, protocol: str
 ) -> None:
@@ -53,7 +55,6 @@ def test_clients_that_reset_mid_request(
     assert_still_serving(server, protocol)
 
 
-@pytest.mark.parametrize("protocol", ["echo", "http"])
 def test_clients_that_half_close_mid_request(start_server: StartServer, protocol: str) -> None:
     server = start_server(protocol)
     with connect(server.port) as sock:
@@ -87,7 +88,6 @@ def test_clients_that_half_close_mid_request(start_server: StartServer, protocol
 
 
 @pytest.mark.default_knobs
-@pytest.mark.parametrize("protocol", ["echo", "http"])
 def test_a_client_that_never_reads_cannot_grow_memory_or_block_others(
     start_server: StartServer, variant: Variant, rng: random.Random, protocol: str
 ) -> None:
@@ -136,7 +136,6 @@ def test_a_client_that_never_reads_cannot_grow_memory_or_block_others(
 
 
 @pytest.mark.default_knobs
-@pytest.mark.parametrize("protocol", ["echo", "http"])
 def test_no_busy_loop_over_clients_that_vanished_or_went_quiet(
     start_server: StartServer, variant: Variant, rng: random.Random, protocol: str
 ) -> None:

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from conftest import SANDBOXES, STOP_TIMEOUT_S, Server, StartServer, pick_port
-from helpers import connect, exchange, run_out_of_descriptors
+from helpers import connect, exchange, logged_server, run_out_of_descriptors
 
 RUST_SOURCES = SANDBOXES / "servers" / "rust" / "src"
 # Where each server's code lives: its binary (with the //! header), and the library modules
@@ -76,13 +74,8 @@ def test_worker_threads_0_means_one_per_usable_cpu(binary: Path, tmp_path: Path)
     """Pinned to one CPU, as the benchmark pins the server's container, it runs one worker."""
     port = pick_port()
     log_path = tmp_path / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            ["taskset", "-c", "0", str(binary), "--port", str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    try:
+    pinned = ["taskset", "-c", "0", str(binary), "--port", str(port)]
+    with logged_server(pinned, log_path, STOP_TIMEOUT_S) as proc:
         deadline = time.monotonic() + 20
         while "listening on" not in log_path.read_text():
             assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
@@ -90,12 +83,6 @@ def test_worker_threads_0_means_one_per_usable_cpu(binary: Path, tmp_path: Path)
         with connect(port) as sock:
             assert exchange(sock, b"ping", 4) == b"ping"
         assert len(os.listdir(f"/proc/{proc.pid}/task")) == 1 + 1
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=STOP_TIMEOUT_S) == 0, log_path.read_text()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     log = log_path.read_text()
     assert "1 worker thread (--worker-threads 0: one per usable CPU)" in log, log
     assert " worker_threads=0 " in log, log  # the start-up line shows the knob as given

@@ -9,28 +9,17 @@ from __future__ import annotations
 import os
 import re
 import socket
-import time
-from collections.abc import Callable
 
 import pytest
 from conftest import Server, StartServer, Variant
-from helpers import connect, exchange, recv_exactly
+from helpers import connect, exchange, recv_exactly, wait_for
 
 FD_SETSIZE = 1024
 OVER_THE_LIMIT = 12  # connections opened beyond what the server has room for
-WAIT_S = 30.0  # generous: the asan build on a busy machine
 
 
 def open_fds(server: Server) -> int:
     return len(os.listdir(f"/proc/{server.proc.pid}/fd"))
-
-
-def wait_for(condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting {WAIT_S} s for {what}")
-        time.sleep(0.05)
 
 
 def served_or_refused(sock: socket.socket, message: bytes) -> bool:

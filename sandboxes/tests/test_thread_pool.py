@@ -10,26 +10,15 @@ import contextlib
 import os
 import re
 import socket
-import time
-from collections.abc import Callable
 
 import pytest
 from conftest import Server, StartServer
-from helpers import IO_TIMEOUT_S, connect, exchange, recv_exactly
+from helpers import IO_TIMEOUT_S, connect, exchange, recv_exactly, wait_for
 
 TWO_THREADS = ["--threads", "2"]
 QUIET_S = 0.5  # a client that gets nothing in this long is waiting, not being served
-WAIT_S = 30.0  # generous deadline for what must happen (the asan build on a busy machine)
 
 pytestmark = [pytest.mark.servers("c-prethreaded"), pytest.mark.default_knobs]
-
-
-def wait_for(condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting {WAIT_S} s for {what}")
-        time.sleep(0.05)
 
 
 def accepted_connections(server: Server) -> int:

@@ -1,10 +1,12 @@
 """The classroom: an instructor's view of a class (roster, queue, pause, present, board, CSV),
 the class stream every student follows, and each person's lessons read."""
 
+from collections.abc import AsyncIterator
+from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Response
-from fastapi.responses import StreamingResponse
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from c10klab.api.deps import (
     ClassroomDep,
@@ -167,19 +169,23 @@ def stop_presenting(
     classroom.stop_presenting(class_id)
 
 
-@classes.get(
-    "/events", responses=stream_doc(ClassStreamEvent, "the class and what it is shown, live")
-)
-def class_events(
-    class_id: str, person: PersonDep, people: PeopleDep, hub: HubDep
-) -> StreamingResponse:
-    """SSE: the class and what it is shown, live; the open stream is the student's presence."""
+def member_class_id(class_id: str, person: PersonDep, people: PeopleDep) -> str:
+    """member_class as a dependency: a stream's 404 or 403 must come before the stream starts."""
     member_class(people, person, class_id)
-    return StreamingResponse(
-        hub.stream(class_id, person),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return class_id
+
+
+@classes.get(
+    "/events",
+    response_class=EventSourceResponse,
+    responses=stream_doc(ClassStreamEvent, "the class and what it is shown, live"),
+)
+async def class_events(
+    class_id: Annotated[str, Depends(member_class_id)], person: PersonDep, hub: HubDep
+) -> AsyncIterator[ServerSentEvent]:
+    """SSE: the class and what it is shown, live; the open stream is the student's presence."""
+    async for event in hub.stream(class_id, person):
+        yield event
 
 
 @classes.get("/board")

@@ -14,9 +14,9 @@ from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
 from c10klab.errors import Unauthenticated
 from c10klab.hosts.store import RunnerStore
+from c10klab.news import News
 from c10klab.people.service import COOKIE, person_for_cookie
 from c10klab.people.store import SOLO, PeopleStore, Person
-from c10klab.runs.news import RunNews
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
 from c10klab.variants.store import VariantStore
@@ -40,7 +40,7 @@ SettingsDep = Annotated[Settings, Depends(_made_at_start("settings", Settings))]
 StoreDep = Annotated[RunStore, Depends(_made_at_start("store", RunStore))]
 SweepsDep = Annotated[SweepStore, Depends(_made_at_start("sweeps", SweepStore))]
 RunnersDep = Annotated[RunnerStore, Depends(_made_at_start("runners", RunnerStore))]
-NewsDep = Annotated[RunNews, Depends(_made_at_start("news", RunNews))]
+NewsDep = Annotated[News, Depends(_made_at_start("news", News))]
 PeopleDep = Annotated[PeopleStore, Depends(_made_at_start("people", PeopleStore))]
 ClassroomDep = Annotated[ClassroomStore, Depends(_made_at_start("classroom", ClassroomStore))]
 HubDep = Annotated[ClassHub, Depends(_made_at_start("class_hub", ClassHub))]

@@ -101,15 +101,18 @@ def _reference(baseline: Baseline | None) -> BoardResult | None:
 
 
 def _reference_run(baseline: Baseline) -> Run | None:
-    """A single-run recording as the run it was."""
+    """A single-run recording as the run it was (none without its `done` event or its
+    request)."""
     events = baseline.result.events or []
     done = next((e.root for e in events if isinstance(e.root, DoneEvent)), None)
     if done is None:
         return None
-    request = baseline.provenance.request or {}
+    request = baseline.provenance.request
+    if request is None:
+        return None
     return Run(
         id="reference",
-        server=str(request.get("server", "")),
+        server=request.server,
         status="done",
         request=request,
         result=done.data.model_dump(),
@@ -125,10 +128,7 @@ def _latest_runs(runs: list[Run], key: tuple[str, str]) -> dict[str, Run]:
     """Each owner's latest finished run of one experiment."""
     latest: dict[str, Run] = {}
     for run in runs:  # oldest first: a later run replaces an earlier one
-        if (
-            run.status == "done"
-            and (run.request.get("lesson"), run.request.get("experiment")) == key
-        ):
+        if run.status == "done" and (run.request.lesson, run.request.experiment) == key:
             latest[run.owner_id] = run
     return latest
 

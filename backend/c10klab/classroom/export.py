@@ -40,7 +40,7 @@ def _cell(value: object) -> object:
 
 
 def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_id: str) -> str:
-    runs = [r for r in sweeps.runs.class_runs(class_id) if not r.request.get("check_only")]
+    runs = [r for r in sweeps.runs.class_runs(class_id) if not r.request.check_only]
     names = people.names_of(sorted({r.owner_id for r in runs}))
     sweep_ids = sweep_of_runs(sweeps, class_id)
     titles = _experiment_titles(content_dir)
@@ -50,11 +50,11 @@ def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_
     writer.writeheader()
     for run in runs:
         request = run.request
-        lesson, experiment = request.get("lesson"), request.get("experiment")
+        lesson, experiment = request.lesson, request.experiment
         result = run.result or {}
         latency = (result.get("summary") or {}).get("latency_us") or {}
         figures = run_figures(run)
-        row: dict[str, object] = {key: request.get(key) for key in REQUEST_COLUMNS}
+        row: dict[str, object] = {key: getattr(request, key) for key in REQUEST_COLUMNS}
         row |= {
             "run_id": run.id,
             "student": names.get(run.owner_id, run.owner_id),
@@ -63,7 +63,7 @@ def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_
             "title": titles.get((lesson or "", experiment or ""), "")
             or lessons.get(lesson or "", ""),
             "sweep_id": sweep_ids.get(run.id, ""),
-            "knobs": json.dumps(request.get("knobs") or {}, sort_keys=True),
+            "knobs": json.dumps(request.knobs, sort_keys=True),
             "status": run.status,
             "created_at": run.created_at,
             "started_at": run.started_at or "",

@@ -1,10 +1,23 @@
 """What the classroom's endpoints take and answer (docs/ARCHITECTURE.md, "The classroom")."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from c10klab.people.schemas import ClassOut
+from c10klab.results.schemas import (
+    BuildEvent,
+    CheckedEvent,
+    CheckEvent,
+    DoneEvent,
+    FailedEvent,
+    ProgressEvent,
+    QueuedEvent,
+    RepetitionEvent,
+    RequeuedEvent,
+    ServerStatsEvent,
+    StartedEvent,
+)
 from c10klab.runs.schemas import ExperimentKey, LessonSlug, RunStatus
 from c10klab.sweeps.schemas import SweepOut
 from c10klab.uncertainty import Comparison
@@ -158,14 +171,68 @@ class PresentationEvent(BaseModel):
     data: PresentationOut | None
 
 
-class RelayedRunEvent(BaseModel):
-    """One event of the presented run with its run's number; `type` and `data` are one of
-    the run stream's events (c10klab.results.schemas.RunEvent)."""
+class Relayed(BaseModel):
+    """Where a relayed event comes from: the presented run, and the event's number in it."""
 
     run_id: str
     seq: int
-    type: str
-    data: dict[str, Any]
+
+
+# One class per event of the run stream (c10klab.results.schemas.RunEvent): its `type` and
+# `data`, with the run and the number they were relayed with beside them.
+class RelayedQueuedEvent(Relayed, QueuedEvent): ...
+
+
+class RelayedRequeuedEvent(Relayed, RequeuedEvent): ...
+
+
+class RelayedStartedEvent(Relayed, StartedEvent): ...
+
+
+class RelayedProgressEvent(Relayed, ProgressEvent): ...
+
+
+class RelayedServerStatsEvent(Relayed, ServerStatsEvent): ...
+
+
+class RelayedRepetitionEvent(Relayed, RepetitionEvent): ...
+
+
+class RelayedBuildEvent(Relayed, BuildEvent): ...
+
+
+class RelayedCheckEvent(Relayed, CheckEvent): ...
+
+
+class RelayedDoneEvent(Relayed, DoneEvent): ...
+
+
+class RelayedCheckedEvent(Relayed, CheckedEvent): ...
+
+
+class RelayedFailedEvent(Relayed, FailedEvent): ...
+
+
+class RelayedRunEvent(
+    RootModel[
+        Annotated[
+            RelayedQueuedEvent
+            | RelayedRequeuedEvent
+            | RelayedStartedEvent
+            | RelayedProgressEvent
+            | RelayedServerStatsEvent
+            | RelayedRepetitionEvent
+            | RelayedBuildEvent
+            | RelayedCheckEvent
+            | RelayedDoneEvent
+            | RelayedCheckedEvent
+            | RelayedFailedEvent,
+            Field(discriminator="type"),
+        ]
+    ]
+):
+    """One event of the presented run: `run_id` and `seq`, and the run stream's `type` and
+    `data` for it, checked as that stream checks them."""
 
 
 class RunEventEvent(BaseModel):

@@ -3,7 +3,6 @@ state the class stream follows, and every student's lessons read."""
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from c10klab.classroom.feed import ClassState
 from c10klab.classroom.schemas import (
@@ -20,7 +19,7 @@ from c10klab.db import now_iso
 from c10klab.errors import InvalidRequest, NotFound
 from c10klab.people import service as people_service
 from c10klab.people.store import Class, PeopleStore
-from c10klab.runs.store import Run, RunStore
+from c10klab.runs.store import NOT_QUEUED, Run, RunStore
 from c10klab.sweeps.service import run_figures, sweep_out
 from c10klab.sweeps.store import SweepStore
 
@@ -94,7 +93,8 @@ def queue(people: PeopleStore, sweeps: SweepStore, class_id: str) -> list[QueueE
     names = people.names_of(sorted({run.owner_id for run, _ in listed}))
     sweep_ids = sweep_of_runs(sweeps, class_id)
     entries = []
-    for run, place in listed:
+    for run, queued in listed:
+        place = queued or NOT_QUEUED
         figures = run_figures(run)
         entries.append(
             QueueEntry(
@@ -103,11 +103,11 @@ def queue(people: PeopleStore, sweeps: SweepStore, class_id: str) -> list[QueueE
                 owner_name=names.get(run.owner_id, run.owner_id),
                 server=run.server,
                 status=run.status,
-                position=place.position if place else None,
-                wait_s=place.wait_s if place else None,
-                held=place.held if place else False,
-                lesson=run.request.get("lesson"),
-                experiment=run.request.get("experiment"),
+                position=place.position,
+                wait_s=place.wait_s,
+                held=place.held,
+                lesson=run.request.lesson,
+                experiment=run.request.experiment,
                 sweep_id=sweep_ids.get(run.id),
                 created_at=run.created_at,
                 started_at=run.started_at,
@@ -202,37 +202,32 @@ class StateReader:
         self.people, self.sweeps, self.classroom = people, sweeps, classroom
         self.store = sweeps.runs
         self.content_dir = content_dir
-        # The presentation as last read, and its JSON: lesson titles and names are read
-        # only when it changes.
-        self._shown: dict[str, tuple[Presentation | None, dict[str, Any] | None]] = {}
+        # The presentation as last read, and as shown: lesson titles and names are read only
+        # when it changes.
+        self._shown: dict[str, tuple[Presentation | None, PresentationOut | None]] = {}
 
-    def _presentation(self, class_id: str, shown: Presentation | None) -> dict[str, Any] | None:
+    def _presentation(self, class_id: str, shown: Presentation | None) -> PresentationOut | None:
         cached = self._shown.get(class_id)
         if cached is not None and cached[0] == shown:
             return cached[1]
         out = presentation_out(self.people, self.content_dir, shown)
-        data = out.model_dump() if out else None
-        self._shown[class_id] = (shown, data)
-        return data
+        self._shown[class_id] = (shown, out)
+        return out
 
     def __call__(self, class_id: str, after_seq: int, read_sweep: bool) -> ClassState:
         klass = self.people.get_class(class_id)
         if klass is None:
             raise NotFound(f"no class {class_id!r}")
         shown = self.classroom.presentation(class_id)
-        events: list[dict[str, Any]] = []
+        events = []
         sweep = None
         if shown is not None and shown.run_id is not None:
-            events = [
-                {"seq": e.seq, "type": e.type, "data": e.data}
-                for e in self.store.events_after(shown.run_id, after_seq)
-            ]
+            events = self.store.events_after(shown.run_id, after_seq)
         if shown is not None and shown.sweep_id is not None and read_sweep:
             found = self.sweeps.get_sweep(shown.sweep_id)
-            sweep = sweep_out(self.sweeps, found).model_dump() if found else None
-        view = people_service.class_out(self.people, self.store, klass, for_student=True)
+            sweep = sweep_out(self.sweeps, found) if found else None
         return ClassState(
-            class_=view.model_dump(),
+            class_=people_service.class_out(self.people, self.store, klass, for_student=True),
             presentation=self._presentation(class_id, shown),
             ended=klass.ended_at is not None,
             run_events=events,

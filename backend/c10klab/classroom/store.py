@@ -8,6 +8,7 @@ from sqlalchemy import Row, case, delete, func, select, update
 
 from c10klab.classroom.tables import lessons_read, presence, presentations
 from c10klab.db import Database, now_iso, unix_now
+from c10klab.news import announce, class_topic
 
 # A stream that stopped being heard from (the API process died with it open) stops counting
 # after this long: the feed touches its subscribers every PRESENCE_TOUCH_S seconds.
@@ -172,7 +173,9 @@ class ClassroomStore(Database):
                     key=["class_id"],
                 )
             )
+            announce(db, class_topic(class_id))
 
     def stop_presenting(self, class_id: str) -> None:
         with self.write() as db:
             db.execute(delete(presentations).where(presentations.c.class_id == class_id))
+            announce(db, class_topic(class_id))

@@ -4,7 +4,7 @@ declared in tables.py)."""
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import Connection, Row, select
 
@@ -17,13 +17,22 @@ from c10klab.uncertainty import HostNoise
 STALE_AFTER_S = 12.0
 
 
+class DockerState(TypedDict):
+    """Whether a runner's Docker engine answers (runner.docker_engine.Engine.probe): its
+    version, or why not."""
+
+    reachable: bool
+    version: str | None
+    error: str | None
+
+
 @dataclass(frozen=True)
 class RunnerHost:
     id: str
     host: str
     server_cpus: str
     loadgen_cpus: str
-    docker: dict[str, Any]  # {reachable, version, error}
+    docker: DockerState
     images: dict[str, bool]
     state: str  # idle | running | stopped
     run_id: str | None

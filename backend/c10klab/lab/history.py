@@ -33,10 +33,11 @@ def run_entry(run: Run) -> HistoryEntry:
         created_at=run.created_at,
         servers=[run.server],
         status=run.status,
-        lesson=run.request.get("lesson"),
-        experiment=run.request.get("experiment"),
-        request=_parameters(run.request),
-        knobs=run.request.get("knobs") or {},
+        lesson=run.request.lesson,
+        experiment=run.request.experiment,
+        # its settings, and the variant it ran if it ran one (a check run is not listed)
+        request=_parameters(run.request.model_dump(exclude_none=True, exclude={"check_only"})),
+        knobs=run.request.knobs,
         qps=summary.get("qps") if figures else None,
         p99_us=(summary.get("latency_us") or {}).get("p99") if figures else None,
         valid=result.get("valid") if run.status == "done" else None,
@@ -98,7 +99,7 @@ def history(
     statuses = {run.id: run.status for run in their_runs}
     in_sweeps = {p["run_id"] for s in their_sweeps for p in s.points if p["run_id"]}
     # A variant's check run measures nothing: the variant is listed in its own history.
-    measured = [r for r in their_runs if not r.request.get("check_only")]
+    measured = [r for r in their_runs if not r.request.check_only]
     entries = [run_entry(r) for r in measured if r.id not in in_sweeps]
     entries += [sweep_entry(s, statuses, runs) for s in their_sweeps]
     wanted = [

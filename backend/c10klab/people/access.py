@@ -6,6 +6,8 @@
 - an instructor: sees and cancels their own, and everything of the classes they teach.
 """
 
+from typing import NoReturn
+
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, NotFound
 from c10klab.people.store import Class, PeopleStore, Person
@@ -50,9 +52,7 @@ def require_viewer(
 ) -> None:
     """Refuse (403) a person who may not see a run or sweep of `owner_id` (its permalink)."""
     if not may_view(people, person, owner_id, class_id):
-        raise Forbidden(
-            f"this {what} belongs to someone else: you can see only your own and your class's"
-        )
+        _refuse_someone_elses(what, "you can see only your own and your class's")
 
 
 def require_canceller(
@@ -60,9 +60,11 @@ def require_canceller(
 ) -> None:
     """Refuse (403) a person who may not cancel a run or sweep of `owner_id`."""
     if not may_cancel(people, person, owner_id, class_id):
-        raise Forbidden(
-            f"this {what} belongs to someone else: only its owner or their instructor can cancel it"
-        )
+        _refuse_someone_elses(what, "only its owner or their instructor can cancel it")
+
+
+def _refuse_someone_elses(what: str, who_may: str) -> NoReturn:
+    raise Forbidden(f"this {what} belongs to someone else: {who_may}")
 
 
 def require_instructor(person: Person) -> None:

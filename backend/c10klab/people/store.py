@@ -9,6 +9,7 @@ from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from c10klab.db import Database, now_iso, unix_now
+from c10klab.news import announce, class_topic
 from c10klab.people.tables import classes, login_attempts, people, sessions, site_secrets
 
 PersonKind = Literal["solo", "instructor", "student"]
@@ -94,20 +95,21 @@ class PeopleStore(Database):
                         created_at=now_iso(),
                     )
                 )
+                if class_id is not None:  # its stream counts one more student
+                    announce(db, class_topic(class_id))
         except IntegrityError as taken:
             raise NameTaken(name) from taken
         return Person(id=person_id, kind=kind, name=name, class_id=class_id)
 
     def instructor_login(self, name: str) -> tuple[Person, str] | None:
         """An instructor and their password hash, by name."""
-        with self.connect() as db:
-            row = db.execute(
-                select(people).where(
-                    people.c.kind == "instructor",
-                    people.c.name_key == name_key(name),
-                    people.c.removed_at.is_(None),
-                )
-            ).first()
+        row = self.first_row(
+            select(people).where(
+                people.c.kind == "instructor",
+                people.c.name_key == name_key(name),
+                people.c.removed_at.is_(None),
+            )
+        )
         return (_person(row), str(row.password_hash)) if row else None
 
     def set_password_hash(self, person_id: str, password_hash: str) -> None:
@@ -117,12 +119,11 @@ class PeopleStore(Database):
             )
 
     def instructors(self) -> list[Person]:
-        with self.connect() as db:
-            rows = db.execute(
-                select(people)
-                .where(people.c.kind == "instructor", people.c.removed_at.is_(None))
-                .order_by(people.c.name_key)
-            ).all()
+        rows = self.rows(
+            select(people)
+            .where(people.c.kind == "instructor", people.c.removed_at.is_(None))
+            .order_by(people.c.name_key)
+        )
         return [_person(r) for r in rows]
 
     # --- classes ------------------------------------------------------------------------------
@@ -151,14 +152,13 @@ class PeopleStore(Database):
 
     def classes_due_to_end(self) -> list[Class]:
         """Classes still open whose planned end has come."""
-        with self.connect() as db:
-            rows = db.execute(
-                select(classes).where(
-                    classes.c.ended_at.is_(None),
-                    classes.c.ends_at.is_not(None),
-                    classes.c.ends_at <= now_iso(),
-                )
-            ).all()
+        rows = self.rows(
+            select(classes).where(
+                classes.c.ended_at.is_(None),
+                classes.c.ends_at.is_not(None),
+                classes.c.ends_at <= now_iso(),
+            )
+        )
         return [_class(r) for r in rows]
 
     def students_of(self, class_id: str) -> list[Student]:
@@ -205,6 +205,7 @@ class PeopleStore(Database):
             if removed.rowcount != 1:
                 return False  # not a student of this class: nothing of theirs may change
             db.execute(delete(sessions).where(sessions.c.person_id == person_id))
+            announce(db, class_topic(class_id))  # their stream is closed
         return True
 
     def end_class(self, class_id: str) -> Class | None:
@@ -215,26 +216,24 @@ class PeopleStore(Database):
                 .where(classes.c.id == class_id, classes.c.ended_at.is_(None))
                 .values(ended_at=now_iso())
             )
+            announce(db, class_topic(class_id))
             row = db.execute(select(classes).where(classes.c.id == class_id)).first()
         return _class(row) if row else None
 
     def class_by_code(self, join_code: str) -> Class | None:
-        with self.connect() as db:
-            row = db.execute(select(classes).where(classes.c.join_code == join_code)).first()
+        row = self.first_row(select(classes).where(classes.c.join_code == join_code))
         return _class(row) if row else None
 
     def get_class(self, class_id: str) -> Class | None:
-        with self.connect() as db:
-            row = db.execute(select(classes).where(classes.c.id == class_id)).first()
+        row = self.first_row(select(classes).where(classes.c.id == class_id))
         return _class(row) if row else None
 
     def classes_of(self, instructor_id: str) -> list[Class]:
-        with self.connect() as db:
-            rows = db.execute(
-                select(classes)
-                .where(classes.c.instructor_id == instructor_id)
-                .order_by(classes.c.created_at.desc())
-            ).all()
+        rows = self.rows(
+            select(classes)
+            .where(classes.c.instructor_id == instructor_id)
+            .order_by(classes.c.created_at.desc())
+        )
         return [_class(r) for r in rows]
 
     def count_students(self, class_id: str) -> int:

@@ -1,17 +1,18 @@
 """What a run produces, as the API shows it: the events of its stream and its result.
 
-The runner writes plain dicts (it imports no web code); these models describe and check them
-where they leave the API: a run's `result`, its SSE events, and the recorded baselines
-(content/baselines/*.json, which must all still validate). Recordings made before a figure
-existed lack it, so every figure added later is optional. The runner may add figures before
-this file learns of them: result objects keep unknown fields (`extra="allow"`) rather than
-dropping them on the way out.
+The runner builds these models as it measures, so a figure is checked when it is made; the
+store keeps their JSON and the API sends them: a run's `result`, its SSE events, and the
+recorded baselines (content/baselines/*.json, which must all still validate). Recordings made
+before a figure existed lack it, so every figure added later is optional. Result objects keep
+unknown fields (`extra="allow"`): a stored row or recording with a figure this file does not
+describe (the load generator's nested extras among them) passes it on rather than dropping it.
 """
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from c10klab.run_request import RunRequest
 from c10klab.uncertainty import HostNoise
 
 
@@ -246,8 +247,8 @@ class Image(Figures):
 class Provenance(Figures):
     """Where and how a result was measured."""
 
-    request: dict[str, Any] | None = Field(
-        None, description="the run's request as stored (RunRequest); a series' has none"
+    request: RunRequest | None = Field(
+        None, description="the run's request, every default filled in; a series' has none"
     )
     server_image: Image
     loadgen_image: Image
@@ -443,6 +444,7 @@ class FailedData(Figures):
     reason: str
     logs: list[str] = Field([], description="the server's last log lines")
     cancelled: bool = False
+    lost: bool = Field(False, description="its runner stopped answering during the run")
     diagnostics: list[Diagnostic] | None = Field(
         None, description="a variant that did not compile: the compiler's messages"
     )
@@ -520,6 +522,10 @@ AnyRunEvent = Annotated[
     | FailedEvent,
     Field(discriminator="type"),
 ]
+
+
+# The events that end a run: with its result (`done`, `checked`) or without one (`failed`).
+EndEvent = DoneEvent | CheckedEvent | FailedEvent
 
 
 class RunEvent(RootModel[AnyRunEvent]):

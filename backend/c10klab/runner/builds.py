@@ -9,17 +9,23 @@ on their lines, the limit the build hit, or the check that failed and what came 
 import base64
 import binascii
 import hashlib
-import json
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from docker.models.containers import Container
+from pydantic import TypeAdapter
+
+# pydantic checks gcc's JSON against these, and on Python 3.11 only typing_extensions' kind.
+from typing_extensions import TypedDict
 
 from c10klab.config import Settings
+from c10klab.results.schemas import BuildOutcome, CheckFailure, CheckOutcome, Diagnostic
+from c10klab.run_request import Protocol
 from c10klab.runner.docker_engine import Engine, EngineError
+from c10klab.runner.lines import CheckLine, parse_line
 from c10klab.runner.plan import (
     BUILD_IMAGE,
     BUILD_LIMITS,
@@ -70,77 +76,108 @@ class OutputCap:
 
 
 class VariantFailed(Exception):
-    """Why a variant cannot be measured; `detail` goes into the `failed` event."""
+    """Why a variant cannot be measured; the compiler's `diagnostics` or the failed `check`
+    go into the `failed` event."""
 
-    def __init__(self, reason: str, logs: list[str] | None = None, **detail: Any) -> None:
+    def __init__(
+        self,
+        reason: str,
+        logs: list[str] | None = None,
+        *,
+        diagnostics: list[Diagnostic] | None = None,
+        check: CheckOutcome | None = None,
+    ) -> None:
         super().__init__(reason)
-        self.reason, self.logs, self.detail = reason, logs or [], detail
+        self.reason, self.logs = reason, logs or []
+        self.diagnostics, self.check = diagnostics, check
 
 
 # --- the compiler's messages -------------------------------------------------------------------
 
 
-def _position(location: dict[str, Any], key: str) -> tuple[int | None, int | None]:
-    point = location.get(key) or {}
-    return point.get("line"), point.get("column")
+class GccPoint(TypedDict, total=False):
+    file: str
+    line: int
+    column: int
 
 
-def _json_diagnostic(item: dict[str, Any], edited: str) -> list[dict[str, Any]]:
+class GccLocation(TypedDict, total=False):
+    caret: GccPoint
+    finish: GccPoint
+
+
+class GccDiagnostic(TypedDict, total=False):
+    """One of gcc's JSON diagnostics (-fdiagnostics-format=json), as far as it is read."""
+
+    kind: str
+    message: str
+    option: str
+    locations: list[GccLocation]
+    children: list["GccDiagnostic"]
+
+
+# A line of gcc's JSON is checked as it is read: one that is not this is kept as plain text.
+_GCC_LINE: TypeAdapter[list[GccDiagnostic]] = TypeAdapter(list[GccDiagnostic])
+
+
+def _json_diagnostic(item: GccDiagnostic, edited: str) -> list[Diagnostic]:
     """One of gcc's JSON diagnostics, and its notes (`children`), as ours."""
-    kind = str(item.get("kind", "error"))
-    severity = "error" if "error" in kind else "warning" if kind == "warning" else "note"
-    out: dict[str, Any] = {"severity": severity, "message": str(item.get("message", ""))}
-    if item.get("option"):
-        out["option"] = item["option"]
+    kind = item.get("kind", "error")
+    severity: Literal["error", "warning", "note"] = (
+        "error" if "error" in kind else "warning" if kind == "warning" else "note"
+    )
+    out = Diagnostic(
+        severity=severity, message=item.get("message", ""), option=item.get("option") or None
+    )
     locations = item.get("locations") or []
     if locations:
         where = locations[0]
-        file = (where.get("caret") or {}).get("file", "")
+        caret, finish = where.get("caret", GccPoint()), where.get("finish")
+        file = caret.get("file", "")
         if file == edited:
-            out["line"], out["column"] = _position(where, "caret")
-            if "finish" in where:
-                out["end_line"], out["end_column"] = _position(where, "finish")
+            out.line, out.column = caret.get("line"), caret.get("column")
+            if finish is not None:
+                out.end_line, out.end_column = finish.get("line"), finish.get("column")
         else:
-            line, _ = _position(where, "caret")
-            out["file"] = f"{file.removeprefix(SANDBOX_SHARED_DIR)}:{line}"
+            out.file = f"{file.removeprefix(SANDBOX_SHARED_DIR)}:{caret.get('line')}"
     found = [out]
     for child in item.get("children") or []:
         found += _json_diagnostic(child, edited)
     return found
 
 
-def parse_diagnostics(stderr: str, model: str) -> list[dict[str, Any]]:
+def parse_diagnostics(stderr: str, model: str) -> list[Diagnostic]:
     """The build's stderr (gcc's JSON, one array per translation unit, among make's and the
     linker's plain lines) as diagnostics. make's own "*** Error" lines repeat what the
     compiler said and are dropped; anything else said in plain text (the linker's undefined
     references, the build script's limits) is an error with no line."""
     edited = f"{SANDBOX_SOURCE_DIR}{model}.c"
-    found: list[dict[str, Any]] = []
+    found: list[Diagnostic] = []
     for line in stderr.splitlines():
         text = line.strip()
         if not text or text.startswith("make:") or text.startswith("make["):
             continue
         if text.startswith("["):
             try:
-                for item in json.loads(text):
+                for item in _GCC_LINE.validate_json(text):
                     found += _json_diagnostic(item, edited)
                 continue
-            except (ValueError, TypeError, AttributeError):
+            except ValueError:  # not JSON, or not gcc's (pydantic's ValidationError is one)
                 pass
         if text.startswith("collect2:"):
             continue  # "ld returned 1 exit status": the linker's lines above say why
-        found.append({"severity": "error", "message": text.replace(edited, f"{model}.c")})
+        found.append(Diagnostic(severity="error", message=text.replace(edited, f"{model}.c")))
     return found
 
 
-def describe_errors(diagnostics: list[dict[str, Any]], file: str) -> str:
-    errors = [d for d in diagnostics if d["severity"] == "error"]
+def describe_errors(diagnostics: list[Diagnostic], file: str) -> str:
+    errors = [d for d in diagnostics if d.severity == "error"]
     if not errors:
         return f"{file} did not compile"
     first = errors[0]
-    where = f"line {first['line']}: " if first.get("line") else ""
+    where = f"line {first.line}: " if first.line else ""
     count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
-    return f"{file} did not compile ({count}); the first, {where}{first['message']}"
+    return f"{file} did not compile ({count}); the first, {where}{first.message}"
 
 
 # --- building ---------------------------------------------------------------------------------
@@ -155,7 +192,8 @@ def variant_tag(variant: Variant, server_image_id: str, builder_id: str) -> str:
 
 @dataclass
 class VariantBuilds:
-    """Builds and checks for one runner; `say` appends an event to the run being served."""
+    """Builds and checks for one runner; `say` tells the run being served how a step went
+    (its `build` and `check` events)."""
 
     engine: Engine
     settings: Settings
@@ -174,13 +212,13 @@ class VariantBuilds:
         variant: Variant,
         server: Server,
         tag: str,
-        say: Callable[[str, dict[str, Any]], None],
-    ) -> dict[str, Any]:
+        say: Callable[[BuildOutcome], None],
+    ) -> BuildOutcome:
         """Compile the variant into image `tag`, unless this engine has it already; says and
         returns how it went (a `build` event's data)."""
         if self.engine.image_id(tag) is not None:
-            cached: dict[str, Any] = {"status": "cached", "seconds": None, "diagnostics": []}
-            say("build", cached)
+            cached = BuildOutcome(status="cached", seconds=None, diagnostics=[])
+            say(cached)
             return cached
         model = model_of(server)
         started = time.monotonic()
@@ -210,7 +248,7 @@ class VariantBuilds:
                 f"the compile ran out of memory (the build sandbox has {BUILD_LIMITS.memory}B)",
                 diagnostics=diagnostics,
             )
-        if any(KILLED_COMPILER in d["message"] for d in diagnostics):
+        if any(KILLED_COMPILER in d.message for d in diagnostics):
             raise VariantFailed(
                 f"the compiler was stopped at the build sandbox's limits ({BUILD_LIMITS.memory}B "
                 f"of memory, {BUILD_LIMITS.cpu_s} s of CPU time): does the file #include "
@@ -226,8 +264,8 @@ class VariantBuilds:
         deployment = deployment_label(self.settings)
         self.engine.build_variant_image(tag, server.image, server.command[0], binary, deployment)
         self.engine.prune_variant_images(KEEP_VARIANT_IMAGES, deployment)
-        compiled = {"status": "compiled", "seconds": seconds, "diagnostics": diagnostics}
-        say("build", compiled)
+        compiled = BuildOutcome(status="compiled", seconds=seconds, diagnostics=diagnostics)
+        say(compiled)
         return compiled
 
     # --- checking ------------------------------------------------------------------------------
@@ -237,20 +275,20 @@ class VariantBuilds:
         run_id: str,
         server: Server,
         tag: str,
-        say: Callable[[str, dict[str, Any]], None],
-    ) -> list[dict[str, Any]]:
+        say: Callable[[CheckOutcome], None],
+    ) -> list[CheckOutcome]:
         """The load generator's correctness check in every protocol the server speaks; the
         first failure ends it."""
         outcomes = []
         for protocol in server.protocols:
             outcome = self.check_protocol(run_id, server, tag, protocol)
-            say("check", outcome)
+            say(outcome)
             outcomes.append(outcome)
         return outcomes
 
     def check_protocol(
-        self, run_id: str, server: Server, tag: str, protocol: str
-    ) -> dict[str, Any]:
+        self, run_id: str, server: Server, tag: str, protocol: Protocol
+    ) -> CheckOutcome:
         plan = check_plan(run_id, server, tag, protocol, self.settings)
         try:
             served = self.engine.start(plan.server)
@@ -284,19 +322,15 @@ class VariantBuilds:
             )
         if report is None:
             raise VariantFailed(f"the {protocol} check ended (code {code}) without a report", logs)
-        failed: dict[str, Any] | None = report.get("failed")
-        outcome = {
-            "protocol": protocol,
-            "ok": bool(report.get("ok")),
-            "passed": list(report.get("passed") or []),
-            "failed": failed,
-        }
-        if not outcome["ok"]:
-            failed = failed or {"check": "?", "message": "no detail"}
+        outcome = CheckOutcome(
+            protocol=protocol, ok=report.ok, passed=report.passed, failed=report.failed
+        )
+        if not outcome.ok:
+            failed = report.failed or CheckFailure(check="?", message="no detail")
             ended = "" if running else f" (your server had exited with code {server_exit})"
             raise VariantFailed(
-                f"the correctness check failed ({protocol}): {failed['check']}: "
-                f"{failed['message']}{ended}",
+                f"the correctness check failed ({protocol}): {failed.check}: "
+                f"{failed.message}{ended}",
                 logs,
                 check=outcome,
             )
@@ -318,13 +352,10 @@ class VariantBuilds:
             )
 
 
-def last_check_line(stdout: str) -> dict[str, Any] | None:
-    """loadgen --check's report: its last JSON line of type `check`."""
-    for line in reversed(stdout.splitlines()):
-        try:
-            parsed = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(parsed, dict) and parsed.get("type") == "check":
-            return parsed
+def last_check_line(stdout: str) -> CheckLine | None:
+    """loadgen --check's report: its last line of type `check`."""
+    for text in reversed(stdout.splitlines()):
+        line = parse_line(text)
+        if isinstance(line, CheckLine):
+            return line
     return None

@@ -12,11 +12,11 @@ itself goes on and keeps its figures.
 import dataclasses
 import time
 from collections.abc import Callable
-from typing import Any
 
 from docker.errors import ImageNotFound
 from docker.models.containers import Container
 
+from c10klab.results.schemas import Syscalls
 from c10klab.runner import measure
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.plan import (
@@ -24,6 +24,7 @@ from c10klab.runner.plan import (
     COUNTER_CAPABILITIES_BEFORE_PERFMON,
     COUNTER_IMAGE,
     WAIT_READY_S,
+    ContainerOptions,
     ContainerSpec,
 )
 
@@ -54,7 +55,7 @@ class Counter:
             self.refused = f"perf did not start counting: {' / '.join(tail) or 'no output'}"
 
     def launch(self, server: Container) -> Container | None:
-        namespace = {"pid_mode": f"container:{server.id}"}
+        namespace = ContainerOptions(pid_mode=f"container:{server.id}")
         try:
             return self.engine.start(self.spec, **namespace)
         except ImageNotFound:
@@ -67,7 +68,7 @@ class Counter:
                 self.refused = f"the counter did not start: {first_line(exc)}"
                 return None
         # An engine older than the name CAP_PERFMON: CAP_SYS_ADMIN covers what perf needs.
-        kwargs = self.spec.kwargs | {"cap_add": COUNTER_CAPABILITIES_BEFORE_PERFMON}
+        kwargs = self.spec.kwargs | ContainerOptions(cap_add=COUNTER_CAPABILITIES_BEFORE_PERFMON)
         try:
             return self.engine.start(dataclasses.replace(self.spec, kwargs=kwargs), **namespace)
         except EngineError as exc:
@@ -93,7 +94,7 @@ class Counter:
             time.sleep(POLL_S)
         return False
 
-    def stop(self, requests: int) -> dict[str, Any]:
+    def stop(self, requests: int) -> Syscalls:
         """Stop counting; the profile per request served (or why there is none)."""
         if self.container is None or self.refused is not None:
             return measure.refused_profile(self.refused or "nothing was counted")

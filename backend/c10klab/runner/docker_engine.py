@@ -9,15 +9,32 @@ import platform
 import socket
 import tarfile
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Literal, TypedDict, Unpack, cast
 
 import docker
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
 from docker.models.containers import Container
 
-from c10klab.runner.plan import DEPLOYMENT_LABEL, LABEL, VARIANT_REPOSITORY, ContainerSpec
+from c10klab.hosts.store import DockerState
+from c10klab.runner.measure import DockerStats
+from c10klab.runner.plan import (
+    DEPLOYMENT_LABEL,
+    LABEL,
+    VARIANT_REPOSITORY,
+    ContainerOptions,
+    ContainerSpec,
+)
 
 EngineError = DockerException
+
+
+class HostFacts(TypedDict):
+    """What the engine says of its machine: a result's provenance records it."""
+
+    docker_version: str | None
+    kernel: str
+    cpus: int | None
+    cgroup_version: str | None
 
 
 class Engine:
@@ -27,15 +44,15 @@ class Engine:
     # --- health --------------------------------------------------------------------------------
 
     @staticmethod
-    def probe() -> dict[str, Any]:
+    def probe() -> DockerState:
         """Whether an engine answers, and its version; never raises."""
         try:
             client = docker.from_env(timeout=5)
             version = client.version().get("Version")
             client.close()
-            return {"reachable": True, "version": version, "error": None}
+            return DockerState(reachable=True, version=version, error=None)
         except DockerException as exc:
-            return {"reachable": False, "version": None, "error": str(exc).splitlines()[0]}
+            return DockerState(reachable=False, version=None, error=str(exc).splitlines()[0])
 
     def images_present(self, tags: list[str]) -> dict[str, bool]:
         present = {}
@@ -54,14 +71,14 @@ class Engine:
         name = self.client.info().get("Name")
         return str(name) if name else socket.gethostname()
 
-    def host_facts(self) -> dict[str, Any]:
+    def host_facts(self) -> HostFacts:
         info = self.client.info()
-        return {
-            "docker_version": self.client.version().get("Version"),
-            "kernel": info.get("KernelVersion") or platform.release(),
-            "cpus": info.get("NCPU"),
-            "cgroup_version": info.get("CgroupVersion"),
-        }
+        return HostFacts(
+            docker_version=self.client.version().get("Version"),
+            kernel=info.get("KernelVersion") or platform.release(),
+            cpus=info.get("NCPU"),
+            cgroup_version=info.get("CgroupVersion"),
+        )
 
     def image_id(self, tag: str) -> str | None:
         try:
@@ -71,9 +88,12 @@ class Engine:
 
     # --- containers ----------------------------------------------------------------------------
 
-    def start(self, spec: ContainerSpec, **extra: Any) -> Container:
+    def start(self, spec: ContainerSpec, **joined: Unpack[ContainerOptions]) -> Container:
+        """Start `spec`'s container, with `joined`'s options too (the namespaces of a container
+        it joins); detached: the runner follows it, it never waits in here."""
+        options = spec.kwargs | joined
         container: Container = self.client.containers.run(
-            spec.image, spec.command, **spec.kwargs, **extra
+            spec.image, spec.command, detach=True, **options
         )
         return container
 
@@ -169,10 +189,12 @@ class Engine:
         return max(0, len(images) - keep)
 
     @staticmethod
-    def stats(container: Container) -> Iterator[dict[str, Any]]:
+    def stats(container: Container) -> Iterator[DockerStats]:
+        """Docker's stats stream, one sample a second. Its JSON is taken for what DockerStats
+        names without a check: measure reads every field as one that may be missing."""
         stream = container.stats(stream=True, decode=True)
         assert not isinstance(stream, dict)  # stream=True always answers with a generator
-        return stream
+        return cast(Iterator[DockerStats], stream)
 
     @staticmethod
     def wait(container: Container, timeout_s: float) -> int | None:

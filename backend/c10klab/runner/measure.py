@@ -1,14 +1,32 @@
-"""Pure pieces of a run's bookkeeping: reading the load generator's JSON lines, turning Docker
+"""Pure pieces of a run's bookkeeping: turning the load generator's lines into events and Docker
 stats into CPU/memory figures, judging whether a result is valid and whether it was disturbed
 while it was measured, combining repetitions, and reading perf's syscall counts."""
 
-import json
 import statistics
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, TypeVar
 
 from c10klab.config import parse_cpus
+from c10klab.results.schemas import (
+    Aggregate,
+    Client,
+    CpuUse,
+    Drift,
+    DriftedInterval,
+    Interference,
+    ProgressData,
+    Repetition,
+    RepetitionSpread,
+    RunResult,
+    ServerFigures,
+    ServerStatsData,
+    Summary,
+    SyscallRow,
+    Syscalls,
+    SyscallTotal,
+)
+from c10klab.runner.lines import ProgressLine
 
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[str]:
@@ -23,45 +41,58 @@ def split_lines(chunks: Iterable[bytes]) -> Iterator[str]:
         yield pending.decode(errors="replace")
 
 
-def parse_line(line: str) -> dict[str, Any] | None:
-    """A load generator JSON object, or None for anything else (blank or stray text)."""
-    line = line.strip()
-    if not line.startswith("{"):
-        return None
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        return None
-    return obj if isinstance(obj, dict) and "type" in obj else None
-
-
-DIGEST_KEYS = ("p50", "p90", "p99", "p999", "max")
-
-
-def progress_event(line: dict[str, Any], t_s: float) -> dict[str, Any]:
+def progress_event(line: ProgressLine, t_s: float) -> ProgressData:
     """A progress line as the `progress` event the charts read; the open-loop digests, idle
     drops and the server's process profile pass through when the line has them."""
-    event: dict[str, Any] = {
-        "t_s": round(t_s, 3),
-        "phase": line["phase"],
-        "qps": line["qps"],
-        "requests": line["requests"],
-        "errors": line["errors"],
-        "latency_us": {k: line["latency_us"][k] for k in DIGEST_KEYS},
-    }
-    for digest in ("latency_actual_us", "send_lag_us"):
-        if isinstance(line.get(digest), dict):
-            event[digest] = {k: line[digest][k] for k in DIGEST_KEYS}
-    if line.get("idle_dropped"):
-        event["idle_dropped"] = line["idle_dropped"]
-    if isinstance(line.get("procs"), dict):
-        event["procs"] = line["procs"]
-    return event
+    return ProgressData(
+        t_s=round(t_s, 3),
+        phase=line.phase,
+        qps=line.qps,
+        requests=line.requests,
+        errors=line.errors,
+        latency_us=line.latency_us,
+        latency_actual_us=line.latency_actual_us,
+        send_lag_us=line.send_lag_us,
+        idle_dropped=line.idle_dropped or None,
+        procs=line.procs,
+    )
 
 
-def cpu_percent(stats: dict[str, Any]) -> float | None:
+# --- Docker's stats (one sample a second of a container): the fields read -------------------
+
+
+class CpuUsage(TypedDict, total=False):
+    total_usage: int  # nanoseconds of CPU time since the container started
+    percpu_usage: list[int] | None  # cgroup v1 only
+
+
+class CpuStats(TypedDict, total=False):
+    cpu_usage: CpuUsage
+    system_cpu_usage: int
+    online_cpus: int
+
+
+class MemoryStats(TypedDict, total=False):
+    usage: int
+    stats: dict[str, int]  # cgroup v1: total_inactive_file; v2: inactive_file
+
+
+class PidsStats(TypedDict, total=False):
+    current: int
+
+
+class DockerStats(TypedDict, total=False):
+    """One sample of Docker's stats stream, as far as the runner reads it."""
+
+    cpu_stats: CpuStats
+    precpu_stats: CpuStats  # the previous sample's
+    memory_stats: MemoryStats
+    pids_stats: PidsStats
+
+
+def cpu_percent(stats: DockerStats) -> float | None:
     """CPU use since the previous sample, as `docker stats` shows it: 100 = one whole core."""
-    cpu, pre = stats.get("cpu_stats", {}), stats.get("precpu_stats", {})
+    cpu, pre = stats.get("cpu_stats", CpuStats()), stats.get("precpu_stats", CpuStats())
     try:
         cpu_delta = cpu["cpu_usage"]["total_usage"] - pre["cpu_usage"]["total_usage"]
         system_delta = cpu["system_cpu_usage"] - pre["system_cpu_usage"]
@@ -73,9 +104,9 @@ def cpu_percent(stats: dict[str, Any]) -> float | None:
     return round(float(cpu_delta) / float(system_delta) * float(cpus) * 100.0, 2)
 
 
-def memory_bytes(stats: dict[str, Any]) -> int | None:
+def memory_bytes(stats: DockerStats) -> int | None:
     """Memory in use without the reclaimable page cache (cgroup v1 and v2 name it differently)."""
-    mem = stats.get("memory_stats", {})
+    mem = stats.get("memory_stats", MemoryStats())
     if "usage" not in mem:
         return None
     detail = mem.get("stats", {})
@@ -83,82 +114,57 @@ def memory_bytes(stats: dict[str, Any]) -> int | None:
     return int(max(mem["usage"] - cache, 0))
 
 
-def server_sample(stats: dict[str, Any], t_s: float) -> dict[str, Any] | None:
+def server_sample(stats: DockerStats, t_s: float) -> ServerStatsData | None:
     cpu, mem = cpu_percent(stats), memory_bytes(stats)
     if cpu is None or mem is None:
         return None
-    return {
-        "t_s": round(t_s, 3),
-        "cpu_percent": cpu,
-        "memory_bytes": mem,
-        "pids": stats.get("pids_stats", {}).get("current"),
-    }
+    pids = stats.get("pids_stats", PidsStats()).get("current")
+    return ServerStatsData(t_s=round(t_s, 3), cpu_percent=cpu, memory_bytes=mem, pids=pids)
 
 
 @dataclass
 class ServerStats:
     """Server samples of one run; the mean CPU counts only samples taken while measuring."""
 
-    samples: list[dict[str, Any]] = field(default_factory=list)
+    samples: list[ServerStatsData] = field(default_factory=list)
     measure_from_s: float | None = None
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> ServerFigures:
         measured = [
             s
             for s in self.samples
-            if self.measure_from_s is not None and s["t_s"] >= self.measure_from_s
+            if self.measure_from_s is not None and s.t_s >= self.measure_from_s
         ]
-        cpus = [s["cpu_percent"] for s in measured]
-        return {
-            "cpu_percent_mean": round(sum(cpus) / len(cpus), 2) if cpus else None,
-            "memory_peak_bytes": max((s["memory_bytes"] for s in self.samples), default=None),
-            "pids_peak": max((s["pids"] or 0 for s in self.samples), default=None),
-            "samples": len(self.samples),
-        }
+        cpus = [s.cpu_percent for s in measured]
+        return ServerFigures(
+            cpu_percent_mean=round(sum(cpus) / len(cpus), 2) if cpus else None,
+            memory_peak_bytes=max((s.memory_bytes for s in self.samples), default=None),
+            pids_peak=max((s.pids or 0 for s in self.samples), default=None),
+            samples=len(self.samples),
+        )
 
 
-SUMMARY_KEYS = (
-    "qps",
-    "requests",
-    "requests_total",
-    "starved",
-    "duration_s",
-    "errors",
-    "error_total",
-    "connect_failures",
-    "latency_us",
-    "percentiles",
-    "mode",
-    "connection_mode",
-    "open_loop",
-    "idle",
-    "procs",
-)
-
-
-def judge(
-    summary: dict[str, Any], max_error_rate: float, min_rate_fraction: float = 0.0
-) -> str | None:
+def judge(summary: Summary, max_error_rate: float, min_rate_fraction: float = 0.0) -> str | None:
     """Why a result must not be shown as a clean number, or None if it may."""
-    requests, errors = summary["requests"], summary["error_total"]
+    requests, errors = summary.requests, summary.error_total
     if requests == 0:
         return "no request completed during the measured time"
-    open_loop = summary.get("open_loop")
-    if open_loop and open_loop["achieved_fraction"] < min_rate_fraction:
+    open_loop = summary.open_loop
+    if open_loop and open_loop.achieved_fraction < min_rate_fraction:
         return (
-            f"only {open_loop['achieved_qps']:,.0f} of the {open_loop['target_qps']:,.0f} "
-            f"requests/s asked for were answered ({open_loop['achieved_fraction']:.0%}, under "
+            f"only {open_loop.achieved_qps:,.0f} of the {open_loop.target_qps:,.0f} "
+            f"requests/s asked for were answered ({open_loop.achieved_fraction:.0%}, under "
             f"{min_rate_fraction:.0%}): past its capacity a server's latency only grows with "
             "the queue, so the figures describe the queue, not the server"
         )
-    starved = summary.get("starved") or 0
+    starved = summary.starved or 0
     if starved:
         return (
             f"{starved} connection{'s' if starved != 1 else ''} got no reply during the whole "
             "measured time: the server served fewer clients at once than it was given, and "
             "their waiting is in no percentile"
         )
-    timeouts = summary["errors"].get("timeout", 0)
+    timeouts = summary.errors.get("timeout", 0)
     if timeouts:
         # A request that timed out has no latency in the histogram: the percentiles would
         # describe only the lucky requests, so no error rate is small enough to ignore it.
@@ -169,7 +175,7 @@ def judge(
         )
     rate = errors / (requests + errors)
     if rate > max_error_rate:
-        kinds = ", ".join(f"{k}: {v}" for k, v in summary["errors"].items() if v)
+        kinds = ", ".join(f"{k}: {v}" for k, v in summary.errors.items() if v)
         return (
             f"{rate:.1%} of requests failed ({kinds}), over the {max_error_rate:.0%} limit: "
             "the figures describe a failing server, not its speed"
@@ -254,7 +260,7 @@ class CpuSample:
 
 
 def cpu_sample(
-    stats: dict[str, Any], t_s: float, proc_stat: dict[int, dict[str, int]]
+    stats: DockerStats, t_s: float, proc_stat: dict[int, dict[str, int]]
 ) -> CpuSample | None:
     try:
         usage = int(stats["cpu_stats"]["cpu_usage"]["total_usage"])
@@ -270,7 +276,7 @@ def cpu_use(
     user_hz: float,
     columns: tuple[str, ...] = TASK_COLUMNS,
     ours: Callable[[float, float], float] | None = None,
-) -> dict[str, Any]:
+) -> CpuUse:
     """How the CPUs `cpuset` were used between the first and the last Docker sample inside
     `window` (the measure phase), as fractions of their capacity over that time: busy (the
     /proc/stat `columns`, see busy_columns), the container's own use, irq+softirq, others
@@ -283,13 +289,14 @@ def cpu_use(
     cpus = parse_cpus(cpuset)
     start, end = window
     inside = [s for s in samples if start <= s.t_s <= end and cpus <= s.cpus.keys()]
-    figures: dict[str, Any] = {"cpus": cpuset, "samples": len(inside)}
     if len(inside) < 2 or inside[-1].t_s <= inside[0].t_s:
-        return figures | {
-            "judged": False,
-            "note": "fewer than two Docker stats samples (about one a second) fell inside the "
+        return CpuUse(
+            cpus=cpuset,
+            samples=len(inside),
+            judged=False,
+            note="fewer than two Docker stats samples (about one a second) fell inside the "
             "measured time",
-        }
+        )
     first, last = inside[0], inside[-1]
     seconds = last.t_s - first.t_s
     capacity = seconds * len(cpus)
@@ -302,20 +309,22 @@ def cpu_use(
     container = (last.usage_ns - first.usage_ns) / 1e9 / capacity
     helper = ours(first.t_s, last.t_s) / capacity if ours else 0.0
     others = max(busy - container - helper, 0.0)
-    return figures | {
-        "judged": True,
-        "from_s": round(first.t_s, 3),
-        "to_s": round(last.t_s, 3),
-        "seconds": round(seconds, 3),
-        "busy_columns": "+".join(columns),
-        "busy": round(busy, 4),
-        "container": round(container, 4),
-        **({"helper": round(helper, 4)} if ours else {}),
-        "irq": round(share(IRQ_COLUMNS), 4),
-        "others": round(others, 4),
-        "steal": round(steal, 4),
-        "interference": round(others + steal, 4),
-    }
+    return CpuUse(
+        cpus=cpuset,
+        samples=len(inside),
+        judged=True,
+        from_s=round(first.t_s, 3),
+        to_s=round(last.t_s, 3),
+        seconds=round(seconds, 3),
+        busy_columns="+".join(columns),
+        busy=round(busy, 4),
+        container=round(container, 4),
+        helper=round(helper, 4) if ours else None,
+        irq=round(share(IRQ_COLUMNS), 4),
+        others=round(others, 4),
+        steal=round(steal, 4),
+        interference=round(others + steal, 4),
+    )
 
 
 # Drift needs a median worth the name, and intervals long enough to mean something: loadgen's
@@ -324,35 +333,51 @@ MIN_DRIFT_INTERVALS = 3
 MIN_INTERVAL_S = 0.5
 
 
-def drift(intervals: list[dict[str, Any]], max_drift: float, open_loop: bool) -> dict[str, Any]:
-    """The measured intervals (`t_s`, `qps`, and `interval_s` when known) whose QPS departs
-    from the median interval QPS by more than `max_drift`, each as (t_s, qps, departure).
+@dataclass(frozen=True)
+class Interval:
+    """One measured progress interval: when it ended (the run's clock), its QPS, and how long
+    it was when the load generator said so."""
+
+    t_s: float
+    qps: float
+    interval_s: float | None = None
+
+
+def drift(intervals: list[Interval], max_drift: float, open_loop: bool) -> Drift:
+    """The measured intervals whose QPS departs from the median interval QPS by more than
+    `max_drift`, each as (t_s, qps, departure).
 
     An open loop's QPS is the schedule's while the server keeps up, so there a departure means
     the server fell behind (or caught up) in that interval; a disturbance it absorbed shows in
     the latency alone, which is what the interference check is for."""
-    usable = [i for i in intervals if (i.get("interval_s") or 1.0) >= MIN_INTERVAL_S]
-    figures: dict[str, Any] = {
-        "limit": max_drift,
-        "open_loop": open_loop,
-        "intervals": len(usable),
-    }
+    usable = [i for i in intervals if (i.interval_s or 1.0) >= MIN_INTERVAL_S]
+
+    def unjudged(note: str) -> Drift:
+        return Drift(
+            limit=max_drift, open_loop=open_loop, intervals=len(usable), judged=False, note=note
+        )
+
     if len(usable) < MIN_DRIFT_INTERVALS:
-        return figures | {
-            "judged": False,
-            "note": f"{len(usable)} measured interval{'s' if len(usable) != 1 else ''}: at "
-            f"least {MIN_DRIFT_INTERVALS} are needed to tell drift from noise",
-            "drifted": [],
-        }
-    median = statistics.median(float(i["qps"]) for i in usable)
+        return unjudged(
+            f"{len(usable)} measured interval{'s' if len(usable) != 1 else ''}: at "
+            f"least {MIN_DRIFT_INTERVALS} are needed to tell drift from noise"
+        )
+    median = statistics.median(i.qps for i in usable)
     if median <= 0:
-        return figures | {"judged": False, "note": "no interval had requests", "drifted": []}
+        return unjudged("no interval had requests")
     drifted = [
-        {"t_s": i["t_s"], "qps": i["qps"], "departure": round(i["qps"] / median - 1, 4)}
+        DriftedInterval(t_s=i.t_s, qps=i.qps, departure=round(i.qps / median - 1, 4))
         for i in usable
-        if abs(i["qps"] / median - 1) > max_drift
+        if abs(i.qps / median - 1) > max_drift
     ]
-    return figures | {"judged": True, "median_qps": round(median, 1), "drifted": drifted}
+    return Drift(
+        limit=max_drift,
+        open_loop=open_loop,
+        intervals=len(usable),
+        judged=True,
+        median_qps=round(median, 1),
+        drifted=drifted,
+    )
 
 
 # What a disturbance does to the figures (a share of its CPUs taken: usually fewer requests,
@@ -373,43 +398,52 @@ def _cpu_words(cpuset: str) -> str:
     return f"CPU {cpuset}" if cpuset.isdigit() else f"CPUs {cpuset}"
 
 
-def judge_stability(interference: dict[str, Any], drift: dict[str, Any]) -> str | None:
+def judge_stability(interference: Interference, drift: Drift) -> str | None:
     """Why a repetition's figures are not this server's undisturbed ones, or None. The first
     cause found is given: the server's CPUs, the load generator's, then drift."""
-    for role in ("server", "loadgen"):
-        use = interference[role]
-        limit = use.get("limit", interference["limit"])
-        if not use["judged"] or use["interference"] <= limit:
+    for role, use in (("server", interference.server), ("loadgen", interference.loadgen)):
+        limit = use.limit if use.limit is not None else interference.limit
+        # A judged use has every figure; `or 0.0` only says so to the type checker.
+        taken_share, others, steal = use.interference or 0.0, use.others or 0.0, use.steal or 0.0
+        if not use.judged or taken_share <= limit:
             continue
-        whose = f"{ROLE_NAMES[role]}'s {_cpu_words(use['cpus'])}"
-        if use["steal"] >= 0.005:
+        whose = f"{ROLE_NAMES[role]}'s {_cpu_words(use.cpus)}"
+        if steal >= 0.005:
             taken = (
-                f"other processes and the hypervisor (steal) took {use['interference']:.0%} "
-                f"of {whose} while it was measured ({use['others']:.0%} + "
-                f"{use['steal']:.0%} steal; limit {limit:.0%})"
+                f"other processes and the hypervisor (steal) took {taken_share:.0%} "
+                f"of {whose} while it was measured ({others:.0%} + "
+                f"{steal:.0%} steal; limit {limit:.0%})"
             )
         else:
             taken = (
-                f"other processes used {use['others']:.0%} of {whose} while it was measured "
+                f"other processes used {others:.0%} of {whose} while it was measured "
                 f"(limit {limit:.0%})"
             )
         return f"{taken}: {ROLES[role]}. To measure it undisturbed: {WHAT_TO_DO}"
-    if drift["judged"] and drift["drifted"]:
-        moved = drift["drifted"]
-        shown = ", ".join(f"{d['qps']:,.0f} at {d['t_s']:.1f} s" for d in moved[:3])
+    if drift.judged and drift.drifted:
+        moved = drift.drifted
+        shown = ", ".join(f"{d.qps:,.0f} at {d.t_s:.1f} s" for d in moved[:3])
         more = f" and {len(moved) - 3} more" if len(moved) > 3 else ""
         cause = (
             "the server fell behind the load generator's schedule there (or caught up)"
-            if drift["open_loop"]
+            if drift.open_loop
             else "something disturbed the run while it was measured"
         )
         return (
-            f"the throughput left the run's median of {drift['median_qps']:,.0f} requests/s "
-            f"by more than {drift['limit']:.0%} in {len(moved)} of its {drift['intervals']} "
-            f"measured intervals ({shown}{more}): {cause}, so the figures are not steady. "
-            f"To measure it undisturbed: {WHAT_TO_DO}"
+            f"the throughput left the run's median of {drift.median_qps or 0.0:,.0f} "
+            f"requests/s by more than {drift.limit:.0%} in {len(moved)} of its "
+            f"{drift.intervals} measured intervals ({shown}{more}): {cause}, so the figures "
+            f"are not steady. To measure it undisturbed: {WHAT_TO_DO}"
         )
     return None
+
+
+Figures = TypeVar("Figures", Interference, Client, Drift)
+
+
+def _marked(figures: Figures | None, repetition: int) -> Figures | None:
+    """Figures shown beside a result, saying which repetition's they are."""
+    return figures.model_copy(update={"repetition": repetition}) if figures else None
 
 
 def _spread(values: list[float]) -> float:
@@ -418,87 +452,81 @@ def _spread(values: list[float]) -> float:
     return (max(values) - min(values)) / median if median else 0.0
 
 
-def _of_repetition(outcome: dict[str, Any], key: str) -> dict[str, Any] | None:
-    figures = outcome.get(key)
-    return figures | {"repetition": outcome["repetition"]} if figures is not None else None
-
-
 # A core this busy has nothing left to give: past it, whoever runs there sets the pace.
 SATURATED = 0.9
 
 
-def client_use(interference: dict[str, Any]) -> dict[str, Any]:
+def client_use(interference: Interference) -> Client:
     """How busy the load generator kept its own CPUs, and whether that, not the server, set
     the pace: its CPUs saturated while the server's were not means the figures measure the
     client (`bound`), however fast the server could go. Unjudged without CPU samples."""
-    client, server = interference["loadgen"], interference["server"]
-    if not (client["judged"] and server["judged"]):
-        return {"cpu": client.get("container"), "bound": None, "reason": None}
-    bound = client["container"] >= SATURATED and server["container"] < SATURATED
+    client, server = interference.loadgen, interference.server
+    if not (client.judged and server.judged):
+        return Client(cpu=client.container, bound=None, reason=None)
+    # A judged use has every figure; `or 0.0` only says so to the type checker.
+    theirs, ours = client.container or 0.0, server.container or 0.0
+    bound = theirs >= SATURATED and ours < SATURATED
     reason = (
-        f"the load generator used {client['container']:.0%} of its "
-        f"{_cpu_words(client['cpus'])} and the server only {server['container']:.0%} of its "
-        f"{_cpu_words(server['cpus'])}: this measures the load generator, not the server"
+        f"the load generator used {theirs:.0%} of its {_cpu_words(client.cpus)} and the "
+        f"server only {ours:.0%} of its {_cpu_words(server.cpus)}: this measures the load "
+        "generator, not the server"
         if bound
         else None
     )
-    return {"cpu": client["container"], "bound": bound, "reason": reason}
+    return Client(cpu=client.container, bound=bound, reason=reason)
 
 
-def combine(outcomes: list[dict[str, Any]], noisy_spread: float) -> dict[str, Any]:
+def combine(outcomes: list[Repetition], noisy_spread: float) -> RunResult:
     """One result from R repetitions: the median repetition's figures, every repetition's,
     the median and spread of QPS and p99, a noisy flag, valid only if all are valid, and
     stable only if all are stable (with the first unstable one's figures, else the median's)."""
-    ranked = sorted(outcomes, key=lambda o: o["summary"]["qps"] or 0.0)
+    ranked = sorted(outcomes, key=lambda o: o.summary.qps)
     middle = ranked[(len(ranked) - 1) // 2]
-    qps = [float(o["summary"]["qps"] or 0.0) for o in outcomes]
-    p99 = [float(o["summary"]["latency_us"]["p99"]) for o in outcomes]
-    invalid = [o for o in outcomes if not o["valid"]]
+    qps = [o.summary.qps for o in outcomes]
+    p99 = [o.summary.latency_us.p99 for o in outcomes]
+    invalid = [o for o in outcomes if not o.valid]
     reason = None
     if invalid:
         first = invalid[0]
-        reason = first["invalid_reason"]
+        reason = first.invalid_reason
         if len(outcomes) > 1:
-            reason = f"repetition {first['repetition']} of {len(outcomes)}: {reason}"
-    bound = [o for o in outcomes if (o.get("client") or {}).get("bound")]
-    unstable = [o for o in outcomes if not o.get("stable", True)]
+            reason = f"repetition {first.repetition} of {len(outcomes)}: {reason}"
+    bound = [o for o in outcomes if o.client and o.client.bound]
+    # Results recorded before the stability checks have no `stable`: they count as stable.
+    unstable = [o for o in outcomes if o.stable is False]
     disturbed = unstable[0] if unstable else middle
-    unstable_reason = disturbed.get("unstable_reason") if unstable else None
+    unstable_reason = disturbed.unstable_reason if unstable else None
     if unstable_reason and len(outcomes) > 1:
-        unstable_reason = (
-            f"repetition {disturbed['repetition']} of {len(outcomes)}: {unstable_reason}"
-        )
+        unstable_reason = f"repetition {disturbed.repetition} of {len(outcomes)}: {unstable_reason}"
     spread = _spread(qps)
-    result: dict[str, Any] = {
-        "summary": middle["summary"],
-        "server": middle["server"],
-        "valid": not invalid,
-        "invalid_reason": reason,
-        "stable": not unstable,
-        "unstable_reason": unstable_reason,
-        "interference": _of_repetition(disturbed, "interference"),
-        # client-bound if any repetition was, with that one's figures
-        "client": _of_repetition(bound[0] if bound else middle, "client"),
-        "drift": _of_repetition(disturbed, "drift"),
-        "repetitions": outcomes,
-        "aggregate": {
-            "count": len(outcomes),
-            "median_repetition": middle["repetition"],
-            "qps": {
-                "median": round(statistics.median(qps), 1),
-                "min": min(qps),
-                "max": max(qps),
-                "spread": round(spread, 4),
-            },
-            "p99_us": {"median": statistics.median(p99), "min": min(p99), "max": max(p99)},
-            "noisy": len(outcomes) > 1 and spread > noisy_spread,
-            "noisy_threshold": noisy_spread,
-        },
-    }
-    for key in ("syscalls", "traffic"):
-        if key in middle:
-            result[key] = middle[key]
-    return result
+    client = bound[0] if bound else middle  # client-bound if any repetition was
+    return RunResult(
+        summary=middle.summary,
+        server=middle.server,
+        valid=not invalid,
+        invalid_reason=reason,
+        stable=not unstable,
+        unstable_reason=unstable_reason,
+        interference=_marked(disturbed.interference, disturbed.repetition),
+        client=_marked(client.client, client.repetition),
+        drift=_marked(disturbed.drift, disturbed.repetition),
+        syscalls=middle.syscalls,
+        traffic=middle.traffic,
+        repetitions=outcomes,
+        aggregate=Aggregate(
+            count=len(outcomes),
+            median_repetition=middle.repetition,
+            qps=RepetitionSpread(
+                median=round(statistics.median(qps), 1),
+                min=min(qps),
+                max=max(qps),
+                spread=round(spread, 4),
+            ),
+            p99_us=RepetitionSpread(median=statistics.median(p99), min=min(p99), max=max(p99)),
+            noisy=len(outcomes) > 1 and spread > noisy_spread,
+            noisy_threshold=noisy_spread,
+        ),
+    )
 
 
 # --- the syscall profile: perf's counts (counter/count-syscalls.sh) ---------------------------
@@ -537,7 +565,7 @@ def parse_perf_counts(lines: list[str]) -> dict[str, int]:
     return counts
 
 
-def syscall_profile(counts: dict[str, int], requests: int) -> dict[str, Any] | None:
+def syscall_profile(counts: dict[str, int], requests: int) -> Syscalls | None:
     """The counts as a table, per request served; None if perf counted nothing at all."""
     total = counts.get(TOTAL_EVENT)
     if total is None:
@@ -549,41 +577,33 @@ def syscall_profile(counts: dict[str, int], requests: int) -> dict[str, Any] | N
         if event.startswith("syscalls:sys_enter_") and calls > 0
     }
     rows = [
-        {
-            "syscall": name,
-            "calls": calls,
-            "errors": counts.get(f"syscalls:sys_exit_{name}"),
-            "per_request": round(calls / requests, 4),
-        }
+        SyscallRow(
+            syscall=name,
+            calls=calls,
+            errors=counts.get(f"syscalls:sys_exit_{name}"),
+            per_request=round(calls / requests, 4),
+        )
         for name, calls in sorted(named.items(), key=lambda item: -item[1])
     ]
     other = total - sum(named.values())
     if other > 0:
         rows.append(
-            {
-                "syscall": "other",
-                "calls": other,
-                "errors": None,
-                "per_request": round(other / requests, 4),
-            }
+            SyscallRow(
+                syscall="other", calls=other, errors=None, per_request=round(other / requests, 4)
+            )
         )
-    return {
-        "method": "perf",
-        "refused": None,
-        "requests": requests,
-        "rows": rows,
-        "total": {"syscall": "total", "calls": total},
-        "calls_per_request": round(total / requests, 4),
-    }
+    return Syscalls(
+        method="perf",
+        refused=None,
+        requests=requests,
+        rows=rows,
+        total=SyscallTotal(syscall="total", calls=total),
+        calls_per_request=round(total / requests, 4),
+    )
 
 
-def refused_profile(reason: str) -> dict[str, Any]:
+def refused_profile(reason: str) -> Syscalls:
     """A syscall profile the host would not count: why, instead of any figure."""
-    return {
-        "method": "perf",
-        "refused": reason,
-        "requests": None,
-        "rows": [],
-        "total": None,
-        "calls_per_request": None,
-    }
+    return Syscalls(
+        method="perf", refused=reason, requests=None, rows=[], total=None, calls_per_request=None
+    )

@@ -13,37 +13,38 @@ not the host's noise.
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
+from c10klab.results.schemas import RunResult
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import Finished
 from c10klab.uncertainty import HostNoise, pooled_sigma
 
-# Where a request came from and what it is called: none of it changes what runs.
-NOT_THE_RUN = {"lesson", "experiment", "title", "repetitions"}
+# Where a request came from, and how often it is repeated back to back: none of it changes
+# what one run of it measures.
+NOT_THE_RUN = {"lesson", "experiment", "repetitions"}
 # The runs the estimate reads, newest first: enough to be steady, recent enough to follow
 # the host as it changes.
 RECENT_RUNS = 200
 
 
-def _undisturbed(outcome: dict[str, Any]) -> float | None:
+def _undisturbed(outcome: RunResult) -> float | None:
     """An outcome's QPS when it may count as the host's noise, else None."""
-    if not outcome.get("valid") or outcome.get("stable") is False:
+    if not outcome.valid or outcome.stable is False:
         return None
-    if (outcome.get("client") or {}).get("bound"):
+    if outcome.client is not None and outcome.client.bound:
         return None
-    qps = (outcome.get("summary") or {}).get("qps")
-    return float(qps) if qps else None
+    return outcome.summary.qps or None
 
 
 def identical_sets(recent: Sequence[Finished]) -> list[list[float]]:
     """The QPS of sets of identical runs among these."""
     singles: dict[str, list[float]] = defaultdict(list)
     for request, result, _ in recent:
-        if len(result.get("repetitions") or []) > 1:
+        if len(result.repetitions) > 1:
             continue  # back to back: not how far a separate run lands
         qps = _undisturbed(result)
         if qps is not None:
-            the_run = {k: v for k, v in request.items() if k not in NOT_THE_RUN}
+            the_run = request.model_dump(mode="json", exclude=NOT_THE_RUN)
             singles[json.dumps(the_run, sort_keys=True)].append(qps)
     return list(singles.values())
 
@@ -63,13 +64,7 @@ def host_noise(recent: Sequence[Finished]) -> HostNoise | None:
     )
 
 
-def calibration_request(server: str) -> dict[str, Any]:
+def calibration_request(server: str) -> RunRequest:
     """The A/A run a runner measures itself with, several times over: a lesson's settings
     (100 connections, 5 s after 1 s of warm-up), lesson 1's run."""
-    return {
-        "server": server,
-        "protocol": "echo",
-        "connections": 100,
-        "duration_s": 5,
-        "warmup_s": 1,
-    }
+    return RunRequest(server=server, protocol="echo", connections=100, duration_s=5, warmup_s=1)

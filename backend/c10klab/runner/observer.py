@@ -15,14 +15,16 @@ baseline), one a second, and a last one when the runner stops it after the load 
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from docker.models.containers import Container
 
+from c10klab.results.schemas import ProcessProfile, Summary, Traffic
+from c10klab.run_request import RunRequest
 from c10klab.runner import measure
 from c10klab.runner.counter import first_line
 from c10klab.runner.docker_engine import Engine, EngineError
-from c10klab.runner.plan import ContainerSpec
+from c10klab.runner.lines import NetCounters, ObserveLine, ServerProcesses, parse_line
+from c10klab.runner.plan import ContainerOptions, ContainerSpec
 
 FIRST_LINE_WAIT_S = 10.0
 STOP_WAIT_S = 5
@@ -36,40 +38,19 @@ class ObserverFailed(Exception):
 
 
 @dataclass(frozen=True)
-class NetCounters:
-    rx_bytes: int
-    rx_packets: int
-    tx_bytes: int
-    tx_packets: int
-
-
-@dataclass(frozen=True)
 class Observation:
     """One line of the observer's, stamped with the run's clock when it arrived."""
 
     t_s: float
     interval_s: float
     last: bool
-    procs: dict[str, int] | None
+    procs: ServerProcesses | None
     net: NetCounters | None
     cpu_s: float
 
     @classmethod
-    def parse(cls, line: dict[str, Any], t_s: float) -> "Observation | None":
-        if line.get("type") != "observe":
-            return None
-        net = line.get("net")
-        try:
-            return cls(
-                t_s=t_s,
-                interval_s=float(line["interval_s"]),
-                last=bool(line["final"]),
-                procs=dict(line["procs"]) if isinstance(line.get("procs"), dict) else None,
-                net=NetCounters(**net) if isinstance(net, dict) else None,
-                cpu_s=float(line["cpu_s"]),
-            )
-        except (KeyError, TypeError, ValueError):
-            return None
+    def of(cls, line: ObserveLine, t_s: float) -> "Observation":
+        return cls(t_s, line.interval_s, line.final, line.procs, line.net, line.cpu_s)
 
 
 class Observer:
@@ -85,10 +66,9 @@ class Observer:
     def start(self, server: Container) -> None:
         """Join the server's namespaces and wait for the first line (the traffic's baseline),
         so it is counted before the load generator sends a byte."""
-        namespaces = {
-            "pid_mode": f"container:{server.id}",
-            "network_mode": f"container:{server.id}",
-        }
+        namespaces = ContainerOptions(
+            pid_mode=f"container:{server.id}", network_mode=f"container:{server.id}"
+        )
         try:
             self.container = self.engine.start(self.spec, **namespaces)
         except EngineError as exc:
@@ -104,13 +84,12 @@ class Observer:
     def follow(self) -> None:
         assert self.container is not None
         for text in measure.split_lines(Engine.stdout_chunks(self.container)):
-            parsed = measure.parse_line(text)
-            line = Observation.parse(parsed, self.clock()) if parsed else None
-            if line is not None:
-                self.lines.append(line)
+            line = parse_line(text)
+            if isinstance(line, ObserveLine):
+                self.lines.append(Observation.of(line, self.clock()))
                 self.first.set()
 
-    def latest_procs(self) -> dict[str, int] | None:
+    def latest_procs(self) -> ServerProcesses | None:
         """The server's processes as last seen: what a progress event shows beside its QPS."""
         return self.lines[-1].procs if self.lines else None
 
@@ -147,7 +126,7 @@ def cpu_between(lines: list[Observation], start_s: float, end_s: float) -> float
     return max(at(end_s) - at(start_s), 0.0)
 
 
-def process_profile(lines: list[Observation], window: tuple[float, float]) -> dict[str, Any] | None:
+def process_profile(lines: list[Observation], window: tuple[float, float]) -> ProcessProfile | None:
     """The summary's `procs` over the measured time: peaks and means of the lines that
     arrived inside `window` (the run's clock), switches per second over their intervals.
     None when no line with processes fell inside it."""
@@ -158,76 +137,74 @@ def process_profile(lines: list[Observation], window: tuple[float, float]) -> di
         return None
     seconds = sum(interval for p, interval in inside if p is not None) or 1.0
 
-    def per_s(key: str) -> float:
-        return round(sum(p[key] for p in procs) / seconds, 1)
+    def per_s(switches: Callable[[ServerProcesses], int]) -> float:
+        return round(sum(switches(p) for p in procs) / seconds, 1)
 
-    return {
-        "samples": len(procs),
-        "processes_peak": max(p["processes"] for p in procs),
-        "threads_peak": max(p["threads"] for p in procs),
-        "rss_peak_bytes": max(p["rss_bytes"] for p in procs),
-        "rss_mean_bytes": sum(p["rss_bytes"] for p in procs) // len(procs),
-        "voluntary_ctxt_switches_per_s": per_s("voluntary_ctxt_switches"),
-        "nonvoluntary_ctxt_switches_per_s": per_s("nonvoluntary_ctxt_switches"),
-    }
+    return ProcessProfile(
+        samples=len(procs),
+        processes_peak=max(p.processes for p in procs),
+        threads_peak=max(p.threads for p in procs),
+        rss_peak_bytes=max(p.rss_bytes for p in procs),
+        rss_mean_bytes=sum(p.rss_bytes for p in procs) // len(procs),
+        voluntary_ctxt_switches_per_s=per_s(lambda p: p.voluntary_ctxt_switches),
+        nonvoluntary_ctxt_switches_per_s=per_s(lambda p: p.nonvoluntary_ctxt_switches),
+    )
 
 
-def least_bytes(request: dict[str, Any], requests: int) -> int:
+def least_bytes(request: RunRequest, requests: int) -> int:
     """The fewest bytes `requests` completed requests of `request` put on the wire."""
-    if request["protocol"] == "echo":
-        return requests * 2 * int(request["payload_bytes"])
+    if request.protocol == "echo":
+        return requests * 2 * request.payload_bytes
     return requests * HTTP_LEAST_BYTES
 
 
-def traffic(
-    lines: list[Observation], request: dict[str, Any], summary: dict[str, Any]
-) -> dict[str, Any]:
+def traffic(lines: list[Observation], request: RunRequest, summary: Summary) -> Traffic:
     """What crossed the server's network namespace from the observer's first line (before
     the load began) to its last (after it ended), against the least the load generator's
     figures need: every request it completed (warm-up, measure and its one verification)."""
-    requests = max(int(summary.get("requests_total") or 0), int(summary.get("requests") or 0)) + 1
+    requests = max(summary.requests_total or 0, summary.requests) + 1
     least = least_bytes(request, requests)
     counted = [line.net for line in lines if line.net is not None]
     if len(counted) < 2 or not lines[-1].last:
-        return {"judged": False, "least_bytes": least, "requests": requests}
+        return Traffic(judged=False, least_bytes=least, requests=requests)
     first, last = counted[0], counted[-1]
-    return {
-        "judged": True,
-        "requests": requests,
-        "least_bytes": least,
+    return Traffic(
+        judged=True,
+        requests=requests,
+        least_bytes=least,
         # On loopback every packet is received as it is sent; received is the one count.
-        "bytes": last.rx_bytes - first.rx_bytes,
-        "packets": last.rx_packets - first.rx_packets,
-    }
+        bytes=last.rx_bytes - first.rx_bytes,
+        packets=last.rx_packets - first.rx_packets,
+    )
 
 
-def traffic_problem(figures: dict[str, Any]) -> str | None:
+def traffic_problem(figures: Traffic) -> str | None:
     """Why the load generator's figures cannot be this run's, or None when they can be."""
-    if not figures["judged"]:
+    if not figures.judged or figures.bytes is None:
         return (
             "the traffic on the server's side could not be counted (the observer stopped "
             "early), so nothing confirms the load generator's figures; run it again"
         )
-    if figures["bytes"] < figures["least_bytes"]:
+    if figures.bytes < figures.least_bytes:
         return (
             f"the figures disagree with the traffic counted on the server's side: "
-            f"{figures['requests']:,} requests need at least {figures['least_bytes']:,} bytes, "
-            f"but only {figures['bytes']:,} crossed the server's network"
+            f"{figures.requests:,} requests need at least {figures.least_bytes:,} bytes, "
+            f"but only {figures.bytes:,} crossed the server's network"
         )
     return None
 
 
-def summary_problem(summary: dict[str, Any]) -> str | None:
+def summary_problem(summary: Summary) -> str | None:
     """Why a summary cannot describe any real run, or None: its throughput is not its
     requests over its duration, or its percentiles are out of order."""
-    requests, duration, qps = summary["requests"], summary["duration_s"], summary["qps"]
+    requests, duration, qps = summary.requests, summary.duration_s, summary.qps
     if duration <= 0 or abs(requests / duration - qps) > max(0.01 * qps, 1.0):
         return (
             f"the load generator's summary contradicts itself: {requests:,} requests in "
             f"{duration} s are not {qps:,.1f} requests/s"
         )
-    latency = summary["latency_us"]
-    ordered = [latency[k] for k in ("p50", "p90", "p99", "p999", "max")]
+    latency = summary.latency_us
+    ordered = [latency.p50, latency.p90, latency.p99, latency.p999, latency.max]
     if requests > 0 and ordered != sorted(ordered):
         return "the load generator's summary contradicts itself: its percentiles are out of order"
     return None

@@ -11,9 +11,12 @@ import json
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
+
+from docker.types import Healthcheck, LogConfig, Mount, Ulimit
 
 from c10klab.config import Settings, parse_cpus, spare_cpuset
+from c10klab.run_request import Protocol, RunRequest
 from c10klab.runner.measure import counter_args
 from c10klab.sandboxes.schemas import Server
 
@@ -52,16 +55,45 @@ class BuildLimits:
 
 
 BUILD_LIMITS = BuildLimits()
+
+
+class ContainerOptions(TypedDict, total=False):
+    """The keyword arguments of docker's containers.run that the course's containers are
+    given: every option this module sets, and the namespaces joined at start (`pid_mode`,
+    `network_mode`). Values the SDK has a type for are of that type (docker.types)."""
+
+    name: str
+    labels: dict[str, str]
+    cap_drop: list[str]
+    cap_add: list[str]
+    security_opt: list[str]
+    read_only: bool
+    user: str
+    ulimits: list[Ulimit]
+    mounts: list[Mount]
+    network_mode: str
+    pid_mode: str
+    entrypoint: list[str]
+    environment: dict[str, str]
+    tmpfs: dict[str, str]
+    cpuset_cpus: str
+    mem_limit: str
+    memswap_limit: str
+    pids_limit: int
+    healthcheck: Healthcheck
+    log_config: LogConfig
+
+
 # A variant's server writes at most this much before Docker rotates its log away: a server
 # printing without end fills no disk.
-VARIANT_LOG = {"type": "json-file", "config": {"max-size": "1m", "max-file": "1"}}
+VARIANT_LOG = LogConfig(type="json-file", config={"max-size": "1m", "max-file": "1"})
 
 
 @dataclass(frozen=True)
 class ContainerSpec:
     image: str
     command: list[str]
-    kwargs: dict[str, Any] = field(default_factory=dict)
+    kwargs: ContainerOptions = field(default_factory=ContainerOptions)
 
 
 @dataclass(frozen=True)
@@ -104,30 +136,30 @@ def _value(value: int | str | bool) -> str:
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
-def server_argv(server: Server, request: dict[str, Any]) -> list[str]:
-    argv = [*server.command, "--port", str(SERVER_PORT), "--protocol", request["protocol"]]
+def server_argv(server: Server, request: RunRequest) -> list[str]:
+    argv = [*server.command, "--port", str(SERVER_PORT), "--protocol", request.protocol]
     flags = {k.name: k.flag for k in server.knobs}
-    for name, value in sorted(request.get("knobs", {}).items()):
+    for name, value in sorted(request.knobs.items()):
         argv += [flags[name], _value(value)]
     return argv
 
 
-def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
+def loadgen_argv(request: RunRequest, threads: int) -> list[str]:
     argv = [
         "--host",
         "127.0.0.1",
         "--port",
         str(SERVER_PORT),
         "--protocol",
-        request["protocol"],
+        request.protocol,
         "--connections",
-        str(int(request["connections"])),
+        str(request.connections),
         "--payload-bytes",
-        str(int(request["payload_bytes"])),
+        str(request.payload_bytes),
         "--duration-s",
-        f"{float(request['duration_s']):g}",
+        f"{request.duration_s:g}",
         "--warmup-s",
-        f"{float(request['warmup_s']):g}",
+        f"{request.warmup_s:g}",
         "--threads",
         str(threads),
         "--wait-ready-s",
@@ -138,35 +170,32 @@ def loadgen_argv(request: dict[str, Any], threads: int) -> list[str]:
         "--engine",
         "io_uring",
     ]
-    if float(request.get("rate", 0)) > 0:
-        argv += ["--rate", f"{float(request['rate']):g}"]
-    if int(request.get("idle_connections", 0)) > 0:
-        argv += ["--idle", str(int(request["idle_connections"]))]
-    if request.get("new_connection_per_request"):
+    if request.rate > 0:
+        argv += ["--rate", f"{request.rate:g}"]
+    if request.idle_connections > 0:
+        argv += ["--idle", str(request.idle_connections)]
+    if request.new_connection_per_request:
         argv.append("--new-connection-per-request")
-    if float(request.get("ramp_s", 0)) > 0:
-        argv += ["--ramp-s", f"{float(request['ramp_s']):g}"]
+    if request.ramp_s > 0:
+        argv += ["--ramp-s", f"{request.ramp_s:g}"]
     return argv
 
 
-def _locked_down(run_id: str, role: str, settings: Settings) -> dict[str, Any]:
+def _locked_down(run_id: str, role: str, settings: Settings) -> ContainerOptions:
     """What every container of a run gets: no capabilities, no privilege gain, read-only root,
     limits on memory, processes and files, and labels so a sweep finds it whatever happened.
     The name carries the runner's label too: a run queued again after its runner was lost may
     be taken by another runner on the same engine while the first one's containers remain."""
     label = store_label(settings)
-    return {
-        "name": f"c10klab-{run_id[:12]}-{label[:6]}-{role}",
-        "labels": {LABEL: label, "c10klab.run": run_id, "c10klab.role": role},
-        "cap_drop": ["ALL"],
-        "security_opt": ["no-new-privileges"],
-        "read_only": True,
-        "user": NOBODY,
-        "ulimits": [
-            {"name": "nofile", "soft": settings.nofile_limit, "hard": settings.nofile_limit}
-        ],
-        "detach": True,
-    }
+    return ContainerOptions(
+        name=f"c10klab-{run_id[:12]}-{label[:6]}-{role}",
+        labels={LABEL: label, "c10klab.run": run_id, "c10klab.role": role},
+        cap_drop=["ALL"],
+        security_opt=["no-new-privileges"],
+        read_only=True,
+        user=NOBODY,
+        ulimits=[Ulimit(name="nofile", soft=settings.nofile_limit, hard=settings.nofile_limit)],
+    )
 
 
 IO_URING_CALLS = {"io_uring_setup", "io_uring_enter", "io_uring_register"}
@@ -208,19 +237,19 @@ def counter_spec(run_id: str, settings: Settings, names: list[str]) -> Container
     return ContainerSpec(
         image=COUNTER_IMAGE,
         command=names,
-        kwargs={
-            **locked,
-            "user": "0:0",
-            "cap_add": COUNTER_CAPABILITIES,
-            "mounts": [{"Type": "bind", "Source": TRACEFS, "Target": TRACEFS, "ReadOnly": True}],
-            "network_mode": "none",
+        kwargs=locked
+        | ContainerOptions(
+            user="0:0",
+            cap_add=COUNTER_CAPABILITIES,
+            mounts=[Mount(target=TRACEFS, source=TRACEFS, type="bind", read_only=True)],
+            network_mode="none",
             # perf wakes every 250 ms to print: off the server's CPUs, and off the measured
             # ones where the host has others
-            "cpuset_cpus": watcher_cpus(settings),
-            "mem_limit": "256m",
-            "memswap_limit": "256m",
-            "pids_limit": 8,
-        },
+            cpuset_cpus=watcher_cpus(settings),
+            mem_limit="256m",
+            memswap_limit="256m",
+            pids_limit=8,
+        ),
     )
 
 
@@ -233,32 +262,32 @@ SELF_DESTRUCT = "kill -TERM 1; sleep 3; kill -KILL -1 2>/dev/null; true"
 NS_PER_S = 1_000_000_000
 
 
-def self_deadline(seconds: float) -> dict[str, Any]:
+def self_deadline(seconds: float) -> ContainerOptions:
     """A container that ends by itself `seconds` after it started, with no runner needed:
     Docker runs a health check's first probe one `interval` after the start, so a check
     whose probe stops the container is a deadline the engine keeps, even if the runner that
     started it was killed. Until then it costs nothing (no probe runs)."""
-    return {
-        "healthcheck": {
-            "test": ["CMD", "/bin/sh", "-c", SELF_DESTRUCT],
-            "interval": int(seconds * NS_PER_S),
-            "timeout": 10 * NS_PER_S,
-            "retries": 1,
-        }
-    }
+    return ContainerOptions(
+        healthcheck=Healthcheck(
+            test=["CMD", "/bin/sh", "-c", SELF_DESTRUCT],
+            interval=int(seconds * NS_PER_S),
+            timeout=10 * NS_PER_S,
+            retries=1,
+        )
+    )
 
 
-def variant_hardening(server: Server, settings: Settings) -> dict[str, Any]:
+def variant_hardening(server: Server, settings: Settings) -> ContainerOptions:
     """What a learner's edited server gets beyond an original's: always our seccomp allowlist
     (ptrace, namespaces, mounts refused), io_uring in it only for variants of io_uring servers,
     and a capped log."""
-    return {
-        "security_opt": [
+    return ContainerOptions(
+        security_opt=[
             "no-new-privileges",
             seccomp_option(settings, io_uring=server.needs_io_uring),
         ],
-        "log_config": VARIANT_LOG,
-    }
+        log_config=VARIANT_LOG,
+    )
 
 
 # Processes and threads a per-connection server may hold beyond one per connection: its own,
@@ -266,21 +295,21 @@ def variant_hardening(server: Server, settings: Settings) -> dict[str, Any]:
 PIDS_HEADROOM = 100
 
 
-def pids_limit(server: Server, request: dict[str, Any]) -> int:
+def pids_limit(server: Server, request: RunRequest) -> int:
     """The server container's process/thread limit for this request: the catalog's, or, for a
     process or thread per connection, what the request's connections need (issue 23.10: a
     fork bomb in an edited c-forking held 5,100 of the host's processes at any load)."""
     if not server.limits.pids_per_connection:
         return server.limits.pids
-    connections = int(request.get("connections", 0)) + int(request.get("idle_connections", 0))
+    connections = request.connections + request.idle_connections
     return min(server.limits.pids, connections + PIDS_HEADROOM)
 
 
 def server_container(
     server: Server,
     image: str,
-    request: dict[str, Any],
-    hardening: dict[str, Any],
+    request: RunRequest,
+    hardening: ContainerOptions,
     deadline_s: float,
     settings: Settings,
 ) -> ContainerSpec:
@@ -290,39 +319,35 @@ def server_container(
     return ContainerSpec(
         image=image,
         command=server_argv(server, request),
-        kwargs={
-            **hardening,
-            "cpuset_cpus": settings.server_cpus,
-            "mem_limit": memory,
-            "memswap_limit": memory,
-            "pids_limit": pids_limit(server, request),
+        kwargs=hardening
+        | ContainerOptions(
+            cpuset_cpus=settings.server_cpus,
+            mem_limit=memory,
+            memswap_limit=memory,
+            pids_limit=pids_limit(server, request),
             # Only loopback: the load generator joins this namespace, nothing else is reachable.
-            "network_mode": "none",
-            # Later than the runner's own deadline, whose stop says why: this one is for
-            # when no runner is left to stop it.
-            **self_deadline(deadline_s + SELF_DEADLINE_AFTER_S),
-        },
+            network_mode="none",
+        )
+        # Later than the runner's own deadline, whose stop says why: this one is for when no
+        # runner is left to stop it.
+        | self_deadline(deadline_s + SELF_DEADLINE_AFTER_S),
     )
 
 
 def plan_run(
     run_id: str,
     server: Server,
-    request: dict[str, Any],
+    request: RunRequest,
     settings: Settings,
     variant_image: str | None = None,
 ) -> RunPlan:
     """The containers of one run; with `variant_image`, the server is that learner's build."""
     deadline = (
-        WAIT_READY_S
-        + float(request.get("ramp_s", 0))
-        + float(request["warmup_s"])
-        + float(request["duration_s"])
-        + DEADLINE_SLACK_S
+        WAIT_READY_S + request.ramp_s + request.warmup_s + request.duration_s + DEADLINE_SLACK_S
     )
     hardening = _locked_down(run_id, "server", settings)
     if server.needs_io_uring:
-        hardening["security_opt"] = [*hardening["security_opt"], seccomp_option(settings)]
+        hardening["security_opt"] = [*hardening.get("security_opt", []), seccomp_option(settings)]
     if variant_image:
         hardening |= variant_hardening(server, settings)
     image = variant_image or server.image
@@ -335,7 +360,7 @@ def plan_run(
         deadline,
     )
     counter = None
-    if request.get("profile") == "syscalls":
+    if request.profile == "syscalls":
         counter = counter_spec(run_id, settings, counter_args())
     return RunPlan(server_spec, loadgen_spec, deadline, counter, observer_spec(run_id, settings))
 
@@ -350,18 +375,18 @@ def loadgen_container(
     return ContainerSpec(
         image=LOADGEN_IMAGE,
         command=command,
-        kwargs={
-            **locked,
-            "user": MEASURER,
+        kwargs=locked
+        | ContainerOptions(
+            user=MEASURER,
             # Its io_uring engine needs what Docker >= 25 blocks by default: the servers' profile.
-            "security_opt": [*locked["security_opt"], seccomp_option(settings)],
-            "cpuset_cpus": settings.loadgen_cpus,
-            "mem_limit": memory,
-            "memswap_limit": memory,
-            "pids_limit": 64,
-            # It no longer ends with the server's pid namespace: its own deadline.
-            **self_deadline(deadline_s + SELF_DEADLINE_AFTER_S),
-        },
+            security_opt=[*locked.get("security_opt", []), seccomp_option(settings)],
+            cpuset_cpus=settings.loadgen_cpus,
+            mem_limit=memory,
+            memswap_limit=memory,
+            pids_limit=64,
+        )
+        # It no longer ends with the server's pid namespace: its own deadline.
+        | self_deadline(deadline_s + SELF_DEADLINE_AFTER_S),
     )
 
 
@@ -373,15 +398,15 @@ def observer_spec(run_id: str, settings: Settings) -> ContainerSpec:
     return ContainerSpec(
         image=LOADGEN_IMAGE,
         command=["--uid", str(SERVER_UID), "--interval-ms", str(OBSERVE_INTERVAL_MS)],
-        kwargs={
-            **locked,
-            "user": MEASURER,
-            "entrypoint": ["/usr/local/bin/observe"],
-            "cpuset_cpus": watcher_cpus(settings),
-            "mem_limit": "64m",
-            "memswap_limit": "64m",
-            "pids_limit": 4,
-        },
+        kwargs=locked
+        | ContainerOptions(
+            user=MEASURER,
+            entrypoint=["/usr/local/bin/observe"],
+            cpuset_cpus=watcher_cpus(settings),
+            mem_limit="64m",
+            memswap_limit="64m",
+            pids_limit=4,
+        ),
     )
 
 
@@ -403,22 +428,22 @@ def build_spec(run_id: str, model: str, source: str, settings: Settings) -> Cont
     return ContainerSpec(
         image=BUILD_IMAGE,
         command=[model],
-        kwargs={
-            **locked,
-            "ulimits": [
-                {"name": "nofile", "soft": limits.nofile, "hard": limits.nofile},
-                {"name": "cpu", "soft": limits.cpu_s, "hard": limits.cpu_s},
+        kwargs=locked
+        | ContainerOptions(
+            ulimits=[
+                Ulimit(name="nofile", soft=limits.nofile, hard=limits.nofile),
+                Ulimit(name="cpu", soft=limits.cpu_s, hard=limits.cpu_s),
             ],
-            "environment": {"C10K_SOURCE_B64": base64.b64encode(source.encode()).decode()},
-            "tmpfs": {"/work": f"size={limits.tmpfs_bytes},mode=1777,nosuid,nodev"},
-            "network_mode": "none",
-            "cpuset_cpus": settings.loadgen_cpus,
-            "mem_limit": limits.memory,
-            "memswap_limit": limits.memory,
-            "pids_limit": limits.pids,
-            "log_config": {"type": "json-file", "config": {"max-size": "32m", "max-file": "1"}},
-            **self_deadline(limits.wall_s + SELF_DEADLINE_AFTER_S),
-        },
+            environment={"C10K_SOURCE_B64": base64.b64encode(source.encode()).decode()},
+            tmpfs={"/work": f"size={limits.tmpfs_bytes},mode=1777,nosuid,nodev"},
+            network_mode="none",
+            cpuset_cpus=settings.loadgen_cpus,
+            mem_limit=limits.memory,
+            memswap_limit=limits.memory,
+            pids_limit=limits.pids,
+            log_config=LogConfig(type="json-file", config={"max-size": "32m", "max-file": "1"}),
+        )
+        | self_deadline(limits.wall_s + SELF_DEADLINE_AFTER_S),
     )
 
 
@@ -427,12 +452,13 @@ CHECK_CONNECTIONS = 64  # loadgen --check's most: connections open at once in it
 
 
 def check_plan(
-    run_id: str, server: Server, image: str, protocol: str, settings: Settings
+    run_id: str, server: Server, image: str, protocol: Protocol, settings: Settings
 ) -> RunPlan:
     """A variant's server and the load generator's correctness check beside it, for one
-    protocol: the same hardening as a benchmark's containers."""
+    protocol: the same hardening as a benchmark's containers. The server runs as for a run of
+    that protocol, with no knobs, and the connections the check opens."""
     connections = server.limits.serves_at_once or CHECK_CONNECTIONS
-    request = {"protocol": protocol, "knobs": {}, "connections": connections}
+    request = RunRequest(server=server.id, protocol=protocol, connections=connections)
     role = f"check-{protocol}"
     hardening = _locked_down(run_id, f"{role}-server", settings) | variant_hardening(
         server, settings

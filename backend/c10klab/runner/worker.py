@@ -16,17 +16,47 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from docker.models.containers import Container
 
 from c10klab.config import Settings, get_settings, parse_cpus, spare_cpuset
-from c10klab.hosts.store import RunnerHost, RunnerStore, sharing_cpus
+from c10klab.hosts.store import DockerState, RunnerHost, RunnerStore, sharing_cpus
+from c10klab.results.schemas import (
+    BuildData,
+    BuildEvent,
+    BuildOutcome,
+    CheckData,
+    CheckedEvent,
+    CheckEvent,
+    CheckOutcome,
+    CheckResult,
+    Client,
+    Diagnostic,
+    DoneEvent,
+    Drift,
+    FailedData,
+    FailedEvent,
+    Image,
+    Interference,
+    ProcessProfile,
+    ProgressEvent,
+    Provenance,
+    RepetitionData,
+    RepetitionEvent,
+    RunResult,
+    ServerStatsEvent,
+    StartedData,
+    StartedEvent,
+    Traffic,
+    Window,
+)
+from c10klab.results.schemas import Repetition as RepetitionOutcome
 from c10klab.runner import measure, observer
 from c10klab.runner.builds import VariantBuilds, VariantFailed
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine, EngineError
-from c10klab.runner.measure import CpuSample
+from c10klab.runner.lines import ErrorLine, PhaseLine, ProgressLine, SummaryLine, parse_line
+from c10klab.runner.measure import CpuSample, DockerStats
 from c10klab.runner.noise import RECENT_RUNS, calibration_request, host_noise
 from c10klab.runner.observer import Observer, ObserverFailed
 from c10klab.runner.plan import (
@@ -38,8 +68,6 @@ from c10klab.runner.plan import (
     runner_name,
     store_label,
 )
-from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import stored_request
 from c10klab.runs.store import Lease, LeaseLost, Run, RunStore
 from c10klab.sandboxes.schemas import Server
 from c10klab.sandboxes.service import load_catalog
@@ -49,7 +77,9 @@ from c10klab.variants.store import Variant, VariantStore
 log = logging.getLogger("c10klab.runner")
 
 # The engine's state (Engine.probe) and which of the course's images it holds, by tag.
-DockerSeen = tuple[dict[str, Any], dict[str, bool]]
+DockerSeen = tuple[DockerState, dict[str, bool]]
+# What a runner says of its engine where only its CPUs matter (who shares them): not looked at.
+ENGINE_UNSEEN = DockerState(reachable=False, version=None, error="not looked at")
 
 HEARTBEAT_S = 3.0
 IDLE_POLL_S = 0.3
@@ -79,16 +109,51 @@ def cpu_model() -> str:
 
 
 class RunFailed(Exception):
+    """Why a run ends failed (or cancelled); a variant's failure says more: the compiler's
+    `diagnostics`, or the `check` that failed."""
+
     def __init__(
         self,
         reason: str,
         logs: list[str] | None = None,
         cancelled: bool = False,
-        detail: dict[str, Any] | None = None,
+        *,
+        diagnostics: list[Diagnostic] | None = None,
+        check: CheckOutcome | None = None,
     ):
         super().__init__(reason)
         self.reason, self.logs, self.cancelled = reason, logs or [], cancelled
-        self.detail = detail or {}  # more for the `failed` event: a variant's diagnostics
+        self.diagnostics, self.check = diagnostics, check
+
+    def event(self) -> FailedEvent:
+        data = FailedData(
+            reason=self.reason,
+            logs=self.logs,
+            cancelled=self.cancelled,
+            diagnostics=self.diagnostics,
+            check=self.check,
+        )
+        return FailedEvent(type="failed", data=data)
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What the observer saw of one repetition: the server's processes over the measured time
+    (None when none were counted), and the traffic that crossed its network."""
+
+    procs: ProcessProfile | None
+    traffic: Traffic | None
+
+
+@dataclass(frozen=True)
+class Stability:
+    """Whether anything disturbed a repetition while it was measured, and the figures that
+    say so (measure.py)."""
+
+    reason: str | None  # why it was disturbed; None: it was not
+    interference: Interference
+    drift: Drift
+    client: Client
 
 
 @dataclass
@@ -104,7 +169,7 @@ class Repetition:
     server_cpu: list[measure.CpuSample] = field(default_factory=list)
     loadgen_cpu: list[measure.CpuSample] = field(default_factory=list)
     measure_to_s: float | None = None
-    intervals: list[dict[str, Any]] = field(default_factory=list)
+    intervals: list[measure.Interval] = field(default_factory=list)
     observer: Observer | None = None  # the server's side, counted apart from the loadgen
     done: threading.Event = field(default_factory=threading.Event)
     stop_reason: str | None = None
@@ -126,7 +191,7 @@ class Execution:
 
     @property
     def repetitions(self) -> int:
-        return int(self.run.request.get("repetitions", 1))
+        return self.run.request.repetitions
 
 
 class Runner:
@@ -206,7 +271,7 @@ class Runner:
         return docker_state, images
 
     def describe(
-        self, docker: dict[str, Any], images: dict[str, bool], state: str, run_id: str | None
+        self, docker: DockerState, images: dict[str, bool], state: str, run_id: str | None
     ) -> RunnerHost:
         return describe_runner(
             self.settings, self.host, docker, images, state, run_id, self.started_at, self.noise
@@ -277,15 +342,12 @@ class Runner:
         runs = self.settings.calibration_runs
         if runs == 0 or (self.noise and self.noise.runs >= runs):
             return
-        request = RunRequest(**calibration_request(self.settings.calibration_server))
+        request = calibration_request(self.settings.calibration_server)
         log.info("measuring this host's noise: %d runs of %s", runs, request.server)
         for _ in range(runs):
             if self.stopping.is_set():
                 return
-            run = self.store.begin_own_run(
-                self.runner_id, request.server, stored_request(request), LEASE_S
-            )
-            self.run_own(run)
+            self.run_own(self.store.begin_own_run(self.runner_id, request, LEASE_S))
         self.renew_noise()
         if self.noise:
             log.info("this host's run-to-run spread: %.1f %%", self.noise.sigma * 100)
@@ -301,49 +363,38 @@ class Runner:
         log.info("run %s: %s %s", run.id, run.server, run.request)
         server = load_catalog(self.settings.sandboxes_dir).get(run.server)
         if server is None:
-            self.store.finish(
-                lease,
-                "failed",
-                "failed",
-                {"reason": f"server {run.server} is no longer in the catalog", "logs": []},
-                error="unknown server",
-            )
+            gone = RunFailed(f"server {run.server} is no longer in the catalog")
+            self.store.finish(lease, "failed", gone.event(), error="unknown server")
             return
-        variant_id = run.request.get("variant")
+        variant_id = run.request.variant
         variant = self.variants.get(variant_id) if variant_id else None
         try:
             if variant_id and variant is None:
                 raise VariantFailed(f"the variant {variant_id} no longer exists")
             image = self.builds.tag_for(variant, server) if variant else None
         except VariantFailed as failure:
-            self.store.finish(
-                lease, "failed", "failed", {"reason": failure.reason}, error=failure.reason
-            )
+            self.store.finish(lease, "failed", RunFailed(failure.reason).event())
             return
         ex = Execution(run, lease, plan_run(run.id, server, run.request, self.settings, image))
-        self.store.append_event(
-            lease,
-            "started",
-            {
-                "server": run.server,
-                "server_cpus": self.settings.server_cpus,
-                "loadgen_cpus": self.settings.loadgen_cpus,
-            },
+        started = StartedData(
+            server=run.server,
+            server_cpus=self.settings.server_cpus,
+            loadgen_cpus=self.settings.loadgen_cpus,
         )
+        self.store.append_event(lease, StartedEvent(type="started", data=started))
         try:
             if variant and image:
                 checked = self.prepare_variant(ex, variant, server, image)
-                if run.request.get("check_only"):
+                if run.request.check_only:
                     self.clean_up(ex)
-                    self.store.finish(lease, "done", "checked", checked, result=checked)
+                    self.store.finish(lease, "done", CheckedEvent(type="checked", data=checked))
                     log.info("run %s: variant %s built and checked", run.id, variant.id)
                     return
             result = self.measure(ex)
         except RunFailed as failure:
             self.clean_up(ex)
             status = "cancelled" if failure.cancelled else "failed"
-            data = {"reason": failure.reason, "logs": failure.logs, "cancelled": failure.cancelled}
-            self.store.finish(lease, status, "failed", data | failure.detail, error=failure.reason)
+            self.store.finish(lease, status, failure.event())
             log.info("run %s %s: %s", run.id, status, failure.reason)
         except LeaseLost:
             self.clean_up(ex)  # what it started goes; what it would have written, too
@@ -351,39 +402,45 @@ class Runner:
         except Exception as exc:  # an engine error must still end the run with a reason
             log.exception("run %s crashed", run.id)
             self.clean_up(ex)
-            reason = f"the runner hit an error: {exc}"
-            self.store.finish(
-                lease, "failed", "failed", {"reason": reason, "logs": []}, error=reason
-            )
+            crashed = RunFailed(f"the runner hit an error: {exc}")
+            self.store.finish(lease, "failed", crashed.event())
         else:
             self.clean_up(ex)
-            self.store.finish(lease, "done", "done", result, result=result)
-            log.info("run %s done: %.0f qps", run.id, result["summary"]["qps"])
+            self.store.finish(lease, "done", DoneEvent(type="done", data=result))
+            log.info("run %s done: %.0f qps", run.id, result.summary.qps)
 
     def prepare_variant(
         self, ex: Execution, variant: Variant, server: Server, image: str
-    ) -> dict[str, Any]:
+    ) -> CheckResult:
         """Build a learner's edited server (or find its build) and check its answers, saying
         each step as an event; a failure is the run's, with the diagnostics or the check."""
 
-        def say(kind: str, data: dict[str, Any]) -> None:
-            self.store.append_event(ex.lease, kind, {"t_s": round(ex.t_s(), 3)} | data)
+        def say(outcome: BuildOutcome | CheckOutcome) -> None:
+            t_s = round(ex.t_s(), 3)
+            if isinstance(outcome, BuildOutcome):
+                built = BuildData(t_s=t_s, **outcome.model_dump())
+                self.store.append_event(ex.lease, BuildEvent(type="build", data=built))
+            else:
+                checked = CheckData(t_s=t_s, **outcome.model_dump())
+                self.store.append_event(ex.lease, CheckEvent(type="check", data=checked))
 
         try:
             build = self.builds.build(ex.run.id, variant, server, image, say)
             if self.store.cancel_requested(ex.run.id):
                 raise RunFailed("cancelled", cancelled=True)
             if self.already_checked(ex.run, variant):
-                return {"build": build, "checks": []}
+                return CheckResult(build=build, checks=[])
             checks = self.builds.check(ex.run.id, server, image, say)
         except VariantFailed as failure:
-            raise RunFailed(failure.reason, failure.logs, detail=failure.detail) from failure
-        return {"build": build, "checks": checks}
+            raise RunFailed(
+                failure.reason, failure.logs, diagnostics=failure.diagnostics, check=failure.check
+            ) from failure
+        return CheckResult(build=build, checks=checks)
 
     def already_checked(self, run: Run, variant: Variant) -> bool:
         """A benchmark of a variant whose own check run passed: the same source, so the same
         binary; checking it again would only add time."""
-        if run.request.get("check_only"):
+        if run.request.check_only:
             return False
         check = self.store.get_run(variant.check_run_id)
         return check is not None and check.status == "done"
@@ -396,28 +453,29 @@ class Runner:
         except EngineError:
             log.exception("could not remove the containers of run %s", ex.run.id)
 
-    def measure(self, ex: Execution) -> dict[str, Any]:
+    def measure(self, ex: Execution) -> RunResult:
         """Every repetition on fresh containers, then their figures combined."""
         started_at = datetime.now(UTC).isoformat(timespec="seconds")
-        outcomes: list[dict[str, Any]] = []
+        outcomes: list[RepetitionOutcome] = []
         for number in range(1, ex.repetitions + 1):
             ex.current = Repetition(number)
             if ex.repetitions > 1:
-                self.store.append_event(
-                    ex.lease,
-                    "repetition",
-                    {"t_s": round(ex.t_s(), 3), "repetition": number, "of": ex.repetitions},
-                )
+                begun = RepetitionData(t_s=round(ex.t_s(), 3), repetition=number, of=ex.repetitions)
+                self.store.append_event(ex.lease, RepetitionEvent(type="repetition", data=begun))
             outcome, summary = self.measure_once(ex)
             outcomes.append(outcome)
             self.clean_up(ex)  # the next repetition starts from nothing
         combined = measure.combine(outcomes, self.settings.noisy_spread)
-        combined["provenance"] = self.provenance(ex, summary, started_at)
-        # The host's noise as known when this was measured: what one run of it can tell apart.
-        combined["host_noise"] = self.noise.model_dump() if self.noise else None
-        return combined
+        return combined.model_copy(
+            update={
+                "provenance": self.provenance(ex, summary, started_at),
+                # The host's noise as known when this was measured: what one run of it can
+                # tell apart.
+                "host_noise": self.noise,
+            }
+        )
 
-    def measure_once(self, ex: Execution) -> tuple[dict[str, Any], dict[str, Any]]:
+    def measure_once(self, ex: Execution) -> tuple[RepetitionOutcome, SummaryLine]:
         """One repetition: its outcome, and the load generator's whole summary."""
         rep = ex.current
         try:
@@ -461,122 +519,123 @@ class Runner:
             raise RunFailed(detail, Engine.log_tail(server) + Engine.log_tail(loadgen, 5))
 
         # Every request the server answered: the load's, plus loadgen's one verification.
-        requests = int(summary.get("requests_total") or summary.get("requests") or 0) + 1
+        requests = (summary.requests_total or summary.requests) + 1
         syscalls = counter.stop(requests) if counter is not None else None  # before the server
         observed = self.observed(ex, rep, summary)  # before the server, too
         server_exit = Engine.stop(server, SIGTERM_GRACE_S)
         invalid = measure.judge(
             summary, self.settings.invalid_error_rate, self.settings.min_rate_fraction
         )
-        server_summary = rep.server_stats.summary() | {
-            "exit_code": server_exit,
-            "profile": observed["procs"],
-        }
-        if server_exit not in (0, None):
-            server_summary["exit_note"] = (
-                f"the server exited with code {server_exit} on SIGTERM (expected 0 within "
-                f"{SIGTERM_GRACE_S} s)"
-            )
-        outcome: dict[str, Any] = {
-            "repetition": rep.number,
-            "summary": {k: summary.get(k) for k in measure.SUMMARY_KEYS}
-            | {"procs": observed["procs"]},
-            "server": server_summary,
-            "traffic": observed["traffic"],
-            "valid": invalid is None,
-            "invalid_reason": invalid,
-            **self.stability(ex, rep),
-        }
-        if syscalls is not None:
-            outcome["syscalls"] = syscalls
-        outcome["client"] |= {k: summary.get(k) for k in ("engine", "engine_note")}
+        exit_note = (
+            f"the server exited with code {server_exit} on SIGTERM (expected 0 within "
+            f"{SIGTERM_GRACE_S} s)"
+            if server_exit not in (0, None)
+            else None
+        )
+        server_figures = rep.server_stats.summary().model_copy(
+            update={"exit_code": server_exit, "exit_note": exit_note, "profile": observed.procs}
+        )
+        stability = self.stability(ex, rep)
+        engine = {"engine": summary.engine, "engine_note": summary.engine_note}
+        outcome = RepetitionOutcome(
+            repetition=rep.number,
+            summary=summary.figures(observed.procs),
+            server=server_figures,
+            traffic=observed.traffic,
+            valid=invalid is None,
+            invalid_reason=invalid,
+            stable=stability.reason is None,
+            unstable_reason=stability.reason,
+            interference=stability.interference,
+            drift=stability.drift,
+            client=stability.client.model_copy(update=engine),
+            syscalls=syscalls,
+        )
         return outcome, summary
 
-    def observed(self, ex: Execution, rep: Repetition, summary: dict[str, Any]) -> dict[str, Any]:
+    def observed(self, ex: Execution, rep: Repetition, summary: SummaryLine) -> Observed:
         """The observer's last line, then what it saw: the server's processes over the
         measured time, and the traffic that crossed the server's network, which must hold
         the load generator's figures (else the run fails: they are not this run's)."""
         if rep.observer is None:
-            return {"procs": None, "traffic": None}
+            return Observed(procs=None, traffic=None)
         lines = rep.observer.stop()
         window = (rep.server_stats.measure_from_s or 0.0, rep.measure_to_s or ex.t_s())
         traffic = observer.traffic(lines, ex.run.request, summary)
         problem = observer.summary_problem(summary) or observer.traffic_problem(traffic)
         if problem:
             raise RunFailed(problem)
-        return {"procs": observer.process_profile(lines, window), "traffic": traffic}
+        return Observed(procs=observer.process_profile(lines, window), traffic=traffic)
 
-    def stability(self, ex: Execution, rep: Repetition) -> dict[str, Any]:
+    def stability(self, ex: Execution, rep: Repetition) -> Stability:
         """Whether anything disturbed the repetition while it was measured (measure.py)."""
         window = (rep.server_stats.measure_from_s or 0.0, rep.measure_to_s or ex.t_s())
-        interference = {
-            "limit": self.settings.max_interference_server,
-            "measure_phase": {"from_s": round(window[0], 3), "to_s": round(window[1], 3)},
-            "server": measure.cpu_use(
-                list(rep.server_cpu), self.settings.server_cpus, window, USER_HZ, busy_columns()
-            )
-            | {"limit": self.settings.max_interference_server},
-            "loadgen": measure.cpu_use(
-                list(rep.loadgen_cpu),
-                self.settings.loadgen_cpus,
-                window,
-                USER_HZ,
-                busy_columns(),
-                ours=rep.observer.cpu_between if rep.observer else None,
-            )
-            | {"limit": self.settings.max_interference_loadgen},
-        }
-        open_loop = float(ex.run.request.get("rate", 0)) > 0
+        server_use = measure.cpu_use(
+            list(rep.server_cpu), self.settings.server_cpus, window, USER_HZ, busy_columns()
+        )
+        loadgen_use = measure.cpu_use(
+            list(rep.loadgen_cpu),
+            self.settings.loadgen_cpus,
+            window,
+            USER_HZ,
+            busy_columns(),
+            ours=rep.observer.cpu_between if rep.observer else None,
+        )
+        interference = Interference(
+            limit=self.settings.max_interference_server,
+            measure_phase=Window(from_s=round(window[0], 3), to_s=round(window[1], 3)),
+            server=server_use.model_copy(update={"limit": self.settings.max_interference_server}),
+            loadgen=loadgen_use.model_copy(
+                update={"limit": self.settings.max_interference_loadgen}
+            ),
+        )
+        open_loop = ex.run.request.rate > 0
         drift = measure.drift(rep.intervals, self.settings.max_drift, open_loop)
-        reason = measure.judge_stability(interference, drift)
-        return {
-            "stable": reason is None,
-            "unstable_reason": reason,
-            "interference": interference,
-            "drift": drift,
-            "client": measure.client_use(interference),
-        }
+        return Stability(
+            reason=measure.judge_stability(interference, drift),
+            interference=interference,
+            drift=drift,
+            client=measure.client_use(interference),
+        )
 
     def follow_loadgen(
         self, ex: Execution, rep: Repetition, loadgen: Container
-    ) -> tuple[dict[str, Any] | None, str | None]:
+    ) -> tuple[SummaryLine | None, str | None]:
         """Turn the load generator's JSON lines into events until it exits."""
-        summary: dict[str, Any] | None = None
+        summary: SummaryLine | None = None
         error: str | None = None
         for text in measure.split_lines(Engine.stdout_chunks(loadgen)):
-            line = measure.parse_line(text)
-            if line is None:
-                continue
-            kind = line["type"]
-            if kind == "phase" and line.get("phase") == "measure":
+            line = parse_line(text)
+            if isinstance(line, PhaseLine) and line.phase == "measure":
                 rep.server_stats.measure_from_s = ex.t_s()
-            elif kind == "progress":
+            elif isinstance(line, ProgressLine):
                 event = measure.progress_event(line, ex.t_s())
                 procs = rep.observer.latest_procs() if rep.observer else None
                 if procs is not None:
-                    event["procs"] = procs
+                    event.procs = procs
                 if ex.repetitions > 1:
-                    event["repetition"] = rep.number
-                if line["phase"] == "measure":
-                    interval = {"t_s": event["t_s"], "qps": line["qps"]}
-                    rep.intervals.append(interval | {"interval_s": line.get("interval_s")})
-                self.store.append_event(ex.lease, "progress", event)
-            elif kind == "summary":
+                    event.repetition = rep.number
+                if line.phase == "measure":
+                    rep.intervals.append(measure.Interval(event.t_s, line.qps, line.interval_s))
+                self.store.append_event(ex.lease, ProgressEvent(type="progress", data=event))
+            elif isinstance(line, SummaryLine):
                 rep.measure_to_s = ex.t_s()
                 summary = line
-            elif kind == "error":
-                error = f"load generator: {line.get('kind')}: {line.get('message')}"
+            elif isinstance(line, ErrorLine):
+                error = f"load generator: {line.kind}: {line.message}"
         return summary, error
 
     def sample_server(self, ex: Execution, rep: Repetition, server: Container) -> None:
         """The server's CPU, memory and pids: `server_stats` events, and its CPU time for the
         stability check."""
 
-        def record(stats: dict[str, Any], t_s: float) -> None:
+        def record(stats: DockerStats, t_s: float) -> None:
             sample = measure.server_sample(stats, t_s)
             if sample is not None:
                 rep.server_stats.samples.append(sample)
-                self.store.append_event(ex.lease, "server_stats", sample)
+                self.store.append_event(
+                    ex.lease, ServerStatsEvent(type="server_stats", data=sample)
+                )
 
         self.sample_cpu(ex, rep, server, self.settings.server_cpus, rep.server_cpu, record)
 
@@ -591,7 +650,7 @@ class Runner:
         container: Container,
         cpus: str,
         into: list[CpuSample],
-        each: Callable[[dict[str, Any], float], None] | None = None,
+        each: Callable[[DockerStats, float], None] | None = None,
     ) -> None:
         """Follow Docker's stats stream (one sample a second) until the repetition is measured
         or the container stops: each sample's CPU time, with /proc/stat read beside it, goes
@@ -633,37 +692,34 @@ class Runner:
             time.sleep(WATCH_S)
 
     def shares_cpus_with(self) -> list[str]:
-        me = self.describe({}, {}, "running", None)
+        me = self.describe(ENGINE_UNSEEN, {}, "running", None)
         return sharing_cpus(me, self.hosts.hosts())
 
-    def provenance(self, ex: Execution, summary: dict[str, Any], started_at: str) -> dict[str, Any]:
-        return {
-            "request": ex.run.request,
-            "server_image": {
-                "tag": ex.plan.server.image,
-                "id": self.engine.image_id(ex.plan.server.image),
-            },
-            "loadgen_image": {
-                "tag": ex.plan.loadgen.image,
-                "id": self.engine.image_id(ex.plan.loadgen.image),
-            },
-            "server_argv": ex.plan.server.command,
-            "server_pids_limit": ex.plan.server.kwargs.get("pids_limit"),
-            "loadgen_argv": ex.plan.loadgen.command,
-            "loadgen_version": summary.get("version"),
-            "server_cpus": self.settings.server_cpus,
-            "loadgen_cpus": self.settings.loadgen_cpus,
-            "runner": self.runner_id,
-            "runner_host": self.host,
+    def image(self, tag: str) -> Image:
+        return Image(tag=tag, id=self.engine.image_id(tag))
+
+    def provenance(self, ex: Execution, summary: SummaryLine, started_at: str) -> Provenance:
+        return Provenance(
+            request=ex.run.request,
+            server_image=self.image(ex.plan.server.image),
+            loadgen_image=self.image(ex.plan.loadgen.image),
+            server_argv=ex.plan.server.command,
+            server_pids_limit=ex.plan.server.kwargs.get("pids_limit"),
+            loadgen_argv=ex.plan.loadgen.command,
+            loadgen_version=summary.version,
+            server_cpus=self.settings.server_cpus,
+            loadgen_cpus=self.settings.loadgen_cpus,
+            runner=self.runner_id,
+            runner_host=self.host,
             # Other runners on this host pinned to the same CPUs: their runs may have run at
             # the same moment as this one, on the same cores.
-            "shares_cpus_with": self.shares_cpus_with(),
-            "course_cpus": spare_cpuset(self.settings),
-            "cpu_model": cpu_model(),
+            shares_cpus_with=self.shares_cpus_with(),
+            course_cpus=spare_cpuset(self.settings),
+            cpu_model=cpu_model(),
             **self.engine.host_facts(),
-            "started_at": started_at,
-            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
+            started_at=started_at,
+            finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
 
 
 def failed_beside(server: Container, reason: str) -> RunFailed:
@@ -711,7 +767,7 @@ def busy_columns() -> tuple[str, ...]:
 def describe_runner(
     settings: Settings,
     host: str,
-    docker: dict[str, Any],
+    docker: DockerState,
     images: dict[str, bool],
     state: str,
     run_id: str | None,

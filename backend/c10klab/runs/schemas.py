@@ -1,84 +1,19 @@
-from typing import Annotated, Literal
+"""What the runs endpoints take and answer. The request itself (RunRequest, RunSettings and their
+ids) lives in c10klab.run_request, where a result's provenance can name it too; its names are
+offered here as well."""
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from typing import Literal
+
+from pydantic import BaseModel, Field
 
 from c10klab.results.schemas import CheckResult, RunResult
+from c10klab.run_request import ExperimentKey as ExperimentKey
+from c10klab.run_request import LessonSlug as LessonSlug
+from c10klab.run_request import RunRequest as RunRequest
+from c10klab.run_request import RunSettings as RunSettings
+from c10klab.run_request import VariantId as VariantId
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
-
-
-# Where a run comes from: a lesson's slug and one of its experiment blocks' keys (the first 12
-# hex digits of the SHA-256 of what the block asks for: content.experiments.request_key, the
-# same in every language). The class board and CSV group by them.
-LessonSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
-ExperimentKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{12}$")]
-VariantId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
-
-
-class RunSettings(BaseModel):
-    """Every run parameter but the server: a run's settings, and a sweep's `base`. Limits that
-    depend on the server or the host's settings are checked in service.validate_request, where
-    the catalog and settings are known. No number may be NaN or infinite (JSON has neither, but
-    Python's parser reads NaN, Infinity and 1e400): Infinity passes a `ge` bound, and neither
-    could be sent back as JSON."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-    connections: int = Field(100, ge=1, description="active connections, one request in flight")
-    payload_bytes: int = Field(64, ge=1, description="echo request size in bytes")
-    duration_s: float = Field(10, gt=0, description="measured seconds")
-    warmup_s: float = Field(2, ge=0, description="seconds of load before measuring starts")
-    protocol: Literal["echo", "http"] = Field(
-        "echo",
-        description="echo: the payload sent back as is; http: a GET answered with the payload as "
-        "its body, one request per keep-alive round trip",
-    )
-    knobs: dict[str, int | str | bool] = Field(
-        {}, description="server knobs by name, as listed in the catalog"
-    )
-    rate: float = Field(
-        0,
-        ge=0,
-        le=10_000_000,
-        description="open loop: requests/s for the whole run, sent at their intended times "
-        "(latency counted from then); 0 = closed loop, one request in flight per connection",
-    )
-    idle_connections: int = Field(
-        0, ge=0, description="extra connections that stay open and never send"
-    )
-    new_connection_per_request: bool = Field(
-        False, description="open a fresh connection for every request (short connections)"
-    )
-    ramp_s: float = Field(0, ge=0, description="seconds over which the connections are opened")
-    repetitions: int = Field(
-        1, ge=1, description="independent repetitions; the result reports median and spread"
-    )
-    profile: Literal["throughput", "syscalls"] = Field(
-        "throughput",
-        description="syscalls: also count the server's system calls at full speed (perf's "
-        "tracepoints, in a container beside it) and return them per request; the speed "
-        "figures stand as in any run",
-    )
-
-
-class RunRequest(RunSettings):
-    """What a learner may ask for: POST /api/runs's body, and a lesson's run block."""
-
-    server: str = Field(description="a server id from GET /api/servers, e.g. c-epoll")
-    lesson: LessonSlug | None = Field(None, description="the lesson the experiment is in")
-    experiment: ExperimentKey | None = Field(
-        None, description="the experiment block's key, as GET /api/lessons/{slug} lists it"
-    )
-    variant: VariantId | None = Field(
-        None,
-        description="run this edited version of `server` (one of yours, from POST "
-        "/api/variants) instead of the original; it is built and checked first",
-    )
-    check_only: bool = Field(
-        False,
-        description="with `variant`: only build it and check that it answers correctly; "
-        "no measurement (the run ends with a `checked` event)",
-    )
 
 
 class RunCreated(BaseModel):

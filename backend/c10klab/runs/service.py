@@ -12,10 +12,18 @@ from pydantic import ValidationError
 from c10klab import sse
 from c10klab.config import Settings
 from c10klab.errors import InvalidRequest, NotFound
+from c10klab.news import News, run_topic
 from c10klab.results.schemas import CheckResult, RunEvent, RunResult
-from c10klab.runs.news import RunNews
 from c10klab.runs.schemas import RunOut, RunRequest
-from c10klab.runs.store import TERMINAL_EVENTS, Admission, Event, Place, Run, RunStore
+from c10klab.runs.store import (
+    NOT_QUEUED,
+    TERMINAL_EVENTS,
+    Admission,
+    Event,
+    Place,
+    Run,
+    RunStore,
+)
 from c10klab.sandboxes.schemas import Catalog, Knob
 
 log = logging.getLogger("c10klab.runs")
@@ -41,6 +49,17 @@ def _check_knob(server_id: str, knob: Knob, value: int | str | bool) -> None:
         raise InvalidRequest(f"{where}: must be true or false (got {value!r})")
 
 
+def _shown(value: float) -> str:
+    """A number as a refusal shows it: a whole number in full, a fraction without trailing 0s."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def _at_most(field: str, value: float, limit: float, unit: str = "") -> None:
+    """Refuse a request field past this host's limit for it, saying the limit."""
+    if value > limit:
+        raise InvalidRequest(f"{field}: at most {_shown(limit)}{unit} (got {_shown(value)})")
+
+
 def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) -> None:
     """Refuse what the catalog or the host's limits do not allow, saying what would be allowed.
     (Whether its `lesson` and `experiment` name a lesson's block is the content domain's to
@@ -63,32 +82,20 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
             f"{settings.max_connections} here (got {request.connections} + "
             f"{request.idle_connections})"
         )
-    if request.repetitions > settings.max_repetitions:
-        raise InvalidRequest(
-            f"repetitions: at most {settings.max_repetitions} (got {request.repetitions})"
-        )
-    if request.ramp_s > settings.max_warmup_s:
-        raise InvalidRequest(
-            f"ramp_s: at most {settings.max_warmup_s:g} s (got {request.ramp_s:g})"
-        )
+    _at_most("repetitions", request.repetitions, settings.max_repetitions)
+    _at_most("ramp_s", request.ramp_s, settings.max_warmup_s, " s")
     if request.profile == "syscalls" and request.repetitions > 1:
         raise InvalidRequest(
             "repetitions: a syscall profile counts calls, which do not vary like speed does; "
             "ask for 1 repetition"
         )
-    if request.payload_bytes > settings.max_payload_bytes:
-        raise InvalidRequest(
-            f"payload_bytes: at most {settings.max_payload_bytes} (got {request.payload_bytes})"
-        )
+    _at_most("payload_bytes", request.payload_bytes, settings.max_payload_bytes)
     if request.duration_s > settings.max_duration_s:
         raise InvalidRequest(
             f"duration_s: at most {settings.max_duration_s:g} s on this host "
             f"(got {request.duration_s:g}); run it several times instead"
         )
-    if request.warmup_s > settings.max_warmup_s:
-        raise InvalidRequest(
-            f"warmup_s: at most {settings.max_warmup_s:g} s (got {request.warmup_s:g})"
-        )
+    _at_most("warmup_s", request.warmup_s, settings.max_warmup_s, " s")
     if request.protocol not in server.protocols:
         raise InvalidRequest(
             f"protocol: {server.id} speaks {', '.join(server.protocols)} (got {request.protocol})"
@@ -105,19 +112,6 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
         _check_knob(server.id, knobs[name], value)
 
 
-def stored_request(request: RunRequest) -> dict[str, Any]:
-    """The request as stored and shown: every field, defaults filled in, but the `lesson` and
-    `experiment` tags only when given (a run from the lab has none), and `variant` and
-    `check_only` only for a run of an edited server."""
-    dump = request.model_dump()
-    for tag in ("lesson", "experiment", "variant"):
-        if dump[tag] is None:
-            del dump[tag]
-    if not dump["check_only"]:
-        del dump["check_only"]
-    return dump
-
-
 def create_run(
     request: RunRequest,
     catalog: Catalog,
@@ -129,7 +123,7 @@ def create_run(
     the store's transaction that queues it."""
     validate_request(request, catalog, settings)
     admission = admission or Admission(queued_site=settings.max_queued_runs)
-    return store.create_run(request.server, stored_request(request), admission)
+    return store.create_run(request, admission)
 
 
 def get_run(store: RunStore, run_id: str) -> Run:
@@ -140,19 +134,19 @@ def get_run(store: RunStore, run_id: str) -> Run:
 
 
 def run_out(store: RunStore, run: Run) -> RunOut:
-    place = store.queue_place(run)
-    checking = bool(run.request.get("check_only"))  # a variant's check: no figures
+    place = store.queue_place(run) or NOT_QUEUED
+    checking = run.request.check_only  # a variant's check: no figures
     return RunOut(
         id=run.id,
         server=run.server,
         status=run.status,
-        request=RunRequest.model_validate(run.request),
+        request=run.request,
         created_at=run.created_at,
         started_at=run.started_at,
         finished_at=run.finished_at,
-        position=place.position if place else None,
-        wait_s=place.wait_s if place else None,
-        held=place.held if place else False,
+        position=place.position,
+        wait_s=place.wait_s,
+        held=place.held,
         owner_id=run.owner_id,
         result=None if checking else RunResult.model_validate(run.result) if run.result else None,
         check=CheckResult.model_validate(run.result) if checking and run.result else None,
@@ -196,14 +190,14 @@ def _checked_frame(run_id: str, event: Event) -> ServerSentEvent:
 
 
 async def stream_events(
-    store: RunStore, news: RunNews, run_id: str, after_seq: int
+    store: RunStore, news: News, run_id: str, after_seq: int
 ) -> AsyncIterator[ServerSentEvent]:
     """Every event of the run after `after_seq`, checked against the contract (RunEvent),
     until `done` or `failed`. A client resuming after the last event of a run that has ended
     gets an empty stream. Keep-alive comments are FastAPI's (c10klab.sse)."""
     yield sse.RETRY
     first = True
-    async with news.subscription(run_id) as woken:
+    async with news.subscription(run_topic(run_id)) as woken:
         while True:
             woken.clear()  # news from here on wakes the wait below
             events = await asyncio.to_thread(store.events_after, run_id, after_seq)

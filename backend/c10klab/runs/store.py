@@ -30,10 +30,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pydantic import BaseModel
 from sqlalchemy import (
     ColumnElement,
     Connection,
     Row,
+    Select,
+    Table,
     and_,
     case,
     delete,
@@ -49,13 +52,24 @@ from sqlalchemy import (
 from c10klab.db import Database, now_iso, unix_now
 from c10klab.errors import InvalidRequest, QueueFull
 from c10klab.hosts.store import RunnerStore
+from c10klab.news import announce, class_topic, run_topic
+from c10klab.results.schemas import (
+    AnyRunEvent,
+    EndEvent,
+    FailedData,
+    FailedEvent,
+    QueuedData,
+    QueuedEvent,
+    RequeuedData,
+    RequeuedEvent,
+    RunResult,
+)
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.tables import events, held_classes, queue_state, runs
 
 # A variant's check run: a compile (seconds; a build is cached once made) and two short checks.
 CHECK_RUN_S = 20.0
 TERMINAL_EVENTS = frozenset({"done", "checked", "failed"})
-# The PostgreSQL channel each appended event is announced on (runs/news.py listens).
-NEWS_CHANNEL = "c10k_events"
 # The queue's order: the instructor's runs first, then by virtual start tag, then arrival.
 QUEUE_ORDER = (runs.c.priority.desc(), runs.c.vstart, runs.c.queue_seq)
 # A queued run of a class its instructor paused waits, keeping its tags, until it is released.
@@ -73,12 +87,12 @@ RUN_OVERHEAD_S = 1.0
 PACE_SAMPLE = 20
 
 
-def expected_seconds(request: dict[str, Any]) -> float:
+def expected_seconds(request: RunRequest) -> float:
     """How long the runner is expected to be busy with a run."""
-    if request.get("check_only"):
+    if request.check_only:
         return CHECK_RUN_S
-    load = sum(float(request.get(key, 0)) for key in ("ramp_s", "warmup_s", "duration_s"))
-    return (load + RUN_OVERHEAD_S) * int(request.get("repetitions", 1))
+    load = request.ramp_s + request.warmup_s + request.duration_s
+    return (load + RUN_OVERHEAD_S) * request.repetitions
 
 
 class LeaseLost(Exception):
@@ -118,7 +132,7 @@ class Run:
     id: str
     server: str
     status: str
-    request: dict[str, Any]
+    request: RunRequest
     result: dict[str, Any] | None
     error: str | None
     cancel_requested: bool
@@ -139,10 +153,10 @@ class Event:
 
 
 class Finished(NamedTuple):
-    """A run that ended done: what was asked, what it measured, and when it ended."""
+    """A run that ended done with figures: what was asked, what it measured, and when it ended."""
 
-    request: dict[str, Any]
-    result: dict[str, Any]
+    request: RunRequest
+    result: RunResult
     finished_at: str
 
 
@@ -153,6 +167,10 @@ class Place(NamedTuple):
     position: int | None
     wait_s: float | None
     held: bool = False
+
+
+# Where a run stands that is not waiting (it has started or ended): nowhere in the queue.
+NOT_QUEUED = Place(None, None)
 
 
 @dataclass(frozen=True)
@@ -204,13 +222,35 @@ class Mine:
             return owner == self.owner_id
         return and_(owner == self.owner_id, or_(browser == self.browser, browser.is_(None)))
 
+    def newest(self, table: Table, *columns: ColumnElement[Any]) -> Select[Any]:
+        """This learner's rows of a table of theirs (runs, sweeps, variants: each has
+        `owner_id`, `browser` and `created_at`), newest first; all columns unless some are named."""
+        return (
+            select(*columns or [table])
+            .where(self.where(table.c.owner_id, table.c.browser))
+            .order_by(table.c.created_at.desc())
+        )
+
+
+def _request(server: str, stored: str) -> RunRequest:
+    """A stored request as its model. Every row was written from this model's dump (older ones
+    without the tags they did not need, `lesson` and the like): a field added since takes its
+    default, and a request stored without its server (as the previous version's test store
+    holds) takes the row's."""
+    return RunRequest.model_validate({"server": server} | json.loads(stored))
+
+
+def _json(model: BaseModel) -> str:
+    """A model as the store keeps it: its JSON, every field (defaults and nulls too)."""
+    return json.dumps(model.model_dump(mode="json"))
+
 
 def _run(row: Row[Any]) -> Run:
     return Run(
         id=row.id,
         server=row.server,
         status=row.status,
-        request=json.loads(row.request),
+        request=_request(row.server, row.request),
         result=json.loads(row.result) if row.result else None,
         error=row.error,
         cancel_requested=bool(row.cancel_requested),
@@ -237,21 +277,25 @@ class RunStore(Database):
         self.hosts = RunnerStore(where)  # how many runners serve the queue, for its waits
 
     @staticmethod
-    def _append(db: Connection, run_id: str, type_: str, data: dict[str, Any]) -> Event:
+    def _append(db: Connection, run_id: str, event: AnyRunEvent) -> Event:
         # The run's row is locked first: two writers appending to one run on PostgreSQL (the
         # runner's progress, the API ending it) would otherwise both take the same number.
-        db.execute(select(runs.c.id).where(runs.c.id == run_id).with_for_update())
+        class_id = db.execute(
+            select(runs.c.class_id).where(runs.c.id == run_id).with_for_update()
+        ).scalar()
         seq = db.execute(
             select(func.coalesce(func.max(events.c.seq), 0) + 1).where(events.c.run_id == run_id)
         ).scalar_one()
+        data = event.data.model_dump(mode="json")
         db.execute(
             insert(events).values(
-                run_id=run_id, seq=seq, type=type_, data=json.dumps(data), created_at=now_iso()
+                run_id=run_id, seq=seq, type=event.type, data=json.dumps(data), created_at=now_iso()
             )
         )
-        if db.dialect.name == "postgresql":  # wakes the run's streams when this commits
-            db.execute(select(func.pg_notify(NEWS_CHANNEL, run_id)))
-        return Event(run_id, seq, type_, data)
+        announce(db, run_topic(run_id))  # wakes the run's streams when this commits
+        if class_id is not None and event.type in TERMINAL_EVENTS:
+            announce(db, class_topic(class_id))  # a presented sweep's table has a new point
+        return Event(run_id, seq, event.type, data)
 
     # --- the queue ------------------------------------------------------------------------
 
@@ -327,12 +371,14 @@ class RunStore(Database):
             if row.announced_position == position:
                 continue
             self._set_announced(db, row.id, position)
-            self._append(db, row.id, "queued", {"position": position, "wait_s": round(wait)})
+            place = QueuedData(position=position, wait_s=round(wait))
+            self._append(db, row.id, QueuedEvent(type="queued", data=place))
         for row in self._queue(db, held=True):  # announced_position 0: said to be held
             if row.announced_position == 0:
                 continue
             self._set_announced(db, row.id, 0)
-            self._append(db, row.id, "queued", {"position": None, "wait_s": None, "held": True})
+            held = QueuedData(position=None, wait_s=None, held=True)
+            self._append(db, row.id, QueuedEvent(type="queued", data=held))
 
     @staticmethod
     def _set_announced(db: Connection, run_id: str, position: int) -> None:
@@ -434,9 +480,9 @@ class RunStore(Database):
         self,
         db: Connection,
         admission: Admission,
-        new_runs: list[tuple[str, str, dict[str, Any]]],
+        new_runs: list[tuple[str, RunRequest]],
     ) -> None:
-        """Queue (id, server, request) runs in this order, each tagged after the last."""
+        """Queue (id, request) runs in this order, each tagged after the last."""
         clock, seq = db.execute(
             select(queue_state.c.vclock, queue_state.c.next_seq).where(queue_state.c.id == 1)
         ).one()
@@ -445,14 +491,14 @@ class RunStore(Database):
         ).scalar()
         tag = max(clock, latest or 0.0)
         created, created_unix = now_iso(), unix_now()
-        for run_id, server, request in new_runs:
+        for run_id, request in new_runs:
             cost = expected_seconds(request)
             db.execute(
                 insert(runs).values(
                     id=run_id,
-                    server=server,
+                    server=request.server,
                     status="queued",
-                    request=json.dumps(request),
+                    request=_json(request),
                     created_at=created,
                     created_unix=created_unix,
                     owner_id=admission.owner_id,
@@ -469,12 +515,12 @@ class RunStore(Database):
         db.execute(update(queue_state).where(queue_state.c.id == 1).values(next_seq=seq))
 
     def queue(
-        self, db: Connection, admission: Admission, new_runs: list[tuple[str, str, dict[str, Any]]]
+        self, db: Connection, admission: Admission, new_runs: list[tuple[str, RunRequest]]
     ) -> None:
-        """Admit and queue (id, server, request) runs in this order, inside the caller's write
+        """Admit and queue (id, request) runs in this order, inside the caller's write
         transaction (a sweep records itself in the same one): all of them, or none."""
         self._lock_queue(db)
-        self._admit(db, admission, [expected_seconds(r) for _, _, r in new_runs])
+        self._admit(db, admission, [expected_seconds(r) for _, r in new_runs])
         self._insert_runs(db, admission, new_runs)
         self._announce_positions(db)
 
@@ -494,20 +540,18 @@ class RunStore(Database):
             return int(db.execute(select(func.count()).where(QUEUED)).scalar_one())
 
     def create_run(
-        self, server: str, request: dict[str, Any], admission: Admission = Admission()
+        self, request: RunRequest, admission: Admission = Admission()
     ) -> tuple[Run, Place]:
         """Admit and queue a run; returns it and where it stands in the queue."""
         run_id = uuid.uuid4().hex
         with self.write() as db:
-            self.queue(db, admission, [(run_id, server, request)])
+            self.queue(db, admission, [(run_id, request)])
             row = db.execute(select(runs).where(runs.c.id == run_id)).one()
             place = self._place(db, run_id)
         assert place is not None  # queued in this very transaction
         return _run(row), place
 
-    def begin_own_run(
-        self, runner_id: str, server: str, request: dict[str, Any], lease_s: float
-    ) -> Run:
+    def begin_own_run(self, runner_id: str, request: RunRequest, lease_s: float) -> Run:
         """A run a runner makes for itself (measuring its host's noise): started at once and
         held by that runner, never queued, so no other runner takes it and no one waits
         behind it; owned by RUNNER_OWNER, no person's."""
@@ -516,9 +560,9 @@ class RunStore(Database):
             db.execute(
                 insert(runs).values(
                     id=run_id,
-                    server=server,
+                    server=request.server,
                     status="running",
-                    request=json.dumps(request),
+                    request=_json(request),
                     created_at=now_iso(),
                     created_unix=now,
                     started_at=now_iso(),
@@ -533,22 +577,25 @@ class RunStore(Database):
         return _run(row)
 
     def recent_results(self, runner_id: str, limit: int, since_unix: float) -> list["Finished"]:
-        """The runs this runner finished done since then, newest first."""
+        """The runs this runner finished done with figures since then, newest first (a
+        variant's check run ends done too, with a check's outcome and no figures: left out)."""
         with self.connect() as db:
             rows = db.execute(
-                select(runs.c.request, runs.c.result, runs.c.finished_at)
+                select(runs.c.server, runs.c.request, runs.c.result, runs.c.finished_at)
                 .where(runs.c.claimed_by == runner_id, runs.c.status == "done")
                 .where(runs.c.result.is_not(None), runs.c.finished_unix >= since_unix)
                 .order_by(runs.c.finished_unix.desc())
                 .limit(limit)
             )
-            return [
-                Finished(json.loads(r.request), json.loads(r.result), r.finished_at) for r in rows
-            ]
+            finished = [(_request(r.server, r.request), r.result, r.finished_at) for r in rows]
+        return [
+            Finished(request, RunResult.model_validate_json(result), finished_at)
+            for request, result, finished_at in finished
+            if not request.check_only
+        ]
 
     def get_run(self, run_id: str) -> Run | None:
-        with self.connect() as db:
-            row = db.execute(select(runs).where(runs.c.id == run_id)).first()
+        row = self.first_row(select(runs).where(runs.c.id == run_id))
         return _run(row) if row else None
 
     def _place(self, db: Connection, run_id: str) -> Place | None:
@@ -579,14 +626,9 @@ class RunStore(Database):
 
     def history(self, mine: "Mine", limit: int) -> list[Run]:
         """One learner's newest runs (a sweep's among them): see Mine."""
-        with self.connect() as db:
-            rows = db.execute(
-                select(runs)
-                .where(mine.where(runs.c.owner_id, runs.c.browser))
-                .order_by(runs.c.created_at.desc(), runs.c.queue_seq.desc())
-                .limit(limit)
-            )
-            return [_run(r) for r in rows]
+        # Between runs created at the same moment, the one queued later is the newer.
+        newest = mine.newest(runs).order_by(runs.c.queue_seq.desc()).limit(limit)
+        return [_run(r) for r in self.rows(newest)]
 
     def claim_next(self, runner_id: str = "local", lease_s: float = 3600) -> Run | None:
         """Take the first run in fair-share order for a runner, holding it for `lease_s`
@@ -653,8 +695,8 @@ class RunStore(Database):
             if status is None:
                 return None
             if status == "queued":
-                reason = "cancelled before it started"
-                self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
+                cancelled = FailedData(reason="cancelled before it started", cancelled=True)
+                self._end(db, run_id, "cancelled", FailedEvent(type="failed", data=cancelled))
                 self._announce_positions(db)
                 return "cancelled"
             if status == "running":
@@ -665,8 +707,9 @@ class RunStore(Database):
         with self.write() as db:
             self._lock_queue(db)
             ids = list(db.execute(select(runs.c.id).where(whose, QUEUED)).scalars())
+            cancelled = FailedEvent(type="failed", data=FailedData(reason=reason, cancelled=True))
             for run_id in ids:
-                self._end(db, run_id, "cancelled", "failed", {"reason": reason, "cancelled": True})
+                self._end(db, run_id, "cancelled", cancelled)
             self._announce_positions(db)
         return ids
 
@@ -689,12 +732,14 @@ class RunStore(Database):
                 )
             )
             self._announce_positions(db)
+            announce(db, class_topic(class_id))  # its stream shows it paused
 
     def release_class(self, class_id: str) -> None:
         with self.write() as db:
             self._lock_queue(db)
             db.execute(delete(held_classes).where(held_classes.c.class_id == class_id))
             self._announce_positions(db)
+            announce(db, class_topic(class_id))
 
     def is_held(self, class_id: str) -> bool:
         with self.connect() as db:
@@ -752,21 +797,22 @@ class RunStore(Database):
         db: Connection,
         run_id: str,
         status: str,
-        event_type: str,
-        data: dict[str, Any],
-        result: dict[str, Any] | None = None,
+        event: EndEvent,
         error: str | None = None,
         still: ColumnElement[bool] = LIVE,
     ) -> Event | None:
-        """End a run that is `still` as it was (by default: not ended yet): its status,
-        result and last event together."""
+        """End a run that is `still` as it was (by default: not ended yet): its status, its
+        last event, and the result that event carries (a failure has none, and its reason is
+        the run's error unless `error` says otherwise), together."""
+        failed = isinstance(event, FailedEvent)
+        reason = event.data.reason if isinstance(event, FailedEvent) else None
         ended = db.execute(
             update(runs)
             .where(runs.c.id == run_id, still)
             .values(
                 status=status,
-                result=json.dumps(result) if result is not None else None,
-                error=error if error is not None else data.get("reason"),
+                result=None if failed else _json(event.data),
+                error=error if error is not None else reason,
                 finished_at=now_iso(),
                 finished_unix=unix_now(),
                 lease_until=None,
@@ -774,27 +820,15 @@ class RunStore(Database):
         )
         if ended.rowcount == 0:
             return None
-        if event_type == "failed":
-            data = {"logs": []} | data  # a failure always says what the server last logged
-        return self._append(db, run_id, event_type, data)
+        return self._append(db, run_id, event)
 
-    def finish(
-        self,
-        lease: Lease,
-        status: str,
-        event_type: str,
-        data: dict[str, Any],
-        result: dict[str, Any] | None = None,
-        error: str | None = None,
-    ) -> Event:
+    def finish(self, lease: Lease, status: str, event: EndEvent, error: str | None = None) -> Event:
         """A runner ends the run it holds: its status and result, and its last event, in one
         transaction. A run the lease no longer holds (it ran out, and the run was queued
         again, claimed by another, or failed; or it was ended otherwise) stays as it is:
         LeaseLost."""
         with self.write() as db:
-            ended = self._end(
-                db, lease.run_id, status, event_type, data, result, error, still=lease.held()
-            )
+            ended = self._end(db, lease.run_id, status, event, error, still=lease.held())
         if ended is None:
             raise LeaseLost(lease)
         return ended
@@ -813,7 +847,8 @@ class RunStore(Database):
                 if row.measuring_unix is None and row.requeued == 0:
                     self._queue_again(db, row.id, "its runner restarted before it began measuring")
                 else:
-                    self._end(db, row.id, "failed", "failed", {"reason": reason})
+                    failed = FailedEvent(type="failed", data=FailedData(reason=reason))
+                    self._end(db, row.id, "failed", failed)
             self._announce_positions(db)
         return [row.id for row in rows]
 
@@ -851,7 +886,8 @@ class RunStore(Database):
                     f"{who}: it stopped answering during this run. Its containers are removed "
                     "when it comes back; run it again."
                 )
-                self._end(db, row.id, "failed", "failed", {"reason": reason, "lost": True})
+                gone = FailedData(reason=reason, lost=True)
+                self._end(db, row.id, "failed", FailedEvent(type="failed", data=gone))
             self._announce_positions(db)
         return [row.id for row in rows]
 
@@ -871,15 +907,16 @@ class RunStore(Database):
                 requeued=runs.c.requeued + 1,
             )
         )
-        self._append(db, run_id, "requeued", {"reason": f"{why}: queued again"})
+        again = RequeuedData(reason=f"{why}: queued again")
+        self._append(db, run_id, RequeuedEvent(type="requeued", data=again))
 
     # --- events -----------------------------------------------------------------------------
 
-    def append_event(self, lease: Lease, type_: str, data: dict[str, Any]) -> Event:
+    def append_event(self, lease: Lease, event: AnyRunEvent) -> Event:
         """A runner says what happened in the run it holds; LeaseLost if it no longer does."""
         with self.write() as db:
             self._hold(db, lease)
-            return self._append(db, lease.run_id, type_, data)
+            return self._append(db, lease.run_id, event)
 
     def events_after(self, run_id: str, after_seq: int = 0) -> list[Event]:
         with self.connect() as db:

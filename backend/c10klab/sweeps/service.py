@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from c10klab import sse
 from c10klab.config import Settings
 from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
-from c10klab.runs.news import RunNews
+from c10klab.news import News, run_topic
 from c10klab.runs.schemas import RunRequest
-from c10klab.runs.service import stored_request, validate_request
+from c10klab.runs.service import validate_request
 from c10klab.runs.store import Admission, Run
 from c10klab.sandboxes.schemas import Catalog
 from c10klab.sweeps.figures import (
@@ -125,7 +125,7 @@ def plan_points(
             except DomainError as refused:
                 points.append((server, value, None, refused.message))
                 continue
-            points.append((server, value, stored_request(run), ""))
+            points.append((server, value, run, ""))
     if all(run is None for _, _, run, _ in points):
         reasons = "; ".join(sorted({why for *_, why in points}))
         raise InvalidRequest(f"no point of this sweep can run: {reasons}")
@@ -216,17 +216,17 @@ def cancel_sweep(sweeps: SweepStore, sweep: Sweep) -> int:
 
 
 async def stream_points(
-    sweeps: SweepStore, news: RunNews, sweep: Sweep, after_seq: int
+    sweeps: SweepStore, news: News, sweep: Sweep, after_seq: int
 ) -> AsyncIterator[ServerSentEvent]:
     """SSE: a `point` event per point in order as it finishes (id = its position, from 1),
     then `done` with the whole table (id = points + 1). Resumes after `after_seq`, as a run's
     stream does (c10klab.sse). Waiting for a point is waiting for news of its run
-    (runs/news.py)."""
+    (c10klab/news.py)."""
     yield sse.RETRY
     seq = min(after_seq, len(sweep.points))
     while seq < len(sweep.points):
         stored = sweep.points[seq]
-        async with news.subscription(stored["run_id"] or "") as woken:
+        async with news.subscription(run_topic(stored["run_id"] or "")) as woken:
             while True:
                 woken.clear()
                 point = await asyncio.to_thread(read_point, sweeps, stored)

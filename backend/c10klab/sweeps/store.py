@@ -11,13 +11,14 @@ from typing import Any
 from sqlalchemy import Row, insert, select
 
 from c10klab.db import Database, now_iso
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import Admission, Mine, RunStore
 from c10klab.sweeps.tables import sweeps
 
 ANYONE = Admission()  # no limits: for tools and tests that queue directly
 
 # A planned sweep point: (server, value, run request or None, why skipped).
-PlannedPoint = tuple[str, float, dict[str, Any] | None, str]
+PlannedPoint = tuple[str, float, RunRequest | None, str]
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,13 @@ class SweepStore(Database):
         point is queued, or none."""
         sweep_id = uuid.uuid4().hex
         stored: list[dict[str, Any]] = []
-        new_runs: list[tuple[str, str, dict[str, Any]]] = []
+        new_runs: list[tuple[str, RunRequest]] = []
         for server, value, run_request, skipped in points:
             run_id = None
             if run_request is not None:
                 run_id = uuid.uuid4().hex
                 # The point keeps its entry ("variant:<id>"); the run, the server it runs.
-                new_runs.append((run_id, run_request.get("server", server), run_request))
+                new_runs.append((run_id, run_request))
             why = None if run_id else skipped
             stored.append({"server": server, "value": value, "run_id": run_id, "skipped": why})
         created = now_iso()
@@ -83,8 +84,7 @@ class SweepStore(Database):
         return Sweep(sweep_id, request, stored, created, admission.owner_id, admission.class_id)
 
     def get_sweep(self, sweep_id: str) -> Sweep | None:
-        with self.connect() as db:
-            row = db.execute(select(sweeps).where(sweeps.c.id == sweep_id)).first()
+        row = self.first_row(select(sweeps).where(sweeps.c.id == sweep_id))
         return _sweep(row) if row else None
 
     def class_sweeps(self, class_id: str) -> list[Sweep]:
@@ -96,11 +96,4 @@ class SweepStore(Database):
 
     def history(self, mine: Mine, limit: int) -> list[Sweep]:
         """One learner's newest sweeps: see Mine."""
-        with self.connect() as db:
-            rows = db.execute(
-                select(sweeps)
-                .where(mine.where(sweeps.c.owner_id, sweeps.c.browser))
-                .order_by(sweeps.c.created_at.desc())
-                .limit(limit)
-            )
-            return [_sweep(r) for r in rows]
+        return [_sweep(r) for r in self.rows(mine.newest(sweeps).limit(limit))]

@@ -7,8 +7,8 @@ from c10klab.exercises import service as exercises
 from c10klab.exercises.schemas import Verdict
 from c10klab.people.store import Person
 from c10klab.runs.schemas import RunCreated, RunRequest
-from c10klab.runs.service import stored_request, validate_request
-from c10klab.runs.store import Admission, RunStore
+from c10klab.runs.service import validate_request
+from c10klab.runs.store import NOT_QUEUED, Admission, RunStore
 from c10klab.sandboxes.schemas import Catalog
 from c10klab.variants.schemas import MAX_SOURCE_BYTES, VariantCreated, VariantOut, VariantRequest
 from c10klab.variants.store import Variant, VariantStore
@@ -45,24 +45,23 @@ def create_variant(
     validate_source(request, catalog)
     check = checking_run(request, settings)
     validate_request(check, catalog, settings)
-    stored = stored_request(check)
-    del stored["variant"]  # the store adds the new variant's id
-    variant, place = variants.create(
+    variant, queued = variants.create(
         request.server,
         request.source,
         request.exercise,
-        stored,
+        check,
         admission,
         settings.max_builds_per_person,
     )
+    place = queued or NOT_QUEUED
     return VariantCreated(
         id=variant.id,
         check=RunCreated(
             id=variant.check_run_id,
             status="queued",
-            position=place.position if place else None,
-            wait_s=place.wait_s if place else None,
-            held=place.held if place else False,
+            position=place.position,
+            wait_s=place.wait_s,
+            held=place.held,
         ),
     )
 

@@ -12,6 +12,7 @@ from sqlalchemy import Row, insert, select
 
 from c10klab.db import Database, now_iso
 from c10klab.errors import QueueFull
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import Admission, Mine, Place, RunStore
 from c10klab.variants.tables import variants
 
@@ -61,24 +62,21 @@ class VariantStore(Database):
         server: str,
         source: str,
         exercise: str | None,
-        check_request: dict[str, Any],
+        check_request: RunRequest,
         admission: Admission,
         builds_per_person: int,
     ) -> tuple[Variant, Place | None]:
-        """Store a variant and queue its check run (`check_request` without the variant's id,
-        which is added here), or neither: 429 when the person already has `builds_per_person`
-        builds waiting or under way, or when the runs' admission refuses."""
+        """Store a variant and queue its check run (`check_request`, whose `variant` is
+        replaced by the new variant's id), or neither: 429 when the person already has
+        `builds_per_person` builds waiting or under way, or when the runs' admission refuses."""
         variant_id = uuid.uuid4().hex
         run_id = uuid.uuid4().hex
         created = now_iso()
-        request = check_request | {"variant": variant_id}
+        request = check_request.model_copy(update={"variant": variant_id})
         mine = Mine(admission.owner_id, admission.browser)
         with self.write() as db:
             recent = db.execute(
-                select(variants.c.check_run_id)
-                .where(mine.where(variants.c.owner_id, variants.c.browser))
-                .order_by(variants.c.created_at.desc())
-                .limit(RECENT_BUILDS)
+                mine.newest(variants, variants.c.check_run_id).limit(RECENT_BUILDS)
             ).scalars()
             building = self.runs.unfinished_among(db, list(recent))
             if building >= builds_per_person:
@@ -87,7 +85,7 @@ class VariantStore(Database):
                     f"{builds_per_person}); wait for one to finish",
                     retry_after_s=BUILD_RETRY_S,
                 )
-            self.runs.queue(db, admission, [(run_id, server, request)])
+            self.runs.queue(db, admission, [(run_id, request)])
             db.execute(
                 insert(variants).values(
                     id=variant_id,
@@ -117,17 +115,9 @@ class VariantStore(Database):
         return variant, self.runs.queue_place(run) if run else None
 
     def get(self, variant_id: str) -> Variant | None:
-        with self.connect() as db:
-            row = db.execute(select(variants).where(variants.c.id == variant_id)).first()
+        row = self.first_row(select(variants).where(variants.c.id == variant_id))
         return _variant(row) if row else None
 
     def history(self, mine: Mine, limit: int) -> list[Variant]:
         """One learner's newest variants: see runs.store.Mine."""
-        with self.connect() as db:
-            rows = db.execute(
-                select(variants)
-                .where(mine.where(variants.c.owner_id, variants.c.browser))
-                .order_by(variants.c.created_at.desc())
-                .limit(limit)
-            )
-            return [_variant(r) for r in rows]
+        return [_variant(r) for r in self.rows(mine.newest(variants).limit(limit))]

@@ -6,7 +6,6 @@ import contextlib
 import json
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,8 @@ from c10klab.main import create_app
 from c10klab.people.service import add_instructor
 from c10klab.people.store import PeopleStore
 from c10klab.runs.store import RunStore
+from tests.polling import poll
+from tests.results.figures import a_result
 from tests.serving import served
 
 PASSWORD = "correct horse battery"
@@ -83,12 +84,7 @@ def make_class(
 
 
 def wait_until(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+    return poll(condition, timeout_s) is not None
 
 
 def result(
@@ -97,19 +93,9 @@ def result(
     """A finished run's result, with the figures the board and the CSV read; `sigma` is its
     runner's host noise, if it knew it."""
     noise = {"sigma": sigma, "runs": 10, "groups": 2, "measured_at": "2026-11-28T10:00:00+00:00"}
-    return {
-        "summary": {
-            "qps": qps,
-            "requests": int(qps * 5),
-            "error_total": 0,
-            "latency_us": {"p50": p99_us / 3, "p90": p99_us / 2, "p99": p99_us, "max": p99_us * 2},
-        },
-        "server": {"cpu_percent_mean": 97.5, "memory_peak_bytes": 4_000_000},
-        "valid": valid,
-        "invalid_reason": None if valid else "errors",
-        "stable": True,
-        "host_noise": noise if sigma is not None else None,
-    }
+    return a_result(
+        qps, p99_us, valid, stable=True, host_noise=noise if sigma is not None else None
+    )
 
 
 class ClassStream:

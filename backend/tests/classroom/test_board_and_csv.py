@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.results.figures import checked, done
 from tests.runs.leases import claim
 
 from .conftest import Course, make_class, result
@@ -29,7 +30,7 @@ def finish_next(
     sigma: float | None = None,
 ) -> None:
     figures = result(qps, p99_us, valid, sigma)
-    course.store.finish(claim(course.store), "done", "done", figures, result=figures)
+    course.store.finish(claim(course.store), "done", done(figures))
 
 
 def test_the_board_puts_each_students_latest_result_beside_the_reference(course: Course) -> None:
@@ -177,12 +178,12 @@ def test_a_passed_edit_check_and_a_chinese_class_name_give_no_server_error(cours
         ana.post("/api/variants", json={"server": "c-epoll", "source": source}).status_code == 202
     )
     run = course.store.claim_next()
-    assert run is not None and run.lease is not None and run.request["check_only"]
-    checked = {
+    assert run is not None and run.lease is not None and run.request.check_only
+    passed = {
         "build": {"status": "compiled", "seconds": 2.0},
         "checks": [{"protocol": p, "ok": True, "passed": ["echo-one"]} for p in ("echo", "http")],
     }
-    course.store.finish(run.lease, "done", "checked", checked, result=checked)
+    course.store.finish(run.lease, "done", checked(passed))
 
     queue = grace.get(f"/api/classes/{klass['id']}/queue")
     assert queue.status_code == 200, queue.text

@@ -3,6 +3,8 @@ student who joins late (or reloads) starts from where the presentation is."""
 
 from typing import Any
 
+from c10klab.classroom.schemas import RelayedDoneEvent, RelayedRunEvent
+from tests.results.figures import done, progress, started
 from tests.runs.leases import claim
 
 from .conftest import ClassStream, Course, make_class, result
@@ -42,8 +44,8 @@ def test_a_presented_run_reaches_every_student_and_a_late_joiner(course: Course)
     assert shown.json()["spotlight"] is None  # the instructor's own run
 
     lease = claim(course.store)
-    course.store.append_event(lease, "started", {"server": "c-epoll"})
-    course.store.append_event(lease, "progress", {"t_s": 1, "qps": 1000})
+    course.store.append_event(lease, started())
+    course.store.append_event(lease, progress(1.0, 1000.0))
     for stream in streams:
         assert stream.wait_for(
             lambda s: relayed(s) == [(1, "queued"), (2, "started"), (3, "progress")]
@@ -55,13 +57,17 @@ def test_a_presented_run_reaches_every_student_and_a_late_joiner(course: Course)
     streams[1].close()
     dee = course.student(klass["join_code"], "Dee")
     late = [ClassStream(course, students[1], klass["id"]), ClassStream(course, dee, klass["id"])]
-    course.store.append_event(lease, "progress", {"t_s": 2, "qps": 1100})
-    course.store.finish(lease, "done", "done", result(1100), result=result(1100))
+    course.store.append_event(lease, progress(2.0, 1100.0))
+    course.store.finish(lease, "done", done(result(1100)))
     everything = [(1, "queued"), (2, "started"), (3, "progress"), (4, "progress"), (5, "done")]
     for stream in (streams[0], streams[2], *late):
         assert stream.wait_for(lambda s: relayed(s) == everything), relayed(stream)
     for stream in late:  # their first frames already show the presentation
         assert stream.of("presentation")[0]["run_id"] == run_id
+    # Each relayed event is what the contract says: the run's event, with its run and number.
+    frames = [RelayedRunEvent.model_validate(e).root for e in late[1].of("run_event")]
+    assert isinstance(frames[-1], RelayedDoneEvent) and frames[-1].data.summary.qps == 1100
+    assert {f.run_id for f in frames} == {run_id}
 
     # A page opened now reads what is presented.
     now = grace.get(f"/api/classes/{klass['id']}/presentation").json()
@@ -104,7 +110,7 @@ def test_a_presented_sweep_sends_its_table(course: Course) -> None:
     assert stream.wait_for(lambda s: bool(s.of("sweep")))
     table = stream.of("sweep")[-1]
     assert table["id"] == sweep["id"] and len(table["points"]) == 4
-    course.store.finish(claim(course.store), "done", "done", result(500), result=result(500))
+    course.store.finish(claim(course.store), "done", done(result(500)))
     assert stream.wait_for(lambda s: s.of("sweep")[-1]["points"][0]["status"] == "done", 5)
 
 

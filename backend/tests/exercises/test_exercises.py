@@ -52,9 +52,9 @@ def test_an_answer_is_a_variant_checked_by_the_exercises_run(
     created = client.post("/api/variants", json=body)
     assert created.status_code == 202, created.text
     run = store.get_run(created.json()["check"]["id"])
-    assert run is not None and "check_only" not in run.request
-    assert run.request["connections"] == exercise["run"]["connections"]
-    assert run.request["variant"] == created.json()["id"]
+    assert run is not None and not run.request.check_only
+    assert run.request.connections == exercise["run"]["connections"]
+    assert run.request.variant == created.json()["id"]
     variant = client.get(f"/api/variants/{created.json()['id']}").json()
     assert variant["exercise"] == "select-value-result"
     assert variant["verdict"] == {"status": "pending", "reasons": [], "measured": []}

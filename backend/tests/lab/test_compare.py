@@ -9,26 +9,21 @@ from c10klab.lab.compare import MOST_COMPARED
 from c10klab.runs.store import RunStore
 from tests.lab.test_history import queue_run
 from tests.people.conftest import Browser, join, log_in, make_class
+from tests.results.figures import a_result, done
 from tests.runs.leases import claim
 
 NOISE = {"sigma": 0.04, "runs": 10, "groups": 2, "measured_at": "2026-11-28T10:00:00+00:00"}
 
 
 def result(qps: float, noise: dict[str, Any] | None = NOISE, **more: Any) -> dict[str, Any]:
-    return {
-        "valid": True,
-        "stable": True,
-        "summary": {"qps": qps, "latency_us": {"p50": 100.0, "p99": 250.0}, "error_total": 0},
-        "server": {},
-        "host_noise": noise,
-    } | more
+    return a_result(qps, p99_us=250.0, **({"stable": True, "host_noise": noise} | more))
 
 
 def finished(client: TestClient, store: RunStore, outcome: dict[str, Any]) -> str:
     run_id = queue_run(client)
     lease = claim(store)
     assert lease.run_id == run_id
-    store.finish(lease, "done", "done", outcome, result=outcome)
+    store.finish(lease, "done", done(outcome))
     return run_id
 
 

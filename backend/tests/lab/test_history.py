@@ -10,9 +10,10 @@ from c10klab.api.deps import BROWSER_COOKIE
 from c10klab.lab.history import sweep_status
 from c10klab.runs.store import RunStore
 from tests.people.conftest import Browser, join, log_in, make_class
+from tests.results.figures import a_result, done
 from tests.runs.leases import claim
 
-RESULT = {"valid": True, "summary": {"qps": 12345.0, "latency_us": {"p99": 250.0}}}
+RESULT = a_result(12345.0, p99_us=250.0)
 
 
 def queue_run(client: TestClient, **fields: Any) -> str:
@@ -40,7 +41,7 @@ def history(client: TestClient, **query: Any) -> list[dict[str, Any]]:
 def finish(store: RunStore, run_id: str) -> None:
     lease = claim(store)
     assert lease.run_id == run_id
-    store.finish(lease, "done", "done", RESULT, result=RESULT)
+    store.finish(lease, "done", done(RESULT))
 
 
 def test_solo_history_is_this_browsers_own(solo_browsers: Browser, store: RunStore) -> None:

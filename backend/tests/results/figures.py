@@ -3,6 +3,17 @@ every field the contract (c10klab.results.schemas.RunResult) requires, figures o
 
 from typing import Any
 
+from c10klab.results.schemas import (
+    CheckedEvent,
+    CheckResult,
+    DoneEvent,
+    ProgressData,
+    ProgressEvent,
+    RunResult,
+    StartedData,
+    StartedEvent,
+)
+
 
 def a_result(
     qps: float = 1000.0,
@@ -53,3 +64,25 @@ def a_progress(t_s: float, qps: float = 1000.0) -> dict[str, Any]:
         "errors": 0,
         "latency_us": latency,
     }
+
+
+# --- the events a runner writes, for tests that play its part (runs/store.py takes models) ---
+
+
+def done(result: dict[str, Any]) -> DoneEvent:
+    """The `done` event that ends a run with `result` (a_result's, or one of its own)."""
+    return DoneEvent(type="done", data=RunResult.model_validate(result))
+
+
+def progress(t_s: float, qps: float = 1000.0) -> ProgressEvent:
+    """A `progress` event (a_progress's data)."""
+    return ProgressEvent(type="progress", data=ProgressData.model_validate(a_progress(t_s, qps)))
+
+
+def started(server: str = "c-epoll") -> StartedEvent:
+    return StartedEvent(type="started", data=StartedData(server=server))
+
+
+def checked(result: dict[str, Any]) -> CheckedEvent:
+    """The `checked` event that ends a variant's check run with `result`."""
+    return CheckedEvent(type="checked", data=CheckResult.model_validate(result))

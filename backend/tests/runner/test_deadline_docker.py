@@ -1,7 +1,6 @@
 """A benchmark container ends by itself at its deadline, with no runner left to stop it."""
 
 import time
-from typing import Any
 
 import docker
 import pytest
@@ -20,7 +19,7 @@ def test_the_server_container_ends_itself_at_its_deadline(settings: Settings) ->
         pytest.fail("no Docker engine; `make test` starts one")
     server = load_catalog(settings.sandboxes_dir).get("c-forking")
     assert server is not None
-    request: dict[str, Any] = RunRequest(server="c-forking", duration_s=1).model_dump()
+    request = RunRequest(server="c-forking", duration_s=1)
     planned = plan_run("deadline-test", server, request, settings).server
     # The same container as a run's, with a 3-second deadline instead of the run's.
     spec = ContainerSpec(planned.image, planned.command, planned.kwargs | self_deadline(3))

@@ -1,6 +1,20 @@
-import json
-
+from c10klab.results.schemas import (
+    Client,
+    CpuUse,
+    Drift,
+    Interference,
+    LatencySummary,
+    OpenLoop,
+    Repetition,
+    RunResult,
+    ServerFigures,
+    ServerStatsData,
+    Summary,
+    Window,
+)
 from c10klab.runner import measure
+from c10klab.runner.lines import ProgressLine, parse_line
+from c10klab.runner.measure import DockerStats, Interval
 
 
 def test_lines_are_reassembled_from_arbitrary_chunks() -> None:
@@ -9,14 +23,7 @@ def test_lines_are_reassembled_from_arbitrary_chunks() -> None:
     assert list(measure.split_lines(chunks)) == ['{"type":"a"}', '{"type":"b"}', "partial"]
 
 
-def test_only_typed_json_objects_are_taken() -> None:
-    assert measure.parse_line('{"type": "progress", "qps": 1}') == {"type": "progress", "qps": 1}
-    assert measure.parse_line("warning: something") is None
-    assert measure.parse_line("{not json") is None
-    assert measure.parse_line('{"no_type": 1}') is None
-
-
-def stats(cpu: int, pre_cpu: int, system: int, pre_system: int, cpus: int = 2) -> dict:  # type: ignore[type-arg]
+def stats(cpu: int, pre_cpu: int, system: int, pre_system: int, cpus: int = 2) -> DockerStats:
     return {
         "cpu_stats": {
             "cpu_usage": {"total_usage": cpu},
@@ -38,26 +45,42 @@ def test_cpu_percent_is_docker_stats_percent() -> None:
 
 def test_memory_leaves_out_reclaimable_cache() -> None:
     assert measure.memory_bytes(stats(1, 0, 2, 1)) == 8_000_000
-    v2 = {"memory_stats": {"usage": 5_000, "stats": {"inactive_file": 1_000}}}
+    v2: DockerStats = {"memory_stats": {"usage": 5_000, "stats": {"inactive_file": 1_000}}}
     assert measure.memory_bytes(v2) == 4_000
     assert measure.memory_bytes({"memory_stats": {}}) is None
+
+
+def test_a_docker_sample_is_a_server_stats_event() -> None:
+    sample = measure.server_sample(stats(1_500, 500, 4_000, 2_000), 1.23456)
+    assert sample == ServerStatsData(t_s=1.235, cpu_percent=100.0, memory_bytes=8_000_000, pids=3)
+    assert measure.server_sample({"cpu_stats": {}, "precpu_stats": {}}, 1.0) is None
 
 
 def test_server_cpu_mean_counts_only_the_measured_part() -> None:
     s = measure.ServerStats()
     for t, cpu, mem in ((0.5, 5.0, 100), (1.5, 90.0, 300), (2.5, 100.0, 200)):
-        s.samples.append({"t_s": t, "cpu_percent": cpu, "memory_bytes": mem, "pids": 1})
+        s.samples.append(ServerStatsData(t_s=t, cpu_percent=cpu, memory_bytes=mem, pids=1))
     s.measure_from_s = 1.0
-    assert s.summary() == {
-        "cpu_percent_mean": 95.0,
-        "memory_peak_bytes": 300,
-        "pids_peak": 1,
-        "samples": 3,
-    }
+    assert s.summary() == ServerFigures(
+        cpu_percent_mean=95.0, memory_peak_bytes=300, pids_peak=1, samples=3
+    )
 
 
-def summary(requests: int, errors: dict[str, int]) -> dict:  # type: ignore[type-arg]
-    return {"requests": requests, "errors": errors, "error_total": sum(errors.values())}
+LATENCY = LatencySummary(p50=10.0, p90=20.0, p99=30.0, p999=40.0, max=50.0)
+
+
+def summary(requests: int, errors: dict[str, int], **more: object) -> Summary:
+    return Summary.model_validate(
+        {
+            "qps": requests / 10,
+            "requests": requests,
+            "duration_s": 10.0,
+            "errors": errors,
+            "error_total": sum(errors.values()),
+            "latency_us": LATENCY,
+        }
+        | more
+    )
 
 
 def test_a_result_with_too_many_errors_is_invalid() -> None:
@@ -74,14 +97,23 @@ def test_judge_rejects_any_timeout_since_its_latency_is_missing() -> None:
     assert "missing from the percentiles" in reason
 
 
+def test_only_the_load_generators_lines_are_taken() -> None:
+    line = parse_line('{"type": "phase", "phase": "measure"}')
+    assert line is not None and line.type == "phase"
+    assert parse_line("warning: something") is None
+    assert parse_line("{not json") is None
+    assert parse_line('{"no_type": 1}') is None
+    assert parse_line('{"type": "progress", "qps": 1}') is None  # a progress line lacks its figures
+
+
 def test_progress_events_keep_the_fields_the_charts_use() -> None:
-    line = json.loads(
+    line = ProgressLine.model_validate_json(
         '{"type":"progress","phase":"measure","elapsed_s":3,"interval_s":1,'
-        '"requests":100,"qps":100.0,"errors":0,"latency_us":{"p50":1,"p90":2,'
+        '"requests":100,"qps":100.0,"errors":0,"idle_dropped":0,"latency_us":{"p50":1,"p90":2,'
         '"p99":3,"p999":4,"max":5}}'
     )
     event = measure.progress_event(line, 4.12345)
-    assert event == {
+    assert event.model_dump(exclude_none=True) == {
         "t_s": 4.123,
         "phase": "measure",
         "qps": 100.0,
@@ -91,13 +123,21 @@ def test_progress_events_keep_the_fields_the_charts_use() -> None:
     }
 
 
+def open_loop(target: float, achieved: float) -> OpenLoop:
+    return OpenLoop(
+        target_qps=target,
+        achieved_qps=achieved,
+        achieved_fraction=achieved / target,
+        short_of_target=achieved / target < 0.95,
+        latency_actual_us=LATENCY,
+        send_lag_us=LATENCY,
+    )
+
+
 def test_an_open_loop_run_that_misses_its_rate_is_invalid() -> None:
-    base = summary(50_000, {})
-    met = base | {"open_loop": {"target_qps": 10_000, "achieved_qps": 9_900.0,
-                                "achieved_fraction": 0.99}}  # fmt: skip
+    met = summary(50_000, {}, open_loop=open_loop(10_000, 9_900.0))
     assert measure.judge(met, 0.01, 0.9) is None
-    missed = base | {"open_loop": {"target_qps": 100_000, "achieved_qps": 61_000.0,
-                                   "achieved_fraction": 0.61}}  # fmt: skip
+    missed = summary(50_000, {}, open_loop=open_loop(100_000, 61_000.0))
     reason = measure.judge(missed, 0.01, 0.9)
     assert reason is not None and "61,000 of the 100,000" in reason and "61%" in reason
 
@@ -106,100 +146,132 @@ def test_progress_events_pass_open_loop_digests_and_the_process_profile_through(
     digest = {"p50": 1, "p90": 2, "p99": 3, "p999": 4, "max": 5}
     procs = {"processes": 1, "threads": 1, "rss_bytes": 4096, "voluntary_ctxt_switches": 7,
              "nonvoluntary_ctxt_switches": 0}  # fmt: skip
-    line = {"phase": "measure", "qps": 1.0, "requests": 1, "errors": 0, "latency_us": digest,
-            "latency_actual_us": digest, "send_lag_us": digest, "idle_dropped": 2,
-            "procs": procs}  # fmt: skip
-    event = measure.progress_event(line, 1.0)
-    assert event["send_lag_us"] == digest and event["latency_actual_us"] == digest
-    assert event["idle_dropped"] == 2 and event["procs"] == procs
-    closed = measure.progress_event(line | {"latency_actual_us": None, "idle_dropped": 0}, 1.0)
-    assert "latency_actual_us" not in closed and "idle_dropped" not in closed
+    line = {"type": "progress", "phase": "measure", "qps": 1.0, "requests": 1, "errors": 0,
+            "latency_us": digest, "latency_actual_us": digest, "send_lag_us": digest,
+            "idle_dropped": 2, "procs": procs}  # fmt: skip
+    event = measure.progress_event(ProgressLine.model_validate(line), 1.0)
+    assert event.send_lag_us is not None and event.send_lag_us.model_dump() == digest
+    assert event.latency_actual_us is not None and event.latency_actual_us.model_dump() == digest
+    assert event.idle_dropped == 2 and event.procs is not None
+    assert event.procs.model_dump() == procs
+    closed_line = ProgressLine.model_validate(line | {"latency_actual_us": None, "idle_dropped": 0})
+    closed = measure.progress_event(closed_line, 1.0)
+    assert closed.latency_actual_us is None and closed.idle_dropped is None
 
 
-def outcome(repetition: int, qps: float, p99: int, valid: bool = True, stable: bool = True) -> dict:  # type: ignore[type-arg]
-    return {
-        "repetition": repetition,
-        "summary": {"qps": qps, "latency_us": {"p99": p99}},
-        "server": {"cpu_percent_mean": 90.0},
-        "valid": valid,
-        "invalid_reason": None if valid else "too many errors",
-        "stable": stable,
-        "unstable_reason": None if stable else "other processes used 38% of the server's CPU 0",
-        "interference": {"limit": 0.1, "marker": repetition},
-        "drift": {"limit": 0.25, "marker": repetition},
-    }
+def outcome(
+    repetition: int, qps: float, p99: float, valid: bool = True, stable: bool = True
+) -> Repetition:
+    """A repetition's figures; its interference and drift carry its number (as their window
+    and their count of intervals) to tell whose a combined result shows."""
+    unjudged = CpuUse(cpus="0", judged=False)
+    return Repetition(
+        repetition=repetition,
+        summary=summary(int(qps * 10), {}).model_copy(
+            update={"qps": qps, "latency_us": LATENCY.model_copy(update={"p99": p99})}
+        ),
+        server=ServerFigures(cpu_percent_mean=90.0),
+        valid=valid,
+        invalid_reason=None if valid else "too many errors",
+        stable=stable,
+        unstable_reason=None if stable else "other processes used 38% of the server's CPU 0",
+        interference=Interference(
+            limit=0.1,
+            measure_phase=Window(from_s=repetition, to_s=repetition),
+            server=unjudged,
+            loadgen=unjudged,
+        ),
+        drift=Drift(limit=0.25, judged=False, intervals=repetition),
+    )
 
 
 def test_repetitions_combine_into_median_spread_and_a_noisy_flag() -> None:
     combined = measure.combine([outcome(1, 100.0, 30), outcome(2, 120.0, 10),
                                 outcome(3, 105.0, 20)], 0.10)  # fmt: skip
-    agg = combined["aggregate"]
-    assert combined["summary"]["qps"] == 105.0 and agg["median_repetition"] == 3
-    assert agg["qps"] == {"median": 105.0, "min": 100.0, "max": 120.0, "spread": 0.1905}
-    assert agg["p99_us"] == {"median": 20.0, "min": 10.0, "max": 30.0}
-    assert agg["noisy"] and combined["valid"] and len(combined["repetitions"]) == 3
+    agg = combined.aggregate
+    assert agg is not None
+    assert combined.summary.qps == 105.0 and agg.median_repetition == 3
+    assert agg.qps.model_dump() == {"median": 105.0, "min": 100.0, "max": 120.0, "spread": 0.1905}
+    assert agg.p99_us is not None
+    assert agg.p99_us.model_dump(exclude_none=True) == {"median": 20.0, "min": 10.0, "max": 30.0}
+    assert agg.noisy and combined.valid and len(combined.repetitions) == 3
     quiet = measure.combine([outcome(1, 100.0, 9), outcome(2, 104.0, 9)], 0.10)
-    assert not quiet["aggregate"]["noisy"]
-    assert not measure.combine([outcome(1, 100.0, 9)], 0.0)["aggregate"]["noisy"]
+    assert quiet.aggregate is not None and not quiet.aggregate.noisy
+    single = measure.combine([outcome(1, 100.0, 9)], 0.0)
+    assert single.aggregate is not None and not single.aggregate.noisy
 
 
 def test_one_invalid_repetition_makes_the_result_invalid_and_says_which() -> None:
     combined = measure.combine([outcome(1, 100.0, 9), outcome(2, 99.0, 9, valid=False)], 0.1)
-    assert not combined["valid"]
-    assert combined["invalid_reason"] == "repetition 2 of 2: too many errors"
-    assert combined["stable"] and combined["unstable_reason"] is None  # invalid is not unstable
+    assert not combined.valid
+    assert combined.invalid_reason == "repetition 2 of 2: too many errors"
+    assert combined.stable and combined.unstable_reason is None  # invalid is not unstable
+
+
+def whose(result: RunResult) -> tuple[int | None, int | None, int | None]:
+    """Which repetition's interference and drift a combined result shows, and the number it
+    marks them with."""
+    assert result.interference is not None and result.drift is not None
+    window = result.interference.measure_phase
+    assert window is not None
+    return int(window.from_s), result.drift.intervals, result.interference.repetition
 
 
 def test_one_unstable_repetition_makes_the_result_unstable_with_its_figures() -> None:
     steady = measure.combine([outcome(1, 100.0, 9), outcome(2, 99.0, 9), outcome(3, 98.0, 9)], 0.1)
-    assert steady["stable"] and steady["unstable_reason"] is None
-    assert steady["interference"] == {"limit": 0.1, "marker": 2, "repetition": 2}  # the median's
+    assert steady.stable and steady.unstable_reason is None
+    assert whose(steady) == (2, 2, 2)  # the median's
     combined = measure.combine(
         [outcome(1, 100.0, 9), outcome(2, 60.0, 9, stable=False), outcome(3, 98.0, 9)], 0.1
     )
-    assert not combined["stable"] and combined["valid"]
-    assert combined["unstable_reason"] == (
+    assert not combined.stable and combined.valid
+    assert combined.unstable_reason == (
         "repetition 2 of 3: other processes used 38% of the server's CPU 0"
     )
-    assert combined["interference"]["repetition"] == combined["drift"]["repetition"] == 2
+    assert combined.drift is not None and combined.drift.repetition == 2
+    assert whose(combined) == (2, 2, 2)
     single = measure.combine([outcome(1, 60.0, 9, stable=False)], 0.1)
-    assert single["unstable_reason"] == "other processes used 38% of the server's CPU 0"
+    assert single.unstable_reason == "other processes used 38% of the server's CPU 0"
     # Results recorded before the stability checks have no figures and count as stable.
-    old = {k: v for k, v in outcome(1, 100.0, 9).items() if k not in ("stable", "interference")}
-    assert (
-        measure.combine([old], 0.1)["stable"]
-        and measure.combine([old], 0.1)["interference"] is None
-    )
+    old = outcome(1, 100.0, 9).model_copy(update={"stable": None, "interference": None})
+    assert measure.combine([old], 0.1).stable and measure.combine([old], 0.1).interference is None
 
 
-def cpu_of(container: float, cpus: str = "1") -> dict:  # type: ignore[type-arg]
-    return {"judged": True, "cpus": cpus, "container": container}
+def cpu_of(container: float, cpus: str = "1") -> CpuUse:
+    return CpuUse(judged=True, cpus=cpus, container=container)
+
+
+def use_of(server: CpuUse, loadgen: CpuUse) -> Interference:
+    return Interference(limit=0.1, server=server, loadgen=loadgen)
 
 
 def test_a_saturated_client_beside_an_unsaturated_server_is_client_bound() -> None:
-    bound = measure.client_use({"server": cpu_of(0.72, "0"), "loadgen": cpu_of(0.97)})
-    assert bound["bound"] and bound["cpu"] == 0.97
-    assert bound["reason"] == (
+    bound = measure.client_use(use_of(cpu_of(0.72, "0"), cpu_of(0.97)))
+    assert bound.bound and bound.cpu == 0.97
+    assert bound.reason == (
         "the load generator used 97% of its CPU 1 and the server only 72% of its CPU 0: "
         "this measures the load generator, not the server"
     )
-    both = measure.client_use({"server": cpu_of(0.99, "0"), "loadgen": cpu_of(0.97)})
-    assert both["bound"] is False and both["reason"] is None  # the server was saturated too
-    idle = measure.client_use({"server": cpu_of(0.4, "0"), "loadgen": cpu_of(0.5, "1-2")})
-    assert idle["bound"] is False
-    unjudged = {"server": {"judged": False, "cpus": "0"}, "loadgen": cpu_of(0.97)}
-    assert measure.client_use(unjudged)["bound"] is None
+    both = measure.client_use(use_of(cpu_of(0.99, "0"), cpu_of(0.97)))
+    assert both.bound is False and both.reason is None  # the server was saturated too
+    idle = measure.client_use(use_of(cpu_of(0.4, "0"), cpu_of(0.5, "1-2")))
+    assert idle.bound is False
+    unjudged = use_of(CpuUse(judged=False, cpus="0"), cpu_of(0.97))
+    assert measure.client_use(unjudged).bound is None
 
 
 def test_one_client_bound_repetition_makes_the_result_client_bound() -> None:
     reps = [outcome(1, 100.0, 9), outcome(2, 98.0, 9), outcome(3, 90.0, 9)]
     for rep in reps:
-        rep["client"] = {"cpu": 0.5, "bound": rep["repetition"] == 3, "reason": None}
+        rep.client = Client(cpu=0.5, bound=rep.repetition == 3, reason=None)
     combined = measure.combine(reps, 0.1)
-    assert combined["client"]["bound"] and combined["client"]["repetition"] == 3
+    assert combined.client is not None
+    assert combined.client.bound and combined.client.repetition == 3
     for rep in reps:
-        rep["client"]["bound"] = False
-    assert measure.combine(reps, 0.1)["client"]["repetition"] == 2  # the median's
+        assert rep.client is not None
+        rep.client.bound = False
+    unbound = measure.combine(reps, 0.1)
+    assert unbound.client is not None and unbound.client.repetition == 2  # the median's
 
 
 # Two of perf stat's 250 ms intervals, as count-syscalls.sh makes it print them (-x, -I).
@@ -223,27 +295,28 @@ def test_perfs_counts_are_summed_and_divided_by_requests() -> None:
     assert counts["raw_syscalls:sys_enter"] == 250101 and counts["syscalls:sys_exit_read"] == 25000
     profile = measure.syscall_profile(counts, 100_000)
     assert profile is not None
-    assert profile["calls_per_request"] == 2.501 and profile["total"]["calls"] == 250101
-    rows = {row["syscall"]: row for row in profile["rows"]}
+    assert profile.total is not None
+    assert profile.calls_per_request == 2.501 and profile.total.calls == 250101
+    rows = {row.syscall: row for row in profile.rows}
     assert list(rows) == ["read", "write", "epoll_wait", "other"]  # most calls first
-    assert rows["read"] == {"syscall": "read", "calls": 100000, "errors": 25000, "per_request": 1.0}
-    assert rows["write"]["errors"] is None  # not counted, unlike read's (EAGAIN is the lesson)
-    assert rows["other"]["calls"] == 101  # the total's calls no name was counted for
-    assert sum(row["calls"] for row in profile["rows"]) == profile["total"]["calls"]
+    read = {"syscall": "read", "calls": 100000, "errors": 25000, "per_request": 1.0}
+    assert rows["read"].model_dump() == read
+    assert rows["write"].errors is None  # not counted, unlike read's (EAGAIN is the lesson)
+    assert rows["other"].calls == 101  # the total's calls no name was counted for
+    assert sum(row.calls for row in profile.rows) == profile.total.calls
     assert measure.syscall_profile(measure.parse_perf_counts(["no counts here"]), 10) is None
 
 
 def test_a_refused_count_says_why_and_gives_no_figure() -> None:
     refused = measure.refused_profile("perf did not start counting: permission denied")
-    assert (
-        refused["refused"].startswith("perf did not start") and refused["calls_per_request"] is None
-    )
+    assert refused.refused is not None and refused.refused.startswith("perf did not start")
+    assert refused.calls_per_request is None and refused.rows == []
 
 
 def test_judge_rejects_connections_starved_through_the_whole_measurement() -> None:
-    reason = measure.judge(summary(50_000, {}) | {"starved": 9}, 0.01)
+    reason = measure.judge(summary(50_000, {}, starved=9), 0.01)
     assert reason is not None and reason.startswith("9 connections got no reply")
-    assert measure.judge(summary(50_000, {}) | {"starved": 0}, 0.01) is None
+    assert measure.judge(summary(50_000, {}, starved=0), 0.01) is None
 
 
 PROC_STAT = """cpu  300 0 150 900 5 0 40 2 0 0
@@ -282,22 +355,22 @@ def test_interference_is_busy_time_beyond_the_containers_own_over_samples_inside
         sample(4.5, 9.9, user=999),  # after the summary: left out
     ]
     use = measure.cpu_use(samples, "0", (1.0, 4.0), 100)
-    assert use["judged"] and use["samples"] == 3
-    assert (use["from_s"], use["to_s"], use["seconds"]) == (1.2, 3.2, 2.0)
-    assert use["busy"] == 0.7 and use["container"] == 0.5
-    assert use["others"] == 0.2 and use["steal"] == 0.01 and use["interference"] == 0.21
-    assert use["busy_columns"] == "user+nice+system"
+    assert use.judged and use.samples == 3
+    assert (use.from_s, use.to_s, use.seconds) == (1.2, 3.2, 2.0)
+    assert use.busy == 0.7 and use.container == 0.5
+    assert use.others == 0.2 and use.steal == 0.01 and use.interference == 0.21
+    assert use.busy_columns == "user+nice+system"
 
 
 def test_busy_time_never_counts_below_the_containers_own_and_needs_two_samples() -> None:
     samples = [sample(1.0, 0.0, user=0), sample(2.0, 0.9, user=50, softirq=40)]
     quiet = measure.cpu_use(samples, "0", (0.0, 3.0), 100)
-    assert quiet["others"] == 0.0 and quiet["irq"] == 0.4
+    assert quiet.others == 0.0 and quiet.irq == 0.4
     # On a kernel that charges softirq to the task it interrupted, busy includes it.
     with_irq = measure.cpu_use(samples, "0", (0.0, 3.0), 100, measure.busy_columns(False))
-    assert with_irq["busy"] == 0.9 and with_irq["others"] == 0.0
+    assert with_irq.busy == 0.9 and with_irq.others == 0.0
     one = measure.cpu_use(samples, "0", (1.5, 3.0), 100)
-    assert not one["judged"] and one["samples"] == 1 and "fewer than two" in one["note"]
+    assert not one.judged and one.samples == 1 and "fewer than two" in (one.note or "")
 
 
 def test_capacity_is_every_cpu_of_the_set() -> None:
@@ -305,7 +378,7 @@ def test_capacity_is_every_cpu_of_the_set() -> None:
     later = {0: cpu_row(100), 2: cpu_row(60)}  # 1.6 s busy of 2 CPUs over 1 s
     samples = [measure.CpuSample(0.0, 0, rows), measure.CpuSample(1.0, int(1.2e9), later)]
     use = measure.cpu_use(samples, "0,2", (0.0, 1.0), 100)
-    assert use["busy"] == 0.8 and use["container"] == 0.6 and use["interference"] == 0.2
+    assert use.busy == 0.8 and use.container == 0.6 and use.interference == 0.2
 
 
 def test_irq_time_accounting_is_read_from_the_kernel_config() -> None:
@@ -318,36 +391,36 @@ def test_irq_time_accounting_is_read_from_the_kernel_config() -> None:
     assert measure.busy_columns(True) == measure.busy_columns(None) == ("user", "nice", "system")
 
 
-def intervals(*qps: float) -> list[dict]:  # type: ignore[type-arg]
-    return [{"t_s": 2.0 + i, "qps": q, "interval_s": 1.0} for i, q in enumerate(qps)]
+def intervals(*qps: float) -> list[Interval]:
+    return [Interval(t_s=2.0 + i, qps=q, interval_s=1.0) for i, q in enumerate(qps)]
 
 
 def test_drift_lists_every_interval_far_from_the_median() -> None:
     figures = measure.drift(intervals(105_000, 104_000, 37_000, 106_000, 150_000), 0.25, False)
-    assert figures["judged"] and figures["median_qps"] == 105_000.0
-    assert figures["drifted"] == [
+    assert figures.judged and figures.median_qps == 105_000.0
+    assert [d.model_dump() for d in figures.drifted] == [
         {"t_s": 4.0, "qps": 37_000, "departure": -0.6476},
         {"t_s": 6.0, "qps": 150_000, "departure": 0.4286},
     ]
     steady = measure.drift(intervals(100, 110, 90, 100), 0.25, False)
-    assert steady["judged"] and steady["drifted"] == []
+    assert steady.judged and steady.drifted == []
 
 
 def test_drift_needs_three_full_intervals_and_some_requests() -> None:
     two = measure.drift(intervals(100, 10), 0.25, False)
-    assert not two["judged"] and "at least 3" in two["note"]
+    assert not two.judged and "at least 3" in (two.note or "")
     # A last interval cut short (duration 2.2 s) does not count towards the three.
-    short = [*intervals(100, 100), {"t_s": 4.2, "qps": 10, "interval_s": 0.2}]
-    assert not measure.drift(short, 0.25, False)["judged"]
-    assert not measure.drift(intervals(0, 0, 5), 0.25, False)["judged"]
+    short = [*intervals(100, 100), Interval(t_s=4.2, qps=10, interval_s=0.2)]
+    assert not measure.drift(short, 0.25, False).judged
+    assert not measure.drift(intervals(0, 0, 5), 0.25, False).judged
 
 
-def interference(server: float, loadgen: float, steal: float = 0.0) -> dict:  # type: ignore[type-arg]
-    def use(cpus: str, others: float) -> dict:  # type: ignore[type-arg]
-        return {"cpus": cpus, "judged": True, "others": others, "steal": steal,
-                "interference": others + steal}  # fmt: skip
+def interference(server: float, loadgen: float, steal: float = 0.0) -> Interference:
+    def use(cpus: str, others: float) -> CpuUse:
+        return CpuUse(cpus=cpus, judged=True, others=others, steal=steal,
+                      interference=others + steal)  # fmt: skip
 
-    return {"limit": 0.1, "server": use("0", server), "loadgen": use("1", loadgen)}
+    return use_of(use("0", server), use("1", loadgen))
 
 
 def test_stability_names_the_disturbed_cpus_with_the_figures() -> None:
@@ -369,11 +442,11 @@ def test_stability_names_the_disturbed_cpus_with_the_figures() -> None:
 def test_each_cpu_set_is_judged_by_its_own_limit_when_it_has_one() -> None:
     steady = measure.drift(intervals(100, 100, 100), 0.25, False)
     sets = interference(0.08, 0.08)
-    sets["server"]["limit"], sets["loadgen"]["limit"] = 0.07, 0.09
+    sets.server.limit, sets.loadgen.limit = 0.07, 0.09
     reason = measure.judge_stability(sets, steady) or ""
     assert reason.startswith("other processes used 8% of the server's CPU 0")
     assert "limit 7%" in reason
-    sets["server"]["limit"] = 0.085
+    sets.server.limit = 0.085
     assert measure.judge_stability(sets, steady) is None  # the loadgen's 8 % is under its 9 %
 
 
@@ -390,13 +463,13 @@ def test_drift_makes_a_run_unstable_and_an_open_loop_says_it_fell_behind() -> No
     assert "fell behind the load generator's schedule" in (
         measure.judge_stability(quiet, open_loop) or ""
     )
-    unjudged = quiet | {"server": {"cpus": "0", "judged": False, "note": "…"}}
+    unjudged = quiet.model_copy(update={"server": CpuUse(cpus="0", judged=False, note="…")})
     assert measure.judge_stability(unjudged, measure.drift(intervals(1, 1), 0.25, False)) is None
 
 
 def test_the_observers_own_time_on_the_load_generators_cpus_is_not_interference() -> None:
     samples = [sample(1.0, 0.0, user=0), sample(2.0, 0.5, user=70)]
     plain = measure.cpu_use(samples, "0", (0.0, 3.0), 100)
-    assert plain["others"] == 0.2 and "helper" not in plain
+    assert plain.others == 0.2 and plain.helper is None
     helped = measure.cpu_use(samples, "0", (0.0, 3.0), 100, ours=lambda a, b: 0.15 * (b - a))
-    assert helped["helper"] == 0.15 and round(helped["others"], 4) == 0.05
+    assert helped.helper == 0.15 and round(helped.others or 0.0, 4) == 0.05

@@ -5,16 +5,18 @@ from typing import Any
 
 import pytest
 
+from c10klab.results.schemas import RunResult
 from c10klab.runner.noise import calibration_request, host_noise, identical_sets
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import RUNNER_OWNER, Finished, RunStore, Scope
-from tests.results.figures import a_result
+from tests.results.figures import a_result, checked, done
 
 LESSON_RUN = {"server": "c-epoll", "connections": 100, "duration_s": 5, "warmup_s": 1}
 WHEN = "2026-11-28T10:00:00+00:00"
 
 
 def ended(request: dict[str, Any], result: dict[str, Any], when: str = WHEN) -> Finished:
-    return Finished(request, result, when)
+    return Finished(RunRequest.model_validate(request), RunResult.model_validate(result), when)
 
 
 def repeated(*qps: float, **more: Any) -> dict[str, Any]:
@@ -63,8 +65,8 @@ def test_host_noise_is_the_pooled_spread_and_none_without_two_identical_runs() -
 
 def test_a_runners_own_run_is_held_by_it_and_in_no_ones_list(store: RunStore) -> None:
     request = calibration_request("c-epoll")
-    own = store.begin_own_run("lab-1", "c-epoll", request, lease_s=15)
-    assert (own.status, own.owner_id, own.request["server"]) == ("running", RUNNER_OWNER, "c-epoll")
+    own = store.begin_own_run("lab-1", request, lease_s=15)
+    assert (own.status, own.owner_id, own.request.server) == ("running", RUNNER_OWNER, "c-epoll")
     assert store.claim_next("lab-2") is None  # never queued: no other runner takes it
     assert own.id not in [r.id for r in store.list_runs(Scope(owner_id="solo"))]
     # the solo learner sees everyone's runs, but not the machine's own
@@ -72,9 +74,19 @@ def test_a_runners_own_run_is_held_by_it_and_in_no_ones_list(store: RunStore) ->
     assert own.id in [r.id for r in store.list_runs(Scope(everyone=True))]
 
     assert own.lease is not None and own.lease.runner_id == "lab-1"
-    store.finish(own.lease, "done", "done", {}, result=repeated(100.0, 104.0, 98.0))
+    store.finish(own.lease, "done", done(repeated(100.0, 104.0, 98.0)))
     [finished] = store.recent_results("lab-1", 10, since_unix=0)
-    assert finished.request == request and finished.result == repeated(100.0, 104.0, 98.0)
+    assert finished.request == request
+    assert finished.result == RunResult.model_validate(repeated(100.0, 104.0, 98.0))
     assert finished.finished_at == store.get_run(own.id).finished_at  # type: ignore[union-attr]
     assert store.recent_results("lab-2", 10, since_unix=0) == []
     assert store.recent_results("lab-1", 10, since_unix=4e9) == []  # none that recent
+
+
+def test_a_variants_check_run_has_no_figures_and_is_not_the_hosts_noise(store: RunStore) -> None:
+    check = RunRequest(server="c-epoll", variant="0" * 32, check_only=True)
+    own = store.begin_own_run("lab-1", check, lease_s=15)
+    assert own.lease is not None
+    passed = {"build": {"status": "cached"}, "checks": []}
+    store.finish(own.lease, "done", checked(passed))
+    assert store.recent_results("lab-1", 10, since_unix=0) == []

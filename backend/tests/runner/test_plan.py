@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from docker.types import Ulimit
 
 from c10klab import config
 from c10klab.config import Settings
@@ -14,6 +15,7 @@ from c10klab.runner.plan import (
     plan_run,
     store_label,
 )
+from c10klab.runs.schemas import RunRequest
 from c10klab.sandboxes.schemas import Knob, Limits, Server
 from c10klab.sandboxes.service import load_catalog
 
@@ -50,15 +52,20 @@ SERVER = Server(
     ],
     limits=Limits(max_connections=100, pids=32),
 )
-REQUEST = {
-    "server": "c-epoll",
-    "connections": 50,
-    "payload_bytes": 64,
-    "duration_s": 5,
-    "warmup_s": 1,
-    "protocol": "http",
-    "knobs": {"trigger": "et", "buffer_bytes": 2048},
-}
+REQUEST = RunRequest(
+    server="c-epoll",
+    connections=50,
+    payload_bytes=64,
+    duration_s=5,
+    warmup_s=1,
+    protocol="http",
+    knobs={"trigger": "et", "buffer_bytes": 2048},
+)
+
+
+def asking(**more: object) -> RunRequest:
+    """REQUEST with more (or other) fields."""
+    return RunRequest.model_validate(REQUEST.model_dump() | more)
 
 
 def test_argv_comes_from_the_catalog_and_typed_values() -> None:
@@ -94,7 +101,7 @@ def test_every_container_is_locked_down_pinned_and_labelled(
         assert kw["cpuset_cpus"] == cpus
         assert kw["labels"]["c10klab.store"] == store_label(settings)
         assert kw["labels"]["c10klab.run"] == "abc123"
-        assert kw["ulimits"] == [{"name": "nofile", "soft": 20000, "hard": 20000}]
+        assert kw["ulimits"] == [Ulimit(name="nofile", soft=20000, hard=20000)]
         assert kw["mem_limit"] == kw["memswap_limit"]
     assert plan.server.kwargs["network_mode"] == "none"
     assert plan.server.kwargs["pids_limit"] == 32
@@ -108,11 +115,12 @@ def test_the_deadline_covers_readiness_warmup_and_duration() -> None:
 def test_the_server_container_keeps_a_deadline_of_its_own_after_the_runners() -> None:
     plan = plan_run("abc123", SERVER, REQUEST, Settings())
     check = plan.server.kwargs["healthcheck"]
-    assert check["interval"] == (plan.deadline_s + SELF_DEADLINE_AFTER_S) * 1_000_000_000
-    assert check["test"][:3] == ["CMD", "/bin/sh", "-c"] and "kill -TERM 1" in check["test"][3]
+    assert check.interval == (plan.deadline_s + SELF_DEADLINE_AFTER_S) * 1_000_000_000
+    test = check.test or []
+    assert test[:3] == ["CMD", "/bin/sh", "-c"] and "kill -TERM 1" in test[3]
     # The load generator has a pid namespace of its own: it keeps a deadline of its own too.
     own = plan.loadgen.kwargs["healthcheck"]
-    assert own["interval"] == check["interval"] and own["test"] == check["test"]
+    assert own.interval == check.interval and own.test == check.test
 
 
 def test_only_io_uring_servers_get_the_io_uring_seccomp_profile() -> None:
@@ -134,12 +142,9 @@ def test_only_io_uring_servers_get_the_io_uring_seccomp_profile() -> None:
 
 
 def test_the_load_generator_gets_the_open_loop_idle_short_and_ramp_flags() -> None:
-    request = REQUEST | {
-        "rate": 25000.0,
-        "idle_connections": 300,
-        "new_connection_per_request": True,
-        "ramp_s": 2.5,
-    }
+    request = asking(
+        rate=25000.0, idle_connections=300, new_connection_per_request=True, ramp_s=2.5
+    )
     argv = plan_run("abc123", SERVER, request, Settings()).loadgen.command
     assert "--sample-procs" not in argv  # the observer reads the server's processes
     assert argv[argv.index("--rate") + 1] == "25000"
@@ -176,7 +181,7 @@ def test_the_measurer_is_another_user_than_the_server_and_joins_no_pid_namespace
 
 def test_a_syscall_profile_counts_beside_the_server_which_runs_as_always() -> None:
     plain = plan_run("abc123", SERVER, REQUEST, Settings())
-    counted = plan_run("abc123", SERVER, REQUEST | {"profile": "syscalls"}, Settings())
+    counted = plan_run("abc123", SERVER, asking(profile="syscalls"), Settings())
     assert plain.counter is None
     assert counted.server == plain.server  # no wrapper, no ptrace: the server at full speed
     assert counted.counter is not None
@@ -198,9 +203,13 @@ def test_a_server_with_a_process_per_connection_may_hold_what_its_request_needs(
     catalog = load_catalog(Settings().sandboxes_dir)
     forking, threaded, epoll = (catalog.get(s) for s in ("c-forking", "c-threaded", "c-epoll"))
     assert forking is not None and threaded is not None and epoll is not None
-    assert pids_limit(forking, {"connections": 10}) == 110
-    assert pids_limit(threaded, {"connections": 1000, "idle_connections": 2000}) == 3100
-    assert pids_limit(forking, {"connections": 5000, "idle_connections": 1000}) == 5100  # most
-    assert pids_limit(epoll, {"connections": 10}) == epoll.limits.pids  # a fixed count
-    plan = plan_run("abc123", forking, REQUEST | {"connections": 50, "knobs": {}}, Settings())
+
+    def asks(connections: int, idle: int = 0) -> RunRequest:
+        return RunRequest(server="c-forking", connections=connections, idle_connections=idle)
+
+    assert pids_limit(forking, asks(10)) == 110
+    assert pids_limit(threaded, asks(1000, 2000)) == 3100
+    assert pids_limit(forking, asks(5000, 1000)) == 5100  # most
+    assert pids_limit(epoll, asks(10)) == epoll.limits.pids  # a fixed count
+    plan = plan_run("abc123", forking, asking(connections=50, knobs={}), Settings())
     assert plan.server.kwargs["pids_limit"] == 150

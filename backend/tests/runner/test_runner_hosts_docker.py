@@ -22,9 +22,11 @@ from c10klab.config import Settings
 from c10klab.hosts.store import RunnerStore
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runner.worker import LEASE_S
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import QUEUE_ORDER, Admission, RunStore
 from c10klab.runs.tables import runs
 from tests import postgres
+from tests.polling import poll
 
 pytestmark = pytest.mark.docker
 
@@ -39,6 +41,10 @@ SHORT_RUN = {
     "knobs": {},
 }
 ENDED = ("done", "failed", "cancelled")
+
+
+def asking(request: dict[str, object]) -> RunRequest:
+    return RunRequest.model_validate(request)
 
 
 @pytest.fixture
@@ -97,12 +103,9 @@ def runners(url: str, tmp_path: Path) -> Iterator[Runners]:
 
 
 def wait_for(what: str, check: Callable[[], Any], within_s: float, logs: Runners) -> Any:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
+    found = poll(check, within_s, every_s=0.2)
+    if found:
+        return found
     pytest.fail(
         f"{what} within {within_s:.0f} s; runner logs:\n"
         + "\n".join(f"--- {name}\n{logs.log(name)[-3000:]}" for name in logs.processes)
@@ -121,7 +124,7 @@ def live_runners(url: str) -> set[str]:
 def test_two_runners_claim_every_run_once_in_fair_share_order(url: str, runners: Runners) -> None:
     store = RunStore(url)
     students = [Admission(owner_id=who, class_id="class-1") for who in ("ana", "ben", "cai")]
-    ids = [store.create_run("c-epoll", SHORT_RUN, students[i % 3])[0].id for i in range(20)]
+    ids = [store.create_run(asking(SHORT_RUN), students[i % 3])[0].id for i in range(20)]
     with store.connect() as db:  # the order the queue says they must start in
         planned = [row.id for row in db.execute(runs.select().order_by(*QUEUE_ORDER))]
 
@@ -160,7 +163,7 @@ def test_a_killed_runner_loses_its_run_and_cleans_up_when_it_returns(
     )
 
     long_run = dict(SHORT_RUN, duration_s=30)
-    run, _ = store.create_run("c-epoll", long_run)
+    run, _ = store.create_run(asking(long_run))
     measuring = wait_for(
         "the long run's load started",
         lambda: (
@@ -193,7 +196,7 @@ def test_a_killed_runner_loses_its_run_and_cleans_up_when_it_returns(
     reason = store.events_after(run.id)[-1].data["reason"]
     assert reason.startswith(f"runner {holder} lost at "), reason
 
-    after, _ = store.create_run("c-epoll", SHORT_RUN)  # the other carries on
+    after, _ = store.create_run(asking(SHORT_RUN))  # the other carries on
     wait_for("the other runner's run", lambda: status(store, after.id) == "done", 60, runners)
     with store.connect() as db:
         assert db.execute(runs.select().where(runs.c.id == after.id)).one().claimed_by == other
@@ -220,7 +223,7 @@ def test_a_runner_frozen_past_its_lease_writes_nothing_once_another_took_its_run
     runners.start("runner-a")
     wait_for("runner-a ready", lambda: live_runners(url) == {"runner-a"}, 60, runners)
 
-    run, _ = store.create_run("c-epoll", SHORT_RUN)
+    run, _ = store.create_run(asking(SHORT_RUN))
 
     def begun_by_a() -> bool:  # claimed, and its `started` written (no write half-done)
         with store.connect() as db:
@@ -273,5 +276,5 @@ def test_a_runner_frozen_past_its_lease_writes_nothing_once_another_took_its_run
         30,
         runners,
     )
-    after, _ = store.create_run("c-epoll", SHORT_RUN)  # and both carry on
+    after, _ = store.create_run(asking(SHORT_RUN))  # and both carry on
     wait_for("the next run", lambda: status(store, after.id) == "done", 60, runners)

@@ -5,7 +5,6 @@ These share the machine with whatever else runs on it: the quiet one fails, with
 when something else really did take the server's or the load generator's CPU meanwhile.
 """
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,38 +13,21 @@ import pytest
 
 from c10klab.config import Settings
 from c10klab.runner.docker_engine import Engine
-from c10klab.runner.worker import Runner
 from c10klab.runs.store import RunStore
+from tests.runner.engines import QUICK_RUN, engine_with, run_here
 
 pytestmark = pytest.mark.docker
 
 # Long enough for Docker's ~1/s stats to put at least two samples inside the measure phase,
 # and for at least three intervals to judge drift by.
-RUN = {
-    "server": "c-epoll",
-    "connections": 50,
-    "payload_bytes": 64,
-    "duration_s": 4,
-    "warmup_s": 1,
-    "protocol": "echo",
-    "knobs": {},
-}
+RUN = QUICK_RUN | {"connections": 50, "duration_s": 4}
 BURNER_IMAGE = "c10klab/base:bookworm"
 BURNER_LABEL = {"c10klab.test": "stability-cpu-burner"}
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    if os.environ.get("C10K_SKIP_DOCKER_TESTS") == "1":
-        pytest.skip("C10K_SKIP_DOCKER_TESTS=1")
-    state = Engine.probe()
-    if not state["reachable"]:
-        pytest.fail(f"no Docker engine ({state['error']}); or set C10K_SKIP_DOCKER_TESTS=1")
-    tags = ["c10klab/server:c-epoll", "c10klab/loadgen:latest", BURNER_IMAGE]
-    missing = [t for t, ok in Engine().images_present(tags).items() if not ok]
-    if missing:
-        pytest.fail(f"images missing: {missing}; run `make images`")
-    return Engine()
+    return engine_with(["c10klab/server:c-epoll", "c10klab/loadgen:latest", BURNER_IMAGE])
 
 
 @pytest.fixture
@@ -69,11 +51,7 @@ def burner(settings: Settings) -> Iterator[None]:
 
 
 def measured(engine: Engine, settings: Settings, store: RunStore) -> dict[str, Any]:
-    run, _ = store.create_run("c-epoll", RUN)
-    claimed = store.claim_next()
-    assert claimed is not None
-    Runner(settings, store, engine).execute(claimed)
-    last = store.events_after(run.id)[-1]
+    last = run_here(engine, settings, store, RUN)
     assert last.type == "done", last.data
     result: dict[str, Any] = last.data
     return result
@@ -89,6 +67,8 @@ def figures(result: dict[str, Any]) -> str:
     )
 
 
+# Run alone (make test-quiet): beside the other suites, the machine is not quiet.
+@pytest.mark.quiet
 def test_a_quiet_run_is_stable(engine: Engine, settings: Settings, store: RunStore) -> None:
     result = measured(engine, settings, store)
     interference = result["interference"]

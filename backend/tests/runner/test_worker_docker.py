@@ -5,10 +5,8 @@ unless C10K_SKIP_DOCKER_TESTS=1 is set (for a quick run on a machine without Doc
 """
 
 import json
-import os
 import shutil
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -16,52 +14,29 @@ from typing import Any
 
 import docker
 import pytest
+from docker.types import Mount
 from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
 from c10klab.main import create_app
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine
-from c10klab.runner.plan import LABEL, plan_run, store_label
+from c10klab.runner.plan import LABEL, TRACEFS, ContainerOptions, plan_run, store_label
 from c10klab.runner.worker import Runner
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RUNNER_OWNER, RunStore, Scope
 from c10klab.sandboxes.service import load_catalog
+from tests.polling import poll
+from tests.runner.engines import QUICK_RUN, engine_with, run_here
 from tests.runs.leases import claim
 
 pytestmark = pytest.mark.docker
 
-QUICK_RUN = {
-    "server": "c-epoll",
-    "connections": 20,
-    "payload_bytes": 64,
-    "duration_s": 3,
-    "warmup_s": 1,
-    "protocol": "echo",
-    "knobs": {},
-}
-
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    if os.environ.get("C10K_SKIP_DOCKER_TESTS") == "1":
-        pytest.skip("C10K_SKIP_DOCKER_TESTS=1")
-    state = Engine.probe()
-    if not state["reachable"]:
-        pytest.fail(
-            f"no Docker engine ({state['error']}); `make test` starts one, or set "
-            "C10K_SKIP_DOCKER_TESTS=1 to leave these tests out"
-        )
-    missing = [
-        t
-        for t, ok in Engine()
-        .images_present(["c10klab/server:c-epoll", "c10klab/loadgen:latest"])
-        .items()
-        if not ok
-    ]
-    if missing:
-        pytest.fail(f"images missing: {missing}; run `make images`")
-    return Engine()
+    return engine_with(["c10klab/server:c-epoll", "c10klab/loadgen:latest"])
 
 
 def leftovers(settings: Settings) -> list[Any]:
@@ -82,12 +57,11 @@ def runner(engine: Engine, settings: Settings, store: RunStore) -> Iterator[Runn
 
 
 def wait_for(store: RunStore, run_id: str, event_type: str, timeout_s: float = 60) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if any(e.type == event_type for e in store.events_after(run_id)):
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"no {event_type} event within {timeout_s} s")
+    def arrived() -> bool:
+        return any(e.type == event_type for e in store.events_after(run_id))
+
+    if poll(arrived, timeout_s, every_s=0.2) is None:
+        raise AssertionError(f"no {event_type} event within {timeout_s} s")
 
 
 def test_a_run_streams_queued_started_progress_done(
@@ -136,6 +110,9 @@ def run_to_end(client: TestClient, request: dict[str, Any]) -> tuple[list[dict[s
     return frames, client.get(f"/api/runs/{run_id}").json()
 
 
+# Run alone (make test-quiet): beside other suites its A/A runs find the load generator short
+# of CPU, and such runs are rightly not the host's noise.
+@pytest.mark.quiet
 def test_a_runner_measures_its_hosts_noise_when_it_starts_and_every_result_carries_it(
     engine: Engine, settings: Settings, store: RunStore
 ) -> None:
@@ -222,22 +199,21 @@ def test_a_host_that_will_not_count_gets_the_reason_and_no_figure(
     """As where the host has no tracefs: the counter cannot start, the profile says why."""
     server_entry = load_catalog(settings.sandboxes_dir).get("c-epoll")
     assert server_entry is not None
-    plan = plan_run("refused01", server_entry, QUICK_RUN | {"profile": "syscalls"}, settings)
+    request = RunRequest.model_validate(QUICK_RUN | {"profile": "syscalls"})
+    plan = plan_run("refused01", server_entry, request, settings)
     assert plan.counter is not None
-    nowhere = [plan.counter.kwargs["mounts"][0] | {"Source": "/nonexistent/tracing"}]
-    counter = Counter(
-        engine, replace(plan.counter, kwargs=plan.counter.kwargs | {"mounts": nowhere})
-    )
+    nowhere = Mount(target=TRACEFS, source="/nonexistent/tracing", type="bind", read_only=True)
+    options = plan.counter.kwargs | ContainerOptions(mounts=[nowhere])
+    counter = Counter(engine, replace(plan.counter, kwargs=options))
     server = engine.start(plan.server)
     try:
         counter.start(server)
         profile = counter.stop(requests=1)
     finally:
         engine.reap(store_label(settings), "refused01")
-    assert profile["calls_per_request"] is None and profile["rows"] == []
-    assert (
-        "the counter did not start" in profile["refused"] and "/nonexistent" in profile["refused"]
-    )
+    assert profile.calls_per_request is None and profile.rows == []
+    refused = profile.refused or ""
+    assert "the counter did not start" in refused and "/nonexistent" in refused
 
 
 def test_a_sweep_streams_a_point_per_finished_run(runner: Runner, settings: Settings) -> None:
@@ -274,7 +250,7 @@ def test_a_server_that_fails_to_start_gives_failed_with_its_log(
     shutil.copytree(real.sandboxes_dir / "seccomp", sandboxes / "seccomp")  # loadgen's profile
     broken_catalog = Settings(repo_root=tmp_path, db_path=settings.db_path)
 
-    run, _ = store.create_run("c-epoll", QUICK_RUN)
+    run, _ = store.create_run(RunRequest.model_validate(QUICK_RUN))
     claimed = store.claim_next()
     assert claimed is not None
     Runner(broken_catalog, store, engine).execute(claimed)
@@ -290,7 +266,7 @@ def test_a_server_that_fails_to_start_gives_failed_with_its_log(
 def test_cancelling_a_running_run_stops_its_containers(
     runner: Runner, settings: Settings, store: RunStore
 ) -> None:
-    run, _ = store.create_run("c-epoll", QUICK_RUN | {"duration_s": 30})
+    run, _ = store.create_run(RunRequest.model_validate(QUICK_RUN | {"duration_s": 30}))
     wait_for(store, run.id, "progress")
     store.request_cancel(run.id)
     wait_for(store, run.id, "failed", timeout_s=20)
@@ -302,13 +278,13 @@ def test_cancelling_a_running_run_stops_its_containers(
 def test_start_up_recovers_from_a_crashed_runner_and_spares_other_stores(
     engine: Engine, settings: Settings, store: RunStore
 ) -> None:
-    run, _ = store.create_run("c-epoll", QUICK_RUN)
+    run, _ = store.create_run(RunRequest.model_validate(QUICK_RUN))
     runner = Runner(settings, store, engine)
     # this runner claimed it, measured, then "crashed"
     store.began_measuring(claim(store, runner.runner_id))
-    waiting, _ = store.create_run("c-epoll", QUICK_RUN)
+    waiting, _ = store.create_run(RunRequest.model_validate(QUICK_RUN))
     store.claim_next(runner.runner_id)  # claimed, not yet measuring: it goes back, once
-    elsewhere, _ = store.create_run("c-epoll", QUICK_RUN)
+    elsewhere, _ = store.create_run(RunRequest.model_validate(QUICK_RUN))
     store.claim_next("another-host")  # another runner's run is not this one's to fail
     other_course = docker.from_env().containers.run(
         "c10klab/server:c-epoll",
@@ -351,12 +327,7 @@ def test_every_server_runs_in_its_locked_down_container(
         "duration_s": 1.5,
         "warmup_s": 0.5,
     }
-    run, _ = store.create_run(server_id, request)
-    claimed = store.claim_next()
-    assert claimed is not None
-    Runner(settings, store, engine).execute(claimed)
-
-    last = store.events_after(run.id)[-1]
+    last = run_here(engine, settings, store, request)
     assert last.type == "done", last.data
     assert last.data["valid"] is True, last.data["invalid_reason"]
     assert last.data["summary"]["qps"] > 0

@@ -15,10 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from c10klab.runs import news as news_module
-from c10klab.runs.news import RunNews
+from c10klab import news as news_module
+from c10klab.news import News, run_topic
+from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import RunStore
-from tests.results.figures import a_result
+from tests.results.figures import a_result, done, progress, started
 from tests.runs.leases import claim
 from tests.serving import free_port
 
@@ -38,18 +39,18 @@ def test_a_stream_is_woken_by_news_not_by_polling(
 ) -> None:
     # Were it polling, the stream would look again only after a minute.
     monkeypatch.setattr(news_module, "LISTENING_CHECK_S", 60.0)
-    run, _ = store.create_run("c-epoll", {})
+    run, _ = store.create_run(RunRequest(server="c-epoll"))
     lease = claim(store)
 
     async def woken_after() -> float:
-        news = RunNews(database_url)
+        news = News(database_url)
         await news.start()
         try:
             while not news._listening:  # the LISTEN is in place
                 await asyncio.sleep(0.01)
-            async with news.subscription(run.id) as woken:
+            async with news.subscription(run_topic(run.id)) as woken:
                 started = time.monotonic()
-                threading.Timer(0.2, store.append_event, (lease, "progress", {})).start()
+                threading.Timer(0.2, store.append_event, (lease, progress(0.5))).start()
                 await news.wait(woken)
                 return time.monotonic() - started
         finally:
@@ -111,9 +112,9 @@ def test_a_stream_on_one_api_sees_a_run_made_through_the_other(
         time.sleep(0.01)
     # The runner's part, straight into the store.
     lease = claim(store, "runner-x")
-    store.append_event(lease, "started", {"server": "c-epoll"})
+    store.append_event(lease, started())
     written = time.monotonic()
-    store.finish(lease, "done", "done", a_result(1), result=a_result(1))
+    store.finish(lease, "done", done(a_result(1)))
     reader.join(timeout=30)
     assert [event for event, _ in seen] == ["queued", "started", "done"]
     assert seen[-1][1] - written < 2, "API b learnt of the events late"

@@ -9,7 +9,7 @@ from c10klab.errors import InvalidRequest, describe_validation_error, jsonable
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sse import resume_after
-from tests.results.figures import a_progress, a_result
+from tests.results.figures import a_result, done, progress, started
 from tests.runs.leases import claim
 
 JSON = {"content-type": "application/json"}
@@ -20,7 +20,7 @@ LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
 
 def finished_run(client: TestClient, store: RunStore) -> str:
     run_id: str = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
-    store.finish(claim(store), "done", "done", a_result(), result=a_result())
+    store.finish(claim(store), "done", done(a_result()))
     return run_id
 
 
@@ -78,6 +78,11 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
         ({"server": "c-epoll", "rate": -5}, "rate: input should be greater than or equal to 0"),
         ({"server": "c-epoll", "repetitions": 9}, "repetitions: at most 5 (got 9)"),
         ({"server": "c-epoll", "ramp_s": 99}, "ramp_s: at most 30 s (got 99)"),
+        ({"server": "c-epoll", "warmup_s": 45.5}, "warmup_s: at most 30 s (got 45.5)"),
+        (
+            {"server": "c-epoll", "payload_bytes": 2_000_000},
+            "payload_bytes: at most 1048576 (got 2000000)",
+        ),
         (
             {"server": "c-epoll", "profile": "syscalls", "repetitions": 3},
             "a syscall profile counts calls",
@@ -111,10 +116,10 @@ def test_cancelling_a_queued_run(client: TestClient) -> None:
 def test_the_event_stream_resumes_after_last_event_id(client: TestClient, store: RunStore) -> None:
     run_id = client.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
     lease = claim(store)
-    store.append_event(lease, "started", {"server": "c-epoll"})
+    store.append_event(lease, started())
     for t in (1, 2, 3):
-        store.append_event(lease, "progress", a_progress(t))
-    store.finish(lease, "done", "done", a_result(5), result=a_result(5))
+        store.append_event(lease, progress(t))
+    store.finish(lease, "done", done(a_result(5)))
 
     everything = parse_sse(client.get(f"/api/runs/{run_id}/events").text)
     assert [f["event"] for f in everything] == [

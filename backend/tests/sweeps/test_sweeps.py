@@ -8,19 +8,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from c10klab.hosts.store import RunnerHost, RunnerStore
+from c10klab.hosts.store import DockerState, RunnerHost, RunnerStore
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.figures import memory_per_connection, point_from_result, with_host_noise
 from c10klab.sweeps.schemas import Point
 from c10klab.uncertainty import HostNoise
-from tests.results.figures import a_result
+from tests.results.figures import a_result, done
 from tests.runs.leases import hold
 
 
 def finish(store: RunStore, run_id: str, qps: float, rss: int, valid: bool = True) -> None:
     result = a_result(qps, valid=valid, rss_bytes=rss)
-    store.finish(hold(store, run_id), "done", "done", result, result=result)
+    store.finish(hold(store, run_id), "done", done(result))
 
 
 def sweep_body(**overrides: Any) -> dict[str, Any]:
@@ -324,14 +324,14 @@ def test_rounds_run_in_a_fresh_random_order_and_end_in_a_verdict_with_its_interv
         qps = level * 1.08 if p["server"] == "c-io-uring" else level
         disturbed = {"stable": False} if (p["server"], p["value"]) == ("c-io-uring", 3) else {}
         result = a_result(qps, p99_us=400.0 + p["value"], **disturbed)
-        store.finish(hold(store, p["run_id"]), "done", "done", result, result=result)
-    done = client.get(f"/api/sweeps/{sweep_id}").json()
+        store.finish(hold(store, p["run_id"]), "done", done(result))
+    ended = client.get(f"/api/sweeps/{sweep_id}").json()
 
-    epoll, uring = done["entries"]
+    epoll, uring = ended["entries"]
     assert (epoll["server"], uring["server"]) == ("c-epoll", "c-io-uring")
     assert epoll["qps"]["count"] == 8 and uring["qps"]["count"] == 7  # round 3 disturbed
     assert epoll["qps"]["low"] <= epoll["qps"]["estimate"] <= epoll["qps"]["high"]
-    qps, p99 = done["verdicts"]
+    qps, p99 = ended["verdicts"]
     assert (qps["subject"], qps["reference"], qps["metric"]) == ("c-io-uring", "c-epoll", "qps")
     assert qps["call"] == "higher" and qps["change"]["count"] == 7
     assert qps["change"]["estimate"] == pytest.approx(0.08)
@@ -359,7 +359,8 @@ def test_a_comparison_within_a_width_runs_the_rounds_the_hosts_noise_says_it_nee
         return values
 
     assert rounds(within=0.10) == [*range(1, 11)]  # no runner knows its noise yet: all
-    host = RunnerHost("lab-1", "lab-1", "0", "1", {}, {}, "idle", None, "2026-11-28")
+    engine = DockerState(reachable=True, version="27.0", error=None)
+    host = RunnerHost("lab-1", "lab-1", "0", "1", engine, {}, "idle", None, "2026-11-28")
     noise = HostNoise(sigma=0.05, runs=10, groups=2, measured_at="2026-11-28T10:00:00+00:00")
     runners.beat(replace(host, noise=noise))
     runners.beat(replace(host, id="lab-2", noise=noise.model_copy(update={"sigma": 0.01})))

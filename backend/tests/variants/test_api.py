@@ -31,7 +31,7 @@ def test_a_variant_is_kept_with_a_queued_check_run(
     assert variant["source"] == edited() and variant["check_run_id"] == body["check"]["id"]
     run = store.get_run(body["check"]["id"])
     assert run is not None and run.server == "c-epoll"
-    assert run.request["variant"] == body["id"] and run.request["check_only"] is True
+    assert run.request.variant == body["id"] and run.request.check_only is True
     assert [v["id"] for v in client.get("/api/variants").json()] == [body["id"]]
     # A check run measures nothing: it is not in the history of runs.
     assert client.get("/api/history").json() == []
@@ -119,10 +119,8 @@ def test_a_sweep_of_rounds_runs_the_original_and_the_variant_once_a_round(
     assert [p["value"] for p in sweep["points"]] == [1, 1, 2, 2, 3, 3]
     runs = {(p["server"], p["value"]): store.get_run(p["run_id"]) for p in sweep["points"]}
     assert all(r is not None and r.server == "c-epoll" for r in runs.values())
-    assert {r.request.get("variant") for (s, _), r in runs.items() if r and s == entry} == {
-        variant["id"]
-    }
-    assert {r.request.get("variant") for (s, _), r in runs.items() if r and s != entry} == {None}
+    assert {r.request.variant for (s, _), r in runs.items() if r and s == entry} == {variant["id"]}
+    assert {r.request.variant for (s, _), r in runs.items() if r and s != entry} == {None}
 
     for values, said in [
         ([1, 3], "rounds are numbered 1, 2, 3"),

@@ -22,7 +22,6 @@ Writes results/counting.md. Needs `make servers loadgen`, perf, root, 2 CPUs.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import functools
 import os
@@ -41,10 +40,12 @@ from peers import (
     Section,
     SyscallCount,
     c_server,
+    exit_if_missing,
     loadgen_args,
     median_qps,
     missing_for_counting,
     rounds,
+    rounds_arguments,
     section_table,
 )
 from vs_wrk import LOADGEN, ROOT, load_average, machine, raise_nofile
@@ -208,15 +209,11 @@ def check_prerequisites() -> None:
     )
     if not os.path.isdir(f"{TRACEPOINTS}/raw_syscalls"):
         missing.append(f"no tracepoints at {TRACEPOINTS} (is tracefs mounted?)")
-    if missing:
-        sys.exit("counting: cannot run:\n  " + "\n  ".join(missing))
+    exit_if_missing("counting", missing)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
+    args = rounds_arguments(__doc__)
     check_prerequisites()
     raise_nofile()
     sections = [measure(case, args.seconds, args.rounds) for case in CASES]

@@ -460,6 +460,20 @@ def missing_for_counting(needed: list[tuple[Path, str]]) -> list[str]:
     return missing
 
 
+def exit_if_missing(bench: str, missing: list[str]) -> None:
+    """Stop before measuring anything, with everything this machine lacks listed at once."""
+    if missing:
+        sys.exit(f"{bench}: cannot run:\n  " + "\n  ".join(missing))
+
+
+def rounds_arguments(doc: str) -> argparse.Namespace:
+    """The options of a benchmark that counts (peers, counting): seconds a round, rounds."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    return parser.parse_args()
+
+
 def check_prerequisites() -> None:
     missing = missing_for_counting(
         [
@@ -469,15 +483,11 @@ def check_prerequisites() -> None:
             (WRK, "apt-get install wrk"),
         ]
     )
-    if missing:
-        sys.exit("peers: cannot run:\n  " + "\n  ".join(missing))
+    exit_if_missing("peers", missing)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
+    args = rounds_arguments(__doc__)
     check_prerequisites()
     fetch_nginx()
     raise_nofile()

@@ -100,17 +100,7 @@ static void reap_children_on_sigchld(void)
         die_errno("sigaction(SIGCHLD) failed");
 }
 
-/* Blocks SIGCHLD, SIGTERM and SIGINT; *old gets the mask as it was, for restore_signals(). */
-static void block_signals(sigset_t *old)
-{
-    sigset_t set;
-    if (sigemptyset(&set) < 0 || sigaddset(&set, SIGCHLD) < 0 ||
-        sigaddset(&set, SIGTERM) < 0 || sigaddset(&set, SIGINT) < 0)
-        die_errno("sigaddset() failed");
-    if (sigprocmask(SIG_BLOCK, &set, old) < 0)
-        die_errno("sigprocmask() failed");
-}
-
+/* Undoes block_signals() (runtime.h): the mask it saved in *old applies again. */
 static void restore_signals(const sigset_t *old)
 {
     if (sigprocmask(SIG_SETMASK, old, NULL) < 0)

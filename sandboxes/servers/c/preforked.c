@@ -69,17 +69,6 @@ static void __attribute__((noreturn)) worker_loop(int listen_fd)
 }
 /* ANCHOR_END: accept-loop */
 
-/* Blocks SIGCHLD, SIGTERM and SIGINT; *old gets the mask as it was. */
-static void block_signals(sigset_t *old)
-{
-    sigset_t set;
-    if (sigemptyset(&set) < 0 || sigaddset(&set, SIGCHLD) < 0 ||
-        sigaddset(&set, SIGTERM) < 0 || sigaddset(&set, SIGINT) < 0)
-        die_errno("sigaddset() failed");
-    if (sigprocmask(SIG_BLOCK, &set, old) < 0)
-        die_errno("sigprocmask() failed");
-}
-
 /*
  * Relies on: fork() giving the child copies of our descriptors, the listening socket
  * among them. The worker takes back the default action of SIGTERM and SIGINT (terminate:

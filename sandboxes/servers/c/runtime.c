@@ -347,6 +347,16 @@ const char *stop_signal_name(void)
     return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
+void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    if (sigemptyset(&set) < 0 || sigaddset(&set, SIGCHLD) < 0 ||
+        sigaddset(&set, SIGTERM) < 0 || sigaddset(&set, SIGINT) < 0)
+        die_errno("sigaddset() failed");
+    if (sigprocmask(SIG_BLOCK, &set, old) < 0)
+        die_errno("sigprocmask() failed");
+}
+
 /*
  * Relies on: shutdown() waking every thread blocked on the socket, and leaving it shut:
  * on Linux, shutting down a listening socket stops it listening, so accept() fails with

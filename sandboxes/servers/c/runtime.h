@@ -8,7 +8,8 @@
  *   - command-line flags common to every server (--port, --protocol, --backlog,
  *     --buffer-bytes), plus a small table through which a model adds its own knobs;
  *   - the listening socket and the file-descriptor limit;
- *   - signals: SIGPIPE ignored, SIGTERM/SIGINT ask the server to stop;
+ *   - signals: SIGPIPE ignored, SIGTERM/SIGINT ask the server to stop, and blocking
+ *     them (with SIGCHLD) while a forking model forks;
  *   - error messages in nginx's style: "read(fd 7) failed: Connection reset by peer";
  *   - accept() errors sorted into "try the next client" and "out of descriptors", and a
  *     blocking accept that copes with both, for the blocking models.
@@ -25,6 +26,7 @@
 #define C10KLAB_RUNTIME_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
@@ -100,6 +102,13 @@ const char *stop_signal_name(void);
  * Call it again with client_fd = -1 before closing that client's socket.
  */
 void stop_shuts_down(int listen_fd, int client_fd);
+
+/*
+ * For the models that fork (c-forking, c-preforked): blocks SIGCHLD, SIGTERM and SIGINT,
+ * so that no handler runs while the parent forks or counts its children; *old gets the
+ * mask as it was, to restore (or to give a new child) afterwards.
+ */
+void block_signals(sigset_t *old);
 
 /* ---- messages ------------------------------------------------------------------- */
 

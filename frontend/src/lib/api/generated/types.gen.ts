@@ -1028,6 +1028,12 @@ export type FailedData = {
      */
     logs?: Array<string>;
     /**
+     * Lost
+     *
+     * its runner stopped answering during the run
+     */
+    lost?: boolean;
+    /**
      * Reason
      */
     reason: string;
@@ -2300,13 +2306,9 @@ export type Provenance = {
      */
     loadgen_version?: string | null;
     /**
-     * Request
-     *
-     * the run's request as stored (RunRequest); a series' has none
+     * the run's request, every default filled in; a series' has none
      */
-    request?: {
-        [key: string]: unknown;
-    } | null;
+    request?: RunRequest | null;
     /**
      * Runner
      */
@@ -2458,18 +2460,10 @@ export type RecordedResult = {
 };
 
 /**
- * RelayedRunEvent
- *
- * One event of the presented run with its run's number; `type` and `data` are one of
- * the run stream's events (c10klab.results.schemas.RunEvent).
+ * RelayedBuildEvent
  */
-export type RelayedRunEvent = {
-    /**
-     * Data
-     */
-    data: {
-        [key: string]: unknown;
-    };
+export type RelayedBuildEvent = {
+    data: BuildData;
     /**
      * Run Id
      */
@@ -2481,7 +2475,227 @@ export type RelayedRunEvent = {
     /**
      * Type
      */
-    type: string;
+    type: 'build';
+};
+
+/**
+ * RelayedCheckEvent
+ */
+export type RelayedCheckEvent = {
+    data: CheckData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'check';
+};
+
+/**
+ * RelayedCheckedEvent
+ */
+export type RelayedCheckedEvent = {
+    data: CheckResult;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'checked';
+};
+
+/**
+ * RelayedDoneEvent
+ */
+export type RelayedDoneEvent = {
+    data: RunResult;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'done';
+};
+
+/**
+ * RelayedFailedEvent
+ */
+export type RelayedFailedEvent = {
+    data: FailedData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'failed';
+};
+
+/**
+ * RelayedProgressEvent
+ */
+export type RelayedProgressEvent = {
+    data: ProgressData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'progress';
+};
+
+/**
+ * RelayedQueuedEvent
+ */
+export type RelayedQueuedEvent = {
+    data: QueuedData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'queued';
+};
+
+/**
+ * RelayedRepetitionEvent
+ */
+export type RelayedRepetitionEvent = {
+    data: RepetitionData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'repetition';
+};
+
+/**
+ * RelayedRequeuedEvent
+ */
+export type RelayedRequeuedEvent = {
+    data: RequeuedData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'requeued';
+};
+
+/**
+ * RelayedRunEvent
+ *
+ * One event of the presented run: `run_id` and `seq`, and the run stream's `type` and
+ * `data` for it, checked as that stream checks them.
+ */
+export type RelayedRunEvent = ({
+    type: 'queued';
+} & RelayedQueuedEvent) | ({
+    type: 'requeued';
+} & RelayedRequeuedEvent) | ({
+    type: 'started';
+} & RelayedStartedEvent) | ({
+    type: 'progress';
+} & RelayedProgressEvent) | ({
+    type: 'server_stats';
+} & RelayedServerStatsEvent) | ({
+    type: 'repetition';
+} & RelayedRepetitionEvent) | ({
+    type: 'build';
+} & RelayedBuildEvent) | ({
+    type: 'check';
+} & RelayedCheckEvent) | ({
+    type: 'done';
+} & RelayedDoneEvent) | ({
+    type: 'checked';
+} & RelayedCheckedEvent) | ({
+    type: 'failed';
+} & RelayedFailedEvent);
+
+/**
+ * RelayedServerStatsEvent
+ */
+export type RelayedServerStatsEvent = {
+    data: ServerStatsData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'server_stats';
+};
+
+/**
+ * RelayedStartedEvent
+ */
+export type RelayedStartedEvent = {
+    data: StartedData;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'started';
 };
 
 /**
@@ -3972,7 +4186,7 @@ export type ClassStreamEventWritable = ({
     type: 'presentation';
 } & PresentationEvent) | ({
     type: 'run_event';
-} & RunEventEvent) | ({
+} & RunEventEventWritable) | ({
     type: 'sweep';
 } & SweepTableEventWritable) | ({
     type: 'ended';
@@ -4243,6 +4457,55 @@ export type RecordedResultWritable = {
 };
 
 /**
+ * RelayedDoneEvent
+ */
+export type RelayedDoneEventWritable = {
+    data: RunResultWritable;
+    /**
+     * Run Id
+     */
+    run_id: string;
+    /**
+     * Seq
+     */
+    seq: number;
+    /**
+     * Type
+     */
+    type: 'done';
+};
+
+/**
+ * RelayedRunEvent
+ *
+ * One event of the presented run: `run_id` and `seq`, and the run stream's `type` and
+ * `data` for it, checked as that stream checks them.
+ */
+export type RelayedRunEventWritable = ({
+    type: 'queued';
+} & RelayedQueuedEvent) | ({
+    type: 'requeued';
+} & RelayedRequeuedEvent) | ({
+    type: 'started';
+} & RelayedStartedEvent) | ({
+    type: 'progress';
+} & RelayedProgressEvent) | ({
+    type: 'server_stats';
+} & RelayedServerStatsEvent) | ({
+    type: 'repetition';
+} & RelayedRepetitionEvent) | ({
+    type: 'build';
+} & RelayedBuildEvent) | ({
+    type: 'check';
+} & RelayedCheckEvent) | ({
+    type: 'done';
+} & RelayedDoneEventWritable) | ({
+    type: 'checked';
+} & RelayedCheckedEvent) | ({
+    type: 'failed';
+} & RelayedFailedEvent);
+
+/**
  * RunEvent
  *
  * One event of a run: its SSE `event:` name (`type`) and its `data:`. GET
@@ -4272,6 +4535,17 @@ export type RunEventWritable = ({
 } & CheckedEvent) | ({
     type: 'failed';
 } & FailedEvent);
+
+/**
+ * RunEventEvent
+ */
+export type RunEventEventWritable = {
+    data: RelayedRunEventWritable;
+    /**
+     * Type
+     */
+    type: 'run_event';
+};
 
 /**
  * RunOut

@@ -323,6 +323,7 @@ export const zFailedData = z.object({
     check: zCheckOutcome.nullish(),
     diagnostics: z.array(zDiagnostic).nullish(),
     logs: z.array(z.string()).optional().default([]),
+    lost: z.boolean().optional().default(false),
     reason: z.string()
 });
 
@@ -785,34 +786,6 @@ export const zProgressEvent = z.object({
 });
 
 /**
- * Provenance
- *
- * Where and how a result was measured.
- */
-export const zProvenance = z.object({
-    cgroup_version: z.string().nullish(),
-    course_cpus: z.string().nullish(),
-    cpu_model: z.string().nullish(),
-    cpus: z.int().nullish(),
-    docker_version: z.string().nullish(),
-    finished_at: z.string(),
-    kernel: z.string().nullish(),
-    loadgen_argv: z.array(z.string()),
-    loadgen_cpus: z.string(),
-    loadgen_image: zImage,
-    loadgen_version: z.string().nullish(),
-    request: z.record(z.string(), z.unknown()).nullish(),
-    runner: z.string().nullish(),
-    runner_host: z.string().nullish(),
-    server_argv: z.array(z.string()),
-    server_cpus: z.string(),
-    server_image: zImage,
-    server_pids_limit: z.int().nullish(),
-    shares_cpus_with: z.array(z.string()).optional().default([]),
-    started_at: z.string()
-});
-
-/**
  * QueueEntry
  */
 export const zQueueEntry = z.object({
@@ -865,16 +838,63 @@ export const zQueuedEvent = z.object({
 });
 
 /**
- * RelayedRunEvent
- *
- * One event of the presented run with its run's number; `type` and `data` are one of
- * the run stream's events (c10klab.results.schemas.RunEvent).
+ * RelayedBuildEvent
  */
-export const zRelayedRunEvent = z.object({
-    data: z.record(z.string(), z.unknown()),
+export const zRelayedBuildEvent = z.object({
+    data: zBuildData,
     run_id: z.string(),
     seq: z.int(),
-    type: z.string()
+    type: z.literal('build')
+});
+
+/**
+ * RelayedCheckEvent
+ */
+export const zRelayedCheckEvent = z.object({
+    data: zCheckData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('check')
+});
+
+/**
+ * RelayedCheckedEvent
+ */
+export const zRelayedCheckedEvent = z.object({
+    data: zCheckResult,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('checked')
+});
+
+/**
+ * RelayedFailedEvent
+ */
+export const zRelayedFailedEvent = z.object({
+    data: zFailedData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('failed')
+});
+
+/**
+ * RelayedProgressEvent
+ */
+export const zRelayedProgressEvent = z.object({
+    data: zProgressData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('progress')
+});
+
+/**
+ * RelayedQueuedEvent
+ */
+export const zRelayedQueuedEvent = z.object({
+    data: zQueuedData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('queued')
 });
 
 /**
@@ -884,6 +904,16 @@ export const zRepetitionData = z.object({
     of: z.int(),
     repetition: z.int(),
     t_s: z.number()
+});
+
+/**
+ * RelayedRepetitionEvent
+ */
+export const zRelayedRepetitionEvent = z.object({
+    data: zRepetitionData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('repetition')
 });
 
 /**
@@ -924,6 +954,16 @@ export const zRequeuedData = z.object({
 });
 
 /**
+ * RelayedRequeuedEvent
+ */
+export const zRelayedRequeuedEvent = z.object({
+    data: zRequeuedData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('requeued')
+});
+
+/**
  * RequeuedEvent
  */
 export const zRequeuedEvent = z.object({
@@ -960,14 +1000,6 @@ export const zRunCreated = z.object({
         'cancelled'
     ]),
     wait_s: z.number().nullable()
-});
-
-/**
- * RunEventEvent
- */
-export const zRunEventEvent = z.object({
-    data: zRelayedRunEvent,
-    type: z.literal('run_event')
 });
 
 /**
@@ -1035,6 +1067,34 @@ export const zRunRequest = z.object({
     server: z.string(),
     variant: z.string().regex(/^[0-9a-f]{32}$/).nullish(),
     warmup_s: z.number().gte(0).optional().default(2)
+});
+
+/**
+ * Provenance
+ *
+ * Where and how a result was measured.
+ */
+export const zProvenance = z.object({
+    cgroup_version: z.string().nullish(),
+    course_cpus: z.string().nullish(),
+    cpu_model: z.string().nullish(),
+    cpus: z.int().nullish(),
+    docker_version: z.string().nullish(),
+    finished_at: z.string(),
+    kernel: z.string().nullish(),
+    loadgen_argv: z.array(z.string()),
+    loadgen_cpus: z.string(),
+    loadgen_image: zImage,
+    loadgen_version: z.string().nullish(),
+    request: zRunRequest.nullish(),
+    runner: z.string().nullish(),
+    runner_host: z.string().nullish(),
+    server_argv: z.array(z.string()),
+    server_cpus: z.string(),
+    server_image: zImage,
+    server_pids_limit: z.int().nullish(),
+    shares_cpus_with: z.array(z.string()).optional().default([]),
+    started_at: z.string()
 });
 
 /**
@@ -1164,6 +1224,16 @@ export const zServerStatsData = z.object({
 });
 
 /**
+ * RelayedServerStatsEvent
+ */
+export const zRelayedServerStatsEvent = z.object({
+    data: zServerStatsData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('server_stats')
+});
+
+/**
  * ServerStatsEvent
  */
 export const zServerStatsEvent = z.object({
@@ -1247,6 +1317,16 @@ export const zStartedData = z.object({
     loadgen_cpus: z.string().nullish(),
     server: z.string(),
     server_cpus: z.string().nullish()
+});
+
+/**
+ * RelayedStartedEvent
+ */
+export const zRelayedStartedEvent = z.object({
+    data: zStartedData,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('started')
 });
 
 /**
@@ -1486,19 +1566,6 @@ export const zSweepTableEvent = z.object({
 });
 
 /**
- * ClassStreamEvent
- *
- * One frame of a class's stream. No ids: a reconnecting stream starts over.
- */
-export const zClassStreamEvent = z.discriminatedUnion('type', [
-    zClassEvent,
-    zPresentationEvent,
-    zRunEventEvent,
-    zSweepTableEvent,
-    zEndedEvent
-]);
-
-/**
  * SyscallTotal
  */
 export const zSyscallTotal = z.object({
@@ -1657,6 +1724,36 @@ export const zDoneEvent = z.object({
 });
 
 /**
+ * RelayedDoneEvent
+ */
+export const zRelayedDoneEvent = z.object({
+    data: zRunResult,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('done')
+});
+
+/**
+ * RelayedRunEvent
+ *
+ * One event of the presented run: `run_id` and `seq`, and the run stream's `type` and
+ * `data` for it, checked as that stream checks them.
+ */
+export const zRelayedRunEvent = z.discriminatedUnion('type', [
+    zRelayedQueuedEvent,
+    zRelayedRequeuedEvent,
+    zRelayedStartedEvent,
+    zRelayedProgressEvent,
+    zRelayedServerStatsEvent,
+    zRelayedRepetitionEvent,
+    zRelayedBuildEvent,
+    zRelayedCheckEvent,
+    zRelayedDoneEvent,
+    zRelayedCheckedEvent,
+    zRelayedFailedEvent
+]);
+
+/**
  * RunEvent
  *
  * One event of a run: its SSE `event:` name (`type`) and its `data:`. GET
@@ -1713,6 +1810,27 @@ export const zLessonBaselines = z.object({
     experiments: z.array(zBaseline).optional().default([]),
     lesson: z.string()
 });
+
+/**
+ * RunEventEvent
+ */
+export const zRunEventEvent = z.object({
+    data: zRelayedRunEvent,
+    type: z.literal('run_event')
+});
+
+/**
+ * ClassStreamEvent
+ *
+ * One frame of a class's stream. No ids: a reconnecting stream starts over.
+ */
+export const zClassStreamEvent = z.discriminatedUnion('type', [
+    zClassEvent,
+    zPresentationEvent,
+    zRunEventEvent,
+    zSweepTableEvent,
+    zEndedEvent
+]);
 
 /**
  * RunOut
@@ -1840,6 +1958,36 @@ export const zDoneEventWritable = z.object({
 });
 
 /**
+ * RelayedDoneEvent
+ */
+export const zRelayedDoneEventWritable = z.object({
+    data: zRunResultWritable,
+    run_id: z.string(),
+    seq: z.int(),
+    type: z.literal('done')
+});
+
+/**
+ * RelayedRunEvent
+ *
+ * One event of the presented run: `run_id` and `seq`, and the run stream's `type` and
+ * `data` for it, checked as that stream checks them.
+ */
+export const zRelayedRunEventWritable = z.discriminatedUnion('type', [
+    zRelayedQueuedEvent,
+    zRelayedRequeuedEvent,
+    zRelayedStartedEvent,
+    zRelayedProgressEvent,
+    zRelayedServerStatsEvent,
+    zRelayedRepetitionEvent,
+    zRelayedBuildEvent,
+    zRelayedCheckEvent,
+    zRelayedDoneEventWritable,
+    zRelayedCheckedEvent,
+    zRelayedFailedEvent
+]);
+
+/**
  * RunEvent
  *
  * One event of a run: its SSE `event:` name (`type`) and its `data:`. GET
@@ -1859,6 +2007,14 @@ export const zRunEventWritable = z.discriminatedUnion('type', [
     zCheckedEvent,
     zFailedEvent
 ]);
+
+/**
+ * RunEventEvent
+ */
+export const zRunEventEventWritable = z.object({
+    data: zRelayedRunEventWritable,
+    type: z.literal('run_event')
+});
 
 /**
  * RunOut
@@ -2009,7 +2165,7 @@ export const zSweepTableEventWritable = z.object({
 export const zClassStreamEventWritable = z.discriminatedUnion('type', [
     zClassEvent,
     zPresentationEvent,
-    zRunEventEvent,
+    zRunEventEventWritable,
     zSweepTableEventWritable,
     zEndedEvent
 ]);

@@ -23,6 +23,18 @@ pub enum Op {
     Probe,
 }
 
+impl Op {
+    /// Every operation, for reading one back out of user data.
+    pub const ALL: [Op; 6] = [
+        Op::Accept,
+        Op::Recv,
+        Op::Send,
+        Op::Stop,
+        Op::Cancel,
+        Op::Probe,
+    ];
+}
+
 /// The operation in the high 32 bits, the fd in the low 32.
 pub fn user_data(op: Op, fd: RawFd) -> u64 {
     (op as u64) << 32 | u64::from(fd as u32)
@@ -30,16 +42,7 @@ pub fn user_data(op: Op, fd: RawFd) -> u64 {
 
 /// The operation a CQE's user data names; None for user data we never wrote.
 pub fn op_of(data: u64) -> Option<Op> {
-    [
-        Op::Accept,
-        Op::Recv,
-        Op::Send,
-        Op::Stop,
-        Op::Cancel,
-        Op::Probe,
-    ]
-    .into_iter()
-    .find(|op| *op as u64 == data >> 32)
+    Op::ALL.into_iter().find(|op| *op as u64 == data >> 32)
 }
 
 /// The fd a CQE's user data names.
@@ -93,18 +96,9 @@ impl RecvMode {
 mod tests {
     use super::*;
 
-    const OPS: [Op; 6] = [
-        Op::Accept,
-        Op::Recv,
-        Op::Send,
-        Op::Stop,
-        Op::Cancel,
-        Op::Probe,
-    ];
-
     #[test]
     fn user_data_comes_back_as_the_op_and_fd_it_was_made_of() {
-        for op in OPS {
+        for op in Op::ALL {
             for fd in [0, 1, 7, 65_535, RawFd::MAX] {
                 let data = user_data(op, fd);
                 assert_eq!(op_of(data), Some(op), "{op:?} fd {fd}");
@@ -115,10 +109,10 @@ mod tests {
 
     #[test]
     fn every_op_has_user_data_of_its_own() {
-        let mut seen: Vec<u64> = OPS.iter().map(|op| user_data(*op, 3)).collect();
+        let mut seen: Vec<u64> = Op::ALL.iter().map(|op| user_data(*op, 3)).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen.len(), OPS.len());
+        assert_eq!(seen.len(), Op::ALL.len());
     }
 
     #[test]
