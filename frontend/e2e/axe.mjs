@@ -22,3 +22,14 @@ export async function axeViolations(page) {
   });
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.join(', ')}`);
 }
+
+/** Runs `body(context)` in a fresh browser context in colour `scheme` that lets axe past the
+ *  course's CSP; closes the context after. */
+export async function inAxeContext(browser, scheme, body) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
+  try {
+    return await body(context);
+  } finally {
+    await context.close();
+  }
+}

@@ -3,6 +3,7 @@
 // profile makes, with screenshots kept in e2e/artifacts/ (git-ignored).
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
@@ -38,4 +39,20 @@ export async function watchedPage(browser, options = {}) {
   });
   page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
   return { context, page, consoleErrors };
+}
+
+/**
+ * One Chromium and one watched page in it (see watchedPage) for the tests of the file that calls
+ * this: launched before its first test, closed after its last. `opened` is called with
+ * `{ browser, context, page, consoleErrors }` once they are there.
+ */
+export function watchedBrowserPerFile(opened, options = {}) {
+  let browser;
+  before(async () => {
+    browser = await launchChromium();
+    opened({ browser, ...(await watchedPage(browser, options)) });
+  });
+  after(async () => {
+    await browser?.close();
+  });
 }

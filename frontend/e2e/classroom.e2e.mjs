@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
+import { waitForRunEnd } from './steps.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 180_000);
 const INSTRUCTOR = process.env.E2E_INSTRUCTOR ?? 'Grace';
@@ -106,21 +107,16 @@ async function pressRunLive(page, widget) {
 /** Polls a widget's state label until its run ends; returns every label seen, in order.
  *  `queuedShot`: where to save a picture of the widget the first time it shows a wait. */
 async function followRun(page, widget, queuedShot) {
-  const label = widget.getByTestId('run-state');
-  const seen = [];
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
   let shot = false;
-  for (;;) {
-    const text = ((await label.textContent()) ?? '').trim();
-    if (seen.at(-1) !== text) seen.push(text);
-    if (queuedShot && !shot && / in the queue, about /.test(text)) {
+  return waitForRunEnd(page, widget.getByTestId('run-state'), {
+    timeoutMs: RUN_TIMEOUT_MS,
+    pollMs: 100,
+    onState: async (text) => {
+      if (!queuedShot || shot || !/ in the queue, about /.test(text)) return;
       shot = true;
       await widget.locator('header').screenshot({ path: queuedShot }).catch(() => undefined);
-    }
-    if (text === 'done' || text.startsWith('failed') || text === 'cancelled') return seen;
-    if (Date.now() > deadline) throw new Error(`no end within ${RUN_TIMEOUT_MS / 1000} s; states: ${seen.join(' → ')}`);
-    await page.waitForTimeout(100);
-  }
+    },
+  });
 }
 
 async function assertRunDone(widget, seen, who) {

@@ -6,10 +6,11 @@
 // Then axe on the edit page, light and dark.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { axeViolations } from './axe.mjs';
-import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
+import { axeViolations, inAxeContext } from './axe.mjs';
+import { ARTIFACTS, BASE_URL, watchedBrowserPerFile } from './chromium.mjs';
+import { openEditor, withFailureScreenshot } from './steps.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
 const FILE = 'servers/c/epoll.c';
@@ -20,24 +21,7 @@ const STATEMENT = 'return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);';
 let browser;
 let page;
 let consoleErrors;
-
-before(async () => {
-  browser = await launchChromium();
-  ({ page, consoleErrors } = await watchedPage(browser));
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-async function withFailureScreenshot(name, body) {
-  try {
-    await body();
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
+watchedBrowserPerFile((opened) => ({ browser, page, consoleErrors } = opened));
 
 /** The line (1-based) of STATEMENT in the file as the editor opens it (the original). */
 async function statementLine() {
@@ -69,11 +53,9 @@ async function activeLineText() {
 }
 
 test('edit c-epoll: a compile error on its line, fixed, checked and benchmarked against the original', { timeout: 3 * RUN_TIMEOUT_MS + 60_000 }, async () => {
-  await withFailureScreenshot('edit', async () => {
+  await withFailureScreenshot(page, 'edit', async () => {
     const line = await statementLine();
-    await page.goto(`${BASE_URL}/#/edit/c-epoll`, { waitUntil: 'domcontentloaded' });
-    const editor = page.getByRole('textbox', { name: `Edit ${FILE}` });
-    await editor.waitFor({ timeout: 15_000 });
+    const editor = await openEditor(page, '/#/edit/c-epoll', `Edit ${FILE}`);
     assert.match((await page.getByTestId('draft-status').textContent()) ?? '', /the original, unchanged/);
 
     // Break it: go to the statement's line and delete its ";".
@@ -158,17 +140,13 @@ test('edit c-epoll: a compile error on its line, fixed, checked and benchmarked 
 
 for (const scheme of ['light', 'dark']) {
   test(`axe finds no violation on the edit page in ${scheme}`, { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
-    try {
+    await inAxeContext(browser, scheme, async (context) => {
       const other = await context.newPage();
-      await other.goto(`${BASE_URL}/#/edit/c-epoll`, { waitUntil: 'domcontentloaded' });
-      await other.getByRole('textbox', { name: `Edit ${FILE}` }).waitFor({ timeout: 15_000 });
+      await openEditor(other, '/#/edit/c-epoll', `Edit ${FILE}`);
       assert.equal(await other.evaluate(() => document.documentElement.dataset.theme), scheme);
       const found = await axeViolations(other);
       await other.screenshot({ path: join(ARTIFACTS, `axe-edit-${scheme}.png`) });
       assert.deepEqual(found, [], `axe on the edit page (${scheme})`);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }

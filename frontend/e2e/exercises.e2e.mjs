@@ -6,10 +6,11 @@
 // exercises' list and an exercise's page, light and dark.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { axeViolations } from './axe.mjs';
-import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
+import { axeViolations, inAxeContext } from './axe.mjs';
+import { ARTIFACTS, BASE_URL, watchedBrowserPerFile } from './chromium.mjs';
+import { openEditor, withFailureScreenshot } from './steps.mjs';
 
 // Each check run builds, checks both protocols and measures (~15 s here); a queue may hold it.
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
@@ -20,24 +21,7 @@ const FILE = 'servers/c/epoll.c';
 let browser;
 let page;
 let consoleErrors;
-
-before(async () => {
-  browser = await launchChromium();
-  ({ page, consoleErrors } = await watchedPage(browser));
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-async function withFailureScreenshot(name, body) {
-  try {
-    await body();
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
+watchedBrowserPerFile((opened) => ({ browser, page, consoleErrors } = opened));
 
 /**
  * Clicks Check my answer and waits for that answer's verdict: a new variant on the verdict's
@@ -70,7 +54,7 @@ async function checkMyAnswer() {
 }
 
 test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from the page passes`, { timeout: 2 * RUN_TIMEOUT_MS + 90_000 }, async () => {
-  await withFailureScreenshot('exercises', async () => {
+  await withFailureScreenshot(page, 'exercises', async () => {
     await page.goto(`${BASE_URL}/#/exercises`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('heading', { level: 1, name: 'Exercises' }).waitFor({ timeout: 15_000 });
     await page.getByRole('link', { name: TITLE }).click();
@@ -136,22 +120,18 @@ test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from 
 
 for (const scheme of ['light', 'dark']) {
   test(`axe finds no violation on the exercises' pages in ${scheme}`, { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
-    try {
+    await inAxeContext(browser, scheme, async (context) => {
       const other = await context.newPage();
       await other.goto(`${BASE_URL}/#/exercises`, { waitUntil: 'domcontentloaded' });
       await other.getByTestId('exercise-item').first().waitFor({ timeout: 15_000 });
       assert.equal(await other.evaluate(() => document.documentElement.dataset.theme), scheme);
       assert.deepEqual(await axeViolations(other), [], `axe on the exercises' list (${scheme})`);
 
-      await other.goto(`${BASE_URL}/#/exercises/${SLUG}`, { waitUntil: 'domcontentloaded' });
-      await other.getByRole('textbox', { name: `Your answer: ${FILE}` }).waitFor({ timeout: 15_000 });
+      await openEditor(other, `/#/exercises/${SLUG}`, `Your answer: ${FILE}`);
       await other.getByRole('button', { name: /^Show hint 1 of \d+$/ }).click();
       const found = await axeViolations(other);
       await other.screenshot({ path: join(ARTIFACTS, `axe-exercise-${scheme}.png`) });
       assert.deepEqual(found, [], `axe on an exercise's page (${scheme})`);
-    } finally {
-      await context.close();
-    }
+    });
   });
 }

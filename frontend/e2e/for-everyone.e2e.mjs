@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { axeViolations } from './axe.mjs';
+import { axeViolations, inAxeContext } from './axe.mjs';
 import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
 
@@ -66,10 +66,8 @@ async function openPage(context, spec) {
 
 for (const scheme of ['light', 'dark']) {
   test(`axe finds no violation in ${scheme}`, { timeout: 240_000 }, async () => {
-    // axe is a script the page did not ship: the context lets it past the course's CSP.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
     const found = [];
-    try {
+    await inAxeContext(browser, scheme, async (context) => {
       for (const spec of PAGES) {
         const page = await openPage(context, spec);
         assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
@@ -77,9 +75,7 @@ for (const scheme of ['light', 'dark']) {
         await page.screenshot({ path: join(ARTIFACTS, `axe-${spec.name}-${scheme}.png`) });
         await page.close();
       }
-    } finally {
-      await context.close();
-    }
+    });
     console.log(`# axe (${scheme}): ${PAGES.length} pages, ${found.length} violations`);
     assert.deepEqual(found, [], `axe violations in ${scheme}`);
   });

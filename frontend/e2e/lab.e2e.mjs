@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
+import { ARTIFACTS, BASE_URL, watchedBrowserPerFile } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
+import { waitForRunEnd, withFailureScreenshot } from './steps.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
 // Short runs: the lab's figures are not the point here, its plumbing is.
@@ -18,39 +19,15 @@ const QUICK = 'duration_s=1&warmup_s=0.5&connections=10';
 let browser;
 let page;
 let consoleErrors;
-
-before(async () => {
-  browser = await launchChromium();
-  ({ page, consoleErrors } = await watchedPage(browser, { acceptDownloads: true }));
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-async function withFailureScreenshot(name, body) {
-  try {
-    await body();
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
+watchedBrowserPerFile((opened) => ({ browser, page, consoleErrors } = opened), { acceptDownloads: true });
 
 /** Clicks the widget's Run button once it is enabled, and waits for the run or sweep to end. */
 async function runToEnd(widget, name, stateTestId = 'run-state') {
   const button = widget.getByRole('button', { name });
   await page.waitForFunction((b) => b && !b.disabled, await button.elementHandle(), { timeout: 20_000 });
   await button.click();
-  const state = widget.getByTestId(stateTestId);
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
-  for (;;) {
-    const text = ((await state.textContent()) ?? '').trim();
-    if (text === 'done') return;
-    if (text.startsWith('failed') || text === 'cancelled') throw new Error(`the run ended "${text}"`);
-    if (Date.now() > deadline) throw new Error(`the run did not end in time (last state "${text}")`);
-    await page.waitForTimeout(250);
-  }
+  const seen = await waitForRunEnd(page, widget.getByTestId(stateTestId), { timeoutMs: RUN_TIMEOUT_MS });
+  if (seen.at(-1) !== 'done') throw new Error(`the run ended "${seen.at(-1)}"`);
 }
 
 /** Clicks a button that downloads a file; returns the file's name and bytes. */
@@ -90,7 +67,7 @@ async function chooseUntilKept(select, value, expected) {
 let labRunId;
 
 test('change a knob in the lab and run it', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  await withFailureScreenshot('lab-knob', async () => {
+  await withFailureScreenshot(page, 'lab-knob', async () => {
     await page.goto(`${BASE_URL}/#/lab?servers=c-epoll&${QUICK}`, { waitUntil: 'domcontentloaded' });
     await page.getByRole('heading', { level: 1, name: 'Lab' }).waitFor({ timeout: 15_000 });
     const knobs = page.getByTestId('lab-knobs-c-epoll');
@@ -126,7 +103,7 @@ test('change a knob in the lab and run it', { timeout: RUN_TIMEOUT_MS + 60_000 }
 });
 
 test('compare two servers in the lab', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  await withFailureScreenshot('lab-compare', async () => {
+  await withFailureScreenshot(page, 'lab-compare', async () => {
     await page.goto(`${BASE_URL}/#/lab?servers=c-epoll,c-poll&${QUICK}`, { waitUntil: 'domcontentloaded' });
     await page.getByTestId('lab-plan').waitFor({ timeout: 15_000 });
     assert.match((await page.getByTestId('lab-plan').textContent()) ?? '', /2 runs, one sweep/);
@@ -142,7 +119,7 @@ test('compare two servers in the lab', { timeout: RUN_TIMEOUT_MS + 60_000 }, asy
 });
 
 test('the history keeps them, and a permalink opens in a fresh browser', { timeout: 60_000 }, async () => {
-  await withFailureScreenshot('history', async () => {
+  await withFailureScreenshot(page, 'history', async () => {
     await page.goto(`${BASE_URL}/#/history`, { waitUntil: 'domcontentloaded' });
     const rows = page.getByTestId('history-entry');
     await rows.first().waitFor({ timeout: 15_000 });
@@ -170,7 +147,7 @@ test('the history keeps them, and a permalink opens in a fresh browser', { timeo
 });
 
 test('a live run is drawn over the recorded reference', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  await withFailureScreenshot('overlay', async () => {
+  await withFailureScreenshot(page, 'overlay', async () => {
     await page.goto(`${BASE_URL}/#/lessons/01-c10k-problem`, { waitUntil: 'domcontentloaded' });
     await page.getByTestId('not-yet-loaded').first().scrollIntoViewIfNeeded();
     const widget = page.locator('section.experiment').first();

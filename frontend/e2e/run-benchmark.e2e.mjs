@@ -12,50 +12,17 @@
 //   E2E_BASE_URL=http://127.0.0.1:9000 CHROMIUM_PATH=/usr/bin/chromium npm run e2e
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { ARTIFACTS, BASE_URL, launchChromium, watchedPage } from './chromium.mjs';
+import { ARTIFACTS, BASE_URL, watchedBrowserPerFile } from './chromium.mjs';
 import { scrollThroughPage } from './scroll.mjs';
+import { waitForRunEnd, withFailureScreenshot } from './steps.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
 
-let browser;
 let page;
 let consoleErrors;
-
-before(async () => {
-  browser = await launchChromium();
-  ({ page, consoleErrors } = await watchedPage(browser));
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-/** Polls the run-state label until the run ends; returns every label seen, in order. */
-async function waitForRunToEnd(stateLabel) {
-  const seen = [];
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
-  for (;;) {
-    const text = ((await stateLabel.textContent()) ?? '').trim();
-    if (seen.at(-1) !== text) seen.push(text);
-    if (text === 'done' || text.startsWith('failed') || text === 'cancelled') return seen;
-    if (Date.now() > deadline) {
-      throw new Error(`run did not finish within ${RUN_TIMEOUT_MS / 1000} s; states seen: ${seen.join(' → ')}`);
-    }
-    await page.waitForTimeout(250);
-  }
-}
-
-/** Keeps a full-page screenshot of what the page looked like when a test went wrong. */
-async function withFailureScreenshot(name, body) {
-  try {
-    await body();
-  } catch (error) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-failure.png`), fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
+watchedBrowserPerFile((opened) => ({ page, consoleErrors } = opened));
 
 /** From the course home, opens the course's first lesson (lesson 1: lesson 0 is the beginner's
  *  way in, before it); returns its title and URL. */
@@ -73,7 +40,7 @@ async function openFirstLesson() {
 }
 
 test('the first lesson draws its diagram and reveals answers on click', { timeout: 90_000 }, async () => {
-  await withFailureScreenshot('lesson-page', checkLessonPage);
+  await withFailureScreenshot(page, 'lesson-page', checkLessonPage);
 });
 
 async function checkLessonPage() {
@@ -136,7 +103,7 @@ async function checkLessonPage() {
 }
 
 test('run a benchmark from the first lesson', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
-  await withFailureScreenshot('run-benchmark', runBenchmarkFromFirstLesson);
+  await withFailureScreenshot(page, 'run-benchmark', runBenchmarkFromFirstLesson);
 });
 
 async function runBenchmarkFromFirstLesson() {
@@ -165,7 +132,7 @@ async function runBenchmarkFromFirstLesson() {
 
   // Follow the run to its end.
   const stateLabel = widget.getByTestId('run-state');
-  const seen = await waitForRunToEnd(stateLabel);
+  const seen = await waitForRunEnd(page, stateLabel, { timeoutMs: RUN_TIMEOUT_MS });
   const finalState = seen.at(-1);
   let failureLogs = '';
   if (finalState !== 'done') {

@@ -18,7 +18,7 @@ interface ErrorBoundaryState {
 function ErrorFallback({ name, error, onRetry }: { name: string; error: Error; onRetry: () => void }) {
   const { t } = useTranslation();
   return (
-    <div className="error-boundary" role="alert">
+    <div className="danger-box error-boundary" role="alert">
       <strong>{t('errorBoundary.failed', { name })}</strong>
       <p className="error-boundary__message">{error.message}</p>
       <button type="button" className="button button--small" onClick={onRetry}>

@@ -8,6 +8,11 @@ import { ExportMenu } from './export-menu';
 
 const qps: ExportTable = { columns: ['connections', 'c-epoll', 'c-poll'], rows: [[100, 51000, 40000]] };
 const p99: ExportTable = { columns: ['connections', 'c-epoll', 'c-poll'], rows: [[100, 310.5, 'a|b']] };
+/** Two tables to export: the menu offers a choice of them. */
+const qpsAndP99 = [
+  { what: 'qps', label: 'QPS', table: qps },
+  { what: 'p99', label: 'p99 latency', table: p99 },
+];
 
 /** Every file the menu saves, read back from the Blob it made. */
 function captureDownloads() {
@@ -63,16 +68,7 @@ describe('ExportMenu', () => {
   it('exports the table chosen in its select', async () => {
     const user = userEvent.setup();
     const saved = captureDownloads();
-    render(
-      <ExportMenu
-        stem="ab12"
-        tables={[
-          { what: 'qps', label: 'QPS', table: qps },
-          { what: 'p99', label: 'p99 latency', table: p99 },
-        ]}
-        label="Export the points"
-      />,
-    );
+    render(<ExportMenu stem="ab12" tables={qpsAndP99} label="Export the points" />);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Table' }), 'p99 latency');
     await user.click(screen.getByTestId('export-csv'));
     expect(saved.map((s) => s.name)).toEqual(['ab12-p99.csv']);
@@ -104,16 +100,7 @@ describe('ExportMenu', () => {
     const user = userEvent.setup();
     const saved = captureDownloads();
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
-    render(
-      <ExportMenu
-        stem="ab12"
-        tables={[
-          { what: 'qps', label: 'QPS', table: qps },
-          { what: 'p99', label: 'p99', table: p99 },
-        ]}
-        label="导出"
-      />,
-    );
+    render(<ExportMenu stem="ab12" tables={qpsAndP99} label="导出" />);
     await act(() => i18next.changeLanguage('zh'));
     expect(screen.getByRole('combobox', { name: '表格' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'CSV' }));

@@ -48,7 +48,7 @@ export function ExportMenu({ stem, tables, label }: ExportMenuProps) {
   return (
     <div className="export-menu" role="group" aria-label={label} data-testid="export-menu">
       {tables.length > 1 ? (
-        <span className="export-menu__choice">
+        <span className="inline-field">
           <label htmlFor={selectId}>{t('exportMenu.table')}</label>
           <select
             id={selectId}

@@ -29,7 +29,7 @@ export function HealthBanner() {
   if (!message) return null;
   return (
     <div className="health-banner" role="status" data-testid="health-banner">
-      <div className="health-banner__inner">{message}</div>
+      <div className="bar-inner health-banner__inner">{message}</div>
     </div>
   );
 }

@@ -12,7 +12,7 @@ export function Loading({ label }: { label?: string }) {
 export function ErrorMessage({ title, error }: { title: string; error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <div className="error-message" role="alert">
+    <div className="danger-box error-message" role="alert">
       <strong>{title}</strong>
       <p>{message}</p>
     </div>

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   zBaseline,
   zCancelOut,
+  zClassOut,
   zComparison,
   zDiagram,
   zExperimentRef,
@@ -99,11 +100,17 @@ export type Lesson = z.infer<typeof lessonSchema>;
 
 // ───────────────────────────── servers (catalog) ──────────────────
 
-export const knobSchema = zKnob;
-export type Knob = z.infer<typeof knobSchema>;
-export const serverSchema = zServer;
-export type Server = z.infer<typeof serverSchema>;
-export const serverListSchema = z.array(serverSchema);
+export type Knob = z.infer<typeof zKnob>;
+export type Server = z.infer<typeof zServer>;
+export const serverListSchema = z.array(zServer);
+
+// ───────────────────────────── classes ────────────────────────────
+
+/** A class as its instructor sees it (`join_code` as shown to students, e.g. K7QX-M4TP): the
+ *  instructor's list and each class's page (ended, paused or resumed), and the class stream's
+ *  `class` event. The people feature lists them, the classroom feature teaches one. */
+export const classSchema = zClassOut;
+export type Class = z.infer<typeof classSchema>;
 
 // ───────────────────────────── sources ────────────────────────────
 
@@ -112,16 +119,14 @@ export type Source = z.infer<typeof sourceSchema>;
 
 // ───────────────────────────── runs ───────────────────────────────
 
-export const runStatusSchema = zRunOut.shape.status;
-export type RunStatus = z.infer<typeof runStatusSchema>;
 export const runCreatedSchema = zRunCreated;
 export type RunCreated = z.infer<typeof runCreatedSchema>;
 export const runCancelledSchema = zCancelOut;
 export const runSchema = zRunOut;
 export type Run = z.infer<typeof runSchema>;
+export type RunStatus = Run['status'];
 
-export const summarySchema = zSummary;
-export type Summary = z.infer<typeof summarySchema>;
+export type Summary = z.infer<typeof zSummary>;
 export type PercentilePoint = Summary['percentiles'][number];
 
 type RunResult = z.infer<typeof zRunResult>;

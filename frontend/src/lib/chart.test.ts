@@ -4,6 +4,7 @@ import {
   latencyAxis,
   lineLook,
   logTickLabel,
+  overTimeOptions,
   readChartTheme,
   REFERENCE_DASH,
   seriesStyle,
@@ -68,6 +69,14 @@ describe('chart styles', () => {
     expect(log.title.text).toBe('latency (log scale)');
     expect(log.ticks.callback(2)).toBe('2 ms');
     expect(log.ticks.callback(3)).toBe('');
+  });
+
+  it('draws a chart over a run’s time with the live options, time along x and its own y axes', () => {
+    const theme = FALLBACK_THEMES.light;
+    const y = { type: 'linear', beginAtZero: true } as const;
+    const options = overTimeOptions(12, theme, { scales: { y }, plugins: { legend: { display: false } } });
+    expect(options).toMatchObject({ animation: false, parsing: false, plugins: { legend: { display: false } } });
+    expect(options.scales).toEqual({ x: timeAxis(12, theme), y });
   });
 
   it('titles the axes and the unstable points in the language in force when called', async () => {

@@ -18,6 +18,7 @@ import {
   PointElement,
   ScatterController,
   Tooltip,
+  type ChartOptions,
   type PointStyle,
 } from 'chart.js';
 import { BarWithErrorBar, BarWithErrorBarsController, LineWithErrorBarsController, PointWithErrorBar } from 'chartjs-chart-error-bars';
@@ -225,6 +226,16 @@ export function timeAxis(xMax: number | undefined, theme: ChartTheme) {
     grid: { color: theme.grid },
     ticks: { color: theme.text },
   } as const;
+}
+
+/** The options of a chart over a run's time (its QPS, latency, server stats): liveChartOptions,
+ *  the run's seconds along x (timeAxis), and the chart's own y axes and plugins. */
+export function overTimeOptions(
+  xMax: number | undefined,
+  theme: ChartTheme,
+  own: Pick<ChartOptions<'line'>, 'scales' | 'plugins'>,
+): ChartOptions<'line'> {
+  return { ...liveChartOptions, ...own, scales: { x: timeAxis(xMax, theme), ...own.scales } };
 }
 
 /**

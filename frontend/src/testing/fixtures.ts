@@ -2,6 +2,7 @@
  *  typed with the contract's types, so a fixture that leaves out a field fails to compile. */
 import type { z } from 'zod';
 
+import type { zVariantOut } from '@/lib/api/generated/zod.gen';
 import {
   lessonExperimentSchema,
   type DoneEvent,
@@ -210,4 +211,29 @@ export function aProvenance(overrides: Partial<DoneEvent['provenance'] & object>
 /** GET /api/lessons/{slug}'s answer for the first lesson, listing `experiments` (anExperiment). */
 export function aLesson(experiments: LessonExperiment[]) {
   return { ...lessons[0]!, prerequisites: [], markdown: '', diagrams: [], prev: null, next: null, experiments };
+}
+
+type Variant = z.infer<typeof zVariantOut>;
+
+/** GET /api/variants/{id}: a saved edit of c-epoll's model file, not an exercise's answer. */
+export function aVariant(overrides: Partial<Variant> = {}): Variant {
+  return {
+    id: 'v1',
+    server: 'c-epoll',
+    file: 'servers/c/epoll.c',
+    source: '',
+    source_sha256: 'x',
+    created_at: '2026-11-25T10:00:00Z',
+    owner_id: 'p-solo',
+    check_run_id: 'r1',
+    exercise: null,
+    verdict: null,
+    ...overrides,
+  };
+}
+
+/** A variant `id` that answers `exercise` (null: an edit in the free editor), its verdict's
+ *  status `status` (null: none), as GET /api/variants lists it. */
+export function anAnswer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
+  return aVariant({ id, check_run_id: `r-${id}`, exercise, verdict: status ? { status, reasons: [], measured: [] } : null });
 }

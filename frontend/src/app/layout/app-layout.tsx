@@ -22,7 +22,7 @@ export function AppLayout() {
         {t('app.skipLink')}
       </a>
       <header className="site-header">
-        <div className="site-header__inner">
+        <div className="bar-inner site-header__inner">
           <Link to="/" className="site-header__brand">
             <svg viewBox="0 0 32 32" width="26" height="26" aria-hidden="true">
               <rect width="32" height="32" rx="6" fill="currentColor" />

@@ -13,7 +13,7 @@ export function LanguageSwitch() {
   const id = useId();
   const current = isLanguage(i18n.resolvedLanguage ?? '') ? i18n.resolvedLanguage : 'en';
   return (
-    <div className="theme-switch language-switch">
+    <div className="inline-field theme-switch language-switch">
       <label htmlFor={id}>{t('language.label')}</label>
       <select id={id} value={current} onChange={(event) => { void i18n.changeLanguage(event.target.value); }}>
         {languages.map((lng) => (

@@ -25,7 +25,7 @@ export function ThemeSwitch() {
   const id = useId();
   // The label beside the select, not around it: its name is then "Theme" alone.
   return (
-    <div className="theme-switch">
+    <div className="inline-field theme-switch">
       <label htmlFor={id}>{t('theme.label')}</label>
       <select
         id={id}

@@ -9,4 +9,4 @@ export { ClassPage } from './components/class-page';
 export { FollowPanel, type FollowPanelProps } from './components/follow-panel';
 export { useClassStream } from './hooks/use-class-stream';
 export type { ClassStreamState } from './lib/class-stream-state';
-export type { ClassroomClass, Presentation } from './lib/classroom-schemas';
+export type { Presentation } from './lib/classroom-schemas';

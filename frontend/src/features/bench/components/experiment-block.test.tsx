@@ -65,6 +65,16 @@ function api(overrides: Record<string, unknown> = {}) {
   });
 }
 
+/** GET /api/lessons/{slug}/baselines: `block` recorded on 2026-11-22 where `provenance` says,
+ *  one measured interval then done. */
+function recordedBlock(provenance: ReturnType<typeof aProvenance>) {
+  const result = { events: [{ type: 'progress', data: progress(1, 'measure') }, { type: 'done', data: doneData }] };
+  return {
+    lesson: '01-c10k-problem',
+    experiments: [{ block, kind: 'run', key: KEY, recorded_at: '2026-11-22T08:00:00+00:00', provenance, result }],
+  };
+}
+
 async function clickRun() {
   const button = await screen.findByRole('button', { name: 'Run benchmark' });
   await waitFor(() => {
@@ -73,7 +83,27 @@ async function clickRun() {
   await userEvent.click(button);
 }
 
+/** Renders the widget for `block` and presses Run. */
+async function renderAndRun() {
+  renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
+  await clickRun();
+}
+
 const state = () => screen.getByTestId('run-state');
+
+/** Waits for the run's state label to say `text`. */
+async function stateSays(text: string) {
+  await waitFor(() => {
+    expect(state()).toHaveTextContent(text);
+  });
+}
+
+/** The run's stream sends a `queued` event (its place, its wait). */
+function queued(data: { position: number | null; wait_s: number | null; held?: boolean }, seq: number) {
+  act(() => {
+    FakeEventSource.latest().emit('queued', data, seq);
+  });
+}
 const points = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');
 
 describe('ExperimentBlock', () => {
@@ -106,26 +136,7 @@ describe('ExperimentBlock', () => {
   });
 
   it('shows the recorded reference result at once, and offers to run it live', async () => {
-    api({
-      'GET /api/lessons/01-c10k-problem/baselines': {
-        lesson: '01-c10k-problem',
-        experiments: [
-          {
-            block,
-            kind: 'run',
-            key: KEY,
-            recorded_at: '2026-11-22T08:00:00+00:00',
-            provenance: aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44' }),
-            result: {
-              events: [
-                { type: 'progress', data: progress(1, 'measure') },
-                { type: 'done', data: doneData },
-              ],
-            },
-          },
-        ],
-      },
-    });
+    api({ 'GET /api/lessons/01-c10k-problem/baselines': recordedBlock(aProvenance({ cpu_model: 'AMD EPYC', kernel: '6.18.44' })) });
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
     expect(await screen.findByTestId('baseline-note')).toHaveTextContent('recorded 2026-11-22, on AMD EPYC, Linux 6.18.44');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
@@ -180,8 +191,7 @@ describe('ExperimentBlock', () => {
 
   it('runs a benchmark: POST, then SSE drives the label and the charts', async () => {
     const { calls } = api();
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
+    await renderAndRun();
 
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
       server: 'c-epoll',
@@ -194,9 +204,7 @@ describe('ExperimentBlock', () => {
       lesson: lessonSlug,
       experiment: KEY,
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('Waiting: number 1 in the queue');
-    });
+    await stateSays('Waiting: number 1 in the queue');
     const es = FakeEventSource.latest();
     expect(es.url).toBe('/api/runs/r1/events');
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
@@ -207,25 +215,19 @@ describe('ExperimentBlock', () => {
       es.emit('queued', { position: 1 }, 1);
       es.emit('started', { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' }, 2);
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('starting');
-    });
+    await stateSays('starting');
 
     act(() => {
       es.emit('progress', progress(1, 'warmup'), 3);
       es.emit('server_stats', { t_s: 1, cpu_percent: 70, memory_bytes: 3 * 2 ** 20, pids: 1 }, 4);
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('warming up');
-    });
+    await stateSays('warming up');
 
     act(() => {
       es.emit('progress', progress(2, 'measure'), 5);
       es.emit('progress', progress(3, 'measure'), 6);
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('measuring');
-    });
+    await stateSays('measuring');
     expect(screen.getByTestId('run-quiet-drawing')).toHaveTextContent('the charts catch up when the measurement ends');
     expect(points('qps-chart')).toBe('3');
     expect(points('latency-live-chart')).toBe('4'); // p50 + p99 of two measured intervals
@@ -242,9 +244,7 @@ describe('ExperimentBlock', () => {
     act(() => {
       es.emit('done', doneData, 7);
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('done');
-    });
+    await stateSays('done');
     expect(screen.queryByTestId('run-quiet-drawing')).not.toBeInTheDocument();
     expect(es.closed).toBe(true);
     expect(points('latency-chart')).toBe('6'); // the whole-run distribution
@@ -259,8 +259,7 @@ describe('ExperimentBlock', () => {
 
   it('ignores events replayed after the browser reconnects', async () => {
     api({ 'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'running', position: null } });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
+    await renderAndRun();
     const es = FakeEventSource.latest();
     act(() => {
       es.emit('started', { server: 'c-epoll' }, 1);
@@ -290,8 +289,7 @@ describe('ExperimentBlock', () => {
 
   it('re-opens the stream with ?last_event_id when the browser gives up', async () => {
     api({ 'GET /api/runs/r1': { id: 'r1', server: 'c-epoll', status: 'running', position: null } });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
+    await renderAndRun();
     const first = FakeEventSource.latest();
     act(() => {
       first.emit('started', { server: 'c-epoll' }, 1);
@@ -309,15 +307,12 @@ describe('ExperimentBlock', () => {
 
   it('shows the failure reason and the server log in a collapsible', async () => {
     api();
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
+    await renderAndRun();
     act(() => {
       FakeEventSource.latest().emit('started', { server: 'c-epoll' }, 1);
       FakeEventSource.latest().emit('failed', { reason: 'verify_failed: got 0 bytes', logs: ['c-epoll: listening', 'Segmentation fault'] }, 2);
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('failed: verify_failed: got 0 bytes');
-    });
+    await stateSays('failed: verify_failed: got 0 bytes');
     const logs = screen.getByTestId('failure-logs');
     expect(logs.tagName).toBe('DETAILS');
     expect(logs).not.toHaveAttribute('open');
@@ -327,58 +322,31 @@ describe('ExperimentBlock', () => {
 
   it('shows a rejected request (422) as failed with the server’s detail', async () => {
     api({ 'POST /api/runs': reply(422, { detail: 'connections: too many', errors: [{ loc: ['body', 'connections'], msg: 'too many' }] }) });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('failed: connections: too many');
-    });
+    await renderAndRun();
+    await stateSays('failed: connections: too many');
     expect(FakeEventSource.instances).toHaveLength(0);
   });
 
   it('says the place in the queue and the estimated wait, from POST’s answer and then the queued events', async () => {
     api({ 'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 3, wait_s: 40 }) });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('Waiting: number 3 in the queue, about 40 s');
-    });
-    act(() => {
-      FakeEventSource.latest().emit('queued', { position: 2, wait_s: 21 }, 1);
-    });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('Waiting: number 2 in the queue, about 21 s');
-    });
+    await renderAndRun();
+    await stateSays('Waiting: number 3 in the queue, about 40 s');
+    queued({ position: 2, wait_s: 21 }, 1);
+    await stateSays('Waiting: number 2 in the queue, about 21 s');
   });
 
   it('shows the server’s sentence when the queue is full (429)', async () => {
     const sentence =
       'you already have 2 runs waiting and may have at most 2: try again in about 30 s, when enough of them have started to make room for 1 more, or cancel one';
     api({ 'POST /api/runs': reply(429, { detail: sentence }) });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
-    await waitFor(() => {
-      expect(state()).toHaveTextContent(`failed: ${sentence}`);
-    });
+    await renderAndRun();
+    await stateSays(`failed: ${sentence}`);
     expect(FakeEventSource.instances).toHaveLength(0);
     expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeEnabled();
   });
 
   it('shows a link to join instead of Run when this browser may not run, and still the recorded result', async () => {
-    const { calls } = api({
-      'GET /api/lessons/01-c10k-problem/baselines': {
-        lesson: '01-c10k-problem',
-        experiments: [
-          {
-            block,
-            kind: 'run',
-            key: KEY,
-            recorded_at: '2026-11-22T08:00:00+00:00',
-            provenance: aProvenance(),
-            result: { events: [{ type: 'progress', data: progress(1, 'measure') }, { type: 'done', data: doneData }] },
-          },
-        ],
-      },
-    });
+    const { calls } = api({ 'GET /api/lessons/01-c10k-problem/baselines': recordedBlock(aProvenance()) });
     const gate = { label: 'Join your class to run benchmarks', to: '/join' };
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" gate={gate} />);
     expect(await screen.findByTestId('baseline-note')).not.toHaveTextContent('Run live');
@@ -404,12 +372,9 @@ describe('ExperimentBlock', () => {
 
   it('cancels a queued run with DELETE', async () => {
     const { calls } = api({ 'DELETE /api/runs/r1': { id: 'r1', status: 'cancelled' } });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
+    await renderAndRun();
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('cancelled');
-    });
+    await stateSays('cancelled');
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/runs/r1')).toBe(true);
     expect(FakeEventSource.latest().closed).toBe(true);
   });
@@ -441,31 +406,20 @@ describe('ExperimentBlock', () => {
       es.emit('progress', progress(1, 'measure'), 2);
       es.emit('done', doneData, 3);
     });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('done');
-    });
+    await stateSays('done');
     expect(points('qps-chart')).toBe('1');
   });
 
   it('says a held run keeps its place while the class is paused', async () => {
     api({ 'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: null, wait_s: null, held: true }) });
-    renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} />);
-    await clickRun();
+    await renderAndRun();
     await waitFor(() => {
       expect(state()).toHaveTextContent("Your class's runs are paused by the instructor; yours keeps its place");
     });
-    act(() => {
-      FakeEventSource.latest().emit('queued', { position: 1, wait_s: 12 }, 1);
-    });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('Waiting: number 1 in the queue, about 12 s');
-    });
-    act(() => {
-      FakeEventSource.latest().emit('queued', { position: null, wait_s: null, held: true }, 2);
-    });
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('paused by the instructor');
-    });
+    queued({ position: 1, wait_s: 12 }, 1);
+    await stateSays('Waiting: number 1 in the queue, about 12 s');
+    queued({ position: null, wait_s: null, held: true }, 2);
+    await stateSays('paused by the instructor');
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
   });
 });
@@ -502,9 +456,7 @@ describe('ExperimentBlock in a lesson the server lists', () => {
 
     // Once it has a run, presenting shows that run.
     await clickRun();
-    await waitFor(() => {
-      expect(state()).toHaveTextContent('Waiting: number 1 in the queue');
-    });
+    await stateSays('Waiting: number 1 in the queue');
     expect(presenter.present).toHaveBeenCalledTimes(1); // not presented: Run does not present it
     await userEvent.click(screen.getByRole('button', { name: 'Present' }));
     expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load', run_id: 'r1' });

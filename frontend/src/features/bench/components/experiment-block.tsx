@@ -37,7 +37,7 @@ function BlockNote({ code, children, alert = false }: { code: string; children: 
       role={alert ? 'alert' : undefined}
       data-testid={alert ? 'experiment-error' : 'experiment-note'}
     >
-      <p className="experiment__kicker">{t('widget.kicker')}</p>
+      <p className="kicker">{t('widget.kicker')}</p>
       <p className={alert ? 'experiment__error' : undefined}>{children}</p>
       <CodeBlock code={code} language={BLOCK_LANGUAGE} />
     </div>

@@ -82,7 +82,7 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
     <section className="experiment" aria-label={t('widget.label', { title: given ?? serverId })}>
       <header className="experiment__header">
         <div>
-          <p className="experiment__kicker">{t('widget.kicker')}</p>
+          <p className="kicker">{t('widget.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
         {showingRecorded ? <p className="run-state">{t('state.reference')}</p> : <RunStateLabel state={state} />}

@@ -44,7 +44,7 @@ function PresentedRunFigures({ runId, frames }: PresentedRunProps) {
   return (
     <section className="experiment presented" aria-label={t('presented.run')} data-testid="presented-run">
       <header className="experiment__header">
-        <p className="experiment__kicker">{state.server ? t('presented.runOf', { server: state.server }) : t('presented.runKicker')}</p>
+        <p className="kicker">{state.server ? t('presented.runOf', { server: state.server }) : t('presented.runKicker')}</p>
         <RunStateLabel state={state} />
       </header>
       <RunFigures state={state} plannedS={0} />

@@ -22,7 +22,7 @@ export function PresentedSweep({ sweep }: { sweep: Sweep }) {
   return (
     <section className="experiment presented" aria-label={t('presented.series')} data-testid="presented-sweep">
       <header className="experiment__header">
-        <p className="experiment__kicker">{t('presented.seriesOf', { servers: versus(request.servers, t) })}</p>
+        <p className="kicker">{t('presented.seriesOf', { servers: versus(request.servers, t) })}</p>
         <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
           {sweep.finished ? t('status.done') : describeSweepProgress(progress, t)}
         </p>

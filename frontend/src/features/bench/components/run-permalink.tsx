@@ -6,7 +6,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import type { Run } from '@/lib/api-schemas';
 
-import { getRun } from '../api/runs';
+import { getRun } from '@/lib/runs-api';
 import { useFollowRun } from '../hooks/use-run';
 import { formatWhen } from '../lib/permalink';
 
@@ -50,7 +50,7 @@ function RunPage({ run }: { run: Run }) {
   return (
     <article className="permalink" data-testid="run-permalink" aria-labelledby="permalink-title">
       <header>
-        <p className="permalink__kicker">{t('presented.runOf', { server: run.server })}</p>
+        <p className="kicker">{t('presented.runOf', { server: run.server })}</p>
         <h1 id="permalink-title">{title}</h1>
         <div className="permalink__meta">
           {when ? <time dateTime={run.created_at}>{t('permalink.queuedAt', { when })}</time> : null}

@@ -98,7 +98,7 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
     <section className="experiment" aria-label={t('widget.label', { title })} data-testid="series-experiment">
       <header className="experiment__header">
         <div>
-          <p className="experiment__kicker">{t('series.kicker')}</p>
+          <p className="kicker">{t('series.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
         <p className="run-state" data-testid="series-state" role="status" aria-live="polite">

@@ -9,7 +9,7 @@ import { useServers } from '@/hooks/use-servers';
 import type { Sweep } from '@/lib/api-schemas';
 import { formatInt } from '@/lib/format';
 
-import { getRun } from '../api/runs';
+import { getRun } from '@/lib/runs-api';
 import { getSweep } from '../api/sweeps';
 import { useFollowSweep } from '../hooks/use-sweep';
 import { formatWhen } from '../lib/permalink';
@@ -96,7 +96,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
   return (
     <article className="permalink" data-testid="sweep-permalink" aria-labelledby="permalink-title">
       <header>
-        <p className="permalink__kicker">
+        <p className="kicker">
           {t('permalink.seriesKicker', { count: table.points.length, points: formatInt(table.points.length) })}
         </p>
         <h1 id="permalink-title">{title}</h1>

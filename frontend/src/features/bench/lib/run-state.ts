@@ -6,6 +6,7 @@
 import type { TFunction } from 'i18next';
 
 import type { DoneEvent, ProgressEvent, Run, RunEventFrame, RunStatus } from '@/lib/api-schemas';
+import { LEFT_QUEUE, NO_RUN, queuePlace, type FollowedRun, type RunStreamAction, type StreamConnection } from '@/lib/run-stream';
 
 export type RunPhase =
   | 'idle'
@@ -18,7 +19,7 @@ export type RunPhase =
   | 'failed'
   | 'cancelled';
 
-export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+export type ConnectionState = 'idle' | StreamConnection;
 
 export interface ProgressPoint {
   t: number;
@@ -51,17 +52,8 @@ export function noteText(note: RunNote, t: TFunction<'bench'>): string {
   return 'text' in note ? note.text : t(note.key, note.values ?? {});
 }
 
-export interface RunState {
-  runId: string | null;
+export interface RunState extends FollowedRun {
   phase: RunPhase;
-  /** Place in the queue while queued, 1 = next to start. */
-  position: number | null;
-  /** The server's estimate of the seconds until the run starts, while queued. */
-  waitS: number | null;
-  /** Queued in a class the instructor paused: it keeps its place (position null) until resumed. */
-  held: boolean;
-  /** Highest SSE sequence number applied (0 = none yet). */
-  lastSeq: number;
   server: string | null;
   progress: ProgressPoint[];
   stats: StatsPoint[];
@@ -74,12 +66,8 @@ export interface RunState {
 }
 
 export const initialRunState: RunState = {
-  runId: null,
+  ...NO_RUN,
   phase: 'idle',
-  position: null,
-  waitS: null,
-  held: false,
-  lastSeq: 0,
   server: null,
   progress: [],
   stats: [],
@@ -90,6 +78,7 @@ export const initialRunState: RunState = {
 };
 
 export type RunAction =
+  | RunStreamAction
   | { type: 'submit' }
   | {
       type: 'created';
@@ -101,15 +90,8 @@ export type RunAction =
     }
   | { type: 'submit-failed'; reason: string }
   | { type: 'attach'; run: Run }
-  | { type: 'event'; frame: RunEventFrame }
-  | { type: 'bad-event'; error: string }
-  | { type: 'connection'; state: ConnectionState }
-  | { type: 'resolved'; run: Run }
   | { type: 'cancelled' }
   | { type: 'note'; note: RunNote };
-
-/** A run that is no longer waiting has no place, wait or hold. */
-const LEFT_QUEUE = { position: null, waitS: null, held: false } as const;
 
 const TERMINAL: ReadonlySet<RunPhase> = new Set(['done', 'failed', 'cancelled']);
 const MAX_NOTES = 5;
@@ -160,13 +142,7 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
   switch (frame.type) {
     case 'queued':
       if (state.phase !== 'queued' && state.phase !== 'submitting') return next;
-      return {
-        ...next,
-        phase: 'queued',
-        position: frame.data.position,
-        waitS: frame.data.wait_s ?? null,
-        held: frame.data.held,
-      };
+      return { ...next, phase: 'queued', ...queuePlace(frame.data) };
     case 'repetition':
       // Each repetition's progress events say which they are; nothing to draw here.
       return next;
@@ -253,9 +229,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         runId: action.run.id,
         server: action.run.server,
         phase: phaseForStatus(action.run.status) === 'queued' ? 'queued' : 'starting',
-        position: action.run.position ?? null,
-        waitS: action.run.wait_s ?? null,
-        held: action.run.held,
+        ...queuePlace(action.run),
         connection: 'connecting',
       };
     case 'event':
@@ -267,6 +241,8 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       if (state.connection === action.state) return state;
       if (state.connection === 'closed' && action.state !== 'connecting') return state;
       return { ...state, connection: action.state };
+    case 'stream-lost':
+      return runReducer(addNote(state, { key: 'notes.lostStream' }), { type: 'connection', state: 'closed' });
     case 'resolved': {
       // The event stream is gone; settle the phase from GET /api/runs/{id}.
       if (action.run.id !== state.runId || isTerminal(state.phase)) {

@@ -1,16 +1,16 @@
 /**
  * The classroom endpoints (docs/ARCHITECTURE.md, "The classroom"): one class as its instructor
- * runs it (roster, queue, pause, CSV, presentation, ending it), the class board and stream its
- * students share. Every answer goes through a zod schema.
+ * runs it (roster, queue, pause, CSV, presentation; ending it and cancelling a run are every
+ * feature's: src/lib/classes-api.ts, runs-api.ts), the class board and stream its students
+ * share. Every answer goes through a zod schema.
  */
 import { z } from 'zod';
 
 import { apiRequest, apiUrl } from '@/lib/api-client';
-import { runCancelledSchema } from '@/lib/api-schemas';
+import { classSchema } from '@/lib/api-schemas';
 
 import {
   boardSchema,
-  classroomClassSchema,
   presentationSchema,
   queueSchema,
   rosterSchema,
@@ -27,27 +27,16 @@ const noContent = z.undefined();
 // ───────────────────────────── the class ──────────────────────────
 
 export function getClass(id: string, signal?: AbortSignal) {
-  return apiRequest(classPath(id), classroomClassSchema, { signal });
-}
-
-/**
- * Ends the class (its code admits nobody, its students' sessions end, their waiting runs are
- * cancelled). The people feature has the same call for the classes list, but features do not
- * import each other, and the class page needs the answer in its own shape (with `paused` and
- * `ends_at`) to update its own query: one line of fetch is cheaper than composing the people
- * feature's button into this page through the app layer.
- */
-export function endClass(id: string) {
-  return apiRequest(classPath(id, '/end'), classroomClassSchema, { method: 'POST' });
+  return apiRequest(classPath(id), classSchema, { signal });
 }
 
 /** Holds the class's waiting runs (a running one finishes). */
 export function pauseClass(id: string) {
-  return apiRequest(classPath(id, '/pause'), classroomClassSchema, { method: 'POST' });
+  return apiRequest(classPath(id, '/pause'), classSchema, { method: 'POST' });
 }
 
 export function resumeClass(id: string) {
-  return apiRequest(classPath(id, '/resume'), classroomClassSchema, { method: 'POST' });
+  return apiRequest(classPath(id, '/resume'), classSchema, { method: 'POST' });
 }
 
 /** The class's SSE stream: the class, the presentation and what it shows. No ids: a reconnect starts over. */
@@ -68,11 +57,6 @@ export function removeStudent(id: string, personId: string): Promise<void> {
 
 export function getQueue(id: string, signal?: AbortSignal) {
   return apiRequest(classPath(id, '/queue'), queueSchema, { signal });
-}
-
-/** DELETE /api/runs/{id}: the bench feature has this call too, but features do not import each other. */
-export function cancelRun(runId: string) {
-  return apiRequest(`/runs/${encodeURIComponent(runId)}`, runCancelledSchema, { method: 'DELETE' });
 }
 
 /** Every run of the class as CSV: a plain link (with `download`), the browser sends the session cookie. */

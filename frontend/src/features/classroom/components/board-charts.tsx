@@ -1,9 +1,10 @@
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
-import { Bar, Line } from 'react-chartjs-2';
+import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { LineCanvas } from '@/components/line-canvas';
 import { useChartTheme } from '@/hooks/use-chart-theme';
 import { latencyAxis, palette, REFERENCE_DASH, seriesStyle, valueAxis, type ChartTheme } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
@@ -188,7 +189,7 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
       emptyMessage={t('chart.empty')}
       caption={t('chart.linesCaption')}
     >
-      <Line data={data} options={options} datasetIdKey="id" aria-label={t('chart.linesLabel', { title, vary })} role="img" />
+      <LineCanvas data={data} options={options} label={t('chart.linesLabel', { title, vary })} />
     </ChartFrame>
   );
 }

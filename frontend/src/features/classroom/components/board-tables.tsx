@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -8,6 +9,8 @@ import { verdictParts } from '@/lib/verdict';
 import { peakPoint } from '../lib/board-chart-data';
 import { boardExportStem, boardTables } from '../lib/board-export';
 import type { BoardExperiment, BoardResult, Stat } from '../lib/classroom-schemas';
+
+import { ClassTable, type ClassTableColumn } from './class-table';
 
 interface TableProps {
   experiment: BoardExperiment;
@@ -36,15 +39,34 @@ function StudentName({ result }: { result: BoardResult }) {
   return to ? <Link to={to}>{result.name}</Link> : <>{result.name}</>;
 }
 
-/** CSV, JSON and Markdown of the experiment's results, above its table. */
-function BoardExport({ experiment }: { experiment: BoardExperiment }) {
+interface BoardTableProps {
+  experiment: BoardExperiment;
+  /** The columns between the student's name and their checks. */
+  figures: ClassTableColumn[];
+  onSpotlight: TableProps['onSpotlight'];
+  /** The rows. */
+  children: ReactNode;
+}
+
+/** An experiment's results: CSV, JSON and Markdown of them above, then a row per student,
+ *  named first and their checks last, with Spotlight at the end when the instructor may. */
+function BoardTable({ experiment, figures, onSpotlight, children }: BoardTableProps) {
   const { t } = useTranslation('classroom');
   return (
-    <ExportMenu
-      stem={boardExportStem(experiment)}
-      tables={boardTables(experiment, t)}
-      label={t('table.exportLabel', { title: experiment.title })}
-    />
+    <>
+      <ExportMenu
+        stem={boardExportStem(experiment)}
+        tables={boardTables(experiment, t)}
+        label={t('table.exportLabel', { title: experiment.title })}
+      />
+      <ClassTable
+        testId="board-table"
+        columns={[{ label: t('table.student') }, ...figures, { label: t('table.checks') }]}
+        actions={onSpotlight !== undefined}
+      >
+        {children}
+      </ClassTable>
+    </>
   );
 }
 
@@ -92,70 +114,63 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
   const { reference, results, spread } = experiment;
   return (
     <>
-      <BoardExport experiment={experiment} />
-      <div className="class-table-wrap">
-        <table className="class-table" data-testid="board-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('table.student')}</th>
-              <th scope="col">{t('table.server')}</th>
-              <th scope="col" className="class-table__num">{t('table.qps')}</th>
-              <th scope="col" className="class-table__num">{t('table.p50')}</th>
-              <th scope="col" className="class-table__num">{t('table.p99')}</th>
-              <th scope="col">{t('table.againstReference')}</th>
-              <th scope="col">{t('table.checks')}</th>
-              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">{t('table.actions')}</span></th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {reference ? (
-              <tr className="class-table__reference" data-testid="board-reference-row">
-                <th scope="row">{t('table.reference')}</th>
-                <td>{reference.server ?? '—'}</td>
-                <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
-                <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
-                <td className="class-table__num">{figure(reference.p99_us, formatLatencyUs)}</td>
-                <td>{t('table.isReference')}</td>
-                <td><Checks result={reference} /></td>
-                {onSpotlight ? <td /> : null}
-              </tr>
+      <BoardTable
+        experiment={experiment}
+        figures={[
+          { label: t('table.server') },
+          { label: t('table.qps'), numeric: true },
+          { label: t('table.p50'), numeric: true },
+          { label: t('table.p99'), numeric: true },
+          { label: t('table.againstReference') },
+        ]}
+        onSpotlight={onSpotlight}
+      >
+        {reference ? (
+          <tr className="class-table__reference" data-testid="board-reference-row">
+            <th scope="row">{t('table.reference')}</th>
+            <td>{reference.server ?? '—'}</td>
+            <td className="class-table__num">{figure(reference.qps, formatQps)}</td>
+            <td className="class-table__num">{figure(reference.p50_us, formatLatencyUs)}</td>
+            <td className="class-table__num">{figure(reference.p99_us, formatLatencyUs)}</td>
+            <td>{t('table.isReference')}</td>
+            <td><Checks result={reference} /></td>
+            {onSpotlight ? <td /> : null}
+          </tr>
+        ) : null}
+        {results.map((result) => (
+          <tr key={result.person_id ?? result.name} data-testid="board-row">
+            <th scope="row">
+              <StudentName result={result} />
+            </th>
+            <td>{result.server ?? '—'}</td>
+            <td className="class-table__num">{figure(result.qps, formatQps)}</td>
+            <td className="class-table__num">{figure(result.p50_us, formatLatencyUs)}</td>
+            <td className="class-table__num">{figure(result.p99_us, formatLatencyUs)}</td>
+            <td data-testid="board-verdict"><AgainstReference result={result} /></td>
+            <td><Checks result={result} /></td>
+            {onSpotlight ? (
+              <td><SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} /></td>
             ) : null}
-            {results.map((result) => (
-              <tr key={result.person_id ?? result.name} data-testid="board-row">
-                <th scope="row">
-                  <StudentName result={result} />
-                </th>
-                <td>{result.server ?? '—'}</td>
-                <td className="class-table__num">{figure(result.qps, formatQps)}</td>
-                <td className="class-table__num">{figure(result.p50_us, formatLatencyUs)}</td>
-                <td className="class-table__num">{figure(result.p99_us, formatLatencyUs)}</td>
-                <td data-testid="board-verdict"><AgainstReference result={result} /></td>
-                <td><Checks result={result} /></td>
-                {onSpotlight ? (
-                  <td><SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} /></td>
-                ) : null}
-              </tr>
-            ))}
-            <tr className="class-table__spread" data-testid="board-spread-row">
-              <th scope="row">
-                <Trans
-                  t={t}
-                  i18nKey="table.spread"
-                  values={{ valid: spread.qps?.count ?? 0 }}
-                  components={{ muted: <span className="board-experiment__lesson" /> }}
-                />
-              </th>
-              <td>{t('table.medianRange')}</td>
-              <td className="class-table__num">{statText(spread.qps, formatQps)}</td>
-              <td className="class-table__num">—</td>
-              <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
-              <td />
-              <td />
-              {onSpotlight ? <td /> : null}
-            </tr>
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        ))}
+        <tr className="class-table__spread" data-testid="board-spread-row">
+          <th scope="row">
+            <Trans
+              t={t}
+              i18nKey="table.spread"
+              values={{ valid: spread.qps?.count ?? 0 }}
+              components={{ muted: <span className="board-experiment__lesson" /> }}
+            />
+          </th>
+          <td>{t('table.medianRange')}</td>
+          <td className="class-table__num">{statText(spread.qps, formatQps)}</td>
+          <td className="class-table__num">—</td>
+          <td className="class-table__num">{statText(spread.p99_us, formatLatencyUs)}</td>
+          <td />
+          <td />
+          {onSpotlight ? <td /> : null}
+        </tr>
+      </BoardTable>
       {results.some((r) => r.verdict) ? <p className="class-table__note">{t('table.verdictNote')}</p> : null}
     </>
   );
@@ -178,73 +193,62 @@ export function SeriesResultsTable({ experiment, onSpotlight, spotlighting }: Ta
   const vary = (experiment.vary ?? t('chart.value')).replaceAll('_', ' ');
   return (
     <>
-      <BoardExport experiment={experiment} />
-      <div className="class-table-wrap">
-        <table className="class-table" data-testid="board-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('table.student')}</th>
-              <th scope="col">{t('table.servers')}</th>
-              <th scope="col" className="class-table__num">{t('table.validPoints')}</th>
-              <th scope="col" className="class-table__num">{t('table.peakQps')}</th>
-              <th scope="col" className="class-table__num">{t('table.p99There')}</th>
-              <th scope="col">{t('table.checks')}</th>
-              {onSpotlight ? <th scope="col"><span className="class-visually-hidden">{t('table.actions')}</span></th> : null}
+      <BoardTable
+        experiment={experiment}
+        figures={[
+          { label: t('table.servers') },
+          { label: t('table.validPoints'), numeric: true },
+          { label: t('table.peakQps'), numeric: true },
+          { label: t('table.p99There'), numeric: true },
+        ]}
+        onSpotlight={onSpotlight}
+      >
+        {rows.map((result) => {
+          const reference = result === experiment.reference;
+          const peak = peakPoint(result);
+          return (
+            <tr
+              key={reference ? 'reference' : (result.person_id ?? result.name)}
+              className={reference ? 'class-table__reference' : undefined}
+              data-testid={reference ? 'board-reference-row' : 'board-row'}
+            >
+              <th scope="row">{reference ? t('table.reference') : <StudentName result={result} />}</th>
+              <td>{servers(result)}</td>
+              <td className="class-table__num">{pointsText(result)}</td>
+              <td className="class-table__num">
+                {peak ? `${figure(peak.qps, formatQps)} (${peak.server}, ${formatInt(peak.value)})` : '—'}
+              </td>
+              <td className="class-table__num">{peak ? figure(peak.p99_us, formatLatencyUs) : '—'}</td>
+              <td><Checks result={result} /></td>
+              {onSpotlight ? (
+                <td>
+                  {reference ? null : <SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} />}
+                </td>
+              ) : null}
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((result) => {
-              const reference = result === experiment.reference;
-              const peak = peakPoint(result);
-              return (
-                <tr
-                  key={reference ? 'reference' : (result.person_id ?? result.name)}
-                  className={reference ? 'class-table__reference' : undefined}
-                  data-testid={reference ? 'board-reference-row' : 'board-row'}
-                >
-                  <th scope="row">{reference ? t('table.reference') : <StudentName result={result} />}</th>
-                  <td>{servers(result)}</td>
-                  <td className="class-table__num">{pointsText(result)}</td>
-                  <td className="class-table__num">
-                    {peak ? `${figure(peak.qps, formatQps)} (${peak.server}, ${formatInt(peak.value)})` : '—'}
-                  </td>
-                  <td className="class-table__num">{peak ? figure(peak.p99_us, formatLatencyUs) : '—'}</td>
-                  <td><Checks result={result} /></td>
-                  {onSpotlight ? (
-                    <td>
-                      {reference ? null : <SpotlightButton result={result} onSpotlight={onSpotlight} spotlighting={spotlighting} />}
-                    </td>
-                  ) : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </BoardTable>
       {experiment.spread.points.length > 0 ? (
-        <div className="class-table-wrap">
-          <table className="class-table" data-testid="board-spread-table">
-            <caption className="board-experiment__lesson">{t('table.spreadCaption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('table.server')}</th>
-                <th scope="col" className="class-table__num">{vary}</th>
-                <th scope="col" className="class-table__num">{t('table.medianQps')}</th>
-                <th scope="col" className="class-table__num">{t('table.validResults')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiment.spread.points.map((point) => (
-                <tr key={`${point.server}@${point.value}`}>
-                  <td>{point.server}</td>
-                  <td className="class-table__num">{formatInt(point.value)}</td>
-                  <td className="class-table__num">{statText(point.qps, formatQps)}</td>
-                  <td className="class-table__num">{point.qps.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ClassTable
+          testId="board-spread-table"
+          caption={<caption className="board-experiment__lesson">{t('table.spreadCaption')}</caption>}
+          columns={[
+            { label: t('table.server') },
+            { label: vary, numeric: true },
+            { label: t('table.medianQps'), numeric: true },
+            { label: t('table.validResults'), numeric: true },
+          ]}
+        >
+          {experiment.spread.points.map((point) => (
+            <tr key={`${point.server}@${point.value}`}>
+              <td>{point.server}</td>
+              <td className="class-table__num">{formatInt(point.value)}</td>
+              <td className="class-table__num">{statText(point.qps, formatQps)}</td>
+              <td className="class-table__num">{point.qps.count}</td>
+            </tr>
+          ))}
+        </ClassTable>
       ) : null}
     </>
   );

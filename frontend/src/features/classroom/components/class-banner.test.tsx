@@ -1,14 +1,13 @@
 import { act, screen } from '@testing-library/react';
 
+import { classSchema } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
 import { aClassroomClass } from '@/testing/classroom-fixtures';
 import { renderWithProviders } from '@/testing/render';
 
-import { classroomClassSchema } from '../lib/classroom-schemas';
-
 import { ClassBanner } from './class-banner';
 
-const klass = (overrides: Record<string, unknown> = {}) => classroomClassSchema.parse(aClassroomClass(overrides));
+const klass = (overrides: Record<string, unknown> = {}) => classSchema.parse(aClassroomClass(overrides));
 
 describe('ClassBanner', () => {
   it('names the class, links its board, and says when runs are paused', () => {

@@ -1,13 +1,13 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import type { ClassroomClass } from '../lib/classroom-schemas';
+import type { Class } from '@/lib/api-schemas';
 
 import './classroom.css';
 
 interface ClassBannerProps {
   /** The class as the class stream last sent it; nothing is shown before it comes. */
-  klass: ClassroomClass | null;
+  klass: Class | null;
   /** The stream said `ended`. */
   ended: boolean;
 }
@@ -22,7 +22,7 @@ export function ClassBanner({ klass, ended }: ClassBannerProps) {
   const name = { name: klass.name };
   return (
     <div className="class-banner" data-testid="class-banner" role="region" aria-label={t('banner.label')}>
-      <p className="class-banner__inner">
+      <p className="bar-inner class-banner__inner">
         {ended || klass.ended_at !== null ? (
           <span>
             <Trans t={t} i18nKey="banner.ended" values={name} components={{ strong: <strong /> }} />

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { ActionError } from '@/components/action-error';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ErrorMessage, Loading } from '@/components/loading';
 
@@ -9,7 +10,6 @@ import { useBoard, usePresent } from '../hooks/use-classroom';
 import { hasResults } from '../lib/board-chart-data';
 import type { BoardExperiment, BoardResult } from '../lib/classroom-schemas';
 
-import { ActionError } from './action-error';
 import { BoardBarsChart, BoardLinesChart } from './board-charts';
 import { RunResultsTable, SeriesResultsTable } from './board-tables';
 

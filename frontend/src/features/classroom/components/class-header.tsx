@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 
+import { ActionError } from '@/components/action-error';
+import type { Class } from '@/lib/api-schemas';
+
 import { useEndClass } from '../hooks/use-classroom';
 import { endsText, joinLink } from '../lib/class-text';
-import type { ClassroomClass } from '../lib/classroom-schemas';
 
-import { ActionError } from './action-error';
 import { JoinQrCode } from './join-qr-code';
 
 /** "in 45 min" stays true to the minute. */
@@ -29,14 +30,14 @@ function useNow(intervalMs: number): number {
  * code very large, the join link and its QR code, when it ends, and End class. An ended class's
  * code admits nobody, so it is not shown.
  */
-export function ClassHeader({ klass }: { klass: ClassroomClass }) {
+export function ClassHeader({ klass }: { klass: Class }) {
   const { t } = useTranslation('classroom');
   const now = useNow(CLOCK_TICK_MS);
   const ended = klass.ended_at !== null;
   const when = endsText(klass, now, t);
   const link = joinLink(klass.join_code);
   return (
-    <header className={`class-header${ended ? ' class-header--ended' : ''}`} data-testid="class-header">
+    <header className={`card class-header${ended ? ' class-header--ended' : ''}`} data-testid="class-header">
       <div>
         <h1 className="class-header__name">{klass.name}</h1>
         {ended ? (
@@ -45,11 +46,11 @@ export function ClassHeader({ klass }: { klass: ClassroomClass }) {
           </p>
         ) : (
           <>
-            <p className="class-header__label">{t('header.joinCode')}</p>
-            <p className="class-header__code" data-testid="join-code">
+            <p className="join-code__label">{t('header.joinCode')}</p>
+            <p className="join-code__code class-header__code" data-testid="join-code">
               {klass.join_code}
             </p>
-            <p className="class-header__link">
+            <p className="join-code__link class-header__link">
               <Trans t={t} i18nKey="header.orOpen" values={{ link }} components={{ anchor: <a href={link} data-testid="join-link" /> }} />
             </p>
             <p className="class-header__meta">
@@ -66,7 +67,7 @@ export function ClassHeader({ klass }: { klass: ClassroomClass }) {
 }
 
 /** Ends the class after asking: there is no undoing it (the code stops working for good). */
-function EndClassButton({ klass }: { klass: ClassroomClass }) {
+function EndClassButton({ klass }: { klass: Class }) {
   const { t } = useTranslation('classroom');
   const end = useEndClass(klass.id);
   const confirmAndEnd = () => {

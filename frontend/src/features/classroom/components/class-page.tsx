@@ -6,12 +6,12 @@ import { Link } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ErrorMessage, Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
+import type { Class } from '@/lib/api-schemas';
 
 import { csvUrl } from '../api/classroom';
 import { useClassStream } from '../hooks/use-class-stream';
 import { classKeys, useBoard, useClassroomClass, useLessonList } from '../hooks/use-classroom';
 import { experimentKey, type Titles } from '../lib/class-text';
-import type { ClassroomClass } from '../lib/classroom-schemas';
 
 import { ClassBoard } from './class-board';
 import { ClassHeader } from './class-header';
@@ -45,7 +45,7 @@ export function ClassPage({ classId }: { classId: string }) {
   useEffect(() => {
     const fresh = stream.klass;
     if (!fresh) return;
-    client.setQueryData<ClassroomClass>(classKeys.klass(classId), (known) => ({
+    client.setQueryData<Class>(classKeys.klass(classId), (known) => ({
       ...fresh,
       join_code: known?.join_code ?? fresh.join_code,
     }));

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 
-import { usePauseClass, useResumeClass } from '../hooks/use-classroom';
+import { ActionError } from '@/components/action-error';
 
-import { ActionError } from './action-error';
+import { usePauseClass, useResumeClass } from '../hooks/use-classroom';
 
 /**
  * Holds or releases the class's waiting runs, e.g. while the instructor explains a result

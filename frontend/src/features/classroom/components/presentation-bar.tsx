@@ -1,10 +1,10 @@
 import { Trans, useTranslation } from 'react-i18next';
 
+import { ActionError } from '@/components/action-error';
+
 import { useStopPresenting } from '../hooks/use-classroom';
 import { presentationText } from '../lib/class-text';
 import type { Presentation } from '../lib/classroom-schemas';
-
-import { ActionError } from './action-error';
 
 /** The instructor's bar: what is presented to the class, and Stop presenting. */
 export function PresentationBar({ classId, presentation }: { classId: string; presentation: Presentation | null }) {

@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 
+import { ActionError } from '@/components/action-error';
 import { ErrorMessage, Loading } from '@/components/loading';
 import { formatQps } from '@/lib/format';
 
 import { useCancelRun, useQueue } from '../hooks/use-classroom';
 import { isCancellable, queueStatusText, runSubject, type Titles } from '../lib/class-text';
 
-import { ActionError } from './action-error';
+import { ClassTable } from './class-table';
 
 interface QueueTableProps {
   classId: string;
@@ -25,48 +26,42 @@ export function QueueTable({ classId, live, titles }: QueueTableProps) {
   if (queue.data.runs.length === 0) return <p data-testid="queue-empty">{t('queue.empty')}</p>;
   return (
     <>
-      <div className="class-table-wrap">
-        <table className="class-table" data-testid="queue">
-          <thead>
-            <tr>
-              <th scope="col">{t('table.student')}</th>
-              <th scope="col">{t('table.server')}</th>
-              <th scope="col">{t('queue.state')}</th>
-              <th scope="col">{t('queue.experiment')}</th>
-              <th scope="col" className="class-table__num">{t('table.qps')}</th>
-              <th scope="col">
-                <span className="class-visually-hidden">{t('table.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {queue.data.runs.map((run) => (
-              <tr key={run.id} data-testid="queue-row">
-                <th scope="row">{run.owner_name}</th>
-                <td>{run.server}</td>
-                <td data-testid="queue-state">{queueStatusText(run, t)}</td>
-                <td>{runSubject(run, titles)}</td>
-                <td className="class-table__num">{run.qps === null ? '—' : formatQps(run.qps)}</td>
-                <td>
-                  {isCancellable(run) ? (
-                    <button
-                      type="button"
-                      className="button button--small"
-                      onClick={() => {
-                        cancel.mutate(run.id);
-                      }}
-                      disabled={cancel.isPending && cancel.variables === run.id}
-                      aria-label={t('queue.cancelLabel', { name: run.owner_name, server: run.server })}
-                    >
-                      {t('queue.cancel')}
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ClassTable
+        testId="queue"
+        columns={[
+          { label: t('table.student') },
+          { label: t('table.server') },
+          { label: t('queue.state') },
+          { label: t('queue.experiment') },
+          { label: t('table.qps'), numeric: true },
+        ]}
+        actions
+      >
+        {queue.data.runs.map((run) => (
+          <tr key={run.id} data-testid="queue-row">
+            <th scope="row">{run.owner_name}</th>
+            <td>{run.server}</td>
+            <td data-testid="queue-state">{queueStatusText(run, t)}</td>
+            <td>{runSubject(run, titles)}</td>
+            <td className="class-table__num">{run.qps === null ? '—' : formatQps(run.qps)}</td>
+            <td>
+              {isCancellable(run) ? (
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => {
+                    cancel.mutate(run.id);
+                  }}
+                  disabled={cancel.isPending && cancel.variables === run.id}
+                  aria-label={t('queue.cancelLabel', { name: run.owner_name, server: run.server })}
+                >
+                  {t('queue.cancel')}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </ClassTable>
       <ActionError error={cancel.error} />
     </>
   );

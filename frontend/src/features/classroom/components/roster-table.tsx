@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 
+import { ActionError } from '@/components/action-error';
 import { ErrorMessage, Loading } from '@/components/loading';
 import type { LessonSummary } from '@/lib/api-schemas';
 
 import { useRemoveStudent, useRoster } from '../hooks/use-classroom';
 import type { RosterEntry } from '../lib/classroom-schemas';
 
-import { ActionError } from './action-error';
+import { ClassTable } from './class-table';
 
 interface RosterTableProps {
   classId: string;
@@ -34,50 +35,44 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
   return (
     <>
       <p data-testid="roster-count">{t('roster.online', { online, total: roster.data.length })}</p>
-      <div className="class-table-wrap">
-        <table className="class-table" data-testid="roster">
-          <thead>
-            <tr>
-              <th scope="col">{t('table.student')}</th>
-              <th scope="col">{t('roster.here')}</th>
-              <th scope="col">{t('roster.lessonNow')}</th>
-              <th scope="col" className="class-table__num">{t('roster.lessonsRead')}</th>
-              <th scope="col" className="class-table__num">{t('roster.runs')}</th>
-              <th scope="col">
-                <span className="class-visually-hidden">{t('table.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {roster.data.map((student) => (
-              <tr key={student.id} data-testid="roster-row">
-                <th scope="row">{student.name}</th>
-                <td>
-                  <OnlineMark online={student.online} />
-                </td>
-                <td>{student.lesson === null ? '—' : (titles.get(student.lesson) ?? student.lesson)}</td>
-                <td className="class-table__num">
-                  {student.lessons_read} / {lessons ? lessons.length : '…'}
-                </td>
-                <td className="class-table__num">{student.runs}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button--small"
-                    onClick={() => {
-                      confirmAndRemove(student);
-                    }}
-                    disabled={remove.isPending && remove.variables === student.id}
-                    aria-label={t('roster.removeLabel', { name: student.name })}
-                  >
-                    {t('roster.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ClassTable
+        testId="roster"
+        columns={[
+          { label: t('table.student') },
+          { label: t('roster.here') },
+          { label: t('roster.lessonNow') },
+          { label: t('roster.lessonsRead'), numeric: true },
+          { label: t('roster.runs'), numeric: true },
+        ]}
+        actions
+      >
+        {roster.data.map((student) => (
+          <tr key={student.id} data-testid="roster-row">
+            <th scope="row">{student.name}</th>
+            <td>
+              <OnlineMark online={student.online} />
+            </td>
+            <td>{student.lesson === null ? '—' : (titles.get(student.lesson) ?? student.lesson)}</td>
+            <td className="class-table__num">
+              {student.lessons_read} / {lessons ? lessons.length : '…'}
+            </td>
+            <td className="class-table__num">{student.runs}</td>
+            <td>
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => {
+                  confirmAndRemove(student);
+                }}
+                disabled={remove.isPending && remove.variables === student.id}
+                aria-label={t('roster.removeLabel', { name: student.name })}
+              >
+                {t('roster.remove')}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </ClassTable>
       <ActionError error={remove.error} />
     </>
   );

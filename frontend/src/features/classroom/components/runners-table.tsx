@@ -9,6 +9,8 @@ import { useQueue } from '../hooks/use-classroom';
 import type { ClassroomT } from '../lib/class-text';
 import type { QueuedRun } from '../lib/classroom-schemas';
 
+import { ClassTable } from './class-table';
+
 interface RunnersTableProps {
   classId: string;
   live: boolean;
@@ -49,33 +51,29 @@ export function RunnersTable({ classId, live }: RunnersTableProps) {
   }
   const ours = new Map((queue.data?.runs ?? []).map((run) => [run.id, run]));
   return (
-    <div className="class-table-wrap">
-      <table className="class-table" data-testid="runners">
-        <thead>
-          <tr>
-            <th scope="col">{t('runners.runner')}</th>
-            <th scope="col">{t('runners.host')}</th>
-            <th scope="col">{t('runners.cpus')}</th>
-            <th scope="col">{t('runners.doing')}</th>
-            <th scope="col">{t('runners.shares')}</th>
-            <th scope="col">{t('runners.noiseColumn')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runners.map((runner) => (
-            <tr key={runner.id} data-testid="runner-row">
-              <th scope="row">{runner.id}</th>
-              <td>{runner.host}</td>
-              <td>
-                {runner.server_cpus} · {runner.loadgen_cpus}
-              </td>
-              <td>{doing(runner, ours, t)}</td>
-              <td>{runner.shares_cpus_with.length > 0 ? runner.shares_cpus_with.join(', ') : '—'}</td>
-              <td data-testid="runner-noise">{noiseOf(runner, t)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ClassTable
+      testId="runners"
+      columns={[
+        { label: t('runners.runner') },
+        { label: t('runners.host') },
+        { label: t('runners.cpus') },
+        { label: t('runners.doing') },
+        { label: t('runners.shares') },
+        { label: t('runners.noiseColumn') },
+      ]}
+    >
+      {runners.map((runner) => (
+        <tr key={runner.id} data-testid="runner-row">
+          <th scope="row">{runner.id}</th>
+          <td>{runner.host}</td>
+          <td>
+            {runner.server_cpus} · {runner.loadgen_cpus}
+          </td>
+          <td>{doing(runner, ours, t)}</td>
+          <td>{runner.shares_cpus_with.length > 0 ? runner.shares_cpus_with.join(', ') : '—'}</td>
+          <td data-testid="runner-noise">{noiseOf(runner, t)}</td>
+        </tr>
+      ))}
+    </ClassTable>
   );
 }

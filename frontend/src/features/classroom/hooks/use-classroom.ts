@@ -2,10 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
+import type { Class } from '@/lib/api-schemas';
+import { endClass } from '@/lib/classes-api';
+import { cancelRun } from '@/lib/runs-api';
 
 import {
-  cancelRun,
-  endClass,
   getBoard,
   getClass,
   getQueue,
@@ -16,7 +17,7 @@ import {
   resumeClass,
   stopPresenting,
 } from '../api/classroom';
-import type { ClassroomClass, PresentationRequest } from '../lib/classroom-schemas';
+import type { PresentationRequest } from '../lib/classroom-schemas';
 
 /** Who is online and where they are: the instructor watches it while the class works. */
 export const ROSTER_REFRESH_MS = 3_000;
@@ -70,7 +71,7 @@ export function useLessonList() {
 }
 
 /** Pause, resume and end answer with the class: it replaces the page's copy at once. */
-function useClassChange(id: string, change: (id: string) => Promise<ClassroomClass>) {
+function useClassChange(id: string, change: (id: string) => Promise<Class>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => change(id),

@@ -1,9 +1,9 @@
-import type { RunEventFrame } from '@/lib/api-schemas';
+import { type RunEventFrame, classSchema } from '@/lib/api-schemas';
 import { aClassroomClass, aPresentation } from '@/testing/classroom-fixtures';
 import { aSweep, progress } from '@/testing/fixtures';
 
 import { classStreamReducer, initialClassStreamState, type ClassStreamAction, type ClassStreamState } from './class-stream-state';
-import { classroomClassSchema, presentationSchema } from './classroom-schemas';
+import { presentationSchema } from './classroom-schemas';
 
 const presentation = presentationSchema.parse(aPresentation());
 const frame = (seq: number): RunEventFrame => ({ type: 'progress', seq, data: progress(seq, 'measure') });
@@ -17,7 +17,7 @@ describe('classStreamReducer', () => {
   it('keeps the class and the presented run’s frames in order, each seq once', () => {
     const state = apply([
       { type: 'open' },
-      { type: 'class', klass: classroomClassSchema.parse(aClassroomClass()) },
+      { type: 'class', klass: classSchema.parse(aClassroomClass()) },
       { type: 'presentation', presentation },
       runEvent(1),
       runEvent(2),

@@ -4,12 +4,12 @@
  * then replays the presented run from its first event, so a `presentation` always starts the
  * shown run's frames (and sweep) afresh.
  */
-import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
+import type { RunEventFrame, Sweep, Class } from '@/lib/api-schemas';
 
-import type { ClassroomClass, ClassStreamEvent, Presentation } from './classroom-schemas';
+import type { ClassStreamEvent, Presentation } from './classroom-schemas';
 
 export interface ClassStreamState {
-  klass: ClassroomClass | null;
+  klass: Class | null;
   presentation: Presentation | null;
   /** The presented run's events so far, in order, each seq once. */
   runFrames: RunEventFrame[];

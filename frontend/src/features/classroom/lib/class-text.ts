@@ -5,7 +5,8 @@
  */
 import type { TFunction } from 'i18next';
 
-import type { ClassroomClass, Presentation, QueuedRun } from './classroom-schemas';
+import type { Class } from '@/lib/api-schemas';
+import type { Presentation, QueuedRun } from './classroom-schemas';
 
 export type ClassroomT = TFunction<'classroom'>;
 
@@ -64,7 +65,7 @@ export function timeUntil(iso: string, now: number, t: ClassroomT): string {
 }
 
 /** "Ended at 14:05", "Ends at 15:30 (in 45 min)", or null for a class that runs until it is ended. */
-export function endsText(klass: Pick<ClassroomClass, 'ends_at' | 'ended_at'>, now: number, t: ClassroomT): string | null {
+export function endsText(klass: Pick<Class, 'ends_at' | 'ended_at'>, now: number, t: ClassroomT): string | null {
   if (klass.ended_at !== null) return t('when.endedAt', { time: clock(klass.ended_at) });
   if (klass.ends_at != null) return t('when.endsAt', { time: clock(klass.ends_at), until: timeUntil(klass.ends_at, now, t) });
   return null;

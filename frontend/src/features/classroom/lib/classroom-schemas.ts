@@ -11,7 +11,6 @@ import {
   zBoard,
   zBoardExperiment,
   zBoardResult,
-  zClassOut,
   zClassQueue,
   zClassStreamEvent,
   zPresentationOut,
@@ -19,19 +18,16 @@ import {
   zQueueEntry,
   zRosterEntry,
 } from '@/lib/api/generated/zod.gen';
-import { checkRunEvent, type RunEventFrame, type Sweep } from '@/lib/api-schemas';
+import { checkRunEvent, type Class, type RunEventFrame, type Sweep } from '@/lib/api-schemas';
 
 // ───────────────────────────── the class ──────────────────────────
-
-/** GET /api/classes/{id}, the pause and resume answers, and the stream's `class` event. */
-export const classroomClassSchema = zClassOut;
-export type ClassroomClass = z.infer<typeof classroomClassSchema>;
+// GET /api/classes/{id}, the pause and resume answers and the stream's `class` event are a
+// class as the people feature lists it too: classSchema and Class, in src/lib/api-schemas.ts.
 
 // ───────────────────────────── roster and queue ───────────────────
 
-export const rosterEntrySchema = zRosterEntry;
-export type RosterEntry = z.infer<typeof rosterEntrySchema>;
-export const rosterSchema = z.array(rosterEntrySchema);
+export type RosterEntry = z.infer<typeof zRosterEntry>;
+export const rosterSchema = z.array(zRosterEntry);
 
 /** GET /api/classes/{id}/queue: the waiting and running runs first, then the newest ended. */
 export const queueSchema = zClassQueue;
@@ -70,7 +66,7 @@ export type Stat = NonNullable<BoardExperiment['spread']['qps']>;
 // ───────────────────────────── the class stream ───────────────────
 
 export type ClassStreamEvent =
-  | { type: 'class'; klass: ClassroomClass }
+  | { type: 'class'; klass: Class }
   | { type: 'presentation'; presentation: Presentation | null }
   | { type: 'run_event'; runId: string; frame: RunEventFrame }
   | { type: 'sweep'; sweep: Sweep }

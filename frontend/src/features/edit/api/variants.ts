@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 import { zVariantCreated, zVariantOut } from '@/lib/api/generated/zod.gen';
-import { apiRequest, apiUrl } from '@/lib/api-client';
-import { runCancelledSchema, runSchema, sourceSchema, sweepCreatedSchema, type SweepRequest } from '@/lib/api-schemas';
+import { apiRequest } from '@/lib/api-client';
+import { sourceSchema, sweepCreatedSchema, type SweepRequest } from '@/lib/api-schemas';
 
 export type Variant = z.infer<typeof zVariantOut>;
 export type VariantCreated = z.infer<typeof zVariantCreated>;
@@ -34,19 +34,6 @@ export function listVariants(signal?: AbortSignal) {
 export function getOriginal(path: string, signal?: AbortSignal) {
   const encoded = path.split('/').map(encodeURIComponent).join('/');
   return apiRequest(`/sources/${encoded}`, sourceSchema, { signal });
-}
-
-export function getRun(id: string, signal?: AbortSignal) {
-  return apiRequest(`/runs/${encodeURIComponent(id)}`, runSchema, { signal });
-}
-
-export function cancelRun(id: string) {
-  return apiRequest(`/runs/${encodeURIComponent(id)}`, runCancelledSchema, { method: 'DELETE' });
-}
-
-export function runEventsUrl(id: string, lastEventId: number): string {
-  const base = apiUrl(`/runs/${encodeURIComponent(id)}/events`);
-  return lastEventId > 0 ? `${base}?last_event_id=${lastEventId}` : base;
 }
 
 /** The run settings a comparison's rounds share. */

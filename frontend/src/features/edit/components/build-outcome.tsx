@@ -51,7 +51,7 @@ export function FailedCheck({ check }: { check: CheckOutcome }) {
   const { t } = useTranslation('edit');
   const failed = check.failed;
   return (
-    <div className="failed-check" data-testid="failed-check">
+    <div className="danger-box danger-box--small failed-check" data-testid="failed-check">
       <p>
         <strong>
           {failed ? (

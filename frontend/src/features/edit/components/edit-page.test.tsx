@@ -5,12 +5,11 @@ import { Route, Routes } from 'react-router';
 
 import type { Server } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
+import { findEditor, stubRangeLayout } from '@/testing/codemirror';
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { servers } from '@/testing/fixtures';
+import { aVariant, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
-
-import type { Variant } from '../api/variants';
 
 import { readDraft, saveDraft } from '../lib/drafts';
 
@@ -50,11 +49,8 @@ function renderEdit(serverId = 'c-epoll', from: string | null = null) {
   );
 }
 
-async function editor(name = 'Edit servers/c/epoll.c'): Promise<EditorView> {
-  const content = await screen.findByRole('textbox', { name });
-  const view = EditorView.findFromDOM(content);
-  if (!view) throw new Error('no editor');
-  return view;
+function editor(name = 'Edit servers/c/epoll.c'): Promise<EditorView> {
+  return findEditor(name);
 }
 
 function type(view: EditorView, from: number, to: number, insert: string) {
@@ -63,15 +59,7 @@ function type(view: EditorView, from: number, to: number, insert: string) {
   });
 }
 
-// jsdom lays nothing out: CodeMirror measures text ranges, which jsdom's Range cannot.
-const { getClientRects, getBoundingClientRect } = Range.prototype;
-beforeAll(() => {
-  Range.prototype.getClientRects = () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] });
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-});
-afterAll(() => {
-  Object.assign(Range.prototype, { getClientRects, getBoundingClientRect });
-});
+stubRangeLayout();
 
 describe('EditPage', () => {
   it('opens the original in an editor with an accessible name', async () => {
@@ -237,18 +225,7 @@ describe('EditPage', () => {
 
   it('starts from a saved edit, setting an earlier draft aside until the learner types', async () => {
     saveDraft('c-epoll', 'my old draft', null);
-    const variant = {
-      id: 'v9',
-      server: 'c-epoll',
-      file: 'servers/c/epoll.c',
-      source: 'the saved edit',
-      source_sha256: 'x',
-      created_at: '2026-11-25T10:00:00Z',
-      owner_id: 'p1',
-      check_run_id: 'r9',
-      exercise: null,
-      verdict: null,
-    } satisfies Variant;
+    const variant = aVariant({ id: 'v9', source: 'the saved edit', check_run_id: 'r9' });
     routes({ 'GET /api/variants/v9': variant });
     renderEdit('c-epoll', 'v9');
     const view = await editor();

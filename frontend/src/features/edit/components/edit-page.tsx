@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -8,28 +8,15 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import type { Server, Source } from '@/lib/api-schemas';
 
-import { getOriginal, getVariant, VARIANTS_KEY, type Variant } from '../api/variants';
-import { useCheckRun } from '../hooks/use-check-run';
-import { useDraftText, type DraftSlot } from '../hooks/use-draft-text';
-import { checkStateLabel, diagnosticsOf, isBuilding } from '../lib/check-state';
+import { getOriginal, getVariant, type Variant } from '../api/variants';
+import { useCheckedEditor } from '../hooks/use-checked-editor';
+import type { DraftSlot } from '../hooks/use-draft-text';
 import { formatDateTime } from '../lib/dates';
-import {
-  clearDraft,
-  clearLastBuild,
-  readDraft,
-  readLastBuild,
-  saveDraft,
-  saveLastBuild,
-  startingText,
-  type Draft,
-} from '../lib/drafts';
-import { refusalText } from '../lib/refusal';
+import { clearDraft, lastBuildKey, readDraft, saveDraft, startingText, type Draft } from '../lib/drafts';
 
 import { BenchmarkForm } from './benchmark-form';
 import { BuildOutcome } from './build-outcome';
-import { DiffView, type DiffLayout } from './diff-view';
-import { EditorToolbar, type Showing } from './editor-toolbar';
-import { SourceEditor, type SourceEditorHandle } from './source-editor';
+import { CheckedEditorPane, CheckStatus } from './checked-editor';
 import { VariantList } from './variant-list';
 
 import './edit.css';
@@ -59,78 +46,30 @@ interface EditorPaneProps {
 /** The editor, its toolbar, the build's progress and outcome, and the benchmark once checked. */
 function EditorPane({ server, original, from }: EditorPaneProps) {
   const { t, i18n } = useTranslation('edit');
-  const queryClient = useQueryClient();
-  const editor = useRef<SourceEditorHandle>(null);
-  const statusId = useId();
   const [start] = useState(() => startingText(readDraft(server.id), from?.id ?? null, from?.source ?? original.text));
-  const slot = useMemo<DraftSlot>(
+  const draft = useMemo<DraftSlot>(
     () => ({ save: (next) => saveDraft(server.id, next, from?.id ?? null), clear: () => { clearDraft(server.id); } }),
     [server.id, from],
   );
-  // A copy of a saved edit is kept even when it comes back to the original.
-  const { text, status: draftStatus, onChange: keepTyping, keepNow } = useDraftText(slot, from ? null : original.text, start);
   const [setAside, setSetAside] = useState<Draft | null>(start.setAside);
-  const [showing, setShowing] = useState<Showing>('editor');
-  const [layout, setLayout] = useState<DiffLayout>('unified');
-  const [confirmingReset, setConfirmingReset] = useState(false);
-  const [builtText, setBuiltText] = useState<string | null>(null);
-  const { state, build, attach, cancel } = useCheckRun();
-  const edited = text !== original.text;
-  const busy = isBuilding(state);
-
-  const onChange = useCallback(
-    (next: string) => {
-      keepTyping(next);
-      setSetAside(null); // typing replaces the draft that was set aside
-      setConfirmingReset(false);
-    },
-    [keepTyping],
-  );
-
-  // After a reload, follow this server's last build again: its events bring its outcome back.
-  useEffect(() => {
-    const last = readLastBuild(server.id);
-    if (!last) return;
-    attach(last.variantId, last.runId).catch(() => {
-      clearLastBuild(server.id);
-    });
-  }, [attach, server.id]);
-
-  const buildAndCheck = async () => {
-    keepNow();
-    const sent = text;
-    const created = await build(server.id, sent);
-    if (!created) return;
-    setBuiltText(sent);
-    saveLastBuild(server.id, { variantId: created.id, runId: created.check.id });
-    void queryClient.invalidateQueries({ queryKey: VARIANTS_KEY });
-  };
-
-  const reset = () => {
-    editor.current?.setText(original.text);
-    clearDraft(server.id);
-    setConfirmingReset(false);
-    setShowing('editor');
-  };
+  const dropSetAside = useCallback(() => { setSetAside(null); }, []); // typing replaces the draft set aside
+  const editing = useCheckedEditor({
+    original: original.text,
+    // A copy of a saved edit is kept even when it comes back to the original.
+    draftBase: from ? null : original.text,
+    start,
+    draft,
+    lastBuildKey: lastBuildKey(server.id),
+    server: server.id,
+    onType: dropSetAside,
+  });
+  const { state } = editing.run;
 
   const restoreSetAside = () => {
     if (!setAside) return;
-    editor.current?.setText(setAside.text);
+    editing.editor.current?.setText(setAside.text);
     setSetAside(null);
   };
-
-  const goTo = (line: number, column: number | null) => {
-    if (showing === 'editor') {
-      editor.current?.goTo(line, column);
-      return;
-    }
-    setShowing('editor');
-    // From the changes: the editor is shown again before the cursor moves into it.
-    setTimeout(() => editor.current?.goTo(line, column), 0);
-  };
-
-  const diagnostics = diagnosticsOf(state);
-  const changedSinceBuild = builtText !== null && builtText !== text && !busy;
 
   return (
     <div className="edit__main">
@@ -148,78 +87,26 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
         </div>
       ) : null}
 
-      <EditorToolbar
-        baseName={t('editPage.baseName')}
-        edited={edited}
-        resetLabel={t('editPage.reset')}
-        confirmingReset={confirmingReset}
-        onConfirmingReset={setConfirmingReset}
-        onReset={reset}
-        showing={showing}
-        onShowing={setShowing}
-        layout={layout}
-        onLayout={setLayout}
-        draftStatus={draftStatus}
+      <CheckedEditorPane
+        editing={editing}
+        file={original.path}
+        words={{
+          baseName: t('editPage.baseName'),
+          reset: t('editPage.reset'),
+          check: t('editPage.build'),
+          cancel: t('editPage.cancelBuild'),
+          editor: t('editPage.editorLabel', { path: original.path }),
+          changed: t('editPage.yourEdit'),
+        }}
+      />
+
+      <CheckStatus
+        editing={editing}
+        title={t('editPage.buildTitle')}
+        keptAsKey="editPage.keptAs"
+        changedSince={t('editPage.changedSince')}
       >
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() => void buildAndCheck()}
-          disabled={busy}
-          aria-describedby={statusId}
-        >
-          {t('editPage.build')}
-        </button>
-        {busy && state.runId ? (
-          <button type="button" className="button" onClick={() => void cancel()}>
-            {t('editPage.cancelBuild')}
-          </button>
-        ) : null}
-      </EditorToolbar>
-      {state.refusal ? (
-        <p className="edit__problem" role="alert" data-testid="build-refused">
-          {refusalText(state.refusal, t)}
-        </p>
-      ) : null}
-
-      <div hidden={showing !== 'editor'}>
-        <SourceEditor
-          ref={editor}
-          initialText={start.text}
-          label={t('editPage.editorLabel', { path: original.path })}
-          describedBy={statusId}
-          diagnostics={diagnostics}
-          onChange={onChange}
-        />
-      </div>
-      {showing === 'changes' ? (
-        <DiffView original={original.text} changed={text} layout={layout} changedLabel={t('editPage.yourEdit')} file={original.path} />
-      ) : null}
-
-      <section className="edit__build" aria-labelledby="build-title">
-        <h2 id="build-title">{t('editPage.buildTitle')}</h2>
-        <p
-          id={statusId}
-          className="check-state"
-          role="status"
-          aria-live="polite"
-          data-testid="check-state"
-          data-phase={state.phase}
-          data-run={state.runId ?? undefined}
-        >
-          {checkStateLabel(state, t)}
-        </p>
-        {state.variantId ? (
-          <p className="edit__muted" data-testid="variant-link">
-            <Trans
-              t={t}
-              i18nKey="editPage.keptAs"
-              components={{ a: <Link to={`/variants/${encodeURIComponent(state.variantId)}`} /> }}
-            />
-            {changedSinceBuild ? ` ${t('editPage.changedSince')}` : ''}
-          </p>
-        ) : null}
-        <BuildOutcome state={state} onGoTo={goTo} />
+        <BuildOutcome state={state} onGoTo={editing.goTo} />
         {state.phase === 'checked' && state.variantId ? (
           <>
             <p className="edit__success" data-testid="check-passed">
@@ -228,7 +115,7 @@ function EditorPane({ server, original, from }: EditorPaneProps) {
             <BenchmarkForm server={server} variantId={state.variantId} />
           </>
         ) : null}
-      </section>
+      </CheckStatus>
     </div>
   );
 }

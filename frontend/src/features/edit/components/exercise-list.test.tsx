@@ -1,11 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
 import { i18next } from '@/lib/i18n';
-import { lessons } from '@/testing/fixtures';
+import { anAnswer as answer, lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
-
-import type { Variant } from '../api/variants';
 
 import { ExerciseIndex } from './exercise-list';
 
@@ -14,21 +12,6 @@ const exercises = [
   { slug: 'et-drain', title: 'Edge-triggered epoll: read until EAGAIN', lesson: '01-c10k-problem', server: 'c-epoll', summary: 'Make it drain.' },
   { slug: 'reap-every-child', title: 'Reap every child', lesson: '02-blocking', server: 'c-forking', summary: 'No zombies.' },
 ];
-
-function answer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
-  return {
-    id,
-    server: 'c-epoll',
-    file: 'servers/c/epoll.c',
-    source: '',
-    source_sha256: '',
-    created_at: '2026-11-25T10:00:00Z',
-    owner_id: 'p-solo',
-    check_run_id: `r-${id}`,
-    exercise,
-    verdict: status ? { status, reasons: [], measured: [] } : null,
-  };
-}
 
 describe('ExerciseIndex', () => {
   it('lists the exercises under their lessons, in order, each with this browser’s status', async () => {

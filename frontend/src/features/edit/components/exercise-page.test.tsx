@@ -3,8 +3,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { i18next } from '@/lib/i18n';
+import { findEditor, stubRangeLayout } from '@/testing/codemirror';
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { doneData, latency, lessons } from '@/testing/fixtures';
+import { aVariant, doneData, latency, lessons } from '@/testing/fixtures';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -51,18 +52,7 @@ const exercise: Exercise = {
 const created = { id: 'v9', check: { id: 'r9', status: 'queued', position: null, wait_s: null, held: false } };
 
 function answer(id: string, verdict: Verdict | null, created_at = '2026-11-25T10:00:00Z'): Variant {
-  return {
-    id,
-    server: 'c-epoll',
-    file: 'servers/c/epoll.c',
-    source: STARTER,
-    source_sha256: 'x',
-    created_at,
-    owner_id: 'p-solo',
-    check_run_id: `r-${id}`,
-    exercise: 'et-drain',
-    verdict,
-  };
+  return aVariant({ id, source: STARTER, created_at, check_run_id: `r-${id}`, exercise: 'et-drain', verdict });
 }
 
 const failedVerdict: Verdict = {
@@ -97,11 +87,8 @@ function renderExercise() {
   return renderWithProviders(<ExercisePage slug="et-drain" />, { route: '/exercises/et-drain' });
 }
 
-async function editor(name = 'Your answer: servers/c/epoll.c'): Promise<EditorView> {
-  const content = await screen.findByRole('textbox', { name });
-  const view = EditorView.findFromDOM(content);
-  if (!view) throw new Error('no editor');
-  return view;
+function editor(name = 'Your answer: servers/c/epoll.c'): Promise<EditorView> {
+  return findEditor(name);
 }
 
 function type(view: EditorView, from: number, to: number, insert: string) {
@@ -130,15 +117,7 @@ async function checkAndRun(calls: MockRequest[]) {
   return events;
 }
 
-// jsdom lays nothing out: CodeMirror measures text ranges, which jsdom's Range cannot.
-const { getClientRects, getBoundingClientRect } = Range.prototype;
-beforeAll(() => {
-  Range.prototype.getClientRects = () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] });
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-});
-afterAll(() => {
-  Object.assign(Range.prototype, { getClientRects, getBoundingClientRect });
-});
+stubRangeLayout();
 
 describe('ExercisePage', () => {
   it('shows the statement, how it is judged, the starter in the editor and the way back to its lesson', async () => {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -13,28 +13,18 @@ import { formatBytes } from '@/lib/format';
 
 import { exerciseQuery, type Exercise } from '../api/exercises';
 import { getVariant, listVariants, VARIANTS_KEY } from '../api/variants';
-import { useCheckRun } from '../hooks/use-check-run';
-import { useDraftText, type DraftSlot } from '../hooks/use-draft-text';
-import { checkStateLabel, diagnosticsOf, isBuilding, isFinished, type CheckState, type EditT } from '../lib/check-state';
+import { useCheckedEditor } from '../hooks/use-checked-editor';
+import type { DraftSlot } from '../hooks/use-draft-text';
+import { isFinished, type CheckState, type EditT } from '../lib/check-state';
 import { formatListDate } from '../lib/dates';
-import {
-  clearExerciseDraft,
-  clearLastAnswer,
-  readExerciseDraft,
-  readLastAnswer,
-  saveExerciseDraft,
-  saveLastAnswer,
-} from '../lib/drafts';
+import { clearExerciseDraft, lastAnswerKey, readExerciseDraft, saveExerciseDraft } from '../lib/drafts';
 import { answersTo, lessonName, verdictWord } from '../lib/exercises';
-import { refusalText } from '../lib/refusal';
 
 import { BuildOutcome } from './build-outcome';
-import { DiffView, type DiffLayout } from './diff-view';
-import { EditorToolbar, type Showing } from './editor-toolbar';
+import { CheckedEditorPane, CheckStatus } from './checked-editor';
 import { ExerciseHints } from './exercise-hints';
 import { ExerciseSolution } from './exercise-solution';
 import { MeasureProgress } from './measure-progress';
-import { SourceEditor, type SourceEditorHandle } from './source-editor';
 import { VerdictView } from './verdict-view';
 
 import './edit.css';
@@ -102,79 +92,30 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
   const { t } = useTranslation('edit');
   const { slug, starter, server, file } = exercise;
   const queryClient = useQueryClient();
-  const editor = useRef<SourceEditorHandle>(null);
-  const statusId = useId();
   const [start] = useState(() => {
     const draft = readExerciseDraft(slug);
     return draft ? { text: draft.text, fromDraft: true } : { text: starter, fromDraft: false };
   });
-  const slot = useMemo<DraftSlot>(
+  const draft = useMemo<DraftSlot>(
     () => ({ save: (next) => saveExerciseDraft(slug, next), clear: () => { clearExerciseDraft(slug); } }),
     [slug],
   );
-  const { text, status: draftStatus, onChange: keepTyping, keepNow } = useDraftText(slot, starter, start);
-  const [showing, setShowing] = useState<Showing>('editor');
-  const [layout, setLayout] = useState<DiffLayout>('unified');
-  const [confirmingReset, setConfirmingReset] = useState(false);
-  const [checkedText, setCheckedText] = useState<string | null>(null);
-  const { state, build, attach, cancel } = useCheckRun();
-  const busy = isBuilding(state);
-  const finished = isFinished(state.phase);
-
-  const onChange = useCallback(
-    (next: string) => {
-      keepTyping(next);
-      setConfirmingReset(false);
-    },
-    [keepTyping],
-  );
-
-  // After a reload, follow this exercise's last answer again: its events bring its outcome back.
-  useEffect(() => {
-    const last = readLastAnswer(slug);
-    if (!last) return;
-    attach(last.variantId, last.runId).catch(() => {
-      clearLastAnswer(slug);
-    });
-  }, [attach, slug]);
+  const editing = useCheckedEditor({
+    original: starter,
+    draftBase: starter,
+    start,
+    draft,
+    lastBuildKey: lastAnswerKey(slug),
+    server,
+    exercise: slug,
+  });
+  const { state } = editing.run;
 
   // An answer that has ended changes the learner's list (its verdict, the exercise's status).
-  const endedId = finished ? state.variantId : null;
+  const endedId = isFinished(state.phase) ? state.variantId : null;
   useEffect(() => {
     if (endedId !== null) void queryClient.invalidateQueries({ queryKey: VARIANTS_KEY });
   }, [endedId, queryClient]);
-
-  const checkAnswer = async () => {
-    keepNow();
-    const sent = text;
-    const created = await build(server, sent, slug);
-    if (!created) return;
-    setCheckedText(sent);
-    saveLastAnswer(slug, { variantId: created.id, runId: created.check.id });
-    void queryClient.invalidateQueries({ queryKey: VARIANTS_KEY });
-  };
-
-  const replaceText = (next: string) => {
-    editor.current?.setText(next);
-    setConfirmingReset(false);
-    setShowing('editor');
-  };
-
-  const reset = () => {
-    replaceText(starter);
-    clearExerciseDraft(slug);
-  };
-
-  const goTo = (line: number, column: number | null) => {
-    if (showing === 'editor') {
-      editor.current?.goTo(line, column);
-      return;
-    }
-    setShowing('editor');
-    setTimeout(() => editor.current?.goTo(line, column), 0);
-  };
-
-  const changedSinceCheck = checkedText !== null && checkedText !== text && !busy;
 
   return (
     <>
@@ -183,91 +124,35 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
         <p className="edit__muted">
           <Trans t={t} i18nKey="exercise.answer.intro" values={{ file, server }} components={{ code: <code /> }} />
         </p>
-        <EditorToolbar
-          baseName={t('exercise.answer.baseName')}
-          edited={text !== starter}
-          resetLabel={t('exercise.answer.reset')}
-          confirmingReset={confirmingReset}
-          onConfirmingReset={setConfirmingReset}
-          onReset={reset}
-          showing={showing}
-          onShowing={setShowing}
-          layout={layout}
-          onLayout={setLayout}
-          draftStatus={draftStatus}
-        >
-          <button
-            type="button"
-            className="button button--primary"
-            onClick={() => void checkAnswer()}
-            disabled={busy}
-            aria-describedby={statusId}
-          >
-            {t('exercise.answer.check')}
-          </button>
-          {busy && state.runId ? (
-            <button type="button" className="button" onClick={() => void cancel()}>
-              {t('exercise.answer.cancel')}
-            </button>
-          ) : null}
-        </EditorToolbar>
-        {state.refusal ? (
-          <p className="edit__problem" role="alert" data-testid="build-refused">
-            {refusalText(state.refusal, t)}
-          </p>
-        ) : null}
-        <div hidden={showing !== 'editor'}>
-          <SourceEditor
-            ref={editor}
-            initialText={start.text}
-            label={t('exercise.answer.editorLabel', { file })}
-            describedBy={statusId}
-            diagnostics={diagnosticsOf(state)}
-            onChange={onChange}
-          />
-        </div>
-        {showing === 'changes' ? (
-          <DiffView
-            original={starter}
-            changed={text}
-            layout={layout}
-            originalLabel={t('exercise.answer.baseName')}
-            changedLabel={t('exercise.answer.yourAnswer')}
-            file={file}
-          />
-        ) : null}
+        <CheckedEditorPane
+          editing={editing}
+          file={file}
+          words={{
+            baseName: t('exercise.answer.baseName'),
+            reset: t('exercise.answer.reset'),
+            check: t('exercise.answer.check'),
+            cancel: t('exercise.answer.cancel'),
+            editor: t('exercise.answer.editorLabel', { file }),
+            changed: t('exercise.answer.yourAnswer'),
+            original: t('exercise.answer.baseName'),
+          }}
+        />
       </section>
 
-      <section className="edit__build" aria-labelledby="check-title">
-        <h2 id="check-title">{t('exercise.answer.checkTitle')}</h2>
-        <p
-          id={statusId}
-          className="check-state"
-          role="status"
-          aria-live="polite"
-          data-testid="check-state"
-          data-phase={state.phase}
-          data-run={state.runId ?? undefined}
-        >
-          {state.phase === 'idle' && !state.sending ? t('exercise.answer.notChecked') : checkStateLabel(state, t)}
-        </p>
-        {state.variantId ? (
-          <p className="edit__muted" data-testid="variant-link">
-            <Trans
-              t={t}
-              i18nKey="exercise.answer.keptAs"
-              components={{ a: <Link to={`/variants/${encodeURIComponent(state.variantId)}`} /> }}
-            />
-            {changedSinceCheck ? ` ${t('exercise.answer.changedSince')}` : ''}
-          </p>
-        ) : null}
+      <CheckStatus
+        editing={editing}
+        title={t('exercise.answer.checkTitle')}
+        idleLabel={t('exercise.answer.notChecked')}
+        keptAsKey="exercise.answer.keptAs"
+        changedSince={t('exercise.answer.changedSince')}
+      >
         {state.measure ? <MeasureProgress measure={state.measure} /> : null}
-        <BuildOutcome state={state} onGoTo={goTo} />
-      </section>
+        <BuildOutcome state={state} onGoTo={editing.goTo} />
+      </CheckStatus>
 
       <VerdictSection state={state} exercise={exercise} />
 
-      <ExerciseSolution exercise={exercise} onLoad={replaceText} />
+      <ExerciseSolution exercise={exercise} onLoad={editing.replaceText} />
     </>
   );
 }

@@ -1,38 +1,19 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
 import { i18next } from '@/lib/i18n';
+import { stubRangeLayout } from '@/testing/codemirror';
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { aRun, doneData, servers } from '@/testing/fixtures';
+import { aRun, aVariant, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
-
-import type { Variant } from '../api/variants';
 
 import { VariantPage } from './variant-page';
 
 const ORIGINAL = 'int serve(int fd)\n{\n    return handle(fd);\n}\n';
-const variant = {
-  id: 'v1',
-  server: 'c-epoll',
-  file: 'servers/c/epoll.c',
-  source: 'int serve(int fd)\n{\n    return handle_fast(fd);\n}\n',
-  source_sha256: 'x',
-  created_at: '2026-11-25T10:00:00Z',
-  owner_id: 'p1',
-  check_run_id: 'r1',
-  exercise: null,
-  verdict: null,
-} satisfies Variant;
+const variant = aVariant({ source: 'int serve(int fd)\n{\n    return handle_fast(fd);\n}\n' });
 const echo = { protocol: 'echo', ok: true, passed: ['echo-one'], failed: null };
 
-const { getClientRects, getBoundingClientRect } = Range.prototype;
-beforeAll(() => {
-  Range.prototype.getClientRects = () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] });
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-});
-afterAll(() => {
-  Object.assign(Range.prototype, { getClientRects, getBoundingClientRect });
-});
+stubRangeLayout();
 
 function api(extra: Record<string, unknown> = {}) {
   return mockFetch({

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { zCheckData, zCheckOutcome, zCheckResult, zDiagnostic } from '@/lib/api/generated/zod.gen';
 import type { DoneEvent, ProgressEvent, Run, RunEventFrame } from '@/lib/api-schemas';
 import { formatInt, formatQps } from '@/lib/format';
+import { LEFT_QUEUE, NO_RUN, queuePlace, type FollowedRun, type RunStreamAction } from '@/lib/run-stream';
 
 export type Diagnostic = z.infer<typeof zDiagnostic>;
 export type CheckData = z.infer<typeof zCheckData>;
@@ -66,16 +67,11 @@ export interface MeasureNews {
   summary: { qps: number; errors: number; duration_s: number } | null;
 }
 
-export interface CheckState {
+export interface CheckState extends FollowedRun {
   /** POST /api/variants is on its way; the last build's outcome stays on show meanwhile. */
   sending: boolean;
   variantId: string | null;
-  runId: string | null;
   phase: CheckPhase;
-  position: number | null;
-  waitS: number | null;
-  held: boolean;
-  lastSeq: number;
   build: BuildNews | null;
   /** Each protocol's check as it came. */
   checks: CheckData[];
@@ -98,14 +94,10 @@ export type Note =
   | { kind: 'cancel-failed'; detail: string };
 
 export const initialCheckState: CheckState = {
+  ...NO_RUN,
   sending: false,
   variantId: null,
-  runId: null,
   phase: 'idle',
-  position: null,
-  waitS: null,
-  held: false,
-  lastSeq: 0,
   build: null,
   checks: [],
   result: null,
@@ -116,19 +108,15 @@ export const initialCheckState: CheckState = {
 };
 
 export type CheckAction =
+  | RunStreamAction
   | { type: 'submit' }
   | { type: 'created'; variantId: string; runId: string; position: number | null; waitS: number | null; held: boolean }
   | { type: 'refused'; refusal: Refusal }
   /** Following a check run known by id (after a reload, or a variant's page). */
   | { type: 'attach'; variantId: string; run: Run }
-  | { type: 'event'; frame: RunEventFrame }
-  | { type: 'bad-event'; error: string }
-  /** The stream is gone: GET /api/runs/{id} says how the run ended. */
-  | { type: 'resolved'; run: Run }
   | { type: 'note'; note: Note };
 
 const TERMINAL: ReadonlySet<CheckPhase> = new Set(['checked', 'measured', 'failed', 'cancelled']);
-const LEFT_QUEUE = { position: null, waitS: null, held: false } as const;
 const MAX_NOTES = 5;
 /** A line of at most this many intervals: a long run keeps its latest. */
 const MAX_POINTS = 300;
@@ -179,7 +167,7 @@ function applyFrame(state: CheckState, frame: RunEventFrame): CheckState {
   if (isFinished(state.phase)) return next;
   switch (frame.type) {
     case 'queued':
-      return { ...next, phase: 'queued', position: frame.data.position, waitS: frame.data.wait_s ?? null, held: frame.data.held };
+      return { ...next, phase: 'queued', ...queuePlace(frame.data) };
     case 'requeued':
       return addNote({ ...next, ...LEFT_QUEUE, phase: 'queued' }, { kind: 'said', text: frame.data.reason });
     case 'started':
@@ -268,9 +256,7 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
         runId: action.run.id,
         // Its events replay from #1 and bring the outcome with its diagnostics.
         phase: isFinished(phase) ? 'building' : phase,
-        position: action.run.position,
-        waitS: action.run.wait_s,
-        held: action.run.held,
+        ...queuePlace(action.run),
       };
     }
     case 'event':
@@ -278,6 +264,10 @@ export function checkReducer(state: CheckState, action: CheckAction): CheckState
       return applyFrame(state, action.frame);
     case 'bad-event':
       return addNote(state, { kind: 'said', text: action.error });
+    case 'connection':
+      return state; // the page says how the build goes, not how its stream is connected
+    case 'stream-lost':
+      return addNote(state, { kind: 'lost-connection' });
     case 'resolved': {
       if (action.run.id !== state.runId || isFinished(state.phase)) return state;
       const phase = phaseOf(action.run);

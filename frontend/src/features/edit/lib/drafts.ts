@@ -45,14 +45,17 @@ function saveDraftAt(key: string, text: string, from: string | null, now: Date):
   return readDraftAt(key)?.text === text;
 }
 
-function readBuildAt(key: string): LastBuild | null {
+/** The last build kept at `key` (lastBuildKey, lastAnswerKey). */
+export function readBuildAt(key: string): LastBuild | null {
   const stored = readStored(key, lastBuildSchema.nullable(), null);
   return stored ? { variantId: stored.variantId, runId: stored.runId } : null;
 }
 
-function saveBuildAt(key: string, build: LastBuild): void {
+export function saveBuildAt(key: string, build: LastBuild): void {
   writeStored(key, { version: 1, ...build });
 }
+
+export const clearBuildAt = forget;
 
 // --- a server's draft in the free editor, and its last build ---
 

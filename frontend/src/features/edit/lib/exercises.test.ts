@@ -1,26 +1,9 @@
 import { i18next } from '@/lib/i18n';
-import { lessons } from '@/testing/fixtures';
-
-import type { Variant } from '../api/variants';
+import { anAnswer as answer, lessons } from '@/testing/fixtures';
 
 import { answersTo, exerciseStatus, groupByLesson, lessonName, verdictWord } from './exercises';
 
 const t = i18next.getFixedT('en', 'edit');
-
-function answer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
-  return {
-    id,
-    server: 'c-epoll',
-    file: 'servers/c/epoll.c',
-    source: '',
-    source_sha256: '',
-    created_at: '2026-11-25T10:00:00Z',
-    owner_id: 'p-solo',
-    check_run_id: `r-${id}`,
-    exercise,
-    verdict: status ? { status, reasons: [], measured: [] } : null,
-  };
-}
 
 describe('exerciseStatus', () => {
   const variants = [

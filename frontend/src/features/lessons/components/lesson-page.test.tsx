@@ -69,6 +69,21 @@ function serveLesson() {
   });
 }
 
+/** Renders the lesson with its experiment blocks counted as they mount; once one is there,
+ *  returns the count, which goes on counting. */
+async function renderCountingMounts() {
+  const counted = { mounts: 0 };
+  function CountingBlock({ code }: { code: string }) {
+    useEffect(() => {
+      counted.mounts += 1;
+    }, []);
+    return <div data-testid="counting-block">{code}</div>;
+  }
+  renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={{ ...blocks, experiment: CountingBlock }} />);
+  await screen.findByTestId('counting-block');
+  return counted;
+}
+
 describe('LessonPage', () => {
   it('renders GFM Markdown, highlighted code, and hands special blocks to their renderers', async () => {
     serveLesson();
@@ -168,35 +183,18 @@ describe('LessonPage', () => {
 
   it('keeps widgets mounted when instructor mode or "read" changes', async () => {
     serveLesson();
-    let mounts = 0;
-    function CountingBlock({ code }: { code: string }) {
-      useEffect(() => {
-        mounts += 1;
-      }, []);
-      return <div data-testid="counting-block">{code}</div>;
-    }
-    const counting: FencedBlockRenderers = { ...blocks, experiment: CountingBlock };
-    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={counting} />);
-    await screen.findByTestId('counting-block');
-    expect(mounts).toBe(1);
+    const counted = await renderCountingMounts();
+    expect(counted.mounts).toBe(1);
 
     await userEvent.click(screen.getByRole('switch', { name: 'Instructor mode' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'I have read this lesson' }));
     expect(screen.getByTestId('speaker-notes')).toBeInTheDocument();
-    expect(mounts).toBe(1);
+    expect(counted.mounts).toBe(1);
   });
 
   it('speaks Chinese around the lesson without mounting its widgets again', async () => {
     serveLesson();
-    let mounts = 0;
-    function CountingBlock({ code }: { code: string }) {
-      useEffect(() => {
-        mounts += 1;
-      }, []);
-      return <div data-testid="counting-block">{code}</div>;
-    }
-    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={{ ...blocks, experiment: CountingBlock }} />);
-    await screen.findByTestId('counting-block');
+    const counted = await renderCountingMounts();
     expect(screen.queryByTestId('lesson-untranslated')).not.toBeInTheDocument();
     await act(() => i18next.changeLanguage('zh'));
     // This lesson has no Chinese text yet: it says so, and its text is marked as English.
@@ -211,7 +209,7 @@ describe('LessonPage', () => {
     expect(screen.getByRole('switch', { name: '讲师模式' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('checkbox', { name: '我已读完这节课' }));
     expect(screen.getByText('已读')).toHaveClass('badge');
-    expect(mounts).toBe(1);
+    expect(counted.mounts).toBe(1);
   });
 
   it('shows an error for a missing lesson', async () => {

@@ -1,13 +1,14 @@
 /**
  * The people endpoints: who this browser is (/auth/me), an instructor's login and logout, a
- * student joining a class, and an instructor's classes. The session is an httpOnly cookie the
+ * student joining a class, and an instructor's classes (ending one: src/lib/classes-api.ts). The session is an httpOnly cookie the
  * server sets; same-origin fetch sends it without being asked.
  */
 import { z } from 'zod';
 
 import { apiRequest } from '@/lib/api-client';
+import { classSchema } from '@/lib/api-schemas';
 
-import { classListSchema, classSchema, meSchema, personSchema } from '../lib/people-schemas';
+import { classListSchema, meSchema, personSchema } from '../lib/people-schemas';
 
 export function getMe(signal?: AbortSignal) {
   return apiRequest('/auth/me', meSchema, { signal });
@@ -35,9 +36,4 @@ export function listClasses(signal?: AbortSignal) {
 export function createClass(name: string, endsAt?: string) {
   const body = endsAt === undefined ? { name } : { name, ends_at: endsAt };
   return apiRequest('/classes', classSchema, { method: 'POST', body });
-}
-
-/** Ends a class: its code admits nobody, its students' sessions end, their waiting runs are cancelled. */
-export function endClass(id: string) {
-  return apiRequest(`/classes/${encodeURIComponent(id)}/end`, classSchema, { method: 'POST' });
 }

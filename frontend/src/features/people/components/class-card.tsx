@@ -1,11 +1,11 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { ActionError } from '@/components/action-error';
+import type { Class } from '@/lib/api-schemas';
+
 import { useEndClass } from '../hooks/use-classes';
 import { joinLink } from '../lib/join-code';
-import type { Class } from '../lib/people-schemas';
-
-import { FormError } from './form-error';
 
 function day(iso: string): string {
   return iso.slice(0, 10);
@@ -19,7 +19,7 @@ export function ClassCard({ klass }: { klass: Class }) {
   const link = joinLink(klass.join_code);
   const ended = klass.ended_at !== null;
   return (
-    <article className={`class-card${ended ? ' class-card--ended' : ''}`} data-testid="class-card" aria-label={klass.name}>
+    <article className={`card class-card${ended ? ' class-card--ended' : ''}`} data-testid="class-card" aria-label={klass.name}>
       <header className="class-card__header">
         <h2 className="class-card__name">{klass.name}</h2>
         <p className="class-card__students" data-testid="class-students">
@@ -30,11 +30,11 @@ export function ClassCard({ klass }: { klass: Class }) {
         <p className="class-card__ended">{t('card.ended', { day: day(klass.ended_at ?? '') })}</p>
       ) : (
         <>
-          <p className="class-card__label">{t('card.joinCode')}</p>
-          <p className="class-card__code" data-testid="join-code">
+          <p className="join-code__label">{t('card.joinCode')}</p>
+          <p className="join-code__code class-card__code" data-testid="join-code">
             {klass.join_code}
           </p>
-          <p className="class-card__link">
+          <p className="join-code__link class-card__link">
             <Trans t={t} i18nKey="card.orOpen" values={{ link }} components={{ anchor: <a href={link} data-testid="join-link" /> }} />
           </p>
         </>
@@ -66,7 +66,7 @@ function EndClassButton({ klass }: { klass: Class }) {
       <button type="button" className="button" onClick={confirmAndEnd} disabled={end.isPending}>
         {end.isPending ? t('card.ending') : t('card.end')}
       </button>
-      <FormError error={end.error} />
+      <ActionError error={end.error} testId="form-error" />
     </div>
   );
 }

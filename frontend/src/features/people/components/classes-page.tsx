@@ -2,17 +2,17 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { ActionError } from '@/components/action-error';
 import { ErrorMessage, Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
+import type { Class } from '@/lib/api-schemas';
 
 import { useClasses, useCreateClass } from '../hooks/use-classes';
 import { useMe } from '../hooks/use-me';
 import { endsAtFromInput, MAX_CLASS_DAYS, toInputValue } from '../lib/ends-at';
 import { MAX_NAME_LENGTH } from '../lib/join-code';
-import type { Class } from '../lib/people-schemas';
 
 import { ClassCard } from './class-card';
-import { FormError } from './form-error';
 import { SoloModeNote } from './solo-mode-note';
 
 import './people.css';
@@ -141,7 +141,7 @@ function NewClassForm() {
       <p className="people-form__help" id={endsHelpId}>
         {t('classes.form.endsHelp')}
       </p>
-      <FormError error={create.error} />
+      <ActionError error={create.error} testId="form-error" />
     </form>
   );
 }

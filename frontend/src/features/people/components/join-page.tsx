@@ -2,6 +2,7 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 
+import { ActionError } from '@/components/action-error';
 import { Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
 
@@ -9,7 +10,6 @@ import { useMe } from '../hooks/use-me';
 import { useJoin } from '../hooks/use-session';
 import { codeFromSearch, MAX_CODE_LENGTH, MAX_NAME_LENGTH } from '../lib/join-code';
 
-import { FormError } from './form-error';
 import { SoloModeNote } from './solo-mode-note';
 
 import './people.css';
@@ -85,7 +85,7 @@ export function JoinPage() {
         <p className="people-form__help" id={nameHelpId}>
           {t('join.nameHelp', { max: MAX_NAME_LENGTH })}
         </p>
-        <FormError error={joinMutation.error} />
+        <ActionError error={joinMutation.error} testId="form-error" />
         <div>
           <button type="submit" className="button button--primary" disabled={joinMutation.isPending}>
             {joinMutation.isPending ? t('join.submitting') : t('join.submit')}

@@ -2,13 +2,13 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
+import { ActionError } from '@/components/action-error';
 import { Loading } from '@/components/loading';
 import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useMe } from '../hooks/use-me';
 import { useLogin } from '../hooks/use-session';
 
-import { FormError } from './form-error';
 import { SoloModeNote } from './solo-mode-note';
 
 import './people.css';
@@ -69,7 +69,7 @@ export function LoginPage() {
             setPassword(e.target.value);
           }}
         />
-        <FormError error={loginMutation.error} />
+        <ActionError error={loginMutation.error} testId="form-error" />
         <div>
           <button type="submit" className="button button--primary" disabled={loginMutation.isPending}>
             {loginMutation.isPending ? t('login.submitting') : t('login.submit')}

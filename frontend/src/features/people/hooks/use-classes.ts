@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { createClass, endClass, listClasses } from '../api/people';
-import type { Class } from '../lib/people-schemas';
+import type { Class } from '@/lib/api-schemas';
+import { endClass } from '@/lib/classes-api';
+
+import { createClass, listClasses } from '../api/people';
 
 export const CLASSES_QUERY_KEY = ['classes'] as const;
 /** The list is on the projector while students join: their count follows this often. */

@@ -1,11 +1,12 @@
 /**
  * The people endpoints' shapes (/api/auth/*, /api/classes): who this browser is, and an
- * instructor's classes. Every schema is generated from the API's OpenAPI document
+ * instructor's classes (each a `classSchema`, src/lib/api-schemas.ts). Every schema is generated from the API's OpenAPI document
  * (src/lib/api/generated); this file names them for the people feature.
  */
 import { z } from 'zod';
 
-import { zClassOut, zMe, zPersonOut } from '@/lib/api/generated/zod.gen';
+import { zMe, zPersonOut } from '@/lib/api/generated/zod.gen';
+import { classSchema } from '@/lib/api-schemas';
 
 export const personSchema = zPersonOut;
 export type Person = z.infer<typeof personSchema>;
@@ -15,8 +16,5 @@ export type Person = z.infer<typeof personSchema>;
 export const meSchema = zMe;
 export type Me = z.infer<typeof meSchema>;
 
-/** A class as its instructor sees it (`join_code` as shown to students, e.g. K7QX-M4TP). */
-export const classSchema = zClassOut;
-export type Class = z.infer<typeof classSchema>;
-
+/** GET /api/classes: the instructor's classes. */
 export const classListSchema = z.array(classSchema);

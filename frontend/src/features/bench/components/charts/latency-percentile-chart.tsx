@@ -1,9 +1,9 @@
 import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
 import { useMemo, useState } from 'react';
-import { Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { LineCanvas } from '@/components/line-canvas';
 import { useChartTheme } from '@/hooks/use-chart-theme';
 import type { DoneEvent, Summary } from '@/lib/api-schemas';
 import {
@@ -149,7 +149,7 @@ export function LatencyPercentileChart({ progress, result, reference }: LatencyP
       controls={<LogScaleToggle checked={log} onChange={setLog} />}
       caption={unstable || referenceUnstable ? unstableCaption() : undefined}
     >
-      <Line data={data} options={options} datasetIdKey="id" aria-label={t('chart.percentile.title')} role="img" />
+      <LineCanvas data={data} options={options} label={t('chart.percentile.title')} />
     </ChartFrame>
   );
 }

@@ -1,18 +1,17 @@
-import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
+import type { ChartData, ChartDataset, PointStyle } from 'chart.js';
 import { useMemo } from 'react';
-import { Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { LineCanvas } from '@/components/line-canvas';
 import { useChartTheme } from '@/hooks/use-chart-theme';
 import type { DoneEvent } from '@/lib/api-schemas';
 import {
   legendShowsSeriesStyle,
   lineLook,
-  liveChartOptions,
+  overTimeOptions,
   palette,
   pointMarks,
-  timeAxis,
   unstableCaption,
   valueAxis,
 } from '@/lib/chart';
@@ -96,28 +95,25 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
     return { datasets };
   }, [series, reference, referenceSeries, drifted, referenceDrifted, t]);
 
-  const options = useMemo<ChartOptions<'line'>>(
-    () => ({
-      ...liveChartOptions,
-      scales: {
-        x: timeAxis(xMax, theme),
-        y: valueAxis(t('chart.requestsPerSecond'), formatQps, theme),
-      },
-      plugins: {
-        legend: legendShowsSeriesStyle,
-        tooltip: {
-          callbacks: {
-            label: (item) => {
-              const values = { label: item.dataset.label ?? '', qps: formatQps(item.parsed.y ?? 0) };
-              return (item.dataset as Dataset).id === 'measure' && drifted.has(item.parsed.x ?? NaN)
-                ? t('chart.qps.tooltipDrifted', values)
-                : t('chart.qps.tooltip', values);
+  const options = useMemo(
+    () =>
+      overTimeOptions(xMax, theme, {
+        scales: { y: valueAxis(t('chart.requestsPerSecond'), formatQps, theme) },
+        plugins: {
+          legend: legendShowsSeriesStyle,
+          tooltip: {
+            callbacks: {
+              label: (item) => {
+                const values = { label: item.dataset.label ?? '', qps: formatQps(item.parsed.y ?? 0) };
+                return (item.dataset as Dataset).id === 'measure' && drifted.has(item.parsed.x ?? NaN)
+                  ? t('chart.qps.tooltipDrifted', values)
+                  : t('chart.qps.tooltip', values);
+              },
             },
           },
+          warmupBand: { bands: warmupBands, label: t('chart.warmup'), textColour: theme.muted },
         },
-        warmupBand: { bands: warmupBands, label: t('chart.warmup'), textColour: theme.muted },
-      },
-    }),
+      }),
     [xMax, warmupBands, theme, drifted, t],
   );
 
@@ -131,14 +127,7 @@ export function QpsChart({ progress, xMax, warmupBands, result, reference }: Qps
       caption={marked ? t('chart.qps.driftCaption', { unstable: unstableCaption() }) : undefined}
       series={data.datasets.flatMap((d) => (d.data.length ? [d.label ?? ''] : []))}
     >
-      <Line
-        data={data}
-        options={options}
-        plugins={plugins}
-        datasetIdKey="id"
-        aria-label={t('chart.qps.label')}
-        role="img"
-      />
+      <LineCanvas data={data} options={options} plugins={plugins} label={t('chart.qps.label')} />
     </ChartFrame>
   );
 }

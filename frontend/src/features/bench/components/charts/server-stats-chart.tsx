@@ -1,18 +1,18 @@
-import type { ChartData, ChartDataset, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
-import { Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { LineCanvas } from '@/components/line-canvas';
 import { useChartTheme } from '@/hooks/use-chart-theme';
-import { lineLook, liveChartOptions, palette, timeAxis } from '@/lib/chart';
+import { overTimeOptions, palette } from '@/lib/chart';
 import { formatPercent } from '@/lib/format';
 
 import { statsSeries, type ReferenceRun, type WarmupBand, type XY } from '../../lib/chart-data';
 import type { StatsPoint } from '../../lib/run-state';
 import { warmupBandPlugin } from '../../lib/warmup-band-plugin';
 
-type Dataset = ChartDataset<'line', XY[]> & { id: string };
+import { liveLines } from './live-lines';
 
 interface ServerStatsChartProps {
   stats: StatsPoint[];
@@ -26,9 +26,9 @@ const plugins = [warmupBandPlugin];
 
 // Labels as keys: said in the page's language when drawn.
 const FIGURES = [
-  { id: 'cpu', label: 'chart.stats.cpu', axis: 'y', colour: palette.blue, dash: [] },
-  { id: 'memory', label: 'chart.stats.memory', axis: 'memory', colour: palette.orange, dash: [8, 4] },
-] as const satisfies readonly { id: 'cpu' | 'memory'; label: string; axis: string; colour: string; dash: readonly number[] }[];
+  { id: 'cpu', label: 'chart.stats.cpu', yAxisID: 'y', colour: palette.blue },
+  { id: 'memory', label: 'chart.stats.memory', yAxisID: 'memory', colour: palette.orange, dash: [8, 4] },
+] as const;
 
 /**
  * The server container's CPU (left axis) and memory in MiB (right axis). CPU is counted as
@@ -42,64 +42,44 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
   const referenceSeries = useMemo(() => (reference ? statsSeries(reference.stats) : null), [reference]);
 
   const data = useMemo<ChartData<'line', XY[]>>(() => {
-    const datasets: Dataset[] = FIGURES.map(({ id, label, axis, colour, dash }) => ({
-      id,
-      label: reference ? `${t(label)} · ${t('chart.live')}` : t(label),
-      data: series[id],
-      yAxisID: axis,
-      ...lineLook(colour, 'live', [...dash]),
-      pointRadius: 2,
-    }));
-    if (reference && referenceSeries) {
-      for (const { id, label, axis, colour } of FIGURES) {
-        datasets.push({
-          id: `reference:${id}`,
-          label: `${t(label)} · ${reference.label}`,
-          data: referenceSeries[id],
-          yAxisID: axis,
-          ...lineLook(colour, 'reference'),
-          pointRadius: 1.5,
-        });
-      }
-    }
-    return { datasets };
+    const figures = FIGURES.map(({ label, ...figure }) => ({ ...figure, name: t(label) }));
+    return { datasets: liveLines(figures, series, reference, referenceSeries, { pointRadius: 2, liveWord: t('chart.live') }) };
   }, [series, reference, referenceSeries, t]);
 
-  const options = useMemo<ChartOptions<'line'>>(
-    () => ({
-      ...liveChartOptions,
-      scales: {
-        x: timeAxis(xMax, theme),
-        y: {
-          type: 'linear',
-          position: 'left',
-          beginAtZero: true,
-          suggestedMax: 100,
-          title: { display: true, text: t('chart.stats.cpu'), color: theme.text },
-          grid: { color: theme.grid },
-          ticks: { color: theme.text },
-        },
-        memory: {
-          type: 'linear',
-          position: 'right',
-          beginAtZero: true,
-          title: { display: true, text: t('chart.stats.memory'), color: theme.text },
-          grid: { drawOnChartArea: false },
-          ticks: { color: theme.text },
-        },
-      },
-      plugins: {
-        warmupBand: { bands: warmupBands, label: t('chart.warmup'), textColour: theme.muted },
-        tooltip: {
-          callbacks: {
-            label: (item) =>
-              item.dataset.yAxisID === 'y'
-                ? `${item.dataset.label ?? ''}: ${formatPercent(item.parsed.y ?? 0)}`
-                : `${item.dataset.label ?? ''}: ${(item.parsed.y ?? 0).toFixed(1)} MiB`,
+  const options = useMemo(
+    () =>
+      overTimeOptions(xMax, theme, {
+        scales: {
+          y: {
+            type: 'linear',
+            position: 'left',
+            beginAtZero: true,
+            suggestedMax: 100,
+            title: { display: true, text: t('chart.stats.cpu'), color: theme.text },
+            grid: { color: theme.grid },
+            ticks: { color: theme.text },
+          },
+          memory: {
+            type: 'linear',
+            position: 'right',
+            beginAtZero: true,
+            title: { display: true, text: t('chart.stats.memory'), color: theme.text },
+            grid: { drawOnChartArea: false },
+            ticks: { color: theme.text },
           },
         },
-      },
-    }),
+        plugins: {
+          warmupBand: { bands: warmupBands, label: t('chart.warmup'), textColour: theme.muted },
+          tooltip: {
+            callbacks: {
+              label: (item) =>
+                item.dataset.yAxisID === 'y'
+                  ? `${item.dataset.label ?? ''}: ${formatPercent(item.parsed.y ?? 0)}`
+                  : `${item.dataset.label ?? ''}: ${(item.parsed.y ?? 0).toFixed(1)} MiB`,
+            },
+          },
+        },
+      }),
     [xMax, warmupBands, theme, t],
   );
 
@@ -111,14 +91,7 @@ export function ServerStatsChart({ stats, xMax, warmupBands, reference }: Server
       emptyMessage={t('chart.stats.empty')}
       caption={t('chart.stats.caption')}
     >
-      <Line
-        data={data}
-        options={options}
-        plugins={plugins}
-        datasetIdKey="id"
-        aria-label={t('chart.stats.label')}
-        role="img"
-      />
+      <LineCanvas data={data} options={options} plugins={plugins} label={t('chart.stats.label')} />
     </ChartFrame>
   );
 }

@@ -8,10 +8,10 @@ import { useChartTheme } from '@/hooks/use-chart-theme';
 import type { Comparison, HistoryEntry } from '@/lib/api-schemas';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { getRun } from '@/lib/runs-api';
 import { runInterval } from '@/lib/verdict';
 
 import { compareRuns } from '../../api/lab';
-import { getRun } from '../../api/runs';
 import { getSweep } from '../../api/sweeps';
 import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, sweepRows, verdictWords, type CompareRow } from '../../lib/compare';
 
@@ -131,6 +131,13 @@ function FigureChart({ testId, title, rows, figure, interval, serverOrder, forma
   );
 }
 
+/** The figures compared, a chart each (titles as keys): QPS, with its interval where the
+ *  host's noise is known, and p99 latency. */
+const FIGURES = [
+  { testId: 'compare-qps', title: 'compare.qpsTitle', figure: (r: CompareRow) => r.qps, interval: qpsInterval, format: formatQps },
+  { testId: 'compare-p99', title: 'chart.p99Latency', figure: (r: CompareRow) => r.p99_us, format: formatLatencyUs },
+] as const;
+
 /** What the export files are named after: `comparison-results.csv`. */
 const EXPORT_STEM = 'comparison';
 
@@ -150,23 +157,9 @@ export function CompareView({ entries, serverOrder }: CompareViewProps) {
     <section className="compare" aria-label={t('compare.label')} data-testid="compare">
       <h2>{t('compare.heading')}</h2>
       <div className="compare__charts">
-        <FigureChart
-          testId="compare-qps"
-          title={t('compare.qpsTitle')}
-          rows={rows}
-          figure={(r) => r.qps}
-          interval={qpsInterval}
-          serverOrder={serverOrder}
-          format={formatQps}
-        />
-        <FigureChart
-          testId="compare-p99"
-          title={t('chart.p99Latency')}
-          rows={rows}
-          figure={(r) => r.p99_us}
-          serverOrder={serverOrder}
-          format={formatLatencyUs}
-        />
+        {FIGURES.map(({ title, ...chart }) => (
+          <FigureChart key={chart.testId} {...chart} title={t(title)} rows={rows} serverOrder={serverOrder} />
+        ))}
       </div>
       <ExportMenu stem={EXPORT_STEM} label={t('export.comparisonLabel')} tables={tables} />
       {reference && rows.length > 1 ? (

@@ -5,14 +5,11 @@ import type { Knob, RunField } from '@/lib/api-schemas';
 
 import { knobFormLabel, type FieldValue } from '../../lib/lab-setup';
 
+/** What an input says of the value it sets, as GET /api/lab/fields says it of a run field. */
+type InputSpec = Pick<RunField, 'label' | 'help' | 'kind' | 'units' | 'min' | 'max' | 'choices'>;
+
 interface ValueInputProps {
-  label: string;
-  help: string;
-  kind: 'int' | 'float' | 'bool' | 'choice';
-  unit?: string | null | undefined;
-  min?: number | null | undefined;
-  max?: number | null | undefined;
-  choices?: readonly (string | number)[] | null | undefined;
+  spec: InputSpec;
   value: FieldValue;
   /** Set when the value is refused: said under the input and linked to it. */
   problem: string | null;
@@ -26,7 +23,8 @@ function numberText(value: FieldValue): string {
 }
 
 /** One labelled input of the lab's form, with its unit, range and help said beside it. */
-function ValueInput({ label, help, kind, unit, min, max, choices, value, problem, onChange, disabled }: ValueInputProps) {
+function ValueInput({ spec, value, problem, onChange, disabled }: ValueInputProps) {
+  const { label, help, kind, units: unit, min, max, choices } = spec;
   const id = useId();
   const described = `${id}-help${problem ? ` ${id}-problem` : ''}`;
   const range = min != null || max != null ? ` (${min ?? '…'}–${max ?? '…'}${unit ? ` ${unit}` : ''})` : '';
@@ -39,8 +37,8 @@ function ValueInput({ label, help, kind, unit, min, max, choices, value, problem
     input = (
       <select id={id} value={String(value)} disabled={disabled} aria-describedby={described} onChange={(e) => { onChange(e.target.value); }}>
         {(choices ?? []).map((choice) => (
-          <option key={String(choice)} value={String(choice)}>
-            {String(choice)}
+          <option key={choice} value={choice}>
+            {choice}
           </option>
         ))}
       </select>
@@ -82,55 +80,20 @@ function ValueInput({ label, help, kind, unit, min, max, choices, value, problem
   );
 }
 
-interface FieldInputProps {
-  field: RunField;
-  value: FieldValue;
-  problem: string | null;
-  onChange: (value: FieldValue) => void;
-  disabled?: boolean;
-}
-
 /** A run field from GET /api/lab/fields. */
-export function FieldInput({ field, value, problem, onChange, disabled }: FieldInputProps) {
+export function FieldInput({ field, disabled, ...input }: Omit<ValueInputProps, 'spec'> & { field: RunField }) {
   const { t } = useTranslation('bench');
-  return (
-    <ValueInput
-      label={field.label}
-      help={disabled ? t('lab.form.setBySweep', { help: field.help }) : field.help}
-      kind={field.kind}
-      unit={field.units}
-      min={field.min}
-      max={field.max}
-      choices={field.choices}
-      value={value}
-      problem={problem}
-      onChange={onChange}
-      disabled={disabled}
-    />
-  );
+  const spec = disabled ? { ...field, help: t('lab.form.setBySweep', { help: field.help }) } : field;
+  return <ValueInput spec={spec} disabled={disabled} {...input} />;
 }
 
-interface KnobInputProps {
-  knob: Knob;
-  value: FieldValue;
-  problem: string | null;
-  onChange: (value: FieldValue) => void;
+/** A server's knob from the catalog (GET /api/servers), said as a run field is. */
+function knobSpec(knob: Knob): InputSpec {
+  const kind = knob.type === 'enum' ? 'choice' : knob.type === 'bool' ? 'bool' : 'int';
+  return { label: knobFormLabel(knob), help: knob.help, kind, units: knob.unit, min: knob.min, max: knob.max, choices: knob.values };
 }
 
-/** A server's knob from the catalog (GET /api/servers), by its label, with its unit and range. */
-export function KnobInput({ knob, value, problem, onChange }: KnobInputProps) {
-  return (
-    <ValueInput
-      label={knobFormLabel(knob)}
-      help={knob.help}
-      kind={knob.type === 'enum' ? 'choice' : knob.type === 'bool' ? 'bool' : 'int'}
-      unit={knob.unit}
-      min={knob.min}
-      max={knob.max}
-      choices={knob.values}
-      value={value}
-      problem={problem}
-      onChange={onChange}
-    />
-  );
+/** A server's knob, by its label, with its unit and range. */
+export function KnobInput({ knob, ...input }: Omit<ValueInputProps, 'spec' | 'disabled'> & { knob: Knob }) {
+  return <ValueInput spec={knobSpec(knob)} {...input} />;
 }
