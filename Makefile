@@ -18,7 +18,8 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
     nginx-light
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
-        contract contract-check lint test-content test-loadgen test-rust-servers test-conformance test-backend test-frontend test-e2e test-compose \
+        contract contract-check lint check test-content test-loadgen test-rust-servers test-conformance test-backend \
+        test-units test-docker test-quiet test-frontend test-e2e test-compose \
         bench bench-intervals bench-noise bench-trust bench-hosting bench-probe bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend bench-tab record-baselines diagrams clean
 
 up: host-up deps frontend docker images
@@ -66,8 +67,12 @@ frontend-deps: frontend/node_modules/.package-lock.json
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
 
-# Types are checked once, by make lint (tsc -b): the build only bundles.
-frontend: frontend-deps
+# Types are checked once, by make lint (tsc -b): the build only bundles, and only when a source
+# changed since the last build (the compose and e2e suites both need it).
+FRONTEND_SOURCES := $(shell find frontend/src frontend/public -type f 2>/dev/null) frontend/index.html \
+    frontend/vite.config.ts frontend/package.json frontend/tsconfig.app.json
+frontend: frontend/dist/index.html
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
 	cd frontend && npm run build
 
 # The Docker engine, and the host's tracefs that system call profiles count with.
@@ -90,20 +95,22 @@ loadgen:
 
 # --- tests ----------------------------------------------------------------------------------
 
-# Every suite, one after another (two cores: a benchmark beside a suite would measure the
-# suite), each timed; the table is printed at the end and kept in var/test-times.txt. What a
-# suite needs built first (images, servers, the frontend) counts in the first suite needing it.
-SUITES := lint test-content test-loadgen test-rust-servers test-conformance test-backend \
-          test-frontend test-compose test-e2e
+# Every suite, in two lanes side by side (scripts/test_lanes.py): the host's builds and checks
+# beside the Docker lane, whose suites mostly wait for containers, runs and pages; then, alone,
+# the two tests that need the machine quiet. A suite's output is in var/test-logs/<suite>.log;
+# the table of times is printed at the end and kept in var/test-times.txt. What a suite needs
+# built first counts in the first suite needing it.
+HOST_LANE := lint test-content test-loadgen test-rust-servers test-conformance test-units test-frontend
+DOCKER_LANE := images frontend test-docker test-e2e test-compose
 test: host-test deps
-	@mkdir -p var && : > var/test-times.txt
-	@for suite in $(SUITES); do \
-	    start=$$(date +%s); $(MAKE) --no-print-directory $$suite || exit 1; \
-	    echo "$$suite $$(( $$(date +%s) - start ))" >> var/test-times.txt; \
-	done
-	@awk '{ printf "%-18s %5d s\n", $$1, $$2; total += $$2 } \
-	      END { printf "%-18s %5d s (%.1f min)\n", "all suites", total, total / 60 }' var/test-times.txt
+	@$(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) --lane docker $(DOCKER_LANE) \
+	    --alone test-quiet
 	@echo "make test: all checks passed"
+
+# The inner loop: lint, types and the unit tests (backend without Docker, frontend, Rust), no
+# Docker, no browser; the two lanes side by side.
+check: deps
+	@$(VENV_PYTHON) scripts/test_lanes.py --lane checks lint test-content --lane units test-units-sqlite test-frontend
 
 # The one contract: the API's OpenAPI document (from the backend's pydantic models) and the
 # frontend's types and zod validators generated from it by @hey-api/openapi-ts. Run after
@@ -121,8 +128,8 @@ contract-check: venv frontend-deps
 	  { echo "frontend/openapi.json or frontend/src/lib/api/generated is stale: run make contract"; exit 1; }
 
 lint: deps contract-check
-	$(VENV)/bin/ruff check backend sandboxes/tests sandboxes/seccomp
-	$(VENV)/bin/ruff format --check backend sandboxes/tests sandboxes/seccomp
+	$(VENV)/bin/ruff check backend sandboxes/tests sandboxes/seccomp scripts
+	$(VENV)/bin/ruff format --check backend sandboxes/tests sandboxes/seccomp scripts
 	cd backend && ../$(VENV)/bin/mypy c10klab c10klab_bench tests
 	cd backend && ../$(VENV)/bin/lint-imports
 	for crate in sandboxes/loadgen $(RUST_SERVERS); do \
@@ -145,12 +152,22 @@ test-conformance: venv servers servers-asan
 	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q sandboxes/tests
 	$(VENV)/bin/pytest -q sandboxes/tests --smoke
 
-# Every backend test on the SQLite file, then again on PostgreSQL those without Docker that
-# touch a store (a throwaway server from Debian's package, a fresh database per test:
-# tests/conftest.py). The slowest tests are listed, to know where the time goes.
-test-backend: venv images
-	cd backend && ../$(VENV)/bin/pytest -q --durations=20 -m 'not compose'
+# Every backend test: those without Docker (on the SQLite file, then again on PostgreSQL those
+# that touch a store: a throwaway server from Debian's package, a fresh database per test,
+# tests/conftest.py), those that start containers, and the two that need the machine quiet.
+# Each lists its slowest tests, to know where the time goes.
+test-backend: test-units test-docker test-quiet
+test-units: test-units-sqlite
 	cd backend && ../$(VENV)/bin/pytest -q --durations=10 -m 'not compose and not docker' --store postgresql
+test-units-sqlite: venv
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker'
+# Two at a time: they mostly wait for containers to start, build and stop.
+test-docker: venv images
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=15 -m 'docker and not compose and not quiet'
+# A quiet run is judged stable, and a runner measures its host's noise: beside the other
+# suites, neither would be true.
+test-quiet: venv images
+	cd backend && ../$(VENV)/bin/pytest -q -m quiet
 
 test-frontend: frontend-deps
 	cd frontend && npm test
