@@ -63,6 +63,8 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
+    // Worker threads, not processes: the same isolation per file, started and fed faster.
+    pool: 'threads',
     globals: true,
     setupFiles: ['./src/testing/setup-tests.ts'],
     include: ['src/**/*.test.{ts,tsx}'],

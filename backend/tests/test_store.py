@@ -271,9 +271,9 @@ def test_a_run_whose_lease_ran_out_fails_and_its_runner_cannot_overwrite_it(
     store: RunStore,
 ) -> None:
     run, _ = store.create_run(a_run())
-    lease = claim(store, runner_id="r1", lease_s=0.05)
+    lease = claim(store, runner_id="r1", lease_s=30)  # held however slow this machine is
     store.began_measuring(lease)
-    assert store.renew_lease(lease, 0.05)
+    assert store.renew_lease(lease, 0.05)  # ... until this renewal, which runs out at once
     assert not store.renew_lease(replace(lease, runner_id="r2"), 60)  # not r2's run
     time.sleep(0.1)
     assert store.expire_leases() == [run.id]
