@@ -151,9 +151,10 @@ test-rust-servers:
 	cd $(RUST_SERVERS) && cargo test --locked
 
 # The whole suite once, on the asan build (and the Rust servers, which have one build), then the
-# release build's smoke: the same sources, built without the sanitizer.
+# release build's smoke: the same sources, built without the sanitizer. Two at a time: most of a
+# test is waiting for a server to start, answer or stop (311 s alone, 130 s two at a time).
 test-conformance: venv servers servers-asan
-	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q sandboxes/tests
+	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q -n 2 sandboxes/tests
 	$(VENV)/bin/pytest -q sandboxes/tests --smoke
 
 # Every backend test: those without Docker (on the SQLite file, then again on PostgreSQL those
