@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from fastapi.sse import ServerSentEvent
+from pydantic import ValidationError
 
 from c10klab import sse
 from c10klab.classroom.schemas import (
@@ -56,6 +57,22 @@ def frame(event: ClassStreamItem) -> ServerSentEvent:
     if event.data is None:
         return ServerSentEvent(event=event.type, raw_data="null")
     return ServerSentEvent(event=event.type, data=event.data)
+
+
+def _relayed(event: Event) -> ServerSentEvent | None:
+    """A stored event of the presented run as the class stream relays it, checked against the
+    contract. One the contract does not describe (a runner's bug) is logged and left out: the
+    run's own stream still sends it as stored, and the class's must go on."""
+    try:
+        relayed = RelayedRunEvent(
+            run_id=event.run_id, seq=event.seq, type=event.type, data=event.data
+        )
+    except ValidationError as mismatch:
+        log.error(
+            "run %s: event %s does not match the contract: %s", event.run_id, event.seq, mismatch
+        )
+        return None
+    return frame(RunEventEvent(type="run_event", data=relayed))
 
 
 @dataclass(frozen=True)
@@ -131,14 +148,12 @@ class ClassFeed:
             self._reread = True  # what was read with it belongs to the previous presentation
             new.append(frame(PresentationEvent(type="presentation", data=state.presentation)))
             return new
-        run_id = self._presentation.run_id if self._presentation else None
         for event in state.run_events:
-            relayed = RelayedRunEvent(
-                run_id=run_id or event.run_id, seq=event.seq, type=event.type, data=event.data
-            )
-            self._run_frames.append(frame(RunEventEvent(type="run_event", data=relayed)))
             self._run_seq = event.seq
-            new.append(self._run_frames[-1])
+            relayed = _relayed(event)
+            if relayed is not None:
+                self._run_frames.append(relayed)
+                new.append(relayed)
         if sweep_read and state.sweep is not None and state.sweep != self._sweep:
             self._sweep = state.sweep
             new.append(frame(SweepTableEvent(type="sweep", data=state.sweep)))
