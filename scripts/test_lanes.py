@@ -35,6 +35,7 @@ class Outcome:
     lane: str
     seconds: float
     passed: bool
+    stopped: bool = False  # by another suite's failure, so its own verdict is unknown
 
 
 @dataclass
@@ -72,11 +73,15 @@ def run_suite(run: Run, lane: str, suite: str) -> bool:
     seconds = time.monotonic() - began
     passed = status == 0
     with run.lock:
-        run.outcomes.append(Outcome(suite, lane, seconds, passed))
+        # The first failure stops the others: those failed because they were stopped.
+        first_failure = not passed and not run.failed.is_set()
+        if first_failure:
+            run.failed.set()
+        stopped = not passed and not first_failure
+        run.outcomes.append(Outcome(suite, lane, seconds, passed, stopped))
     if passed:
         run.say(f"{lane}: {suite} passed in {seconds:.0f} s")
-    elif not run.failed.is_set():  # the first failure; the others were stopped because of it
-        run.failed.set()
+    elif first_failure:
         lines = log.read_text(errors="replace").splitlines()[-TAIL_LINES:]
         run.say(f"{lane}: {suite} FAILED after {seconds:.0f} s; the end of {log}:")
         print("\n".join(lines), flush=True)
@@ -103,7 +108,8 @@ def write_times(run: Run, wall: float) -> None:
     TIMES.write_text("\n".join([*rows, f"all - {wall:.0f}"]) + "\n")
     print(f"\n{'suite':<20} {'lane':<8} {'time':>7}")
     for o in run.outcomes:
-        print(f"{o.suite:<20} {o.lane:<8} {o.seconds:>5.0f} s{'' if o.passed else '  FAILED'}")
+        verdict = "" if o.passed else "  stopped" if o.stopped else "  FAILED"
+        print(f"{o.suite:<20} {o.lane:<8} {o.seconds:>5.0f} s{verdict}")
     lanes = sorted({o.lane for o in run.outcomes})
     for lane in lanes:
         total = sum(o.seconds for o in run.outcomes if o.lane == lane)

@@ -813,6 +813,25 @@ fn us(v: &Value, key: &str) -> u64 {
     v[key].as_u64().unwrap_or_else(|| panic!("no {key} in {v}"))
 }
 
+/// Asserts that an open-loop run kept to its schedule: about `target_qps` × `duration_s`
+/// requests, with the slack a busy host explains. A request counts in the window its reply
+/// arrives in, so a stall (this machine runs other suites beside this one) moves across the
+/// window's edges at most the requests due during the longest corrected latency seen. A pacer
+/// at the wrong rate, or not pacing at all, falls outside it.
+fn assert_kept_to_the_schedule(summary: &Value) {
+    let open = &summary["open_loop"];
+    let target = open["target_qps"].as_f64().unwrap();
+    let due = target * summary["duration_s"].as_f64().unwrap();
+    let connections = summary["config"]["connections"].as_f64().unwrap();
+    let longest_s = us(&summary["latency_us"], "max") as f64 / 1e6;
+    let slack = (0.1 * due).max(target * longest_s + connections);
+    let requests = summary["requests"].as_f64().unwrap();
+    assert!(
+        (requests - due).abs() <= slack,
+        "{requests} requests, {due} due, slack {slack}: {summary}"
+    );
+}
+
 fn open_loop_at_a_modest_rate_meets_its_target(engine: Engine) {
     let port = port_arg(serve(listen(), echo));
     let run = engine.loadgen(&[
@@ -825,7 +844,7 @@ fn open_loop_at_a_modest_rate_meets_its_target(engine: Engine) {
         "--warmup-s",
         "0.2",
         "--duration-s",
-        "1",
+        "2",
         "--progress-interval-ms",
         "250",
     ]);
@@ -835,8 +854,7 @@ fn open_loop_at_a_modest_rate_meets_its_target(engine: Engine) {
     assert_eq!(summary["config"]["rate"], 400.0);
     let open = &summary["open_loop"];
     assert_eq!(open["target_qps"], 400.0);
-    let fraction = open["achieved_fraction"].as_f64().unwrap();
-    assert!((0.8..=1.1).contains(&fraction), "{summary}");
+    assert_kept_to_the_schedule(&summary);
     assert_eq!(open["achieved_qps"], summary["qps"]);
     assert_eq!(summary["error_total"], 0, "{summary}");
     // Corrected latency is never below the actual one, request by request, so neither is
@@ -1004,15 +1022,14 @@ fn a_new_connection_per_request_in_open_loop_over_http(engine: Engine) {
         "--warmup-s",
         "0",
         "--duration-s",
-        "1",
+        "2",
     ]);
     assert_eq!(run.status, 0, "stderr: {}", run.stderr);
     let summary = run.summary();
     assert_eq!(summary["mode"], "open");
     assert_eq!(summary["connection_mode"], "per_request");
     assert_eq!(summary["error_total"], 0, "{summary}");
-    let fraction = summary["open_loop"]["achieved_fraction"].as_f64().unwrap();
-    assert!((0.8..=1.1).contains(&fraction), "{summary}");
+    assert_kept_to_the_schedule(&summary);
     let requests = summary["requests_total"].as_u64().unwrap();
     let accepted = seen.accepted.lock().unwrap().len() as u64;
     assert!(
