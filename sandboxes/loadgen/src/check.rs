@@ -45,6 +45,7 @@ use std::time::{Duration, Instant};
 use crate::cli::{Config, Protocol};
 use crate::http::{Parsed, ResponseParser};
 use crate::output::{CheckFailure, CheckReport, Line, emit};
+use crate::quote;
 use crate::ready;
 use crate::rng::Rng;
 
@@ -71,9 +72,8 @@ const PIPELINED_REQUESTS: usize = 8;
 /// Content-Length body, and (keep-alive) no close.
 const QUIET_FOR: Duration = Duration::from_millis(100);
 
-/// Most bytes quoted in `expected` and `got`, and how many of them come before the difference.
-const WINDOW: usize = 64;
-const WINDOW_BEFORE: usize = 16;
+/// Most bytes of a response kept to quote it.
+const KEPT_BYTES: usize = 4096;
 
 /// The request of every HTTP check but the last.
 pub const HTTP_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -430,12 +430,12 @@ impl Problem {
         }
     }
 
-    /// A problem at byte `at` of a reply: `expected` and `got` quote both around it.
+    /// A problem at byte `at` of a reply: `expected` and `got` quote a line of each around it.
     fn at_byte(message: impl Into<String>, expected: &[u8], got: &[u8], at: usize) -> Problem {
-        let start = at.saturating_sub(WINDOW_BEFORE);
+        let (expected, quoted) = quote::at_byte(expected, got, at);
         Problem {
-            expected: Some(escape(window(expected, start))),
-            got: Some(escape(window(got, start))),
+            expected: Some(expected),
+            got: Some(quoted),
             received: got.to_vec(),
             ..Problem::new(message)
         }
@@ -444,7 +444,7 @@ impl Problem {
     /// A problem with an HTTP response: `got` quotes its start.
     fn response(message: impl Into<String>, seen: &[u8]) -> Problem {
         Problem {
-            got: (!seen.is_empty()).then(|| escape(window(seen, 0))),
+            got: (!seen.is_empty()).then(|| quote::escaped(seen)),
             ..Problem::new(message)
         }
     }
@@ -474,17 +474,6 @@ impl Problem {
             got: self.got,
         }
     }
-}
-
-/// At most [`WINDOW`] bytes of `bytes` from `start` (none when it is shorter).
-fn window(bytes: &[u8], start: usize) -> &[u8] {
-    let start = start.min(bytes.len());
-    &bytes[start..bytes.len().min(start + WINDOW)]
-}
-
-/// Printable ASCII as is, the rest escaped (`\r`, `\x00`); `"` and `\` escaped too.
-fn escape(bytes: &[u8]) -> String {
-    bytes.escape_ascii().to_string()
 }
 
 /// Reads the echo of `sent`, comparing as the bytes arrive, so a wrong byte fails at once
@@ -635,7 +624,7 @@ fn echo_half_close(s: &mut Session) -> Result<(), Problem> {
         .map_err(|e| Problem::new(format!("shutdown(SHUT_WR) failed: {e}")))?;
     read_echo(&stream, &payload, &s.deadline()).map_err(|p| p.within(&context))?;
     let deadline = s.deadline();
-    let mut after = [0u8; WINDOW];
+    let mut after = [0u8; quote::TEXT_BYTES];
     let problem = match read_before(&stream, &mut after, &deadline) {
         Got::End => return Ok(()),
         Got::Bytes(n) => Problem::extra(
@@ -742,7 +731,7 @@ impl HttpConn {
     fn stays_quiet(&mut self, s: &Session) -> Result<Quiet, Problem> {
         self.no_more_bytes()?;
         let deadline = s.deadline_in(QUIET_FOR.min(s.timeout), Limit::Quiet);
-        let mut after = [0u8; WINDOW];
+        let mut after = [0u8; quote::TEXT_BYTES];
         match read_before(&self.stream, &mut after, &deadline) {
             Got::Late => Ok(Quiet::Open),
             Got::End => Ok(Quiet::Closed),
@@ -774,9 +763,9 @@ impl HttpConn {
     }
 }
 
-/// Keeps the first [`WINDOW`] bytes of a response, to quote it.
+/// Keeps the first [`KEPT_BYTES`] of a response, to quote its start and say its length.
 fn keep_start(seen: &mut Vec<u8>, data: &[u8]) {
-    let room = WINDOW.saturating_sub(seen.len());
+    let room = KEPT_BYTES.saturating_sub(seen.len());
     seen.extend_from_slice(&data[..data.len().min(room)]);
 }
 
@@ -857,7 +846,7 @@ fn http_connection_close(s: &mut Session) -> Result<(), Problem> {
     conn.read_response(s)?;
     conn.no_more_bytes()?;
     let deadline = s.deadline();
-    let mut after = [0u8; WINDOW];
+    let mut after = [0u8; quote::TEXT_BYTES];
     match read_before(&conn.stream, &mut after, &deadline) {
         Got::End => Ok(()),
         Got::Bytes(n) => Err(conn.extra(&after[..n])),
@@ -1151,10 +1140,11 @@ mod tests {
         let report = check(serve(drain), Protocol::Echo);
         let f = failure(&report, &[], "echo-sizes");
         assert_eq!(f.message, "payload 1 (1 byte): no reply within 1000 ms");
-        assert_eq!(f.got.as_deref(), Some(""));
+        assert_eq!(f.got.as_deref(), Some("@0: (nothing)"));
+        let expected = f.expected.unwrap();
         assert!(
-            !f.expected.unwrap().is_empty(),
-            "the 1 byte expected is quoted"
+            expected.starts_with("@0: ") && expected.len() == "@0: xx |x|".len(),
+            "the 1 byte expected is quoted: {expected}"
         );
         assert!(started.elapsed() < Duration::from_secs(3));
     }
@@ -1168,10 +1158,14 @@ mod tests {
             f.message,
             "payload 3 (1000 bytes): connection closed after 504 of 1000 bytes"
         );
-        // Quoted from 16 bytes before the end of what came: the 16 last bytes got, and 64
-        // expected from there.
-        let got = f.got.unwrap();
-        assert!(!got.is_empty() && got.len() < f.expected.unwrap().len());
+        // Quoted from a few bytes before the end of what came: those got, and a line of what
+        // was expected from there.
+        let (got, expected) = (f.got.unwrap(), f.expected.unwrap());
+        assert!(
+            got.starts_with("@500: ") && expected.starts_with("@500: "),
+            "{got}"
+        );
+        assert!(got.len() < expected.len(), "{got} / {expected}");
     }
 
     #[test]
@@ -1340,7 +1334,7 @@ mod tests {
         );
         assert_eq!(
             (f.expected.as_deref(), f.got.as_deref()),
-            (Some(""), Some("!!"))
+            (Some("@0: (nothing)"), Some("@0: 21 21 |!!|"))
         );
     }
 
@@ -1365,20 +1359,28 @@ mod tests {
     }
 
     #[test]
-    fn quotes_are_a_window_around_the_difference() {
+    fn quotes_are_a_line_around_the_difference() {
         let expected: Vec<u8> = (0..=255).collect();
         let mut got = expected[..100].to_vec();
         got[40] = b'!';
         let p = Problem::at_byte("byte 40 differs", &expected, &got, 40);
-        // From byte 24 (16 before), 64 bytes, escaped.
-        let e = p.expected.unwrap();
-        assert!(e.starts_with("\\x18\\x19") && e.ends_with("VW"), "{e}");
-        assert!(p.got.unwrap().contains("&\\'!)*"));
+        // From byte 36 (4 before), 16 bytes in hex and as text.
+        assert_eq!(
+            p.expected.unwrap(),
+            "@36: 24 25 26 27 28 29 2a 2b 2c 2d 2e 2f 30 31 32 33 |$%&'()*+,-./0123|"
+        );
+        assert_eq!(
+            p.got.unwrap(),
+            "@36: 24 25 26 27 21 29 2a 2b 2c 2d 2e 2f 30 31 32 33 |$%&'!)*+,-./0123|"
+        );
         // Short of bytes: got stops where it stops.
         let p = Problem::at_byte("closed", b"abc\"def", b"ab", 2);
         assert_eq!(
             (p.expected.as_deref(), p.got.as_deref()),
-            (Some("abc\\\"def"), Some("ab"))
+            (
+                Some("@0: 61 62 63 22 64 65 66 |abc\"def|"),
+                Some("@0: 61 62 |ab|")
+            )
         );
     }
 

@@ -45,6 +45,7 @@ pub mod observe;
 pub mod output;
 pub mod pacing;
 pub mod procs;
+pub mod quote;
 pub mod ready;
 pub mod rng;
 pub mod stats;

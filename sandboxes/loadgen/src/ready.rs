@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 
 use crate::cli::Protocol;
 use crate::http::{HttpError, Parsed, ResponseParser};
+use crate::quote;
 
 /// Pause between connection attempts while waiting for the server.
 pub const RETRY_EVERY: Duration = Duration::from_millis(50);
 
-/// Most bytes of a wrong reply quoted in an error message.
-const QUOTE_BYTES: usize = 200;
+/// Most bytes of an HTTP response kept to say how long it was (its start is quoted).
+const SEEN_BYTES: usize = 64 * 1024;
 
 /// Resolves `host:port` to the addresses to try, in resolver order.
 pub fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
@@ -106,17 +107,18 @@ fn read_echo(mut stream: &TcpStream, request: &[u8], timeout: Duration) -> Resul
                 return Err(format!(
                     "server closed the connection after echoing {have} of {} bytes{}",
                     request.len(),
-                    quote_if_any(&got[..have])
+                    last_bytes(&got[..have])
                 ));
             }
             Ok(n) => {
                 let start = have;
                 have += n;
                 if let Some(i) = (start..have).find(|&i| got[i] != request[i]) {
+                    let (expected, got) = quote::at_byte(request, &got[..have], i);
                     return Err(format!(
-                        "echo differs from the {}-byte request at byte {i}: got {}",
+                        "echo differs from the {}-byte request at byte {i}: expected {expected}, \
+                         got {got}",
                         request.len(),
-                        quote(&got[..have])
                     ));
                 }
             }
@@ -137,12 +139,16 @@ fn read_http(mut stream: &TcpStream, timeout: Duration) -> Result<(), String> {
             Ok(0) => {
                 return Err(format!(
                     "server closed the connection before a complete HTTP response{}",
-                    quote_if_any(&seen)
+                    if seen.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", quote::text(&seen))
+                    }
                 ));
             }
             Ok(n) => {
-                if seen.len() < QUOTE_BYTES {
-                    seen.extend_from_slice(&buf[..n.min(QUOTE_BYTES)]);
+                if seen.len() < SEEN_BYTES {
+                    seen.extend_from_slice(&buf[..n]);
                 }
                 match parser.parse(&buf[..n]) {
                     Ok(Parsed::Complete { .. }) => return Ok(()),
@@ -155,7 +161,7 @@ fn read_http(mut stream: &TcpStream, timeout: Duration) -> Result<(), String> {
                 let what = if seen.is_empty() {
                     String::from("nothing")
                 } else {
-                    quote(&seen)
+                    quote::text(&seen)
                 };
                 return Err(if is_timeout(&e) {
                     format!(
@@ -171,7 +177,7 @@ fn read_http(mut stream: &TcpStream, timeout: Duration) -> Result<(), String> {
 }
 
 fn http_failure(e: &HttpError, seen: &[u8]) -> String {
-    format!("bad HTTP response: {e}; got {}", quote(seen))
+    format!("bad HTTP response: {e}; got {}", quote::text(seen))
 }
 
 fn read_failure(e: &io::Error, have: usize, want: usize, got: &[u8], timeout: Duration) -> String {
@@ -179,7 +185,7 @@ fn read_failure(e: &io::Error, have: usize, want: usize, got: &[u8], timeout: Du
         format!(
             "no complete echo within {} ms: {have} of {want} bytes came back{}",
             timeout.as_millis(),
-            quote_if_any(got)
+            last_bytes(got)
         )
     } else {
         format!("reading the echo failed after {have} of {want} bytes: {e}")
@@ -193,18 +199,12 @@ fn is_timeout(e: &io::Error) -> bool {
     )
 }
 
-/// `bytes` as a quoted, escaped string, cut to 200 bytes.
-pub fn quote(bytes: &[u8]) -> String {
-    let cut = &bytes[..bytes.len().min(QUOTE_BYTES)];
-    let more = if bytes.len() > QUOTE_BYTES { "…" } else { "" };
-    format!("\"{}\"{more} ({} bytes)", cut.escape_ascii(), bytes.len())
-}
-
-fn quote_if_any(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
+/// The last bytes of an echo that stopped short, after a semicolon; nothing if none came.
+fn last_bytes(got: &[u8]) -> String {
+    if got.is_empty() {
         String::new()
     } else {
-        format!(": {}", quote(bytes))
+        format!("; the last: {}", quote::tail(got))
     }
 }
 
@@ -232,13 +232,6 @@ mod tests {
     const T: Duration = Duration::from_millis(500);
 
     #[test]
-    fn quote_escapes_and_cuts() {
-        assert_eq!(quote(b"a\r\n\x00"), "\"a\\r\\n\\x00\" (4 bytes)");
-        let long = quote(&[b'x'; 300]);
-        assert!(long.ends_with("\"… (300 bytes)"), "{long}");
-    }
-
-    #[test]
     fn echo_verified_and_wrong_echo_reported() {
         let addr = serve_once(|s| {
             let mut buf = [0u8; 5];
@@ -253,7 +246,9 @@ mod tests {
             s.write_all(b"hellO").unwrap();
         });
         let err = verify(connect(addr), Protocol::Echo, b"hello", T).unwrap_err();
-        assert!(err.contains("at byte 4") && err.contains("hellO"), "{err}");
+        assert!(err.contains("at byte 4"), "{err}");
+        assert!(err.contains("expected @0: 68 65 6c 6c 6f |hello|"), "{err}");
+        assert!(err.contains("got @0: 68 65 6c 6c 4f |hellO|"), "{err}");
     }
 
     #[test]

@@ -654,10 +654,13 @@ fn wrong_echo_is_verify_failed_with_what_came_back(engine: Engine) {
     let error = run.lines.last().unwrap();
     assert_eq!(error["kind"], "verify_failed", "{error}");
     let message = error["message"].as_str().unwrap();
+    // A line of each in hex and text from the first wrong byte, not a dump of the payload.
     assert!(
-        message.contains("at byte 0") && message.contains("16 bytes"),
+        message.starts_with("echo differs from the 16-byte request at byte 0: expected @0: "),
         "{message}"
     );
+    assert!(message.contains(", got @0: "), "{message}");
+    assert!(message.len() < 300, "{message}");
     assert!(run.of_type("progress").next().is_none());
 }
 
@@ -854,7 +857,7 @@ fn open_loop_at_a_modest_rate_meets_its_target(engine: Engine) {
     assert_eq!(summary["config"]["rate"], 400.0);
     let open = &summary["open_loop"];
     assert_eq!(open["target_qps"], 400.0);
-    assert_kept_to_the_schedule(&summary);
+    assert_kept_to_the_schedule(summary);
     assert_eq!(open["achieved_qps"], summary["qps"]);
     assert_eq!(summary["error_total"], 0, "{summary}");
     // Corrected latency is never below the actual one, request by request, so neither is
@@ -1029,7 +1032,7 @@ fn a_new_connection_per_request_in_open_loop_over_http(engine: Engine) {
     assert_eq!(summary["mode"], "open");
     assert_eq!(summary["connection_mode"], "per_request");
     assert_eq!(summary["error_total"], 0, "{summary}");
-    assert_kept_to_the_schedule(&summary);
+    assert_kept_to_the_schedule(summary);
     let requests = summary["requests_total"].as_u64().unwrap();
     let accepted = seen.accepted.lock().unwrap().len() as u64;
     assert!(
