@@ -21,9 +21,10 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -41,11 +42,17 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 # How long a writer waits for SQLite's lock before giving up.
 LOCK_TIMEOUT_S = 15
 MIGRATIONS = Path(__file__).parent / "migrations"
 # Every domain's tables, for the migrations to be checked against (tests/test_migrations.py).
 metadata = MetaData()
+
+
+Record = TypeVar("Record", bound="DataclassInstance")
 
 
 def now_iso() -> str:
@@ -150,6 +157,16 @@ def migrate(engine: Engine) -> None:
                 connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1010)")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+
+def from_row(kind: type[Record], row: Row[Any], **converted: Any) -> Record:
+    """A store's record (a dataclass) from a row of its table, each field from the column of
+    its name, so that no store copies its columns one by one. Columns the record does not keep
+    are left out, and a field without a column keeps its default; `converted` gives the fields
+    whose column holds them in another form (JSON text, say)."""
+    columns = row._mapping
+    kept = {field.name: columns[field.name] for field in fields(kind) if field.name in columns}
+    return kind(**(kept | converted))
 
 
 class Database:

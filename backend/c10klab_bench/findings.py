@@ -224,13 +224,10 @@ def syscalls(course: Course) -> Finding:
             continue
         top = ", ".join(f"{r['syscall']} {r['per_request']:.2f}" for r in profile["rows"][:5])
         rows.append([server, f"{profile['calls_per_request']:.2f}", top])
+    head = ["server", "calls per request", "most frequent (per request)"]
     if profiles["c-epoll"] is None or profiles["c-io-uring"] is None:
         return Finding(
-            "syscalls per request",
-            CLAIM_SYSCALLS,
-            None,
-            "not measured",
-            table(["server", "calls per request", "most frequent (per request)"], rows),
+            "syscalls per request", CLAIM_SYSCALLS, None, "not measured", table(head, rows)
         )
     epoll = profiles["c-epoll"]["calls_per_request"]
     uring = profiles["c-io-uring"]["calls_per_request"]
@@ -242,11 +239,7 @@ def syscalls(course: Course) -> Finding:
         else "c-io-uring made no calls at all?"
     )
     return Finding(
-        "syscalls per request, epoll vs io_uring",
-        CLAIM_SYSCALLS,
-        held,
-        verdict,
-        table(["server", "calls per request", "most frequent (per request)"], rows),
+        "syscalls per request, epoll vs io_uring", CLAIM_SYSCALLS, held, verdict, table(head, rows)
     )
 
 

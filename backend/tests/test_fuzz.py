@@ -48,6 +48,7 @@ from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import RunStore
 from c10klab.sandboxes.service import quotable_sources
 from c10klab.sse import resume_after
+from tests.raw_json import JSON
 from tests.results.figures import a_result, checked, done
 from tests.runs.leases import claim
 
@@ -148,7 +149,6 @@ def test_no_input_gets_a_5xx_in_a_class_in_any_role(case: schemathesis.Case[Any]
             )
 
 
-JSON = {"content-type": "application/json"}
 # Numbers as Python's JSON parser reads them, special ones often: NaN, Infinity (and 1e400,
 # see as_json), the edges of SQLite's integers, any float or int.
 NUMBERS = (

@@ -14,8 +14,7 @@ from c10klab.http_guards import (
     lone_surrogate,
 )
 from c10klab.variants.schemas import MAX_SOURCE_BODY_BYTES, MAX_SOURCE_BYTES
-
-JSON = {"content-type": "application/json"}
+from tests.raw_json import JSON
 
 
 def test_a_lone_surrogate_anywhere_in_a_body_is_a_422_that_says_where(client: TestClient) -> None:

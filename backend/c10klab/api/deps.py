@@ -70,35 +70,40 @@ def solo_browser(response: Response, browser: str | None) -> str:
     return browser
 
 
-def current_person(
+def _who_asks(
     settings: SettingsDep,
     people: PeopleDep,
     response: Response,
     session: SessionCookie = None,
     browser: BrowserCookie = None,
-) -> Person:
-    """Who is asking: solo mode's one person (at one browser), or the owner of a valid session
-    (else 401)."""
+) -> Person | Unauthenticated:
+    """Who is asking: solo mode's one person (at one browser), or the owner of a valid session;
+    else why nobody is. Read once a request for both dependencies below: one refuses nobody
+    with a 401, the other lets them in."""
     if settings.mode == "solo":
         return replace(SOLO, browser=solo_browser(response, browser))
-    return person_for_cookie(people, settings, session)
+    try:
+        return person_for_cookie(people, settings, session)
+    except Unauthenticated as nobody:
+        return nobody
+
+
+WhoAsks = Annotated[Person | Unauthenticated, Depends(_who_asks)]
+
+
+def current_person(who: WhoAsks) -> Person:
+    """Who is asking (else 401)."""
+    if isinstance(who, Unauthenticated):
+        raise who
+    return who
 
 
 PersonDep = Annotated[Person, Depends(current_person)]
 
 
-def maybe_person(
-    settings: SettingsDep,
-    people: PeopleDep,
-    response: Response,
-    session: SessionCookie = None,
-    browser: BrowserCookie = None,
-) -> Person | None:
+def maybe_person(who: WhoAsks) -> Person | None:
     """Who is asking, or None for nobody signed in: for public pages that show more to some."""
-    try:
-        return current_person(settings, people, response, session, browser)
-    except Unauthenticated:
-        return None
+    return None if isinstance(who, Unauthenticated) else who
 
 
 MaybePersonDep = Annotated[Person | None, Depends(maybe_person)]

@@ -36,16 +36,6 @@ def spread(values: Iterable[float | None]) -> Spread | None:
     return Spread(median=statistics.median(known), min=min(known), max=max(known), count=len(known))
 
 
-def _point(point: Point) -> BoardPoint:
-    return BoardPoint(
-        server=point.server,
-        value=point.value,
-        qps=point.qps,
-        p99_us=point.p99_us,
-        valid=point.valid,
-    )
-
-
 def _run_result(
     name: str, person_id: str | None, run: Run, reference: Point | None = None
 ) -> BoardResult:
@@ -84,7 +74,9 @@ def _series_result(
         valid=any(p.valid for p in points),
         stable=all(p.stable is not False for p in points if p.status == "done"),
         finished_at=at,
-        points=[_point(p) for p in points if p.status == "done"],
+        points=[
+            BoardPoint.model_validate(p, from_attributes=True) for p in points if p.status == "done"
+        ],
     )
 
 

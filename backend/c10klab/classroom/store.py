@@ -2,12 +2,11 @@
 what each class is being shown. Its tables are declared in tables.py."""
 
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import Row, case, delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 
 from c10klab.classroom.tables import lessons_read, presence, presentations
-from c10klab.db import Database, now_iso, unix_now
+from c10klab.db import Database, from_row, now_iso, unix_now
 from c10klab.news import announce, class_topic
 
 # A stream that stopped being heard from (the API process died with it open) stops counting
@@ -33,18 +32,6 @@ class Presentation:
     sweep_id: str | None
     spotlight_id: str | None  # the student whose run or sweep is shown, if a student's
     started_at: str
-
-
-def _presentation(row: Row[Any]) -> Presentation:
-    return Presentation(
-        lesson=row.lesson,
-        experiment=row.experiment,
-        title=row.title,
-        run_id=row.run_id,
-        sweep_id=row.sweep_id,
-        spotlight_id=row.spotlight_id,
-        started_at=row.started_at,
-    )
 
 
 class ClassroomStore(Database):
@@ -152,7 +139,7 @@ class ClassroomStore(Database):
             row = db.execute(
                 select(presentations).where(presentations.c.class_id == class_id)
             ).first()
-        return _presentation(row) if row else None
+        return from_row(Presentation, row) if row else None
 
     def present(self, class_id: str, shown: Presentation) -> None:
         """Show this to the class, in place of whatever it was shown."""

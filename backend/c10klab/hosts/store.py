@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 from sqlalchemy import Connection, Row, select
 
 from c10klab.config import parse_cpus
-from c10klab.db import Database, unix_now
+from c10klab.db import Database, from_row, unix_now
 from c10klab.hosts.tables import runners
 from c10klab.uncertainty import HostNoise
 
@@ -53,17 +53,11 @@ class RunnerHost:
 
 
 def _host(row: Row[Any]) -> RunnerHost:
-    return RunnerHost(
-        id=row.id,
-        host=row.host,
-        server_cpus=row.server_cpus,
-        loadgen_cpus=row.loadgen_cpus,
+    return from_row(
+        RunnerHost,
+        row,
         docker=json.loads(row.docker),
         images=json.loads(row.images),
-        state=row.state,
-        run_id=row.run_id,
-        started_at=row.started_at,
-        heartbeat_unix=row.heartbeat_unix,
         noise=HostNoise.model_validate_json(row.noise) if row.noise else None,
     )
 

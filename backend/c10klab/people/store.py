@@ -2,13 +2,13 @@
 the site's signing secret. Its tables are declared in tables.py."""
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from c10klab.db import Database, now_iso, unix_now
+from c10klab.db import Database, from_row, now_iso, unix_now
 from c10klab.news import announce, class_topic
 from c10klab.people.tables import classes, login_attempts, people, sessions, site_secrets
 
@@ -57,18 +57,6 @@ def name_key(name: str) -> str:
 
 def _person(row: Row[Any]) -> Person:
     return Person(id=row.id, kind=row.kind, name=row.name, class_id=row.class_id)
-
-
-def _class(row: Row[Any]) -> Class:
-    return Class(
-        id=row.id,
-        name=row.name,
-        join_code=row.join_code,
-        instructor_id=row.instructor_id,
-        created_at=row.created_at,
-        ended_at=row.ended_at,
-        ends_at=row.ends_at,
-    )
 
 
 class PeopleStore(Database):
@@ -132,23 +120,13 @@ class PeopleStore(Database):
         self, name: str, instructor_id: str, join_code: str, ends_at: str | None = None
     ) -> Class | None:
         """A new class; None if another class has this join code already."""
-        class_id = secrets.token_hex(8)
-        created = now_iso()
+        new = Class(secrets.token_hex(8), name, join_code, instructor_id, now_iso(), None, ends_at)
         try:
             with self.write() as db:
-                db.execute(
-                    classes.insert().values(
-                        id=class_id,
-                        name=name,
-                        join_code=join_code,
-                        instructor_id=instructor_id,
-                        created_at=created,
-                        ends_at=ends_at,
-                    )
-                )
+                db.execute(classes.insert().values(**asdict(new)))  # a Class is its row
         except IntegrityError:
             return None
-        return Class(class_id, name, join_code, instructor_id, created, None, ends_at)
+        return new
 
     def classes_due_to_end(self) -> list[Class]:
         """Classes still open whose planned end has come."""
@@ -159,7 +137,7 @@ class PeopleStore(Database):
                 classes.c.ends_at <= now_iso(),
             )
         )
-        return [_class(r) for r in rows]
+        return [from_row(Class, r) for r in rows]
 
     def students_of(self, class_id: str) -> list[Student]:
         """The class's students who were not removed, in joining order."""
@@ -218,15 +196,15 @@ class PeopleStore(Database):
             )
             announce(db, class_topic(class_id))
             row = db.execute(select(classes).where(classes.c.id == class_id)).first()
-        return _class(row) if row else None
+        return from_row(Class, row) if row else None
 
     def class_by_code(self, join_code: str) -> Class | None:
         row = self.first_row(select(classes).where(classes.c.join_code == join_code))
-        return _class(row) if row else None
+        return from_row(Class, row) if row else None
 
     def get_class(self, class_id: str) -> Class | None:
         row = self.first_row(select(classes).where(classes.c.id == class_id))
-        return _class(row) if row else None
+        return from_row(Class, row) if row else None
 
     def classes_of(self, instructor_id: str) -> list[Class]:
         rows = self.rows(
@@ -234,7 +212,7 @@ class PeopleStore(Database):
             .where(classes.c.instructor_id == instructor_id)
             .order_by(classes.c.created_at.desc())
         )
-        return [_class(r) for r in rows]
+        return [from_row(Class, r) for r in rows]
 
     def count_students(self, class_id: str) -> int:
         with self.connect() as db:

@@ -245,6 +245,20 @@ def _json(model: BaseModel) -> str:
     return json.dumps(model.model_dump(mode="json"))
 
 
+def _new_run(run_id: str, request: RunRequest, status: str, created_unix: float) -> dict[str, Any]:
+    """The columns every new run is written with, whether queued or begun at once by a runner:
+    what it runs, as asked, and when it was made."""
+    created_at = datetime.fromtimestamp(created_unix, UTC).isoformat(timespec="milliseconds")
+    return {
+        "id": run_id,
+        "server": request.server,
+        "status": status,
+        "request": _json(request),
+        "created_at": created_at,
+        "created_unix": created_unix,
+    }
+
+
 def _run(row: Row[Any]) -> Run:
     return Run(
         id=row.id,
@@ -370,19 +384,21 @@ class RunStore(Database):
         ):
             if row.announced_position == position:
                 continue
-            self._set_announced(db, row.id, position)
+            self._set(db, row.id, announced_position=position)
             place = QueuedData(position=position, wait_s=round(wait))
             self._append(db, row.id, QueuedEvent(type="queued", data=place))
         for row in self._queue(db, held=True):  # announced_position 0: said to be held
             if row.announced_position == 0:
                 continue
-            self._set_announced(db, row.id, 0)
+            self._set(db, row.id, announced_position=0)
             held = QueuedData(position=None, wait_s=None, held=True)
             self._append(db, row.id, QueuedEvent(type="queued", data=held))
 
     @staticmethod
-    def _set_announced(db: Connection, run_id: str, position: int) -> None:
-        db.execute(update(runs).where(runs.c.id == run_id).values(announced_position=position))
+    def _set(db: Connection, run_id: str, **values: Any) -> None:
+        """Change columns of one run's row: each step of the queue (a place announced, a claim,
+        a cancel asked for, a lost run queued again) writes to the one run it moves."""
+        db.execute(update(runs).where(runs.c.id == run_id).values(**values))
 
     @staticmethod
     def _check_limit(
@@ -409,6 +425,11 @@ class RunStore(Database):
         # limit); they are taken to start after everything else.
         queue = self._queue(db) + self._queue(db, held=True)
         waits = self._waits(db, queue)
+
+        def waits_of(counted: Callable[[Row[Any]], bool]) -> list[float]:
+            """The waits of the queued runs that one person's or class's limit counts."""
+            return [w for w, row in zip(waits, queue, strict=True) if counted(row)]
+
         site = admission.queued_site
         self._check_limit(
             site,
@@ -426,12 +447,9 @@ class RunStore(Database):
         )
         limit = admission.queued_per_person
         if limit is not None:
-            mine = [
-                w for w, row in zip(waits, queue, strict=True) if row.owner_id == admission.owner_id
-            ]
             self._check_limit(
                 limit,
-                mine,
+                waits_of(lambda row: row.owner_id == admission.owner_id),
                 wanted,
                 f"one person may have at most {limit} waiting (use fewer values or servers)",
                 lambda n, retry: (
@@ -442,12 +460,9 @@ class RunStore(Database):
             )
         share = admission.queued_per_class
         if share is not None and admission.class_id is not None:
-            ours = [
-                w for w, row in zip(waits, queue, strict=True) if row.class_id == admission.class_id
-            ]
             self._check_limit(
                 share,
-                ours,
+                waits_of(lambda row: row.class_id == admission.class_id),
                 wanted,
                 f"a class's students together may have at most {share} waiting",
                 lambda n, retry: (
@@ -490,17 +505,12 @@ class RunStore(Database):
             select(func.max(runs.c.vfinish)).where(runs.c.owner_id == admission.owner_id, LIVE)
         ).scalar()
         tag = max(clock, latest or 0.0)
-        created, created_unix = now_iso(), unix_now()
+        created_unix = unix_now()
         for run_id, request in new_runs:
             cost = expected_seconds(request)
             db.execute(
                 insert(runs).values(
-                    id=run_id,
-                    server=request.server,
-                    status="queued",
-                    request=_json(request),
-                    created_at=created,
-                    created_unix=created_unix,
+                    **_new_run(run_id, request, "queued", created_unix),
                     owner_id=admission.owner_id,
                     class_id=admission.class_id,
                     browser=admission.browser,
@@ -559,12 +569,7 @@ class RunStore(Database):
         with self.write() as db:
             db.execute(
                 insert(runs).values(
-                    id=run_id,
-                    server=request.server,
-                    status="running",
-                    request=_json(request),
-                    created_at=now_iso(),
-                    created_unix=now,
+                    **_new_run(run_id, request, "running", now),
                     started_at=now_iso(),
                     started_unix=now,
                     owner_id=RUNNER_OWNER,
@@ -645,17 +650,15 @@ class RunStore(Database):
             if row is None:  # another runner took it meanwhile
                 return None
             now = unix_now()
-            db.execute(
-                update(runs)
-                .where(runs.c.id == row.id)
-                .values(
-                    status="running",
-                    started_at=now_iso(),
-                    started_unix=now,
-                    claimed_by=runner_id,
-                    lease_until=now + lease_s,
-                    claims=runs.c.claims + 1,
-                )
+            self._set(
+                db,
+                row.id,
+                status="running",
+                started_at=now_iso(),
+                started_unix=now,
+                claimed_by=runner_id,
+                lease_until=now + lease_s,
+                claims=runs.c.claims + 1,
             )
             clock = queue_state.c.vclock
             db.execute(
@@ -700,7 +703,7 @@ class RunStore(Database):
                 self._announce_positions(db)
                 return "cancelled"
             if status == "running":
-                db.execute(update(runs).where(runs.c.id == run_id).values(cancel_requested=1))
+                self._set(db, run_id, cancel_requested=1)
             return str(status)
 
     def _cancel_queued(self, whose: ColumnElement[bool], reason: str) -> list[str]:
@@ -894,18 +897,16 @@ class RunStore(Database):
     def _queue_again(self, db: Connection, run_id: str, why: str) -> None:
         """Put a run that lost its runner back in the queue with the tags it had: it was
         first in line once, so it is again."""
-        db.execute(
-            update(runs)
-            .where(runs.c.id == run_id)
-            .values(
-                status="queued",
-                started_at=None,
-                started_unix=None,
-                claimed_by=None,
-                lease_until=None,
-                announced_position=None,
-                requeued=runs.c.requeued + 1,
-            )
+        self._set(
+            db,
+            run_id,
+            status="queued",
+            started_at=None,
+            started_unix=None,
+            claimed_by=None,
+            lease_until=None,
+            announced_position=None,
+            requeued=runs.c.requeued + 1,
         )
         again = RequeuedData(reason=f"{why}: queued again")
         self._append(db, run_id, RequeuedEvent(type="requeued", data=again))

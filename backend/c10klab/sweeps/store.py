@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Row, insert, select
 
-from c10klab.db import Database, now_iso
+from c10klab.db import Database, from_row, now_iso
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import Admission, Mine, RunStore
 from c10klab.sweeps.tables import sweeps
@@ -33,14 +33,7 @@ class Sweep:
 
 
 def _sweep(row: Row[Any]) -> Sweep:
-    return Sweep(
-        row.id,
-        json.loads(row.request),
-        json.loads(row.points),
-        row.created_at,
-        row.owner_id,
-        row.class_id,
-    )
+    return from_row(Sweep, row, request=json.loads(row.request), points=json.loads(row.points))
 
 
 class SweepStore(Database):

@@ -4,13 +4,12 @@ refused by them (429) leaves nothing behind."""
 
 import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Row, insert, select
+from sqlalchemy import insert, select
 
-from c10klab.db import Database, now_iso
+from c10klab.db import Database, from_row, now_iso
 from c10klab.errors import QueueFull
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import Admission, Mine, Place, RunStore
@@ -34,20 +33,6 @@ class Variant:
     class_id: str | None = None
 
 
-def _variant(row: Row[Any]) -> Variant:
-    return Variant(
-        row.id,
-        row.server,
-        row.source,
-        row.source_sha256,
-        row.exercise,
-        row.check_run_id,
-        row.created_at,
-        row.owner_id,
-        row.class_id,
-    )
-
-
 def source_digest(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()
 
@@ -69,10 +54,18 @@ class VariantStore(Database):
         """Store a variant and queue its check run (`check_request`, whose `variant` is
         replaced by the new variant's id), or neither: 429 when the person already has
         `builds_per_person` builds waiting or under way, or when the runs' admission refuses."""
-        variant_id = uuid.uuid4().hex
-        run_id = uuid.uuid4().hex
-        created = now_iso()
-        request = check_request.model_copy(update={"variant": variant_id})
+        variant = Variant(
+            id=uuid.uuid4().hex,
+            server=server,
+            source=source,
+            source_sha256=source_digest(source),
+            exercise=exercise,
+            check_run_id=uuid.uuid4().hex,
+            created_at=now_iso(),
+            owner_id=admission.owner_id,
+            class_id=admission.class_id,
+        )
+        request = check_request.model_copy(update={"variant": variant.id})
         mine = Mine(admission.owner_id, admission.browser)
         with self.write() as db:
             recent = db.execute(
@@ -85,39 +78,16 @@ class VariantStore(Database):
                     f"{builds_per_person}); wait for one to finish",
                     retry_after_s=BUILD_RETRY_S,
                 )
-            self.runs.queue(db, admission, [(run_id, request)])
-            db.execute(
-                insert(variants).values(
-                    id=variant_id,
-                    server=server,
-                    source=source,
-                    source_sha256=source_digest(source),
-                    exercise=exercise,
-                    check_run_id=run_id,
-                    created_at=created,
-                    owner_id=admission.owner_id,
-                    class_id=admission.class_id,
-                    browser=admission.browser,
-                )
-            )
-        variant = Variant(
-            variant_id,
-            server,
-            source,
-            source_digest(source),
-            exercise,
-            run_id,
-            created,
-            admission.owner_id,
-            admission.class_id,
-        )
-        run = self.runs.get_run(run_id)
+            self.runs.queue(db, admission, [(variant.check_run_id, request)])
+            # its row: the Variant's fields, and the browser that made it (solo mode)
+            db.execute(insert(variants).values(**asdict(variant), browser=admission.browser))
+        run = self.runs.get_run(variant.check_run_id)
         return variant, self.runs.queue_place(run) if run else None
 
     def get(self, variant_id: str) -> Variant | None:
         row = self.first_row(select(variants).where(variants.c.id == variant_id))
-        return _variant(row) if row else None
+        return from_row(Variant, row) if row else None
 
     def history(self, mine: Mine, limit: int) -> list[Variant]:
         """One learner's newest variants: see runs.store.Mine."""
-        return [_variant(r) for r in self.rows(mine.newest(variants).limit(limit))]
+        return [from_row(Variant, r) for r in self.rows(mine.newest(variants).limit(limit))]

@@ -9,10 +9,10 @@ from c10klab.errors import InvalidRequest, describe_validation_error, jsonable
 from c10klab.runs.service import parse_sse
 from c10klab.runs.store import RunStore
 from c10klab.sse import resume_after
+from tests.raw_json import refused
 from tests.results.figures import a_result, done, progress, started
 from tests.runs.leases import claim
 
-JSON = {"content-type": "application/json"}
 # What Python's JSON parser reads although JSON has none of them (1e400 reads as inf).
 NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"]
 LARGEST_EVENT = 2**63 - 1  # SQLite's INTEGER
@@ -169,17 +169,14 @@ def test_a_non_finite_number_is_422_naming_the_field(
     client: TestClient, field: str, number: str
 ) -> None:
     body = f'{{"server": "c-epoll", "{field}": {number}}}'
-    answer = client.post("/api/runs", content=body, headers=JSON)
-    assert answer.status_code == 422, answer.text
-    detail = answer.json()["detail"]
+    detail = refused(client, "/api/runs", body)["detail"]
     assert detail.startswith(f"{field}: got ") and "send a finite number such as 10" in detail
     assert client.get("/api/runs").json() == []
 
 
 def test_a_non_finite_knob_is_422(client: TestClient) -> None:
     body = '{"server": "c-epoll", "knobs": {"buffer_bytes": NaN}}'
-    answer = client.post("/api/runs", content=body, headers=JSON)
-    assert answer.status_code == 422 and "knobs.buffer_bytes" in answer.json()["detail"]
+    assert "knobs.buffer_bytes" in refused(client, "/api/runs", body)["detail"]
 
 
 @pytest.mark.parametrize(
@@ -240,9 +237,7 @@ def test_the_guard_leaves_bodiless_calls_and_streams_alone(
 def test_malformed_json_is_422_with_a_message(
     client: TestClient, body: bytes, message: str
 ) -> None:
-    answer = client.post("/api/runs", content=body, headers=JSON)
-    assert answer.status_code == 422, answer.text
-    assert message in answer.json()["detail"]
+    assert message in refused(client, "/api/runs", body)["detail"]
 
 
 @pytest.mark.parametrize(

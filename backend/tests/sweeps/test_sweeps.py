@@ -14,6 +14,7 @@ from c10klab.runs.store import RunStore
 from c10klab.sweeps.figures import memory_per_connection, point_from_result, with_host_noise
 from c10klab.sweeps.schemas import Point
 from c10klab.uncertainty import HostNoise
+from tests.raw_json import refused
 from tests.results.figures import a_result, done
 from tests.runs.leases import hold
 
@@ -161,7 +162,6 @@ def test_bad_sweeps_get_422_with_an_actionable_message(
     assert message in answer.json()["detail"]
 
 
-JSON = {"content-type": "application/json"}
 LARGEST_EVENT = 2**63 - 1
 
 
@@ -187,10 +187,9 @@ def raw_sweep(values: str = "[10]", base: str = "{}") -> str:
 def test_a_non_finite_number_is_refused_by_the_request_model(
     client: TestClient, body: str, message: str
 ) -> None:
-    answer = client.post("/api/sweeps", content=body, headers=JSON)
-    assert answer.status_code == 422, answer.text
-    assert message in answer.json()["detail"]
-    json.dumps(answer.json()["errors"], allow_nan=False)
+    problem = refused(client, "/api/sweeps", body)
+    assert message in problem["detail"]
+    json.dumps(problem["errors"], allow_nan=False)
     assert client.get("/api/runs").json() == []
 
 

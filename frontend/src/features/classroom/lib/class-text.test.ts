@@ -1,3 +1,4 @@
+import { zQueueEntry } from '@/lib/api/generated/zod.gen';
 import { i18next } from '@/lib/i18n';
 import { aPresentation, aQueuedRun } from '@/testing/classroom-fixtures';
 
@@ -11,9 +12,9 @@ import {
   runSubject,
   timeUntil,
 } from './class-text';
-import { presentationSchema, queuedRunSchema } from './classroom-schemas';
+import { presentationSchema } from './classroom-schemas';
 
-const queued = (overrides: Record<string, unknown> = {}) => queuedRunSchema.parse(aQueuedRun(overrides));
+const queued = (overrides: Record<string, unknown> = {}) => zQueueEntry.parse(aQueuedRun(overrides));
 /** The classroom's t() in the language of the moment (English unless a test switches). */
 const t = i18next.getFixedT(null, 'classroom');
 

@@ -15,7 +15,6 @@ import {
   zClassStreamEvent,
   zPresentationOut,
   zPresentRequest,
-  zQueueEntry,
   zRosterEntry,
 } from '@/lib/api/generated/zod.gen';
 import { checkRunEvent, type Class, type RunEventFrame, type Sweep } from '@/lib/api-schemas';
@@ -32,8 +31,7 @@ export const rosterSchema = z.array(zRosterEntry);
 /** GET /api/classes/{id}/queue: the waiting and running runs first, then the newest ended. */
 export const queueSchema = zClassQueue;
 export type Queue = z.infer<typeof queueSchema>;
-export const queuedRunSchema = zQueueEntry;
-export type QueuedRun = z.infer<typeof queuedRunSchema>;
+export type QueuedRun = Queue['runs'][number];
 
 // ───────────────────────────── presentation ───────────────────────
 

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 
 import { ActionError } from '@/components/action-error';
 import { ErrorMessage, Loading } from '@/components/loading';
+import { TextField } from '@/components/text-field';
 import { usePageTitle } from '@/hooks/use-page-title';
 import type { Class } from '@/lib/api-schemas';
 
@@ -88,7 +89,6 @@ function NewClassForm() {
   const [name, setName] = useState('');
   const [endsAt, setEndsAt] = useState('');
   const nameId = useId();
-  const endsId = useId();
   const endsHelpId = useId();
   // The picker offers what the server accepts: from now to MAX_CLASS_DAYS ahead.
   const now = new Date();
@@ -125,18 +125,15 @@ function NewClassForm() {
           {create.isPending ? t('classes.form.creating') : t('classes.form.create')}
         </button>
       </div>
-      <label htmlFor={endsId}>{t('classes.form.endsAt')}</label>
-      <input
-        id={endsId}
+      <TextField
+        label={t('classes.form.endsAt')}
         name="ends_at"
         type="datetime-local"
         min={min}
         max={max}
         value={endsAt}
         aria-describedby={endsHelpId}
-        onChange={(e) => {
-          setEndsAt(e.target.value);
-        }}
+        onChange={setEndsAt}
       />
       <p className="people-form__help" id={endsHelpId}>
         {t('classes.form.endsHelp')}

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 
 import { ActionError } from '@/components/action-error';
 import { Loading } from '@/components/loading';
+import { TextField } from '@/components/text-field';
 import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useMe } from '../hooks/use-me';
@@ -27,8 +28,6 @@ export function JoinPage() {
   const [searchParams] = useSearchParams();
   const [code, setCode] = useState(() => codeFromSearch(searchParams));
   const [name, setName] = useState('');
-  const codeId = useId();
-  const nameId = useId();
   const nameHelpId = useId();
 
   if (me.isPending) return <Loading />;
@@ -53,9 +52,8 @@ export function JoinPage() {
         <p>{t('join.intro')}</p>
       )}
       <form className="people-form" onSubmit={submit} aria-label={t('join.title')}>
-        <label htmlFor={codeId}>{t('join.code')}</label>
-        <input
-          id={codeId}
+        <TextField
+          label={t('join.code')}
           name="code"
           className="people-form__code"
           placeholder={CODE_EXAMPLE}
@@ -65,22 +63,19 @@ export function JoinPage() {
           required
           maxLength={MAX_CODE_LENGTH}
           value={code}
-          onChange={(e) => {
-            setCode(e.target.value.toUpperCase());
+          onChange={(text) => {
+            setCode(text.toUpperCase());
           }}
         />
-        <label htmlFor={nameId}>{t('join.name')}</label>
-        <input
-          id={nameId}
+        <TextField
+          label={t('join.name')}
           name="name"
           autoComplete="nickname"
           required
           maxLength={MAX_NAME_LENGTH}
           aria-describedby={nameHelpId}
           value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
+          onChange={setName}
         />
         <p className="people-form__help" id={nameHelpId}>
           {t('join.nameHelp', { max: MAX_NAME_LENGTH })}

@@ -1,9 +1,10 @@
-import { useId, useState, type SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
 import { ActionError } from '@/components/action-error';
 import { Loading } from '@/components/loading';
+import { TextField } from '@/components/text-field';
 import { usePageTitle } from '@/hooks/use-page-title';
 
 import { useMe } from '../hooks/use-me';
@@ -22,8 +23,6 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const nameId = useId();
-  const passwordId = useId();
 
   if (me.isPending) return <Loading />;
   if (me.data?.mode === 'solo') return <SoloModeNote />;
@@ -46,28 +45,22 @@ export function LoginPage() {
         </p>
       ) : null}
       <form className="people-form" onSubmit={submit} aria-label={t('login.title')}>
-        <label htmlFor={nameId}>{t('login.name')}</label>
-        <input
-          id={nameId}
+        <TextField
+          label={t('login.name')}
           name="name"
           autoComplete="username"
           required
           value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
+          onChange={setName}
         />
-        <label htmlFor={passwordId}>{t('login.password')}</label>
-        <input
-          id={passwordId}
+        <TextField
+          label={t('login.password')}
           name="password"
           type="password"
           autoComplete="current-password"
           required
           value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-          }}
+          onChange={setPassword}
         />
         <ActionError error={loginMutation.error} testId="form-error" />
         <div>
