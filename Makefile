@@ -19,7 +19,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         contract contract-check lint check test-content test-loadgen test-rust-servers test-conformance test-backend \
-        test-units test-docker test-quiet test-frontend test-e2e test-compose \
+        test-units test-docker test-exercises test-quiet test-frontend test-e2e test-compose \
         bench bench-intervals bench-noise bench-trust bench-hosting bench-probe bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frontend bench-tab record-baselines diagrams clean
 
 up: host-up deps frontend docker images
@@ -101,11 +101,16 @@ loadgen:
 # the table of times is printed at the end and kept in var/test-times.txt. What a suite needs
 # built first counts in the first suite needing it.
 # The lanes are about even (docs/test-times.md): vitest, which needs no Docker, evens them out.
-HOST_LANE := lint test-content test-loadgen test-rust-servers test-conformance test-units
+# The images are built once, by the Docker lane's first suite: `make test` empties IMAGES, the
+# prerequisite of every suite that needs them, and test-exercises, in the host lane, waits for
+# that suite to pass.
+HOST_LANE := lint test-content test-loadgen test-rust-servers test-conformance test-units \
+             test-exercises
 DOCKER_LANE := images frontend test-docker test-e2e test-compose test-frontend
+IMAGES ?= images
 test: host-test deps
-	@$(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) --lane docker $(DOCKER_LANE) \
-	    --alone test-quiet
+	@IMAGES= $(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) \
+	    --lane docker $(DOCKER_LANE) --after test-exercises=images --alone test-quiet
 	@echo "make test: all checks passed"
 
 # The inner loop: lint, types and the unit tests (the backend's without Docker, on SQLite; the
@@ -161,17 +166,22 @@ test-conformance: venv servers servers-asan
 # that touch a store: a throwaway server from Debian's package, a fresh database per test,
 # tests/conftest.py), those that start containers, and the two that need the machine quiet.
 # Each lists its slowest tests, to know where the time goes.
-test-backend: test-units test-docker test-quiet
+test-backend: test-units test-docker test-exercises test-quiet
 test-units: test-units-sqlite
 	cd backend && ../$(VENV)/bin/pytest -q --durations=10 -m 'not compose and not docker' --store postgresql
 test-units-sqlite: venv
 	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker'
 # Two at a time: they mostly wait for containers to start, build and stop.
-test-docker: venv images
-	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=15 -m 'docker and not compose and not quiet'
+test-docker: venv $(IMAGES)
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=15 \
+	    -m 'docker and not compose and not quiet and not exercises'
+# Every exercise's starter, wrong answers and solution, built and checked as a learner's are:
+# the check fails each mistake for its reason and passes the solution.
+test-exercises: venv $(IMAGES)
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m exercises
 # A quiet run is judged stable, and a runner measures its host's noise: beside the other
 # suites, neither would be true.
-test-quiet: venv images
+test-quiet: venv $(IMAGES)
 	cd backend && ../$(VENV)/bin/pytest -q -m quiet
 
 test-frontend: frontend-deps
@@ -179,12 +189,12 @@ test-frontend: frontend-deps
 
 # The hosting stack, started for real once: build, up, the classroom's browser end-to-end test,
 # a class and two benchmarks, a busy class, two runners, down -v.
-test-compose: venv frontend images
+test-compose: venv frontend $(IMAGES)
 	cd backend && ../$(VENV)/bin/pytest -q -m compose tests/compose
 
 # The learner's end-to-end tests drive real Chromium against the real backend and runner, the
 # course as `make up` serves it (the classroom's run on the hosting stack, in test-compose).
-test-e2e: frontend images
+test-e2e: frontend $(IMAGES)
 	frontend/e2e/with-backend.sh $(E2E_PORT)
 
 # --- benchmarks (not tests: this machine is shared and noisy; results go to results/) ---------

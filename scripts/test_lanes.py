@@ -8,8 +8,11 @@ passed. The first suite to fail stops everything: the end of its log is printed,
 running beside it are stopped, and the exit status is 1. The times, suite by suite, are kept in
 var/test-times.txt (docs/test-times.md has them before and after).
 
+A suite may wait for one in another lane (--after test-exercises=images): it starts only once
+that one has passed, so what the other lane builds is not built twice at once.
+
 Usage: scripts/test_lanes.py --lane host lint test-units --lane docker images test-e2e
-                             [--alone test-quiet]
+                             [--after SUITE=FIRST] [--alone test-quiet]
 """
 
 import argparse
@@ -46,6 +49,10 @@ class Run:
     running: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     outcomes: list[Outcome] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # suite -> the suite it waits for; and the suites passed so far.
+    after: dict[str, str] = field(default_factory=dict)
+    passed: set[str] = field(default_factory=set)
+    progress: threading.Condition = field(default_factory=threading.Condition)
     started: float = field(default_factory=time.monotonic)
 
     def say(self, text: str) -> None:
@@ -81,12 +88,28 @@ def run_suite(run: Run, lane: str, suite: str) -> bool:
         run.outcomes.append(Outcome(suite, lane, seconds, passed, stopped))
     if passed:
         run.say(f"{lane}: {suite} passed in {seconds:.0f} s")
+        with run.progress:
+            run.passed.add(suite)
+            run.progress.notify_all()
     elif first_failure:
         lines = log.read_text(errors="replace").splitlines()[-TAIL_LINES:]
         run.say(f"{lane}: {suite} FAILED after {seconds:.0f} s; the end of {log}:")
         print("\n".join(lines), flush=True)
         stop_the_rest(run)
+        with run.progress:
+            run.progress.notify_all()
     return passed
+
+
+def wait_for_first(run: Run, lane: str, suite: str) -> None:
+    """Until the suite `suite` waits for has passed, or any has failed."""
+    first = run.after.get(suite)
+    if first is None:
+        return
+    with run.progress:
+        if first not in run.passed and not run.failed.is_set():
+            run.say(f"{lane}: {suite} waits for {first}")
+        run.progress.wait_for(lambda: first in run.passed or run.failed.is_set())
 
 
 def stop_the_rest(run: Run) -> None:
@@ -99,6 +122,7 @@ def stop_the_rest(run: Run) -> None:
 
 def run_lane(run: Run, lane: str, suites: list[str]) -> None:
     for suite in suites:
+        wait_for_first(run, lane, suite)
         if run.failed.is_set() or not run_suite(run, lane, suite):
             return
 
@@ -127,10 +151,17 @@ def main() -> int:
         metavar=("NAME", "SUITE"),
         help="a lane: its name, then its suites in order",
     )
+    parser.add_argument(
+        "--after",
+        action="append",
+        default=[],
+        metavar="SUITE=FIRST",
+        help="SUITE starts only once FIRST (in another lane) has passed",
+    )
     parser.add_argument("--alone", nargs="*", default=[], help="suites run after, one at a time")
     args = parser.parse_args()
     LOGS.mkdir(parents=True, exist_ok=True)
-    run = Run()
+    run = Run(after=dict(pair.split("=", 1) for pair in args.after))
     run.say("lanes: " + "; ".join(f"{lane[0]}: {' '.join(lane[1:])}" for lane in args.lane))
     threads = [
         threading.Thread(target=run_lane, args=(run, lane[0], lane[1:]), name=lane[0])

@@ -18,6 +18,8 @@ Protocol = Literal["echo", "http"]
 LessonSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
 ExperimentKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{12}$")]
 VariantId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
+# A server's knobs by name, as the catalog lists them: --trigger et is {"trigger": "et"}.
+Knobs = dict[str, int | str | bool]
 
 
 class RunSettings(BaseModel):
@@ -38,9 +40,7 @@ class RunSettings(BaseModel):
         description="echo: the payload sent back as is; http: a GET answered with the payload as "
         "its body, one request per keep-alive round trip",
     )
-    knobs: dict[str, int | str | bool] = Field(
-        {}, description="server knobs by name, as listed in the catalog"
-    )
+    knobs: Knobs = Field({}, description="server knobs by name, as listed in the catalog")
     rate: float = Field(
         0,
         ge=0,

@@ -2,13 +2,26 @@
 (a run of the learner's variant, judged by criteria), hints, and a solution shown on request.
 Written in content/exercises/<slug>.toml; the starter and the solution are kept as changes to
 the model file (find this text, exactly once; put this instead), so they follow the server as
-it evolves and the content check says when one no longer applies."""
+it evolves and the content check says when one no longer applies.
 
-from typing import Literal
+Beside them, the wrong answers that prove the check (as nbgrader's instructors run the wrong
+submissions they expect): the mistakes a learner makes, each kept as changes to the solution
+and the reason its check must fail with. `make test-exercises` builds and checks every one."""
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from c10klab.runs.schemas import LessonSlug, RunSettings
+
+# A criterion's or a wrong answer's name: lowercase words with dashes.
+Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
+
+# Why a check fails besides its criteria: the answer did not compile (`build`), a correctness
+# check of the load generator failed (`check:<its name>`, e.g. check:echo-half-close), the run
+# failed otherwise (`run`), or it ran but cannot be judged: connections the server never served
+# (`starved`), or figures that describe a failing server (`invalid`).
+RUN_REASONS = ("build", "check", "run", "starved", "invalid")
 
 
 class Change(BaseModel):
@@ -19,14 +32,29 @@ class Change(BaseModel):
 
 
 class Criterion(BaseModel):
-    """One thing the check's run must show. `says` is what it means, in the learner's words."""
+    """One thing the check's run must show. `says` is what it means, in the learner's words.
+    Every kind is an exact count of this run (errors, the exit code, the container's peak of
+    processes, system calls per request): no host noise moves them, so no interval applies."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["errors_at_most", "calls_per_request_at_most", "clean_exit"]
+    id: Name = Field(description="names it in a verdict and in a wrong answer's `fails`")
+    kind: Literal["errors_at_most", "calls_per_request_at_most", "clean_exit", "pids_at_most"]
     value: float = 0
     syscall: str | None = Field(None, description="calls_per_request_at_most: which call")
     says: str = Field(min_length=1)
+
+
+class WrongAnswer(BaseModel):
+    """A mistake a learner makes, as changes to the solution, and the reason its check must
+    fail with: a criterion's id, or one of RUN_REASONS."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    mistake: str = Field(min_length=1, description="the mistake, in the learner's words")
+    changes: list[Change] = Field(min_length=1)
+    fails: str = Field(min_length=1)
 
 
 class ExerciseFile(BaseModel):
@@ -46,6 +74,7 @@ class ExerciseFile(BaseModel):
     )
     run: RunSettings = Field(description="the run that checks an answer (of its variant)")
     criteria: list[Criterion] = Field(min_length=1)
+    wrong: list[WrongAnswer] = Field(min_length=1, description="the mistakes its check catches")
 
 
 class ExerciseSummary(BaseModel):
@@ -71,6 +100,7 @@ class SolutionOut(BaseModel):
 
 
 class Measured(BaseModel):
+    id: str = Field(description="the criterion's")
     says: str
     ok: bool
     value: float | None = Field(description="what the run measured; null if it could not")
@@ -83,4 +113,9 @@ class Verdict(BaseModel):
 
     status: Literal["pending", "passed", "failed"]
     reasons: list[str] = []
+    failed: list[str] = Field(
+        [],
+        description="why, by name: the criteria not met, or build, check:<name>, run, "
+        "starved, invalid",
+    )
     measured: list[Measured] = []

@@ -1,13 +1,14 @@
 """Reading exercises, making their starter and solution files, and judging an answer's run."""
 
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
 from c10klab.errors import NotFound, describe_errors
 from c10klab.exercises.schemas import (
+    RUN_REASONS,
     Change,
     Criterion,
     ExerciseFile,
@@ -15,7 +16,9 @@ from c10klab.exercises.schemas import (
     ExerciseSummary,
     Measured,
     Verdict,
+    WrongAnswer,
 )
+from c10klab.results.schemas import FailedData, RunResult
 from c10klab.sandboxes.schemas import Catalog
 
 EXERCISES_DIR = "exercises"
@@ -78,6 +81,14 @@ def solution_of(exercise: ExerciseFile, catalog: Catalog, sandboxes_dir: Path) -
     return apply_changes(original, exercise.solution, "solution")
 
 
+def wrong_answer_of(
+    exercise: ExerciseFile, wrong: WrongAnswer, catalog: Catalog, sandboxes_dir: Path
+) -> str:
+    """The whole file of a wrong answer: the solution with the mistake made."""
+    solution = solution_of(exercise, catalog, sandboxes_dir)
+    return apply_changes(solution, wrong.changes, f"wrong answer {wrong.name!r}:")
+
+
 def summaries(content_dir: Path) -> list[ExerciseSummary]:
     found = []
     for path in exercise_paths(content_dir):
@@ -116,46 +127,104 @@ def exercise_out(
 # --- judging an answer ----------------------------------------------------------------------------
 
 
-def _syscalls_per_request(result: dict[str, Any], syscall: str) -> tuple[float | None, str]:
-    counted = result.get("syscalls") or {}
-    if counted.get("refused"):
-        return None, f"this host could not count system calls: {counted['refused']}"
-    for row in counted.get("rows") or []:
-        if row.get("syscall") == syscall:
-            return float(row["per_request"]), ""
+@dataclass(frozen=True)
+class AnswerRun:
+    """An answer's check run as the judge reads it: its status, and its figures once done or
+    its `failed` event's data (the compiler's messages, the correctness check that failed)."""
+
+    status: str
+    result: RunResult | None = None
+    failure: FailedData | None = None
+    error: str | None = None
+
+
+def _syscalls_per_request(result: RunResult, syscall: str) -> tuple[float | None, str]:
+    counted = result.syscalls
+    if counted is None:
+        return None, "the run counted no system calls"
+    if counted.refused:
+        return None, f"this host could not count system calls: {counted.refused}"
+    for row in counted.rows:
+        if row.syscall == syscall:
+            return row.per_request, ""
     return 0.0, ""  # not called at all
 
 
-def measure(criterion: Criterion, result: dict[str, Any]) -> Measured:
-    summary = result.get("summary") or {}
-    server = result.get("server") or {}
+def _measured(criterion: Criterion, value: float | None, ok: bool, why: str = "") -> Measured:
+    says = f"{criterion.says} ({why})" if why else criterion.says
+    limit = None if criterion.kind == "clean_exit" else criterion.value
+    return Measured(id=criterion.id, says=says, ok=ok, value=value, limit=limit)
+
+
+def measure(criterion: Criterion, result: RunResult) -> Measured:
+    """What the run shows of one criterion: the count, and whether it is within the limit."""
+    server = result.server
     if criterion.kind == "errors_at_most":
-        errors = float(summary.get("error_total", 0))
-        return Measured(
-            says=criterion.says, ok=errors <= criterion.value, value=errors, limit=criterion.value
-        )
+        errors = float(result.summary.error_total)
+        return _measured(criterion, errors, errors <= criterion.value)
     if criterion.kind == "clean_exit":
-        code = server.get("exit_code")
-        return Measured(says=criterion.says, ok=code == 0, value=code, limit=0)
+        code = server.exit_code if server else None
+        return _measured(criterion, code, code == 0)
+    if criterion.kind == "pids_at_most":
+        # Docker's count of the container's processes and threads (zombies included): the
+        # server's own code cannot change it.
+        peak = server.pids_peak if server else None
+        if peak is None:
+            return _measured(criterion, None, False, "Docker reported no process count")
+        return _measured(criterion, peak, peak <= criterion.value)
     calls, why = _syscalls_per_request(result, criterion.syscall or "")
-    if calls is None:
-        return Measured(says=f"{criterion.says} ({why})", ok=False, value=None)
-    return Measured(
-        says=criterion.says, ok=calls <= criterion.value, value=calls, limit=criterion.value
-    )
+    return _measured(criterion, calls, calls is not None and calls <= criterion.value, why)
 
 
-def judge(
-    exercise: ExerciseFile, status: str, result: dict[str, Any] | None, error: str | None
-) -> Verdict:
-    """The verdict on an answer whose check run is in `status`, with its result or error."""
-    if status in ("queued", "running"):
+def refusals(result: RunResult) -> list[tuple[str, str]]:
+    """Why a run whose criteria all hold still cannot pass, by name: connections the server
+    never served (its counts describe the clients it did serve), or figures of a failing
+    server (lesson 10's trap: a count over the lucky requests looks clean)."""
+    starved = result.summary.starved or 0
+    if starved:
+        return [
+            (
+                "starved",
+                f"{starved} connection{'s' if starved != 1 else ''} got no reply during the "
+                "whole run: the server served fewer clients at once than it was given",
+            )
+        ]
+    if not result.valid:
+        return [("invalid", f"the run cannot be judged: {result.invalid_reason}")]
+    return []
+
+
+def failure_name(failure: FailedData | None) -> str:
+    """A failed run's reason by name: build, check:<the check>, or run."""
+    if failure is not None and failure.diagnostics is not None:
+        return "build"
+    if failure is not None and failure.check is not None and failure.check.failed is not None:
+        return f"check:{failure.check.failed.check}"
+    return "run"
+
+
+def judge(exercise: ExerciseFile, run: AnswerRun) -> Verdict:
+    """The verdict on an answer: pending while its run is under way; then every criterion's
+    measurement, and passed only if all hold and the run can be judged at all."""
+    if run.status in ("queued", "running"):
         return Verdict(status="pending")
-    if status != "done" or result is None:
-        return Verdict(status="failed", reasons=[error or f"the check run was {status}"])
-    measured = [measure(c, result) for c in exercise.criteria]
-    reasons = [m.says for m in measured if not m.ok]
-    return Verdict(status="failed" if reasons else "passed", reasons=reasons, measured=measured)
+    if run.status != "done" or run.result is None:
+        reason = (run.failure.reason if run.failure else None) or run.error
+        return Verdict(
+            status="failed",
+            reasons=[reason or f"the check run was {run.status}"],
+            failed=[failure_name(run.failure)],
+        )
+    measured = [measure(c, run.result) for c in exercise.criteria]
+    unmet = [(m.id, m.says) for m in measured if not m.ok]
+    # The criteria say what is wrong in the learner's terms; a refusal only when they hold.
+    why = unmet or refusals(run.result)
+    return Verdict(
+        status="failed" if why else "passed",
+        reasons=[says for _, says in why],
+        failed=[name for name, _ in why],
+        measured=measured,
+    )
 
 
 # --- the content check ----------------------------------------------------------------------------
@@ -163,22 +232,45 @@ def judge(
 
 def check_exercise(path: Path, catalog: Catalog, sandboxes_dir: Path, lessons: set[str]) -> str:
     """Why this exercise cannot be used, or "": it reads, names a lesson and a C server, its
-    starter and solution apply to the server's file and differ, and a count it judges is one
-    its run makes (whether the server takes its run is the caller's check)."""
+    starter and solution apply to the server's file and differ, a count it judges is one its
+    run makes, and every wrong answer applies to the solution and fails for a reason the judge
+    can give (whether each really fails so is `make test-exercises`'s check)."""
     problem = ""
     try:
         exercise = read_exercise(path)
+        solution = solution_of(exercise, catalog, sandboxes_dir)
         counts = [c for c in exercise.criteria if c.kind == "calls_per_request_at_most"]
         if exercise.lesson not in lessons:
             problem = f"no lesson {exercise.lesson!r}"
-        elif starter_of(exercise, catalog, sandboxes_dir) == solution_of(
-            exercise, catalog, sandboxes_dir
-        ):
+        elif starter_of(exercise, catalog, sandboxes_dir) == solution:
             problem = "the starter is the solution"
         elif any(not c.syscall for c in counts):
             problem = "a calls_per_request_at_most criterion names no syscall"
         elif counts and exercise.run.profile != "syscalls":
             problem = 'counting system calls needs profile = "syscalls" in [run]'
+        else:
+            problem = _wrong_answers_problem(exercise, solution, catalog, sandboxes_dir)
     except ExerciseError as bad:
         problem = str(bad).removeprefix(f"{path.name}: ")
     return f"exercises/{path.name}: {problem}" if problem else ""
+
+
+def _wrong_answers_problem(
+    exercise: ExerciseFile, solution: str, catalog: Catalog, sandboxes_dir: Path
+) -> str:
+    criteria = [c.id for c in exercise.criteria]
+    names = [w.name for w in exercise.wrong]
+    for label, ids in (("criterion id", criteria), ("wrong answer name", names)):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            return f"the {label} {twice[0]!r} is used twice"
+    for wrong in exercise.wrong:
+        if wrong.fails not in (*criteria, *RUN_REASONS) and not wrong.fails.startswith("check:"):
+            return (
+                f"wrong answer {wrong.name!r} fails with {wrong.fails!r}: name one of its "
+                f"criteria ({', '.join(criteria)}), check:<a correctness check> or one of "
+                f"{', '.join(r for r in RUN_REASONS if r != 'check')}"
+            )
+        if wrong_answer_of(exercise, wrong, catalog, sandboxes_dir) == solution:
+            return f"wrong answer {wrong.name!r} is the solution"
+    return ""

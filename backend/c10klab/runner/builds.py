@@ -23,7 +23,7 @@ from typing_extensions import TypedDict
 
 from c10klab.config import Settings
 from c10klab.results.schemas import BuildOutcome, CheckFailure, CheckOutcome, Diagnostic
-from c10klab.run_request import Protocol
+from c10klab.run_request import Knobs, Protocol
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.lines import CheckLine, parse_line
 from c10klab.runner.plan import (
@@ -276,20 +276,21 @@ class VariantBuilds:
         server: Server,
         tag: str,
         say: Callable[[CheckOutcome], None],
+        knobs: Knobs | None = None,
     ) -> list[CheckOutcome]:
-        """The load generator's correctness check in every protocol the server speaks; the
-        first failure ends it."""
+        """The load generator's correctness check in every protocol the server speaks, the
+        server run with `knobs`; the first failure ends it."""
         outcomes = []
         for protocol in server.protocols:
-            outcome = self.check_protocol(run_id, server, tag, protocol)
+            outcome = self.check_protocol(run_id, server, tag, protocol, knobs)
             say(outcome)
             outcomes.append(outcome)
         return outcomes
 
     def check_protocol(
-        self, run_id: str, server: Server, tag: str, protocol: Protocol
+        self, run_id: str, server: Server, tag: str, protocol: Protocol, knobs: Knobs | None
     ) -> CheckOutcome:
-        plan = check_plan(run_id, server, tag, protocol, self.settings)
+        plan = check_plan(run_id, server, tag, protocol, self.settings, knobs)
         try:
             served = self.engine.start(plan.server)
         except EngineError as exc:

@@ -16,7 +16,7 @@ from typing import TypedDict
 from docker.types import Healthcheck, LogConfig, Mount, Ulimit
 
 from c10klab.config import Settings, parse_cpus, spare_cpuset
-from c10klab.run_request import Protocol, RunRequest
+from c10klab.run_request import Knobs, Protocol, RunRequest
 from c10klab.runner.measure import counter_args
 from c10klab.sandboxes.schemas import Server
 
@@ -452,13 +452,22 @@ CHECK_CONNECTIONS = 64  # loadgen --check's most: connections open at once in it
 
 
 def check_plan(
-    run_id: str, server: Server, image: str, protocol: Protocol, settings: Settings
+    run_id: str,
+    server: Server,
+    image: str,
+    protocol: Protocol,
+    settings: Settings,
+    knobs: Knobs | None = None,
 ) -> RunPlan:
     """A variant's server and the load generator's correctness check beside it, for one
     protocol: the same hardening as a benchmark's containers. The server runs as for a run of
-    that protocol, with no knobs, and the connections the check opens."""
+    that protocol, with the run's knobs (an exercise's `--trigger et` must be checked
+    edge-triggered: the mistakes it teaches show only there), and the connections the check
+    opens."""
     connections = server.limits.serves_at_once or CHECK_CONNECTIONS
-    request = RunRequest(server=server.id, protocol=protocol, connections=connections)
+    request = RunRequest(
+        server=server.id, protocol=protocol, connections=connections, knobs=knobs or {}
+    )
     role = f"check-{protocol}"
     hardening = _locked_down(run_id, f"{role}-server", settings) | variant_hardening(
         server, settings

@@ -430,7 +430,7 @@ class Runner:
                 raise RunFailed("cancelled", cancelled=True)
             if self.already_checked(ex.run, variant):
                 return CheckResult(build=build, checks=[])
-            checks = self.builds.check(ex.run.id, server, image, say)
+            checks = self.builds.check(ex.run.id, server, image, say, ex.run.request.knobs)
         except VariantFailed as failure:
             raise RunFailed(
                 failure.reason, failure.logs, diagnostics=failure.diagnostics, check=failure.check

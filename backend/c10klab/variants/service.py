@@ -6,9 +6,10 @@ from c10klab.errors import Forbidden, InvalidRequest, NotFound
 from c10klab.exercises import service as exercises
 from c10klab.exercises.schemas import Verdict
 from c10klab.people.store import Person
+from c10klab.results.schemas import FailedData, RunResult
 from c10klab.runs.schemas import RunCreated, RunRequest
 from c10klab.runs.service import validate_request
-from c10klab.runs.store import NOT_QUEUED, Admission, RunStore
+from c10klab.runs.store import NOT_QUEUED, Admission, Run, RunStore
 from c10klab.sandboxes.schemas import Catalog
 from c10klab.variants.schemas import MAX_SOURCE_BYTES, VariantCreated, VariantOut, VariantRequest
 from c10klab.variants.store import Variant, VariantStore
@@ -96,11 +97,22 @@ def verdict_of(variant: Variant, runs: RunStore, settings: Settings) -> Verdict 
     try:
         exercise = exercises.find_exercise(settings.content_dir, variant.exercise)
     except NotFound:
-        return Verdict(status="failed", reasons=[f"the exercise {variant.exercise} is gone"])
+        return Verdict(
+            status="failed", reasons=[f"the exercise {variant.exercise} is gone"], failed=["run"]
+        )
     run = runs.get_run(variant.check_run_id)
     if run is None:
-        return Verdict(status="failed", reasons=["its check run is gone"])
-    return exercises.judge(exercise, run.status, run.result, run.error)
+        return Verdict(status="failed", reasons=["its check run is gone"], failed=["run"])
+    return exercises.judge(exercise, answer_run(run, runs))
+
+
+def answer_run(run: Run, runs: RunStore) -> exercises.AnswerRun:
+    """A check run as the judge reads it: its figures, or the data of its `failed` event."""
+    if run.status == "done" and run.result is not None:
+        return exercises.AnswerRun(run.status, result=RunResult.model_validate(run.result))
+    failed = [e for e in runs.events_after(run.id) if e.type == "failed"]
+    failure = FailedData.model_validate(failed[-1].data) if failed else None
+    return exercises.AnswerRun(run.status, failure=failure, error=run.error)
 
 
 def variant_out(

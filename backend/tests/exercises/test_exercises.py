@@ -1,6 +1,6 @@
 """Exercises: read as content, answered as variants, judged from their run's result. The runs
-themselves are in tests/variants/test_exercises_docker.py (each starter fails, each solution
-passes, on the real engine)."""
+themselves are in tests/variants/test_exercises_docker.py (each starter fails, each wrong answer
+fails with the reason it names, each solution passes, on the real engine)."""
 
 import shutil
 from pathlib import Path
@@ -10,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
-from c10klab.exercises.service import find_exercise, judge
+from c10klab.exercises.service import AnswerRun, find_exercise, judge
+from c10klab.results.schemas import CheckOutcome, FailedData, RunResult
 from c10klab.runs.store import RunStore
 from c10klab.sandboxes.service import load_catalog
 
@@ -57,7 +58,7 @@ def test_an_answer_is_a_variant_checked_by_the_exercises_run(
     assert run.request.variant == created.json()["id"]
     variant = client.get(f"/api/variants/{created.json()['id']}").json()
     assert variant["exercise"] == "select-value-result"
-    assert variant["verdict"] == {"status": "pending", "reasons": [], "measured": []}
+    assert variant["verdict"] == {"status": "pending", "reasons": [], "failed": [], "measured": []}
 
     for wrong, said in [
         (body | {"exercise": "nope"}, "no exercise"),
@@ -69,37 +70,102 @@ def test_an_answer_is_a_variant_checked_by_the_exercises_run(
 
 
 def result(
-    errors: int = 0, exit_code: int = 0, syscalls: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    return {
-        "summary": {"error_total": errors},
-        "server": {"exit_code": exit_code},
-        "syscalls": syscalls,
-    }
+    errors: int = 0,
+    exit_code: int = 0,
+    syscalls: dict[str, Any] | None = None,
+    starved: int = 0,
+    invalid_reason: str | None = None,
+    pids: int = 5,
+) -> RunResult:
+    """A finished check run's figures, as the runner records them."""
+    return RunResult.model_validate(
+        {
+            "summary": {
+                "qps": 100.0,
+                "requests": 200,
+                "duration_s": 2.0,
+                "error_total": errors,
+                "starved": starved,
+                "latency_us": {"p50": 80, "p90": 90, "p99": 99, "p999": 120, "max": 150},
+            },
+            "server": {"exit_code": exit_code, "pids_peak": pids},
+            "syscalls": syscalls,
+            "valid": invalid_reason is None,
+            "invalid_reason": invalid_reason,
+        }
+    )
+
+
+def done(figures: RunResult) -> AnswerRun:
+    return AnswerRun("done", result=figures)
 
 
 def test_the_verdict_reads_every_criterion_from_the_run() -> None:
     forking = find_exercise(REAL.content_dir, "fork-per-connection")
-    assert judge(forking, "running", None, None).status == "pending"
-    failed_run = judge(forking, "failed", None, "your server exited with code 1")
-    assert failed_run.status == "failed" and failed_run.reasons == [
-        "your server exited with code 1"
-    ]
-    starved = judge(forking, "done", result(errors=9), None)
-    assert starved.status == "failed" and len(starved.reasons) == 1
-    assert [(m.ok, m.value) for m in starved.measured] == [(False, 9), (True, 0)]
-    assert judge(forking, "done", result(), None).status == "passed"
+    assert judge(forking, AnswerRun("running")).status == "pending"
+    failed_run = judge(forking, AnswerRun("failed", error="your server exited with code 1"))
+    assert failed_run.status == "failed" and failed_run.failed == ["run"]
+    assert failed_run.reasons == ["your server exited with code 1"]
+
+    errors = judge(forking, done(result(errors=9)))
+    assert errors.status == "failed" and errors.failed == ["answers-all"]
+    measured = [(m.id, m.ok, m.value) for m in errors.measured]
+    assert measured == [("answers-all", False, 9), ("no-zombies", True, 5), ("clean-exit", True, 0)]
+    zombies = judge(forking, done(result(pids=16)))
+    assert zombies.failed == ["no-zombies"] and zombies.measured[1].limit == 12
+    assert judge(forking, done(result())).status == "passed"
 
     batch = find_exercise(REAL.content_dir, "io-uring-batch")
 
-    def enter(per_request: float) -> dict[str, Any]:
-        row = {"syscall": "io_uring_enter", "per_request": per_request}
-        return result(syscalls={"refused": None, "rows": [row]})
+    def enter(per_request: float) -> RunResult:
+        row = {"syscall": "io_uring_enter", "calls": 9, "errors": 0, "per_request": per_request}
+        counted = {"method": "perf", "refused": None, "requests": 9, "calls_per_request": 1.0}
+        return result(syscalls=counted | {"rows": [row]})
 
-    assert judge(batch, "done", enter(0.04), None).status == "passed"
-    assert judge(batch, "done", enter(1.05), None).status == "failed"
-    refused = judge(batch, "done", result(syscalls={"refused": "perf is not allowed"}), None)
+    assert judge(batch, done(enter(0.04))).status == "passed"
+    assert judge(batch, done(enter(1.05))).failed == ["batched-enters"]
+    perf_refused: dict[str, Any] = {
+        "method": "perf",
+        "refused": "perf is not allowed",
+        "requests": None,
+        "calls_per_request": None,
+        "rows": [],
+    }
+    refused = judge(batch, done(result(syscalls=perf_refused)))
     assert refused.status == "failed" and "perf is not allowed" in refused.reasons[0]
+
+
+def test_a_run_that_cannot_be_judged_fails_even_when_its_counts_hold() -> None:
+    """Lesson 10's trap: counts over the clients a server did serve look clean."""
+    forking = find_exercise(REAL.content_dir, "fork-per-connection")
+    starved = judge(forking, done(result(starved=2, invalid_reason="2 connections got no reply")))
+    assert starved.status == "failed" and starved.failed == ["starved"]
+    assert starved.reasons == [
+        "2 connections got no reply during the whole run: the server served fewer clients at "
+        "once than it was given"
+    ]
+    invalid = judge(forking, done(result(invalid_reason="3 requests got no reply in time")))
+    assert invalid.failed == ["invalid"]
+    assert invalid.reasons == ["the run cannot be judged: 3 requests got no reply in time"]
+    # A criterion that fails is the reason given; the refusal only backs it up.
+    both = judge(forking, done(result(errors=3, invalid_reason="3 requests timed out")))
+    assert both.failed == ["answers-all"]
+
+
+def test_a_failed_run_is_named_by_what_failed() -> None:
+    drain = find_exercise(REAL.content_dir, "et-drain")
+    check = CheckOutcome.model_validate(
+        {
+            "protocol": "echo",
+            "ok": False,
+            "passed": [],
+            "failed": {"check": "echo-sizes", "message": "only 512 of 1000 bytes came back"},
+        }
+    )
+    checked = judge(drain, AnswerRun("failed", failure=FailedData(reason="x", check=check)))
+    assert checked.failed == ["check:echo-sizes"] and checked.reasons == ["x"]
+    built = FailedData(reason="it did not compile", diagnostics=[])
+    assert judge(drain, AnswerRun("failed", failure=built)).failed == ["build"]
 
 
 @pytest.fixture
@@ -118,8 +184,24 @@ def course(tmp_path: Path) -> Settings:
             lambda t: t.replace("r = loop_read(c);\n    while", "r = nowhere(c);\n    while"),
             "0 times",
         ),
-        (lambda t: t.replace("connections = 20", "connections = 99999"), "its run: connections"),
+        (lambda t: t.replace("connections = 1\n", "connections = 99999\n"), "its run: connections"),
         (lambda t: t.replace('title = "', 'titel = "'), "titel"),
+        (
+            lambda t: t.replace('fails = "reads-until-eagain"', 'fails = "too-slow"'),
+            "wrong answer 'reads-past-eagain' fails with 'too-slow': name one of its criteria",
+        ),
+        (
+            lambda t: t.replace('name = "fixed-reads"', 'name = "level-triggered"'),
+            "the wrong answer name 'level-triggered' is used twice",
+        ),
+        (
+            lambda t: t.replace('id = "answers-all"', 'id = "Answers All"'),
+            "criteria.0.id",
+        ),
+        (
+            lambda t: t.replace("           (edge_triggered ? EPOLLET : 0);\n", "nowhere\n", 1),
+            "wrong answer 'level-triggered': change 1",
+        ),
     ],
 )
 def test_the_content_check_says_what_is_wrong_with_an_exercise(

@@ -213,3 +213,14 @@ def test_a_server_with_a_process_per_connection_may_hold_what_its_request_needs(
     assert pids_limit(epoll, asks(10)) == epoll.limits.pids  # a fixed count
     plan = plan_run("abc123", forking, asking(connections=50, knobs={}), Settings())
     assert plan.server.kwargs["pids_limit"] == 150
+
+
+def test_a_check_runs_the_server_with_the_runs_knobs_or_none() -> None:
+    """An exercise's edge-triggered server is checked edge-triggered: a read-once mistake
+    passes every check of a level-triggered one."""
+    settings = Settings()
+    plain = check_plan("abc123", SERVER, "c10klab/variant:x", "echo", settings)
+    knobbed = check_plan("abc123", SERVER, "c10klab/variant:x", "echo", settings, {"trigger": "et"})
+    assert "--trigger" not in plain.server.command
+    command = knobbed.server.command
+    assert command[command.index("--trigger") + 1] == "et"

@@ -235,5 +235,5 @@ export function aVariant(overrides: Partial<Variant> = {}): Variant {
 /** A variant `id` that answers `exercise` (null: an edit in the free editor), its verdict's
  *  status `status` (null: none), as GET /api/variants lists it. */
 export function anAnswer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
-  return aVariant({ id, check_run_id: `r-${id}`, exercise, verdict: status ? { status, reasons: [], measured: [] } : null });
+  return aVariant({ id, check_run_id: `r-${id}`, exercise, verdict: status ? { status, reasons: [], failed: [], measured: [] } : null });
 }

@@ -19,6 +19,10 @@
 //! - `echo-half-close`: 10000 bytes, then shutdown(SHUT_WR): all 10000 must come back, then
 //!   end-of-stream. Catches a server that closes on read() == 0 before its output is sent, or
 //!   never closes.
+//! - `echo-slow-reader`: 16 MiB written while nothing is read, until the writes stall, then
+//!   the whole echo read. By then the server's writes have come back short (more was sent
+//!   than its send buffer and our receive buffer hold): catches a server that keeps what it
+//!   could not write but never asks to be told when it can write again (EPOLLOUT, POLLOUT).
 //!
 //! http (every request is `GET / HTTP/1.1` with `Host: x`; a response must be `HTTP/1.1 200`
 //! with a Content-Length and exactly that many body bytes):
@@ -39,6 +43,7 @@
 use std::fmt::Display;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -64,6 +69,13 @@ const ROUNDS: usize = 5;
 const MANY_PAYLOAD_MAX: usize = 4096;
 /// Bytes sent before the half-close.
 const HALF_CLOSE_BYTES: usize = 10_000;
+/// Bytes of `echo-slow-reader`: more than the most Linux lets the server's send buffer and
+/// our receive buffer hold together (tcp_wmem's 4 MiB and tcp_rmem's 6 MiB by default).
+const SLOW_READER_BYTES: usize = 16 << 20;
+/// Written at a time by `echo-slow-reader`, counting progress in between.
+const SLOW_READER_CHUNK: usize = 64 << 10;
+/// How long `echo-slow-reader`'s writes must make no progress before it reads.
+const STALL: Duration = Duration::from_millis(300);
 /// Requests of `http-keep-alive`.
 const KEEP_ALIVE_REQUESTS: usize = 20;
 /// Requests of `http-pipelined`, all in one write.
@@ -84,10 +96,11 @@ pub const HTTP_CLOSE_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\nConnection:
 type Check = (&'static str, fn(&mut Session) -> Result<(), Problem>);
 
 /// The echo checks, in the order they run.
-const ECHO_CHECKS: [Check; 3] = [
+const ECHO_CHECKS: [Check; 4] = [
     ("echo-sizes", echo_sizes),
     ("echo-many-connections", echo_many_connections),
     ("echo-half-close", echo_half_close),
+    ("echo-slow-reader", echo_slow_reader),
 ];
 
 /// The HTTP checks, in the order they run.
@@ -175,14 +188,7 @@ fn ready_address(config: &Config) -> Result<SocketAddr, String> {
 
 /// Runs `options.protocol`'s checks against `addr` in order, stopping at the first failure.
 pub fn run(addr: SocketAddr, options: &Options) -> CheckReport {
-    let mut session = Session {
-        addr,
-        connections: options.connections.max(1),
-        timeout: options.timeout,
-        bound: options.bound,
-        end: Instant::now() + options.bound,
-        rng: Rng::new(options.seed),
-    };
+    let mut session = Session::new(addr, options);
     let mut passed = Vec::new();
     for &(name, check) in checks(options.protocol) {
         let started = Instant::now();
@@ -225,6 +231,17 @@ struct Session {
 }
 
 impl Session {
+    fn new(addr: SocketAddr, options: &Options) -> Session {
+        Session {
+            addr,
+            connections: options.connections.max(1),
+            timeout: options.timeout,
+            bound: options.bound,
+            end: Instant::now() + options.bound,
+            rng: Rng::new(options.seed),
+        }
+    }
+
     /// The deadline of an operation starting now: `--timeout-ms` from now, or the end of the
     /// whole check if that comes first.
     fn deadline(&self) -> Deadline {
@@ -645,6 +662,67 @@ fn echo_half_close(s: &mut Session) -> Result<(), Problem> {
     Err(problem.within(&context))
 }
 
+/// `echo-slow-reader`: [`SLOW_READER_BYTES`] written from a second thread while this one
+/// reads nothing until the writes have stalled for [`STALL`], then the whole echo. A stall
+/// means every buffer between us is full, the server's send buffer too: its writes came back
+/// short, and it holds output it can send only once told the socket is writable again.
+fn echo_slow_reader(s: &mut Session) -> Result<(), Problem> {
+    let context = format!(
+        "{} MiB, none read until the writes stall",
+        SLOW_READER_BYTES >> 20
+    );
+    let stream = s.connect()?;
+    let payload = s.rng.bytes(SLOW_READER_BYTES);
+    let sent = AtomicUsize::new(0);
+    // The writes wait for our reads, which wait for the stall: more than one timeout.
+    let writes_deadline = s.deadline_in(s.timeout + STALL, Limit::Timeout(s.timeout + STALL));
+    thread::scope(|scope| {
+        let sender = scope.spawn(|| {
+            for chunk in payload.chunks(SLOW_READER_CHUNK) {
+                write_before(&stream, chunk, &writes_deadline).map_err(|m| {
+                    let done = sent.load(Ordering::Relaxed);
+                    format!("after {} of {}: {m}", count(done), count(payload.len()))
+                })?;
+                sent.fetch_add(chunk.len(), Ordering::Relaxed);
+            }
+            Ok(())
+        });
+        wait_for_stall(&sent, payload.len());
+        let echoed = read_echo(&stream, &payload, &s.deadline());
+        if echoed.is_err() {
+            // Wakes the writer if it waits for room the server will never make.
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+        let written = sender
+            .join()
+            .unwrap_or_else(|_| Err("the writing thread panicked".to_string()));
+        echoed.map_err(|p| {
+            p.within(&context).note(
+                "a write() that comes back short leaves output to send once the socket is \
+                 writable again: does the server ask to be told (EPOLLOUT, POLLOUT)?",
+            )
+        })?;
+        written.map_err(|m| Problem::new(m).within(&context))
+    })
+}
+
+/// Returns once `sent` has not moved for [`STALL`], or has reached `total`.
+fn wait_for_stall(sent: &AtomicUsize, total: usize) {
+    let (mut seen, mut since) = (usize::MAX, Instant::now());
+    loop {
+        let now = sent.load(Ordering::Relaxed);
+        if now >= total {
+            return;
+        }
+        if now != seen {
+            (seen, since) = (now, Instant::now());
+        } else if since.elapsed() >= STALL {
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// A client connection speaking HTTP/1.1: requests out, responses parsed as they come.
 struct HttpConn {
     stream: TcpStream,
@@ -949,6 +1027,31 @@ mod tests {
         drop(keep);
     }
 
+    /// Echoes without blocking as an event loop that never asks for EPOLLOUT does: what a
+    /// write leaves is sent only after a later read, and past 256 KiB held it stops reading
+    /// (backpressure). Once its client stops sending, the held output never goes.
+    fn echo_never_waiting_to_write(mut s: TcpStream) {
+        s.set_nonblocking(true).unwrap();
+        let (mut held, mut buf) = (Vec::new(), [0u8; 16384]);
+        while held.len() <= 256 << 10 {
+            match s.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => held.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    thread::sleep(Duration::from_millis(1));
+                    continue; // no input: nothing tells it the socket is writable
+                }
+                Err(_) => return,
+            }
+            match s.write(&held) {
+                Ok(written) => drop(held.drain(..written)),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return,
+            }
+        }
+        thread::sleep(Duration::from_secs(5));
+    }
+
     /// Reads and discards everything: never replies.
     fn drain(mut s: TcpStream) {
         let mut buf = [0u8; 16384];
@@ -1081,11 +1184,24 @@ mod tests {
     fn a_right_echo_server_passes_every_check() {
         let report = check(serve(echo), Protocol::Echo);
         assert!(report.ok, "{report:?}");
-        assert_eq!(
-            report.passed,
-            ["echo-sizes", "echo-many-connections", "echo-half-close"]
-        );
+        assert_eq!(report.passed, names(Protocol::Echo));
+        assert_eq!(report.passed.len(), 4);
         assert_eq!(report.failed, None);
+    }
+
+    #[test]
+    fn a_server_that_never_waits_to_write_fails_the_slow_reader() {
+        // Alone: when its last write of a payload comes back short it can fail the others
+        // too, depending on how fast this side reads.
+        let addr = serve(echo_never_waiting_to_write);
+        let problem = echo_slow_reader(&mut Session::new(addr, &options(Protocol::Echo)));
+        let message = problem.unwrap_err().message;
+        assert!(
+            message.starts_with("16 MiB, none read until the writes stall: only "),
+            "{message}"
+        );
+        assert!(message.contains("(EPOLLOUT, POLLOUT)?"), "{message}");
+        assert!(echo_slow_reader(&mut Session::new(serve(echo), &options(Protocol::Echo))).is_ok());
     }
 
     #[test]

@@ -757,7 +757,7 @@ fn check_passes_a_right_echo_server_and_ignores_the_load_flags() {
     assert_eq!(
         line,
         json!({"type": "check", "ok": true, "protocol": "echo",
-               "passed": ["echo-sizes", "echo-many-connections", "echo-half-close"],
+               "passed": ["echo-sizes", "echo-many-connections", "echo-half-close", "echo-slow-reader"],
                "failed": null})
     );
     assert!(started.elapsed() < Duration::from_secs(30));

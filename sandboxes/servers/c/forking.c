@@ -183,6 +183,9 @@ static void accept_loop(int listen_fd)
  * Relies on: SIGTERM's default action ending each child at once (run_child() restored
  * it), and on waitpid() sleeping until some child has exited. SIGCHLD stays blocked, so
  * the handler cannot collect a child behind our back: waitpid() here collects them all.
+ * If it fails with children still in the table (ECHILD: none left to wait for), the table
+ * was wrong, e.g. children reaped elsewhere without forget_child(): -1, and main() exits
+ * with a failure rather than claim a clean stop.
  */
 /* ANCHOR: stop-children */
 static int stop_children(void)
@@ -200,6 +203,7 @@ static int stop_children(void)
             if (errno == EINTR)
                 continue;
             log_errno("waitpid() failed with %d children left", child_count);
+            stopped = -1;
             break;
         }
         forget_child(pid);
@@ -242,8 +246,12 @@ int main(int argc, char **argv)
     accept_loop(listen_fd);
 
     int stopped = stop_children();
+    close_or_log(listen_fd);
+    if (stopped < 0) {
+        log_msg("%s received: lost track of child processes, exiting", stop_signal_name());
+        return EXIT_FAILURE;
+    }
     log_msg("%s received: stopped %d child process%s, exiting", stop_signal_name(), stopped,
             stopped == 1 ? "" : "es");
-    close_or_log(listen_fd);
     return 0;
 }

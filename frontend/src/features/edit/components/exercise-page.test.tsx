@@ -44,8 +44,8 @@ const exercise: Exercise = {
     repetitions: 1,
   },
   criteria: [
-    { kind: 'errors_at_most', value: 0, says: 'every request is answered' },
-    { kind: 'calls_per_request_at_most', value: 3, syscall: 'read', says: 'at most 3 read() calls per request' },
+    { id: 'answers-all', kind: 'errors_at_most', value: 0, says: 'every request is answered' },
+    { id: 'reads', kind: 'calls_per_request_at_most', value: 3, syscall: 'read', says: 'at most 3 read() calls per request' },
   ],
 };
 
@@ -58,17 +58,19 @@ function answer(id: string, verdict: Verdict | null, created_at = '2026-11-25T10
 const failedVerdict: Verdict = {
   status: 'failed',
   reasons: ['every request is answered'],
+  failed: ['answers-all'],
   measured: [
-    { says: 'every request is answered', ok: false, value: 37, limit: 0 },
-    { says: 'at most 3 read() calls per request', ok: true, value: 1.0234, limit: 3 },
+    { id: 'answers-all', says: 'every request is answered', ok: false, value: 37, limit: 0 },
+    { id: 'reads', says: 'at most 3 read() calls per request', ok: true, value: 1.0234, limit: 3 },
   ],
 };
 const passedVerdict: Verdict = {
   status: 'passed',
   reasons: [],
+  failed: [],
   measured: [
-    { says: 'every request is answered', ok: true, value: 0, limit: 0 },
-    { says: 'at most 3 read() calls per request', ok: true, value: 2.5, limit: 3 },
+    { id: 'answers-all', says: 'every request is answered', ok: true, value: 0, limit: 0 },
+    { id: 'reads', says: 'at most 3 read() calls per request', ok: true, value: 2.5, limit: 3 },
   ],
 };
 
@@ -192,7 +194,7 @@ describe('ExercisePage', () => {
   });
 
   it('asks again while the verdict is still pending, then shows it passed', async () => {
-    const verdicts = [{ status: 'pending', reasons: [], measured: [] } satisfies Verdict, passedVerdict];
+    const verdicts = [{ status: 'pending', reasons: [], failed: [], measured: [] } satisfies Verdict, passedVerdict];
     const { calls } = routes({ 'GET /api/variants/v9': () => ({ body: answer('v9', verdicts.length > 1 ? verdicts.shift()! : verdicts[0]!) }) });
     renderExercise();
     await editor();

@@ -59,10 +59,10 @@ describe('VariantPage', () => {
   });
 
   it('shows the exercise an answer is for and its verdict, read again once its run ends', async () => {
-    const measured = [{ says: 'every request is answered', ok: true, value: 0, limit: 0 }];
+    const measured = [{ id: 'answers-all', says: 'every request is answered', ok: true, value: 0, limit: 0 }];
     const answers = [
-      { ...variant, exercise: 'et-drain', verdict: { status: 'pending' as const, reasons: [], measured: [] } },
-      { ...variant, exercise: 'et-drain', verdict: { status: 'passed' as const, reasons: [], measured } },
+      { ...variant, exercise: 'et-drain', verdict: { status: 'pending' as const, reasons: [], failed: [], measured: [] } },
+      { ...variant, exercise: 'et-drain', verdict: { status: 'passed' as const, reasons: [], failed: [], measured } },
     ];
     api({
       'GET /api/variants/v1': () => ({ body: answers.length > 1 ? answers.shift() : answers[0] }),
@@ -77,7 +77,7 @@ describe('VariantPage', () => {
         hints: ['Loop.'],
         starter: ORIGINAL,
         run: {},
-        criteria: [{ kind: 'errors_at_most', says: 'every request is answered' }],
+        criteria: [{ id: 'answers-all', kind: 'errors_at_most', says: 'every request is answered' }],
       },
       'GET /api/runs/r1': aRun({ id: 'r1', status: 'running', result: null }),
     });

@@ -659,12 +659,20 @@ export type CpuUse = {
  * Criterion
  *
  * One thing the check's run must show. `says` is what it means, in the learner's words.
+ * Every kind is an exact count of this run (errors, the exit code, the container's peak of
+ * processes, system calls per request): no host noise moves them, so no interval applies.
  */
 export type Criterion = {
     /**
+     * Id
+     *
+     * names it in a verdict and in a wrong answer's `fails`
+     */
+    id: string;
+    /**
      * Kind
      */
-    kind: 'errors_at_most' | 'calls_per_request_at_most' | 'clean_exit';
+    kind: 'errors_at_most' | 'calls_per_request_at_most' | 'clean_exit' | 'pids_at_most';
     /**
      * Says
      */
@@ -1755,6 +1763,12 @@ export type Me = {
  * Measured
  */
 export type Measured = {
+    /**
+     * Id
+     *
+     * the criterion's
+     */
+    id: string;
     /**
      * Limit
      */
@@ -4117,6 +4131,12 @@ export type VariantRequest = {
  * with every criterion's measurement and the reasons it failed.
  */
 export type Verdict = {
+    /**
+     * Failed
+     *
+     * why, by name: the criteria not met, or build, check:<name>, run, starved, invalid
+     */
+    failed?: Array<string>;
     /**
      * Measured
      */

@@ -152,12 +152,16 @@ export const zCpuUse = z.object({
  * Criterion
  *
  * One thing the check's run must show. `says` is what it means, in the learner's words.
+ * Every kind is an exact count of this run (errors, the exit code, the container's peak of
+ * processes, system calls per request): no host noise moves them, so no interval applies.
  */
 export const zCriterion = z.object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,59}$/),
     kind: z.enum([
         'errors_at_most',
         'calls_per_request_at_most',
-        'clean_exit'
+        'clean_exit',
+        'pids_at_most'
     ]),
     says: z.string().min(1),
     syscall: z.string().nullish(),
@@ -618,6 +622,7 @@ export const zLoginRequest = z.object({
  * Measured
  */
 export const zMeasured = z.object({
+    id: z.string(),
     limit: z.number().nullish(),
     ok: z.boolean(),
     says: z.string(),
@@ -1629,6 +1634,7 @@ export const zVariantRequest = z.object({
  * with every criterion's measurement and the reasons it failed.
  */
 export const zVerdict = z.object({
+    failed: z.array(z.string()).optional().default([]),
     measured: z.array(zMeasured).optional().default([]),
     reasons: z.array(z.string()).optional().default([]),
     status: z.enum([
