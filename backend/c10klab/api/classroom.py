@@ -1,5 +1,6 @@
-"""The classroom: an instructor's view of a class (roster, queue, pause, present, board, CSV),
-the class stream every student follows, and each person's lessons read."""
+"""The classroom: an instructor's view of a class (roster, queue, pause, present, board, CSV,
+assignments and the gradebook), the class stream every student follows, and each person's
+lessons read and assigned exercises."""
 
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -16,15 +17,19 @@ from c10klab.api.deps import (
     SettingsDep,
     StoreDep,
     SweepsDep,
+    VariantsDep,
 )
-from c10klab.classroom import service
+from c10klab.classroom import gradebook, service
 from c10klab.classroom.board import build_board
 from c10klab.classroom.export import class_csv
 from c10klab.classroom.schemas import (
+    AssignmentOut,
+    AssignRequest,
     Board,
     ClassQueue,
     ClassStreamEvent,
     CurrentLesson,
+    Gradebook,
     PresentationOut,
     PresentRequest,
     Progress,
@@ -194,6 +199,89 @@ def board(
 ) -> Board:
     member_class(people, person, class_id)
     return build_board(settings.content_dir, people, sweeps, class_id)
+
+
+# --- assignments and the gradebook ---------------------------------------------------------
+
+
+def grader(settings: SettingsDep, store: StoreDep, variants: VariantsDep) -> gradebook.Grader:
+    return gradebook.Grader(settings.content_dir, store, variants)
+
+
+GraderDep = Annotated[gradebook.Grader, Depends(grader)]
+
+
+@classes.get("/assignments")
+def assignments(
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    grading: GraderDep,
+) -> list[AssignmentOut]:
+    """The exercises assigned to the class; a student sees their own answers to each."""
+    member_class(people, person, class_id)
+    student = person.id if person.kind == "student" else None
+    return gradebook.assignments_for(classroom, grading, class_id, student)
+
+
+@classes.put("/assignments/{exercise}")
+def assign(
+    class_id: str,
+    exercise: str,
+    body: AssignRequest,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> AssignmentOut:
+    """Assign an exercise to the class, with an optional due time (again: change it)."""
+    taught_class(people, person, class_id)
+    return gradebook.assign(classroom, settings.content_dir, class_id, exercise, body)
+
+
+@classes.delete("/assignments/{exercise}", status_code=204)
+def unassign(
+    class_id: str, exercise: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
+) -> None:
+    """Take an exercise off the class's list; the answers to it stay."""
+    taught_class(people, person, class_id)
+    if not classroom.unassign(class_id, exercise):
+        raise NotFound(f"the exercise {exercise!r} is not assigned to this class")
+
+
+@classes.get("/gradebook")
+def get_gradebook(
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    grading: GraderDep,
+) -> Gradebook:
+    """Students × assigned exercises: passed or not, attempts, the newest answer."""
+    taught_class(people, person, class_id)
+    return gradebook.gradebook(people, classroom, grading, class_id)
+
+
+@classes.get(
+    "/gradebook.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
+)
+def gradebook_csv(
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    grading: GraderDep,
+) -> Response:
+    klass = taught_class(people, person, class_id)
+    book = gradebook.gradebook(people, classroom, grading, class_id)
+    return Response(
+        content=gradebook.gradebook_csv(book),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": attachment(f"{klass.name}-gradebook.csv")},
+    )
 
 
 progress = APIRouter(prefix="/progress", dependencies=[Depends(require_classroom)])

@@ -32,7 +32,7 @@ def _experiment_titles(content_dir: Path) -> dict[tuple[str, str], str]:
     }
 
 
-def _cell(value: object) -> object:
+def spreadsheet_safe(value: object) -> object:
     """Text a spreadsheet will not run: a leading = + - @ would make a formula of a name."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
@@ -80,5 +80,5 @@ def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_
             "memory_peak_bytes": (result.get("server") or {}).get("memory_peak_bytes"),
             "error": run.error or "",
         }
-        writer.writerow({key: _cell(value) for key, value in row.items()})
+        writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 from c10klab.people.schemas import ClassOut
 from c10klab.results.schemas import (
@@ -263,3 +263,61 @@ class ClassStreamEvent(
     ]
 ):
     """One frame of a class's stream. No ids: a reconnecting stream starts over."""
+
+
+# --- assignments and the gradebook ---------------------------------------------------------
+
+GradeStatus = Literal["none", "pending", "passed", "failed"]
+
+
+class AssignRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    due_at: AwareDatetime | None = Field(
+        None, description="when answers are due, with its time zone; null: no due time"
+    )
+
+
+class GradeCell(BaseModel):
+    """One student's answers to one assigned exercise."""
+
+    exercise: str
+    status: GradeStatus = Field(
+        description="passed if any answer passed; else the newest answer's verdict (pending "
+        "while its check runs); none without an answer"
+    )
+    attempts: int = Field(description="answers submitted")
+    passed_at: str | None = Field(description="when the first answer that passed was submitted")
+    late: bool = Field(description="it passed only after the due time")
+    last_attempt_at: str | None
+    last_variant_id: str | None = Field(
+        description="the newest answer: GET /api/variants/{id} shows its source and its check"
+    )
+    failed: list[str] = Field(
+        [], description="why the newest answer failed, by name (a criterion, build, check:…)"
+    )
+
+
+class AssignmentOut(BaseModel):
+    exercise: str = Field(description="the exercise's slug")
+    title: str
+    lesson: str
+    due_at: str | None
+    assigned_at: str
+    mine: GradeCell | None = Field(
+        None, description="a student's own answers to it; null for the instructor"
+    )
+
+
+class GradebookRow(BaseModel):
+    student_id: str
+    name: str
+    passed: int = Field(description="assigned exercises passed")
+    cells: list[GradeCell] = Field(description="one per assignment, in the assignments' order")
+
+
+class Gradebook(BaseModel):
+    """Students × assigned exercises: who did which, how often, and how it went."""
+
+    assignments: list[AssignmentOut]
+    students: list[GradebookRow]

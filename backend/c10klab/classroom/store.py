@@ -1,11 +1,12 @@
-"""The classroom's queries: who is online and where, which lessons each person has read, and
-what each class is being shown. Its tables are declared in tables.py."""
+"""The classroom's queries: who is online and where, which lessons each person has read, what
+each class is being shown, and the exercises assigned to it. Its tables are declared in
+tables.py."""
 
 from dataclasses import dataclass
 
 from sqlalchemy import case, delete, func, select, update
 
-from c10klab.classroom.tables import lessons_read, presence, presentations
+from c10klab.classroom.tables import assignments, lessons_read, presence, presentations
 from c10klab.db import Database, from_row, now_iso, unix_now
 from c10klab.news import announce, class_topic
 
@@ -32,6 +33,16 @@ class Presentation:
     sweep_id: str | None
     spotlight_id: str | None  # the student whose run or sweep is shown, if a student's
     started_at: str
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """An exercise set for a class, with its due time (ISO 8601, UTC) if it has one."""
+
+    class_id: str
+    exercise: str
+    due_at: str | None
+    assigned_at: str
 
 
 class ClassroomStore(Database):
@@ -166,3 +177,50 @@ class ClassroomStore(Database):
         with self.write() as db:
             db.execute(delete(presentations).where(presentations.c.class_id == class_id))
             announce(db, class_topic(class_id))
+
+    # --- assignments ------------------------------------------------------------------------
+
+    def assignments(self, class_id: str) -> list[Assignment]:
+        """The class's assigned exercises, in the order they were assigned."""
+        query = (
+            select(assignments)
+            .where(assignments.c.class_id == class_id)
+            .order_by(assignments.c.assigned_at, assignments.c.exercise)
+        )
+        return [from_row(Assignment, row) for row in self.rows(query)]
+
+    def assign(self, class_id: str, exercise: str, due_at: str | None) -> Assignment:
+        """Assign an exercise (again: its due time changes, when it was first assigned stays)."""
+        with self.write() as db:
+            db.execute(
+                self.upsert(
+                    assignments,
+                    {
+                        "class_id": class_id,
+                        "exercise": exercise,
+                        "due_at": due_at,
+                        "assigned_at": now_iso(),
+                    },
+                    key=["class_id", "exercise"],
+                    changes={"assigned_at": assignments.c.assigned_at},
+                )
+            )
+            row = db.execute(
+                select(assignments).where(
+                    assignments.c.class_id == class_id, assignments.c.exercise == exercise
+                )
+            ).one()
+            announce(db, class_topic(class_id))
+        return from_row(Assignment, row)
+
+    def unassign(self, class_id: str, exercise: str) -> bool:
+        """Take an exercise off the class's list (its answers stay); False if it was not on it."""
+        with self.write() as db:
+            gone = db.execute(
+                delete(assignments).where(
+                    assignments.c.class_id == class_id, assignments.c.exercise == exercise
+                )
+            ).rowcount
+            if gone:
+                announce(db, class_topic(class_id))
+        return bool(gone)

@@ -1,5 +1,5 @@
-"""The classroom's tables: who is online and where, which lessons each person has read, and
-what each class is being shown."""
+"""The classroom's tables: who is online and where, which lessons each person has read, what
+each class is being shown, and the exercises assigned to it."""
 
 from sqlalchemy import Column, Float, Integer, Table, Text
 
@@ -34,4 +34,14 @@ presentations = Table(
     Column("sweep_id", Text),
     Column("spotlight_id", Text),
     Column("started_at", Text, nullable=False),
+)
+
+# An exercise set for a class, with an optional due time: the gradebook's columns.
+assignments = Table(
+    "assignments",
+    metadata,
+    Column("class_id", Text, primary_key=True),
+    Column("exercise", Text, primary_key=True),
+    Column("due_at", Text),  # ISO 8601, UTC; null: no due time
+    Column("assigned_at", Text, nullable=False),
 )

@@ -88,6 +88,15 @@ class VariantStore(Database):
         row = self.first_row(select(variants).where(variants.c.id == variant_id))
         return from_row(Variant, row) if row else None
 
+    def answers_in_class(self, class_id: str, exercises: list[str]) -> list[Variant]:
+        """A class's answers to these exercises, oldest first: a gradebook's attempts."""
+        query = (
+            select(variants)
+            .where(variants.c.class_id == class_id, variants.c.exercise.in_(exercises))
+            .order_by(variants.c.created_at, variants.c.id)
+        )
+        return [from_row(Variant, r) for r in self.rows(query)]
+
     def history(self, mine: Mine, limit: int) -> list[Variant]:
         """One learner's newest variants: see runs.store.Mine."""
         return [from_row(Variant, r) for r in self.rows(mine.newest(variants).limit(limit))]

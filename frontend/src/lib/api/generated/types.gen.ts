@@ -30,6 +30,50 @@ export type Aggregate = {
 };
 
 /**
+ * AssignRequest
+ */
+export type AssignRequest = {
+    /**
+     * Due At
+     *
+     * when answers are due, with its time zone; null: no due time
+     */
+    due_at?: string | null;
+};
+
+/**
+ * AssignmentOut
+ */
+export type AssignmentOut = {
+    /**
+     * Assigned At
+     */
+    assigned_at: string;
+    /**
+     * Due At
+     */
+    due_at: string | null;
+    /**
+     * Exercise
+     *
+     * the exercise's slug
+     */
+    exercise: string;
+    /**
+     * Lesson
+     */
+    lesson: string;
+    /**
+     * a student's own answers to it; null for the instructor
+     */
+    mine?: GradeCell | null;
+    /**
+     * Title
+     */
+    title: string;
+};
+
+/**
  * Baseline
  *
  * A reference result for one experiment block, recorded by `make record-baselines`
@@ -1127,6 +1171,100 @@ export type Glossary = {
      * Title
      */
     title: string;
+};
+
+/**
+ * GradeCell
+ *
+ * One student's answers to one assigned exercise.
+ */
+export type GradeCell = {
+    /**
+     * Attempts
+     *
+     * answers submitted
+     */
+    attempts: number;
+    /**
+     * Exercise
+     */
+    exercise: string;
+    /**
+     * Failed
+     *
+     * why the newest answer failed, by name (a criterion, build, check:…)
+     */
+    failed?: Array<string>;
+    /**
+     * Last Attempt At
+     */
+    last_attempt_at: string | null;
+    /**
+     * Last Variant Id
+     *
+     * the newest answer: GET /api/variants/{id} shows its source and its check
+     */
+    last_variant_id: string | null;
+    /**
+     * Late
+     *
+     * it passed only after the due time
+     */
+    late: boolean;
+    /**
+     * Passed At
+     *
+     * when the first answer that passed was submitted
+     */
+    passed_at: string | null;
+    /**
+     * Status
+     *
+     * passed if any answer passed; else the newest answer's verdict (pending while its check runs); none without an answer
+     */
+    status: 'none' | 'pending' | 'passed' | 'failed';
+};
+
+/**
+ * Gradebook
+ *
+ * Students × assigned exercises: who did which, how often, and how it went.
+ */
+export type Gradebook = {
+    /**
+     * Assignments
+     */
+    assignments: Array<AssignmentOut>;
+    /**
+     * Students
+     */
+    students: Array<GradebookRow>;
+};
+
+/**
+ * GradebookRow
+ */
+export type GradebookRow = {
+    /**
+     * Cells
+     *
+     * one per assignment, in the assignments' order
+     */
+    cells: Array<GradeCell>;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Passed
+     *
+     * assigned exercises passed
+     */
+    passed: number;
+    /**
+     * Student Id
+     */
+    student_id: string;
 };
 
 /**
@@ -5000,6 +5138,106 @@ export type GetClassApiClassesClassIdGetResponses = {
 
 export type GetClassApiClassesClassIdGetResponse = GetClassApiClassesClassIdGetResponses[keyof GetClassApiClassesClassIdGetResponses];
 
+export type AssignmentsApiClassesClassIdAssignmentsGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/assignments';
+};
+
+export type AssignmentsApiClassesClassIdAssignmentsGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type AssignmentsApiClassesClassIdAssignmentsGetError = AssignmentsApiClassesClassIdAssignmentsGetErrors[keyof AssignmentsApiClassesClassIdAssignmentsGetErrors];
+
+export type AssignmentsApiClassesClassIdAssignmentsGetResponses = {
+    /**
+     * Response Assignments Api Classes  Class Id  Assignments Get
+     *
+     * Successful Response
+     */
+    200: Array<AssignmentOut>;
+};
+
+export type AssignmentsApiClassesClassIdAssignmentsGetResponse = AssignmentsApiClassesClassIdAssignmentsGetResponses[keyof AssignmentsApiClassesClassIdAssignmentsGetResponses];
+
+export type UnassignApiClassesClassIdAssignmentsExerciseDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Exercise
+         */
+        exercise: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/assignments/{exercise}';
+};
+
+export type UnassignApiClassesClassIdAssignmentsExerciseDeleteErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type UnassignApiClassesClassIdAssignmentsExerciseDeleteError = UnassignApiClassesClassIdAssignmentsExerciseDeleteErrors[keyof UnassignApiClassesClassIdAssignmentsExerciseDeleteErrors];
+
+export type UnassignApiClassesClassIdAssignmentsExerciseDeleteResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type UnassignApiClassesClassIdAssignmentsExerciseDeleteResponse = UnassignApiClassesClassIdAssignmentsExerciseDeleteResponses[keyof UnassignApiClassesClassIdAssignmentsExerciseDeleteResponses];
+
+export type AssignApiClassesClassIdAssignmentsExercisePutData = {
+    body: AssignRequest;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Exercise
+         */
+        exercise: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/assignments/{exercise}';
+};
+
+export type AssignApiClassesClassIdAssignmentsExercisePutErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type AssignApiClassesClassIdAssignmentsExercisePutError = AssignApiClassesClassIdAssignmentsExercisePutErrors[keyof AssignApiClassesClassIdAssignmentsExercisePutErrors];
+
+export type AssignApiClassesClassIdAssignmentsExercisePutResponses = {
+    /**
+     * Successful Response
+     */
+    200: AssignmentOut;
+};
+
+export type AssignApiClassesClassIdAssignmentsExercisePutResponse = AssignApiClassesClassIdAssignmentsExercisePutResponses[keyof AssignApiClassesClassIdAssignmentsExercisePutResponses];
+
 export type BoardApiClassesClassIdBoardGetData = {
     body?: never;
     path: {
@@ -5087,6 +5325,66 @@ export type ClassEventsApiClassesClassIdEventsGetResponses = {
      */
     200: unknown;
 };
+
+export type GetGradebookApiClassesClassIdGradebookGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/gradebook';
+};
+
+export type GetGradebookApiClassesClassIdGradebookGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type GetGradebookApiClassesClassIdGradebookGetError = GetGradebookApiClassesClassIdGradebookGetErrors[keyof GetGradebookApiClassesClassIdGradebookGetErrors];
+
+export type GetGradebookApiClassesClassIdGradebookGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: Gradebook;
+};
+
+export type GetGradebookApiClassesClassIdGradebookGetResponse = GetGradebookApiClassesClassIdGradebookGetResponses[keyof GetGradebookApiClassesClassIdGradebookGetResponses];
+
+export type GradebookCsvApiClassesClassIdGradebookCsvGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/gradebook.csv';
+};
+
+export type GradebookCsvApiClassesClassIdGradebookCsvGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type GradebookCsvApiClassesClassIdGradebookCsvGetError = GradebookCsvApiClassesClassIdGradebookCsvGetErrors[keyof GradebookCsvApiClassesClassIdGradebookCsvGetErrors];
+
+export type GradebookCsvApiClassesClassIdGradebookCsvGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: string;
+};
+
+export type GradebookCsvApiClassesClassIdGradebookCsvGetResponse = GradebookCsvApiClassesClassIdGradebookCsvGetResponses[keyof GradebookCsvApiClassesClassIdGradebookCsvGetResponses];
 
 export type PauseApiClassesClassIdPausePostData = {
     body?: never;

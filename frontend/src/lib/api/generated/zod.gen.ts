@@ -3,6 +3,13 @@
 import * as z from 'zod';
 
 /**
+ * AssignRequest
+ */
+export const zAssignRequest = z.object({
+    due_at: z.iso.datetime().nullish()
+});
+
+/**
  * BoardPoint
  */
 export const zBoardPoint = z.object({
@@ -367,6 +374,59 @@ export const zGlossary = z.object({
     summary: z.string().min(1),
     terms: z.array(z.string()),
     title: z.string().min(1)
+});
+
+/**
+ * GradeCell
+ *
+ * One student's answers to one assigned exercise.
+ */
+export const zGradeCell = z.object({
+    attempts: z.int(),
+    exercise: z.string(),
+    failed: z.array(z.string()).optional().default([]),
+    last_attempt_at: z.string().nullable(),
+    last_variant_id: z.string().nullable(),
+    late: z.boolean(),
+    passed_at: z.string().nullable(),
+    status: z.enum([
+        'none',
+        'pending',
+        'passed',
+        'failed'
+    ])
+});
+
+/**
+ * AssignmentOut
+ */
+export const zAssignmentOut = z.object({
+    assigned_at: z.string(),
+    due_at: z.string().nullable(),
+    exercise: z.string(),
+    lesson: z.string(),
+    mine: zGradeCell.nullish(),
+    title: z.string()
+});
+
+/**
+ * GradebookRow
+ */
+export const zGradebookRow = z.object({
+    cells: z.array(zGradeCell),
+    name: z.string(),
+    passed: z.int(),
+    student_id: z.string()
+});
+
+/**
+ * Gradebook
+ *
+ * Students × assigned exercises: who did which, how often, and how it went.
+ */
+export const zGradebook = z.object({
+    assignments: z.array(zAssignmentOut),
+    students: z.array(zGradebookRow)
 });
 
 /**
