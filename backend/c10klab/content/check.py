@@ -45,6 +45,7 @@ from c10klab.content.service import (
 )
 from c10klab.errors import DomainError
 from c10klab.exercises.service import check_exercise, exercise_paths, read_exercise
+from c10klab.runner.measure import NAMED_SYSCALLS
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
 from c10klab.sandboxes.service import load_catalog, quotable_sources, read_excerpt
@@ -293,7 +294,7 @@ def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
     catalog = load_catalog(settings.sandboxes_dir)
     problems = []
     for path in exercise_paths(settings.content_dir):
-        problem = check_exercise(path, catalog, settings.sandboxes_dir, lessons)
+        problem = check_exercise(path, catalog, settings.sandboxes_dir, lessons, NAMED_SYSCALLS)
         if not problem:
             exercise = read_exercise(path)
             run = RunRequest(**exercise.run.model_dump(), server=exercise.server)

@@ -39,9 +39,15 @@ class Criterion(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: Name = Field(description="names it in a verdict and in a wrong answer's `fails`")
-    kind: Literal["errors_at_most", "calls_per_request_at_most", "clean_exit", "pids_at_most"]
+    kind: Literal[
+        "errors_at_most",
+        "calls_per_request_at_most",
+        "calls_per_request_at_least",
+        "clean_exit",
+        "pids_at_most",
+    ]
     value: float = 0
-    syscall: str | None = Field(None, description="calls_per_request_at_most: which call")
+    syscall: str | None = Field(None, description="calls_per_request_*: which call")
     says: str = Field(min_length=1)
 
 

@@ -1,6 +1,7 @@
 """Reading exercises, making their starter and solution files, and judging an answer's run."""
 
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,7 +174,11 @@ def measure(criterion: Criterion, result: RunResult) -> Measured:
             return _measured(criterion, None, False, "Docker reported no process count")
         return _measured(criterion, peak, peak <= criterion.value)
     calls, why = _syscalls_per_request(result, criterion.syscall or "")
-    return _measured(criterion, calls, calls is not None and calls <= criterion.value, why)
+    if calls is None:
+        return _measured(criterion, None, False, why)
+    if criterion.kind == "calls_per_request_at_least":  # the call the lesson is about is made
+        return _measured(criterion, calls, calls >= criterion.value)
+    return _measured(criterion, calls, calls <= criterion.value)
 
 
 def refusals(result: RunResult) -> list[tuple[str, str]]:
@@ -230,7 +235,13 @@ def judge(exercise: ExerciseFile, run: AnswerRun) -> Verdict:
 # --- the content check ----------------------------------------------------------------------------
 
 
-def check_exercise(path: Path, catalog: Catalog, sandboxes_dir: Path, lessons: set[str]) -> str:
+def check_exercise(
+    path: Path,
+    catalog: Catalog,
+    sandboxes_dir: Path,
+    lessons: set[str],
+    counted_syscalls: Collection[str],
+) -> str:
     """Why this exercise cannot be used, or "": it reads, names a lesson and a C server, its
     starter and solution apply to the server's file and differ, a count it judges is one its
     run makes, and every wrong answer applies to the solution and fails for a reason the judge
@@ -239,13 +250,16 @@ def check_exercise(path: Path, catalog: Catalog, sandboxes_dir: Path, lessons: s
     try:
         exercise = read_exercise(path)
         solution = solution_of(exercise, catalog, sandboxes_dir)
-        counts = [c for c in exercise.criteria if c.kind == "calls_per_request_at_most"]
+        counts = [c for c in exercise.criteria if c.kind.startswith("calls_per_request")]
         if exercise.lesson not in lessons:
             problem = f"no lesson {exercise.lesson!r}"
         elif starter_of(exercise, catalog, sandboxes_dir) == solution:
             problem = "the starter is the solution"
-        elif any(not c.syscall for c in counts):
-            problem = "a calls_per_request_at_most criterion names no syscall"
+        elif any(c.syscall not in counted_syscalls for c in counts):
+            problem = (
+                "a calls_per_request criterion names no syscall the counter counts "
+                "(runner/measure.py's NAMED_SYSCALLS)"
+            )
         elif counts and exercise.run.profile != "syscalls":
             problem = 'counting system calls needs profile = "syscalls" in [run]'
         else:

@@ -124,6 +124,11 @@ def test_the_verdict_reads_every_criterion_from_the_run() -> None:
 
     assert judge(batch, done(enter(0.04))).status == "passed"
     assert judge(batch, done(enter(1.05))).failed == ["batched-enters"]
+    # An "at least" count: the call the lesson is about must be made.
+    at_least = batch.criteria[0].model_copy(update={"kind": "calls_per_request_at_least"})
+    uses = batch.model_copy(update={"criteria": [at_least]})
+    assert judge(uses, done(enter(0.04))).failed == ["batched-enters"]
+    assert judge(uses, done(enter(1.05))).status == "passed"
     perf_refused: dict[str, Any] = {
         "method": "perf",
         "refused": "perf is not allowed",
@@ -189,6 +194,10 @@ def course(tmp_path: Path) -> Settings:
         (
             lambda t: t.replace('fails = "reads-until-eagain"', 'fails = "too-slow"'),
             "wrong answer 'reads-past-eagain' fails with 'too-slow': name one of its criteria",
+        ),
+        (
+            lambda t: t.replace('syscall = "read"', 'syscall = "reed"'),
+            "names no syscall the counter counts",
         ),
         (
             lambda t: t.replace('name = "fixed-reads"', 'name = "level-triggered"'),

@@ -716,7 +716,7 @@ export type Criterion = {
     /**
      * Kind
      */
-    kind: 'errors_at_most' | 'calls_per_request_at_most' | 'clean_exit' | 'pids_at_most';
+    kind: 'errors_at_most' | 'calls_per_request_at_most' | 'calls_per_request_at_least' | 'clean_exit' | 'pids_at_most';
     /**
      * Says
      */
@@ -724,7 +724,7 @@ export type Criterion = {
     /**
      * Syscall
      *
-     * calls_per_request_at_most: which call
+     * calls_per_request_*: which call
      */
     syscall?: string | null;
     /**

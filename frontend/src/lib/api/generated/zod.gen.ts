@@ -167,6 +167,7 @@ export const zCriterion = z.object({
     kind: z.enum([
         'errors_at_most',
         'calls_per_request_at_most',
+        'calls_per_request_at_least',
         'clean_exit',
         'pids_at_most'
     ]),
