@@ -7,7 +7,9 @@ code files with ANCHOR: markers) and resolves to lines of it, every relative lin
 exists, it has at least one experiment and one source block, every experiment has a
 reference result recorded for what it asks (content/baselines/, by `make record-baselines`),
 every figure of its prose comes from those recordings (check_figures), and every `mermaid`
-block a drawing of its exact text (content/diagrams/, by `make diagrams`).
+block a drawing of its exact text (content/diagrams/, by `make diagrams`). The texts the course
+shows outside its lessons (the catalog's, and the opening comment of every source file it
+serves) hold no measured figure at all (check_notes).
 Exit status 1 and one line per problem otherwise.
 """
 
@@ -21,10 +23,13 @@ from pydantic import ValidationError
 
 from c10klab.config import Settings
 from c10klab.content.check_figures import block_id_problems, reference_problems, unmarked_figures
+from c10klab.content.check_notes import shown_text_problems
 from c10klab.content.check_translation import (
     check_translated_lesson,
     glossary_parity_problems,
     prose_problems,
+    read_terms,
+    vocabulary_problems,
 )
 from c10klab.content.experiments import WIDGET_ONLY_KEYS as WIDGET_ONLY_KEYS
 from c10klab.content.experiments import block_fields, parse_block
@@ -44,7 +49,13 @@ from c10klab.content.service import (
     read_experiment,
 )
 from c10klab.errors import DomainError
-from c10klab.exercises.service import check_exercise, exercise_paths, read_exercise
+from c10klab.exercises.service import (
+    check_exercise,
+    exercise_paths,
+    read_exercise,
+    translation_path,
+    translation_problem,
+)
 from c10klab.runner.measure import NAMED_SYSCALLS
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
@@ -290,7 +301,8 @@ def check_translated_glossary(settings: Settings, language: Language) -> list[st
 
 
 def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
-    """Every exercise applies to its server's file, and its run is one the API would queue."""
+    """Every exercise applies to its server's file, its run is one the API would queue, and it
+    is translated."""
     catalog = load_catalog(settings.sandboxes_dir)
     problems = []
     for path in exercise_paths(settings.content_dir):
@@ -304,7 +316,22 @@ def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
                 problem = f"exercises/{path.name}: its run: {refused.message}"
         if problem:
             problems.append(problem)
+        for language in TRANSLATIONS:
+            problems += translated_exercise_problems(settings, path, language)
     return problems
+
+
+def translated_exercise_problems(settings: Settings, path: Path, language: Language) -> list[str]:
+    """An exercise's translation: complete, and in the course's words."""
+    problem = translation_problem(path, settings.content_dir, language)
+    if problem:
+        return [problem]
+    where = translation_path(settings.content_dir, language, path.stem)
+    terms = read_terms(settings.content_dir, language)
+    return [
+        f"{language}/exercises/{where.name}:{line}: {p}"
+        for line, p in vocabulary_problems(where.read_text(), terms)
+    ]
 
 
 def check_translations(settings: Settings, language: Language) -> list[str]:
@@ -374,6 +401,7 @@ def check_course(settings: Settings) -> tuple[int, list[str]]:
         if folder.is_dir() and folder.name not in pages
     ]
     problems += check_exercises(settings, {path.stem for path in lessons})
+    problems += shown_text_problems(settings.sandboxes_dir)
     numbers = [path.name[:2] for path in lessons]
     problems += [
         f"two lessons are numbered {n}" for n in sorted(set(numbers)) if numbers.count(n) > 1

@@ -4,9 +4,10 @@ Three rules (content/figures.py says how a reference is written):
 - every experiment block has an `id` (the name references use), unique in its lesson, and no
   two blocks of a lesson ask for the same run;
 - every `{{ reference }}` resolves against the lesson's recordings;
-- no figure in the prose looks measured (a number with requests/s, µs, ms, KiB, MiB,
+- no figure in the prose looks measured (a number with requests/s, µs, ms, KiB, MiB, %,
   "calls per request", "×" ...) unless it is a reference, `given(...)`, or the text of a link
-  to the outside source it is quoted from. Code, fenced blocks and link texts are not prose.
+  to the outside source it is quoted from. Code, fenced blocks and link texts are not prose;
+  speaker notes are, and so are the answers of Check yourself.
 """
 
 import re
@@ -24,7 +25,7 @@ _UNIT = (
     r"requests?/s\b|req/s\b|(?:requests?|round\s+trips?|replies|responses)\s+(?:per|a|each)\s+second"
     r"|(?:system\s+)?calls?\s+per\s+(?:request|round\s+trip|reply)"
     r"|switches\s+per\s+(?:request|second|round\s+trip)"
-    r"|µs\b|ns\b|ms\b|KiB\b|MiB\b|GiB\b|kB\b|MB\b|GB\b"
+    r"|µs\b|ns\b|ms\b|KiB\b|MiB\b|GiB\b|kB\b|MB\b|GB\b|%|per\s?cent\b"
     r"|×|times\s+(?:faster|slower|more|fewer|less|as))"
 )
 # A figure with a unit that measurements are given in (English prose).
@@ -33,10 +34,10 @@ MEASURED_EN = re.compile(_NUMBER + _UNIT)
 # word character to `re`, so only a Latin letter, digit, `_`, `.` or `,` before it makes it part
 # of something else.
 _NUMBER_ZH = r"(?<![0-9A-Za-z_.,])\d[\d,]*(?:\.\d+)?"
-# The same in Chinese prose: the units (and their Chinese names), 倍, 请求/秒, calls or
+# The same in Chinese prose: the units (and their Chinese names), %, 倍, 请求/秒, calls or
 # switches per request, or 每秒 N 个/次.
 MEASURED_ZH = re.compile(
-    _NUMBER_ZH + r"\s*(?:µs|ns|ms|KiB|MiB|GiB|kB|MB|GB|×|倍|微秒|毫秒|纳秒"
+    _NUMBER_ZH + r"\s*(?:µs|ns|ms|KiB|MiB|GiB|kB|MB|GB|%|×|倍|微秒|毫秒|纳秒"
     r"|次?请求/秒|次系统调用|次调用|次上下文切换|次切换)"
     r"|每秒\s*" + _NUMBER_ZH + r"\s*(?:个|次)"
 )

@@ -1,6 +1,6 @@
 """The content checker's part for translations: a translated lesson is the same lesson.
 
-A lesson in content/zh/lessons/ (content/service.language_dir) must have its English original,
+A lesson in content/zh/lessons/ (languages.language_dir) must have its English original,
 the same front matter numbers (order, minutes, prerequisites), and, in the same order, the same
 experiment blocks (their ids and what they ask: a translated title is welcome), the same source
 blocks and as many diagrams, and the same figure references (content/figures.py), every one

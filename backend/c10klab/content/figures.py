@@ -363,9 +363,27 @@ def memory_per_connection(series: SeriesRecording, server: str) -> Quantity:
     return _quantity(slopes[server], "bytes", f"memory_per_connection({series.id}, {server})")
 
 
-def cost_per_idle(series: SeriesRecording, server: str) -> Quantity:
+def _valid_point_at(
+    series: SeriesRecording, server: str, points: list[Point], value: float
+) -> Point:
+    found = next((p for p in points if p.value == value), None)
+    if found is None:
+        values = [f"{p.value:g}" for p in points]
+        raise FigureError(
+            f"`{series.id}` has no valid point for {server} at {value:g}; its valid points: "
+            f"{values}"
+        )
+    return found
+
+
+def cost_per_idle(
+    series: SeriesRecording, server: str, start: float | None = None, end: float | None = None
+) -> Quantity:
     """What one more idle connection adds to each request's time: the slope of 1/throughput
-    against the idle count, between the smallest and largest valid point."""
+    against the idle count, between the points at `start` and `end` idle connections (by
+    default the smallest and largest valid point). The slope of one stretch of the sweep says
+    nothing of another: where the cost per idle connection grows with their number, name the
+    stretch (`cost_per_idle(sweep, "c-poll", 4000, 16000)`)."""
     if series.table.request.vary != "idle_connections":
         raise FigureError(
             f"cost_per_idle() needs a sweep of idle_connections; `{series.id}` is not"
@@ -373,7 +391,12 @@ def cost_per_idle(series: SeriesRecording, server: str) -> Quantity:
     points = _valid_points(series, server)
     if len(points) < 2 or points[-1].value == points[0].value:
         raise FigureError(f"`{series.id}` has fewer than two valid points for {server}")
-    low, high = points[0], points[-1]
+    low = points[0] if start is None else _valid_point_at(series, server, points, start)
+    high = points[-1] if end is None else _valid_point_at(series, server, points, end)
+    if high.value <= low.value:
+        raise FigureError(
+            f"cost_per_idle() needs its end ({high.value:g}) above its start ({low.value:g})"
+        )
     rise = 1e6 / high.qps - 1e6 / low.qps  # type: ignore[operator]
     return Quantity(rise / (high.value - low.value), "us")
 

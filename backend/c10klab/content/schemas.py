@@ -3,6 +3,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from c10klab.content.experiments import parse_block, request_key
+from c10klab.languages import Language as Language
 from c10klab.results.schemas import Provenance, RunEvent
 from c10klab.runs.schemas import RunRequest
 from c10klab.sweeps.schemas import SweepOut, SweepRequest
@@ -19,9 +20,6 @@ class FrontMatter(BaseModel):
     minutes: int = Field(ge=1, le=240)
     order: int = Field(ge=0)  # 0: the lesson before the course
     prerequisites: list[str] = []
-
-
-Language = Literal["en", "zh"]
 
 
 class LessonSummary(BaseModel):

@@ -29,6 +29,7 @@ from c10klab.content.schemas import (
     LessonSummary,
 )
 from c10klab.errors import InvalidRequest, NotFound
+from c10klab.languages import language_dir as language_dir
 from c10klab.sweeps.figures import with_host_noise
 from c10klab.sweeps.schemas import SweepRequest
 
@@ -48,12 +49,6 @@ class ParsedLesson:
     meta: FrontMatter
     markdown: str
     language: Language = "en"
-
-
-def language_dir(content_dir: Path, language: Language) -> Path:
-    """Where a language's lessons and glossary live: English at the top of content/, each
-    translation in its own folder (content/zh/) with the same file names."""
-    return content_dir if language == "en" else content_dir / language
 
 
 def parse_lesson(path: Path, language: Language = "en") -> ParsedLesson:

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from c10klab.languages import Language
 from c10klab.runs.schemas import LessonSlug, RunSettings
 
 # A criterion's or a wrong answer's name: lowercase words with dashes.
@@ -20,7 +21,8 @@ Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
 # Why a check fails besides its criteria: the answer did not compile (`build`), a correctness
 # check of the load generator failed (`check:<its name>`, e.g. check:echo-half-close), the run
 # failed otherwise (`run`), or it ran but cannot be judged: connections the server never served
-# (`starved`), or figures that describe a failing server (`invalid`).
+# (`starved`), or figures that describe a failing server (`invalid`). Beside a criterion not
+# met, `unstable` says the host disturbed the run (a wrong answer never fails for that alone).
 RUN_REASONS = ("build", "check", "run", "starved", "invalid")
 
 
@@ -83,12 +85,29 @@ class ExerciseFile(BaseModel):
     wrong: list[WrongAnswer] = Field(min_length=1, description="the mistakes its check catches")
 
 
+class ExerciseTranslation(BaseModel):
+    """content/<language>/exercises/<slug>.toml: an exercise's words in another language, each
+    criterion's `says` by its id. The starter, the run, the criteria and the wrong answers are
+    the English file's: a translation cannot change what is checked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field(min_length=1)
+    summary: str = Field(min_length=1)
+    statement: str = Field(min_length=1)
+    hints: list[str] = Field(min_length=1)
+    says: dict[str, str] = Field(description="each criterion's `says`, by its id")
+
+
 class ExerciseSummary(BaseModel):
     slug: str
     title: str
     lesson: str
     server: str
     summary: str
+    language: Language = Field(
+        "en", description="the language its words are in: the one asked for, or English"
+    )
 
 
 class ExerciseOut(ExerciseSummary):
@@ -121,7 +140,7 @@ class Verdict(BaseModel):
     reasons: list[str] = []
     failed: list[str] = Field(
         [],
-        description="why, by name: the criteria not met, or build, check:<name>, run, "
-        "starved, invalid",
+        description="why, by name: the criteria not met (and unstable, when the host disturbed "
+        "the run), or build, check:<name>, run, starved, invalid",
     )
     measured: list[Measured] = []

@@ -4,8 +4,9 @@ import tomllib
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from c10klab.errors import NotFound, describe_errors
 from c10klab.exercises.schemas import (
@@ -15,10 +16,12 @@ from c10klab.exercises.schemas import (
     ExerciseFile,
     ExerciseOut,
     ExerciseSummary,
+    ExerciseTranslation,
     Measured,
     Verdict,
     WrongAnswer,
 )
+from c10klab.languages import Language, language_dir
 from c10klab.results.schemas import FailedData, RunResult
 from c10klab.sandboxes.schemas import Catalog
 
@@ -33,13 +36,52 @@ def exercise_paths(content_dir: Path) -> list[Path]:
     return sorted((content_dir / EXERCISES_DIR).glob("*.toml"))
 
 
-def read_exercise(path: Path) -> ExerciseFile:
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def _read_toml(path: Path, model: type[Model]) -> Model:
     try:
-        return ExerciseFile.model_validate(tomllib.loads(path.read_text()))
+        return model.model_validate(tomllib.loads(path.read_text()))
     except tomllib.TOMLDecodeError as bad:
         raise ExerciseError(f"{path.name}: not TOML: {bad}") from bad
     except ValidationError as invalid:
         raise ExerciseError(f"{path.name}: {describe_errors(invalid.errors())}") from invalid
+
+
+def read_exercise(path: Path) -> ExerciseFile:
+    return _read_toml(path, ExerciseFile)
+
+
+def translation_path(content_dir: Path, language: Language, slug: str) -> Path:
+    return language_dir(content_dir, language) / EXERCISES_DIR / f"{slug}.toml"
+
+
+def read_translation(path: Path) -> ExerciseTranslation:
+    return _read_toml(path, ExerciseTranslation)
+
+
+def in_language(
+    exercise: ExerciseFile, slug: str, content_dir: Path, language: Language
+) -> tuple[ExerciseFile, Language]:
+    """The exercise with its words in `language` where it is translated (and the language they
+    are in): English otherwise, as a lesson is."""
+    path = translation_path(content_dir, language, slug)
+    if language == "en" or not path.is_file():
+        return exercise, "en"
+    words = read_translation(path)
+    criteria = [
+        c.model_copy(update={"says": words.says.get(c.id, c.says)}) for c in exercise.criteria
+    ]
+    translated = exercise.model_copy(
+        update={
+            "title": words.title,
+            "summary": words.summary,
+            "statement": words.statement,
+            "hints": words.hints,
+            "criteria": criteria,
+        }
+    )
+    return translated, language
 
 
 def find_exercise(content_dir: Path, slug: str) -> ExerciseFile:
@@ -90,10 +132,10 @@ def wrong_answer_of(
     return apply_changes(solution, wrong.changes, f"wrong answer {wrong.name!r}:")
 
 
-def summaries(content_dir: Path) -> list[ExerciseSummary]:
+def summaries(content_dir: Path, language: Language = "en") -> list[ExerciseSummary]:
     found = []
     for path in exercise_paths(content_dir):
-        exercise = read_exercise(path)
+        exercise, said_in = in_language(read_exercise(path), path.stem, content_dir, language)
         found.append(
             ExerciseSummary(
                 slug=path.stem,
@@ -101,27 +143,35 @@ def summaries(content_dir: Path) -> list[ExerciseSummary]:
                 lesson=exercise.lesson,
                 server=exercise.server,
                 summary=exercise.summary,
+                language=said_in,
             )
         )
     return found
 
 
 def exercise_out(
-    slug: str, exercise: ExerciseFile, catalog: Catalog, sandboxes_dir: Path
+    slug: str,
+    exercise: ExerciseFile,
+    catalog: Catalog,
+    sandboxes_dir: Path,
+    content_dir: Path,
+    language: Language = "en",
 ) -> ExerciseOut:
     file, _ = original_of(exercise, catalog, sandboxes_dir)
+    words, said_in = in_language(exercise, slug, content_dir, language)
     return ExerciseOut(
         slug=slug,
-        title=exercise.title,
+        title=words.title,
         lesson=exercise.lesson,
         server=exercise.server,
-        summary=exercise.summary,
+        summary=words.summary,
+        language=said_in,
         file=file,
-        statement=exercise.statement,
-        hints=exercise.hints,
+        statement=words.statement,
+        hints=words.hints,
         starter=starter_of(exercise, catalog, sandboxes_dir),
         run=exercise.run,
-        criteria=exercise.criteria,
+        criteria=words.criteria,
     )
 
 
@@ -199,6 +249,16 @@ def refusals(result: RunResult) -> list[tuple[str, str]]:
     return []
 
 
+def disturbed(result: RunResult) -> list[tuple[str, str]]:
+    """Beside a criterion not met: whether the host disturbed the run. Counts per request move
+    with timing (a busy server takes more requests per wake-up), so a count missed on a
+    disturbed run may not be the answer's fault: the learner is told to check again."""
+    if result.stable is not False:
+        return []
+    cause = result.unstable_reason or "something else ran on its CPUs"
+    return [("unstable", f"the host disturbed this run ({cause}): check the answer again")]
+
+
 def failure_name(failure: FailedData | None) -> str:
     """A failed run's reason by name: build, check:<the check>, or run."""
     if failure is not None and failure.diagnostics is not None:
@@ -223,7 +283,7 @@ def judge(exercise: ExerciseFile, run: AnswerRun) -> Verdict:
     measured = [measure(c, run.result) for c in exercise.criteria]
     unmet = [(m.id, m.says) for m in measured if not m.ok]
     # The criteria say what is wrong in the learner's terms; a refusal only when they hold.
-    why = unmet or refusals(run.result)
+    why = unmet + disturbed(run.result) if unmet else refusals(run.result)
     return Verdict(
         status="failed" if why else "passed",
         reasons=[says for _, says in why],
@@ -267,6 +327,27 @@ def check_exercise(
     except ExerciseError as bad:
         problem = str(bad).removeprefix(f"{path.name}: ")
     return f"exercises/{path.name}: {problem}" if problem else ""
+
+
+def translation_problem(path: Path, content_dir: Path, language: Language) -> str:
+    """Why exercise `path`'s translation into `language` cannot be used, or "": it exists,
+    reads, and has a hint for each English hint and a `says` for each criterion, no more."""
+    slug = path.stem
+    where = translation_path(content_dir, language, slug)
+    name = f"{language}/exercises/{slug}.toml"
+    if not where.is_file():
+        return f"{name}: missing: every exercise is translated (copy the English words there)"
+    try:
+        exercise, words = read_exercise(path), read_translation(where)
+    except ExerciseError as bad:
+        return f"{name}: {bad}".replace(f"{where.name}: ", "", 1)
+    ids = {c.id for c in exercise.criteria}
+    if len(words.hints) != len(exercise.hints):
+        return f"{name}: {len(words.hints)} hints for the English {len(exercise.hints)}"
+    if set(words.says) != ids:
+        missing, extra = sorted(ids - set(words.says)), sorted(set(words.says) - ids)
+        return f"{name}: [says] must name each criterion once: missing {missing}, unknown {extra}"
+    return ""
 
 
 def _wrong_answers_problem(

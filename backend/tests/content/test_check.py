@@ -324,6 +324,24 @@ def test_a_measured_looking_figure_must_be_a_reference_or_quoted(course: Setting
     ]
 
 
+def test_a_percentage_is_a_figure_too_even_in_the_speaker_notes(course: Settings) -> None:
+    notes = (
+        '\n\n<details class="speaker-notes"><summary>Speaker notes</summary>\n\n'
+        "- Figures drift 10 to 25 % between runs.\n\n</details>\n"
+    )
+    write(course, GOOD.replace("Hook.", "Hook: it lost 41 % of its rate.") + notes)
+    _, problems = check_course(course)
+    assert [p.split(" looks measured")[0] for p in problems] == [
+        "01-t.md:8: “41 %”",
+        "01-t.md:24: “25 %”",
+    ]
+    allowed = GOOD.replace(
+        "Hook.", 'Hook: a run under {{ given("90 %") }} of its target is invalid.'
+    ) + notes.replace("10 to 25 %", "(lesson 10 measures how far)")
+    write(course, allowed)
+    assert check_course(course) == (1, [])
+
+
 ZH_GOOD = (
     GOOD.replace("title: T", "title: 第一课")
     .replace("Hook.", "引子。")
@@ -356,6 +374,7 @@ def test_a_translation_is_the_same_lesson_in_other_words(course: Settings) -> No
         (("引子。", "快了3倍。"), "“3倍” looks measured"),
         (("引子。", "每个请求约120微秒。"), "“120微秒” looks measured"),
         (("引子。", "每秒5,000个请求。"), "“每秒5,000个” looks measured"),
+        (("引子。", "慢了 41%。"), "“41%” looks measured"),
         (("引子。", "就绪列表。"), "zh/lessons/01-t.md:8: “就绪列表”: the course says “就绪队列”"),
     ],
 )

@@ -105,6 +105,33 @@ def test_derived_figures_are_named_functions(epoll: dict[str, Recording]) -> Non
     assert refused.error == "ratio() compares requests_per_s with us"
 
 
+def test_the_cost_per_idle_connection_is_the_slope_of_a_named_stretch() -> None:
+    """Lesson 4's sweep: poll's cost per idle connection grows with their number, so a slope
+    holds only for the stretch it was taken over."""
+    poll = recordings_of("04-select-and-poll")
+    sweep = poll["idle_sweep"]
+    assert isinstance(sweep, SeriesRecording)
+    qps = {p.value: p.qps for p in sweep.table.points if p.server == "c-poll"}
+
+    def slope(low: float, high: float) -> float:
+        return (1e6 / qps[high] - 1e6 / qps[low]) / (high - low)  # type: ignore[operator]
+
+    whole = resolve('cost_per_idle(idle_sweep, "c-poll")', poll, "en")
+    first = resolve('cost_per_idle(idle_sweep, "c-poll", 0, 1000)', poll, "en")
+    last = resolve('cost_per_idle(idle_sweep, "c-poll", 4000, 16000)', poll, "en")
+    assert whole.value == pytest.approx(slope(0, 16000))
+    assert first.value == pytest.approx(slope(0, 1000))
+    assert last.value == pytest.approx(slope(4000, 16000))
+    assert first.value is not None and last.value is not None and last.value > first.value
+    missing = resolve('cost_per_idle(idle_sweep, "c-poll", 0, 500)', poll, "en")
+    assert missing.error == (
+        "`idle_sweep` has no valid point for c-poll at 500; its valid points: "
+        "['0', '1000', '4000', '16000']"
+    )
+    backwards = resolve('cost_per_idle(idle_sweep, "c-poll", 4000, 1000)', poll, "en")
+    assert backwards.error == "cost_per_idle() needs its end (1000) above its start (4000)"
+
+
 def _host_interval(subject: float, reference: float, noise: HostNoise) -> tuple[float, float]:
     """The 95 % interval, in per cent, that two single runs on a host of this noise put on
     subject / reference - 1: written out here rather than read from the code under test

@@ -45,6 +45,34 @@ def test_an_exercise_has_its_starter_hints_and_check_but_not_its_solution(
     assert client.get("/api/exercises/nope/solution").status_code == 404
 
 
+def test_an_exercise_comes_in_the_readers_language_and_checks_the_same(
+    client: TestClient,
+) -> None:
+    english = client.get("/api/exercises/et-drain").json()
+    chinese = client.get("/api/exercises/et-drain", params={"lang": "zh"}).json()
+    assert (english["language"], chinese["language"]) == ("en", "zh")
+    assert chinese["title"].startswith("边缘触发") and "边缘触发" in chinese["statement"]
+    assert len(chinese["hints"]) == len(english["hints"])
+    # The words change; what is checked does not.
+    for field in ("starter", "run", "server", "lesson", "file"):
+        assert chinese[field] == english[field], field
+    pairs = zip(english["criteria"], chinese["criteria"], strict=True)
+    assert all(e["id"] == z["id"] and e["value"] == z["value"] for e, z in pairs)
+    assert chinese["criteria"][0]["says"].startswith("每个请求都得到回复")
+    listed = client.get("/api/exercises", params={"lang": "zh"}).json()
+    assert {e["language"] for e in listed} == {"zh"}
+    assert client.get("/api/exercises", params={"lang": "fr"}).status_code == 422
+
+
+def test_an_exercise_not_yet_translated_comes_in_english_and_says_so(course: Settings) -> None:
+    (course.content_dir / "zh" / "exercises" / "et-drain.toml").unlink()
+    from c10klab.main import create_app
+
+    with TestClient(create_app(course)) as client:
+        exercise = client.get("/api/exercises/et-drain", params={"lang": "zh"}).json()
+    assert exercise["language"] == "en" and exercise["title"].startswith("Edge-triggered")
+
+
 def test_an_answer_is_a_variant_checked_by_the_exercises_run(
     client: TestClient, store: RunStore
 ) -> None:
@@ -157,6 +185,23 @@ def test_a_run_that_cannot_be_judged_fails_even_when_its_counts_hold() -> None:
     assert both.failed == ["answers-all"]
 
 
+def test_a_count_missed_on_a_disturbed_run_says_to_check_again() -> None:
+    batch = find_exercise(REAL.content_dir, "io-uring-batch")
+    row = {"syscall": "io_uring_enter", "calls": 9, "errors": 0, "per_request": 1.2}
+    counted = {"method": "perf", "refused": None, "requests": 9, "calls_per_request": 1.2}
+    figures = result(syscalls=counted | {"rows": [row]}).model_copy(
+        update={"stable": False, "unstable_reason": "others took 12% of its CPUs"}
+    )
+    verdict = judge(batch, done(figures))
+    assert verdict.failed == ["batched-enters", "unstable"]
+    assert "others took 12% of its CPUs" in verdict.reasons[1]
+    # A count held on a disturbed run passes: each limit sits far from both the starter's
+    # count and the solution's, so a disturbance does not carry one across it.
+    row["per_request"] = 0.1
+    held = result(syscalls=counted | {"rows": [row]}).model_copy(update={"stable": False})
+    assert judge(batch, done(held)).status == "passed"
+
+
 def test_a_failed_run_is_named_by_what_failed() -> None:
     drain = find_exercise(REAL.content_dir, "et-drain")
     check = CheckOutcome.model_validate(
@@ -222,3 +267,36 @@ def test_the_content_check_says_what_is_wrong_with_an_exercise(
     path.write_text(change(path.read_text()))
     _, problems = check_course(course)
     assert any(p.startswith("exercises/et-drain.toml") and said in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda path: path.unlink(), "missing: every exercise is translated"),
+        (
+            lambda path: path.write_text(
+                path.read_text().replace("hints = [\n", 'hints = [\n "多一条",\n')
+            ),
+            "4 hints for the English 3",
+        ),
+        (
+            lambda path: path.write_text(
+                path.read_text().replace("reads-until-eagain =", "reads =")
+            ),
+            "missing ['reads-until-eagain'], unknown ['reads']",
+        ),
+        (
+            lambda path: path.write_text(path.read_text().replace("边缘触发", "边沿触发", 1)),
+            "“边沿触发”: the course says “边缘触发”",
+        ),
+        (lambda path: path.write_text(path.read_text() + "\nsolution = 1\n"), "solution"),
+    ],
+)
+def test_the_content_check_says_what_is_wrong_with_a_translation(
+    course: Settings, change: Any, said: str
+) -> None:
+    from c10klab.content.check import check_course
+
+    change(course.content_dir / "zh" / "exercises" / "et-drain.toml")
+    _, problems = check_course(course)
+    assert any(p.startswith("zh/exercises/et-drain.toml") and said in p for p in problems), problems

@@ -9,16 +9,16 @@
 //! Waking up on time is the hard part. `epoll_wait`'s timeout counts whole milliseconds, so a
 //! worker of the epoll engine arms a timerfd instead ([`Timer`]: CLOCK_MONOTONIC, absolute,
 //! nanosecond resolution) and registers it in its epoll set; the io_uring engine's wait takes
-//! a nanosecond timeout itself. Even so the wake-up comes late: by the
-//! thread's timer slack (50 µs by default; each worker lowers its own to 1 ns with
-//! [`set_timer_slack`]) and by interrupt and scheduling delay. Measured on the course's
-//! machine (a Firecracker VM) with a 1 ns slack, a timerfd wake-up arrived 30–80 µs late at
-//! the median and 150 µs to 1 ms at p99 (the longer the sleep, the later); on bare metal it is
-//! a few µs. So the worker arms the timer a little early and busy-polls (`epoll_wait` with a
-//! zero timeout, or an `io_uring_enter` that does not wait, still handling replies) for the
-//! rest. How early is learnt while running ([`WakeWindow`]): the window
-//! follows the 99th percentile of the lateness actually seen, so the spinning costs little
-//! CPU where timers are punctual and buys precision where they are not.
+//! a nanosecond timeout itself. Even so the wake-up comes late: by the thread's timer slack
+//! (each worker lowers its own to 1 ns with [`set_timer_slack`]) and by interrupt and
+//! scheduling delay. In a virtual machine such as the course's (Firecracker) a timerfd wake-up
+//! can be tens of microseconds late at the median and far later at p99 (the longer the sleep,
+//! the later), much more than on bare metal; `results/loadgen-vs-wrk.md` measures the pacing
+//! that results. So the worker arms the timer a little early and busy-polls (`epoll_wait` with
+//! a zero timeout, or an `io_uring_enter` that does not wait, still handling replies) for the
+//! rest. How early is learnt while running ([`WakeWindow`]): the window follows the 99th
+//! percentile of the lateness actually seen, so the spinning costs little CPU where timers are
+//! punctual and buys precision where they are not.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};

@@ -949,6 +949,12 @@ export type ExerciseOut = {
      */
     hints: Array<string>;
     /**
+     * Language
+     *
+     * the language its words are in: the one asked for, or English
+     */
+    language?: 'en' | 'zh';
+    /**
      * Lesson
      */
     lesson: string;
@@ -985,6 +991,12 @@ export type ExerciseOut = {
  * ExerciseSummary
  */
 export type ExerciseSummary = {
+    /**
+     * Language
+     *
+     * the language its words are in: the one asked for, or English
+     */
+    language?: 'en' | 'zh';
     /**
      * Lesson
      */
@@ -4272,7 +4284,7 @@ export type Verdict = {
     /**
      * Failed
      *
-     * why, by name: the criteria not met, or build, check:<name>, run, starved, invalid
+     * why, by name: the criteria not met (and unstable, when the host disturbed the run), or build, check:<name>, run, starved, invalid
      */
     failed?: Array<string>;
     /**
@@ -5667,7 +5679,14 @@ export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponse = Remo
 export type ListExercisesApiExercisesGetData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/exercises';
 };
 
@@ -5699,7 +5718,14 @@ export type GetExerciseApiExercisesSlugGetData = {
          */
         slug: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/exercises/{slug}';
 };
 

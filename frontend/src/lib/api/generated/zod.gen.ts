@@ -320,6 +320,7 @@ export const zEndedEvent = z.object({
  * ExerciseSummary
  */
 export const zExerciseSummary = z.object({
+    language: z.enum(['en', 'zh']).optional().default('en'),
     lesson: z.string(),
     server: z.string(),
     slug: z.string(),
@@ -1198,6 +1199,7 @@ export const zExerciseOut = z.object({
     criteria: z.array(zCriterion),
     file: z.string(),
     hints: z.array(z.string()),
+    language: z.enum(['en', 'zh']).optional().default('en'),
     lesson: z.string(),
     run: zRunSettings,
     server: z.string(),
