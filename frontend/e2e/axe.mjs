@@ -7,19 +7,20 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Every axe violation on the page as it stands, one line each ("rule (impact): help — targets"). */
-export async function axeViolations(page) {
+/** Every axe violation on the page as it stands, one line each ("rule (impact): help — targets");
+ *  `within`: a CSS selector, to check only that part of the page. */
+export async function axeViolations(page, within = null) {
   const loaded = await page.evaluate(() => typeof window.axe !== 'undefined');
   if (!loaded) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(window.document, { resultTypes: ['violations'] });
+  const violations = await page.evaluate(async (selector) => {
+    const result = await window.axe.run(selector ?? window.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
       targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
     }));
-  });
+  }, within);
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.join(', ')}`);
 }
 

@@ -15,9 +15,10 @@
 //   E2E_BASE_URL=http://127.0.0.1:8771 E2E_INSTRUCTOR=Grace E2E_PASSWORD=… npm run e2e:classroom
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
+import { ARTIFACTS, BASE_URL } from './chromium.mjs';
+import { classroomBrowser, createClass, logInAsInstructor, waitFor, waitForCount, waitForText } from './people.mjs';
 import { waitForRunEnd } from './steps.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 180_000);
@@ -26,54 +27,7 @@ const PASSWORD = process.env.E2E_PASSWORD ?? 'e2e-password-123';
 const LESSON_URL = `${BASE_URL}/#/lessons/01-c10k-problem`;
 const CLASS_NAME = 'Systems programming, e2e';
 
-let browser;
-/** Every open page, by name, with the console errors it logged. */
-const pages = new Map();
-
-before(async () => {
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-/**
- * A page in a browser context of its own: its own cookies, so its own session. A refused
- * request the test makes on purpose (`expectedStatuses`) logs "Failed to load resource" in
- * Chromium's console; anything else there is an error.
- */
-async function newPerson(name, { expectedStatuses = [], context: shared } = {}) {
-  // `context`: another tab of someone already here (same cookies, same session).
-  const context = shared ?? (await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 }));
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const text = message.text();
-    if (expectedStatuses.some((status) => text.includes(`status of ${status}`))) return;
-    errors.push(`console.error: ${text}`);
-  });
-  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  // Chromium's console names the status but not the request: name it, so a failure says which.
-  page.on('response', (response) => {
-    if (response.status() >= 500) errors.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
-  });
-  pages.set(name, { page, errors });
-  return page;
-}
-
-/** Keeps a full-page screenshot of each open page when a test went wrong. */
-async function withFailureScreenshots(body) {
-  try {
-    await body();
-  } catch (error) {
-    for (const [name, { page }] of pages) {
-      await page.screenshot({ path: join(ARTIFACTS, `classroom-${name}-failure.png`), fullPage: true }).catch(() => undefined);
-    }
-    throw error;
-  }
-}
+const { newPerson, withFailureScreenshots, assertNoConsoleErrors } = classroomBrowser();
 
 /** Opens the first lesson and its first experiment widget (loaded when scrolled near). */
 async function openLessonWidget(page) {
@@ -128,30 +82,8 @@ async function assertRunDone(widget, seen, who) {
   await widget.getByTestId('run-results').waitFor();
 }
 
-/** Polls until `check()` holds; fails with `what` after `timeoutMs`. */
-async function waitFor(check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function waitForText(locator, holds, what, timeoutMs = 30_000) {
-  let last = '';
-  await waitFor(async () => holds((last = (await locator.textContent().catch(() => '')) ?? '')), timeoutMs, `${what} (text: ${last.slice(0, 300)})`);
-}
-
-async function waitForCount(locator, count, what, timeoutMs = 30_000) {
-  await waitFor(async () => (await locator.count()) === count, timeoutMs, `${what} (${count} expected)`);
-}
-
-function assertNoConsoleErrors() {
-  for (const [name, { errors }] of pages) assert.deepEqual(errors, [], `${name}'s browser console stayed free of errors`);
-}
-
 test('a class taught live: join, run, queue, present, board, end', { timeout: 2 * RUN_TIMEOUT_MS + 180_000 }, async () => {
-  await withFailureScreenshots(classroom);
+  await withFailureScreenshots('classroom', classroom);
 });
 
 async function classroom() {
@@ -159,21 +91,12 @@ async function classroom() {
 
   // ── The instructor logs in and creates a class ──────────────────────────────────────────
   const instructor = await newPerson('instructor');
-  await instructor.goto(`${BASE_URL}/#/login`, { waitUntil: 'domcontentloaded' });
-  await instructor.getByLabel('Name', { exact: true }).fill(INSTRUCTOR);
-  await instructor.getByLabel('Password').fill(PASSWORD);
-  await instructor.getByRole('button', { name: 'Log in' }).click();
-  await instructor.getByRole('heading', { level: 1, name: 'Your classes' }).waitFor({ timeout: 15_000 });
+  await logInAsInstructor(instructor, INSTRUCTOR, PASSWORD);
   assert.match(instructor.url(), /#\/classes$/);
   assert.equal((await instructor.getByTestId('account-name').textContent())?.trim(), `${INSTRUCTOR} (instructor)`);
 
-  await instructor.getByLabel('New class').fill(CLASS_NAME);
-  await instructor.getByRole('button', { name: 'Create class' }).click();
-  const card = instructor.getByTestId('class-card').filter({ hasText: CLASS_NAME }).first();
-  await card.waitFor({ timeout: 10_000 });
-  const code = ((await card.getByTestId('join-code').textContent()) ?? '').trim();
+  const { card, code, joinLink } = await createClass(instructor, CLASS_NAME);
   assert.match(code, /^[A-Z2-9]{5}-[A-Z2-9]{5}$/, `a join code like K7QXM-4TPRW (got "${code}")`);
-  const joinLink = (await card.getByTestId('join-link').getAttribute('href')) ?? '';
   assert.equal(joinLink, `${BASE_URL}/#/join?code=${code}`);
   assert.match((await card.getByTestId('class-students').textContent()) ?? '', /^0 students$/);
   console.log(`# class "${CLASS_NAME}" created with code ${code}`);

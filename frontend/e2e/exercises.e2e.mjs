@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 import { axeViolations, inAxeContext } from './axe.mjs';
 import { ARTIFACTS, BASE_URL, watchedBrowserPerFile } from './chromium.mjs';
-import { openEditor, withFailureScreenshot } from './steps.mjs';
+import { checkMyAnswer, loadASolution, openEditor, withFailureScreenshot } from './steps.mjs';
 
 // Each check run builds, checks both protocols and measures (~15 s here); a queue may hold it.
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 120_000);
@@ -22,36 +22,6 @@ let browser;
 let page;
 let consoleErrors;
 watchedBrowserPerFile((opened) => ({ browser, page, consoleErrors } = opened));
-
-/**
- * Clicks Check my answer and waits for that answer's verdict: a new variant on the verdict's
- * area (not the one before), judged passed or failed. Returns its status, reasons and the
- * measured rows' cells.
- */
-async function checkMyAnswer() {
-  const area = page.getByTestId('verdict-area');
-  const previous = await area.getAttribute('data-variant');
-  await page.getByRole('button', { name: 'Check my answer' }).click();
-  await page.waitForFunction(
-    ([el, before]) =>
-      el.dataset.variant &&
-      el.dataset.variant !== before &&
-      el.querySelector('[data-testid="verdict"][data-status="passed"], [data-testid="verdict"][data-status="failed"]'),
-    [await area.elementHandle(), previous],
-    { timeout: RUN_TIMEOUT_MS, polling: 250 },
-  );
-  const verdict = area.getByTestId('verdict');
-  const rows = verdict.locator('[data-testid="verdict-measured"] tbody tr');
-  const measured = [];
-  for (let i = 0; i < (await rows.count()); i += 1) measured.push(await rows.nth(i).locator('td').allTextContents());
-  return {
-    variant: await area.getAttribute('data-variant'),
-    status: await verdict.getAttribute('data-status'),
-    reasons: await verdict.locator('[data-testid="verdict-reasons"] li').allTextContents(),
-    measured,
-    state: ((await page.getByTestId('check-state').textContent()) ?? '').trim(),
-  };
-}
 
 test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from the page passes`, { timeout: 2 * RUN_TIMEOUT_MS + 90_000 }, async () => {
   await withFailureScreenshot(page, 'exercises', async () => {
@@ -75,21 +45,15 @@ test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from 
     // One hint, then the starter checked: failed, with why.
     await page.getByRole('button', { name: /^Show hint 1 of \d+$/ }).click();
     assert.match((await page.getByTestId('hint').first().textContent()) ?? '', /^Hint 1 of \d+/);
-    const starter = await checkMyAnswer();
+    const starter = await checkMyAnswer(page, { timeoutMs: RUN_TIMEOUT_MS });
     assert.equal(starter.status, 'failed', `the starter was judged ${starter.status} ("${starter.state}")`);
     assert.ok(starter.reasons.length > 0 && starter.reasons.every((r) => r.trim().length > 0), `a reason is given: ${JSON.stringify(starter)}`);
     await page.screenshot({ path: join(ARTIFACTS, 'exercise-failed.png'), fullPage: true });
 
     // A solution: asked for, confirmed, shown against the starter, loaded into the editor.
-    const solution = page.getByTestId('solution');
-    await solution.getByRole('button', { name: 'Show a solution' }).click();
-    await solution.getByText('See a solution? Try the hints first.').waitFor();
-    await solution.getByRole('button', { name: 'Yes, show it' }).click();
-    await solution.getByTestId('diff-view').waitFor({ timeout: 15_000 });
-    await solution.getByRole('button', { name: 'Load into the editor' }).click();
-    await draft.filter({ hasText: 'draft saved' }).waitFor({ timeout: 5_000 });
+    await loadASolution(page);
 
-    const solved = await checkMyAnswer();
+    const solved = await checkMyAnswer(page, { timeoutMs: RUN_TIMEOUT_MS });
     assert.equal(solved.status, 'passed', `the solution was judged ${solved.status}: ${JSON.stringify(solved)}`);
     assert.notEqual(solved.variant, starter.variant);
     assert.deepEqual(solved.reasons, []);

@@ -5,7 +5,10 @@
 #   solo       (default) the learner's course: e2e/run-benchmark and e2e/every-lesson
 #   classroom  C10K_MODE=classroom with one instructor made first (Grace): e2e/classroom
 #
-# Usage: frontend/e2e/with-backend.sh [PORT] [solo|classroom]     (make test-e2e)
+# SUITE, the npm script to run, defaults to the mode's (e2e, e2e:classroom); e2e:gradebook runs
+# in classroom mode too.
+#
+# Usage: frontend/e2e/with-backend.sh [PORT] [solo|classroom] [SUITE]     (make test-e2e)
 set -euo pipefail
 port=${1:-8765}
 mode=${2:-solo}
@@ -21,8 +24,9 @@ case $mode in
         suite=e2e:classroom
         printf '%s\n' "$password" | C10K_DB_PATH=$store "$root/.venv/bin/python" -m c10klab \
             instructor add Grace ;;
-    *) echo "usage: $0 [PORT] [solo|classroom]" >&2; exit 2 ;;
+    *) echo "usage: $0 [PORT] [solo|classroom] [SUITE]" >&2; exit 2 ;;
 esac
+suite=${3:-$suite}
 
 # The runner does not measure its host's noise first (45 s; backend/tests/runner tests that).
 # Nor does it call a round disturbed: Chromium and this suite run on the measured cores, and

@@ -1,9 +1,10 @@
 """The hosting stack as an instructor starts it: docker-compose.yml up (the API, a runner and
-PostgreSQL), the classroom's browser end-to-end test on it, an instructor made on the command
-line, a class and a student through the API, a c-epoll and a c-io-uring benchmark and a syscall
-profile run through it, a busy class, the runners scaled to two, then everything removed,
-volumes too. `make test-compose` runs this (the images and the frontend are built first); it
-needs docker-compose (Debian's 1.29, or compose v2) and the engine."""
+PostgreSQL), the classroom's browser end-to-end tests on it (a class taught live; exercises
+assigned, answered and graded), an instructor made on the command line, a class and a student
+through the API, a c-epoll and a c-io-uring benchmark and a syscall profile run through it, a
+busy class, the runners scaled to two, then everything removed, volumes too. `make
+test-compose` runs this (the images and the frontend are built first); it needs docker-compose
+(Debian's 1.29, or compose v2) and the engine."""
 
 import json
 import os
@@ -133,18 +134,17 @@ def add_instructor(stack: Stack, name: str) -> None:
     assert f"instructor {name!r} added" in added
 
 
-def test_a_class_in_a_real_browser(stack: Stack) -> None:
-    """The classroom's browser end-to-end test (frontend/e2e/classroom.e2e.mjs, real Chromium)
-    on this stack, first, while it is fresh: an instructor and students in browsers, the
-    class's runs measured by the stack's runner. One stack serves it and the tests below."""
-    add_instructor(stack, "Lovelace")
+def run_browser_test(stack: Stack, suite: str, instructor: str) -> None:
+    """Runs the frontend's npm script `suite` (real Chromium, frontend/e2e/) against this stack
+    as `instructor`, made first on the command line."""
+    add_instructor(stack, instructor)
     env = os.environ | {
         "E2E_BASE_URL": stack.base,
-        "E2E_INSTRUCTOR": "Lovelace",
+        "E2E_INSTRUCTOR": instructor,
         "E2E_PASSWORD": PASSWORD,
     }
     done = subprocess.run(
-        ["npm", "run", "--silent", "e2e:classroom"],
+        ["npm", "run", "--silent", suite],
         cwd=REPO_ROOT / "frontend",
         env=env,
         capture_output=True,
@@ -154,6 +154,20 @@ def test_a_class_in_a_real_browser(stack: Stack) -> None:
     if done.returncode != 0:
         logs = stack.compose("logs", "--no-color", "--tail", "40", "runner", "api")
         pytest.fail(f"{done.stdout[-6000:]}\n{done.stderr[-3000:]}\n--- stack logs\n{logs}")
+
+
+def test_a_class_in_a_real_browser(stack: Stack) -> None:
+    """The classroom's browser end-to-end test (frontend/e2e/classroom.e2e.mjs, real Chromium)
+    on this stack, first, while it is fresh: an instructor and students in browsers, the
+    class's runs measured by the stack's runner. One stack serves it and the tests below."""
+    run_browser_test(stack, "e2e:classroom", "Lovelace")
+
+
+def test_assignments_and_a_gradebook_in_a_real_browser(stack: Stack) -> None:
+    """frontend/e2e/gradebook.e2e.mjs on this stack: an instructor assigns two exercises, a
+    student passes one and fails the other (each answer built and checked by the stack's
+    runner), and the instructor's gradebook shows both and opens the failed answer."""
+    run_browser_test(stack, "e2e:gradebook", "Noether")
 
 
 def run_to_end(client: httpx.Client, server: str, **extra: Any) -> list[dict[str, Any]]:

@@ -1,15 +1,16 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { aClassroomClass, anAssignment, aGradeCell } from '@/testing/classroom-fixtures';
 import { aLesson, anExperiment, healthyHealth, lessons, servers } from '@/testing/fixtures';
-import { mockFetch } from '@/testing/mock-fetch';
-import { nobodyMe, studentMe } from '@/testing/people-fixtures';
+import { mockFetch, type MockRequest } from '@/testing/mock-fetch';
+import { instructorMe, nobodyMe, studentMe } from '@/testing/people-fixtures';
 
 import { App } from './app';
 
 // The app composes the people feature with the others: the header says who you are, and a
 // lesson's Run widgets send someone who has not joined the class to the join form.
-function serveClassroom(me: unknown) {
+function serveClassroom(me: unknown, extra: Record<string, unknown> = {}) {
   return mockFetch({
     'GET /api/auth/me': me,
     'GET /api/health': healthyHealth,
@@ -22,8 +23,13 @@ function serveClassroom(me: unknown) {
       next: null,
     },
     'POST /api/classes/join': studentMe,
+    'GET /api/classes/c-1': aClassroomClass({ join_code: '' }),
+    'GET /api/classes/c-1/assignments': [],
+    ...extra,
   });
 }
+
+const askedForAssignments = (calls: MockRequest[]) => calls.some((c) => c.path.endsWith('/assignments'));
 
 describe('App in classroom mode', () => {
   afterEach(() => {
@@ -59,5 +65,27 @@ describe('App in classroom mode', () => {
     const nav = await screen.findByTestId('account-nav');
     expect(within(nav).getByRole('link', { name: 'Join a class' })).toHaveAttribute('href', '#/join');
     expect(within(nav).getByRole('link', { name: 'Instructor login' })).toHaveAttribute('href', '#/login');
+  });
+
+  it('shows a student the exercises assigned to their class on the course home', async () => {
+    serveClassroom(studentMe, {
+      'GET /api/classes/c-1/assignments': [anAssignment({ mine: aGradeCell({ status: 'failed', attempts: 1 }) })],
+    });
+    render(<App />);
+    const assigned = await screen.findByRole('region', { name: 'Your assigned exercises' });
+    const link = within(assigned).getByRole('link', { name: 'Edge-triggered epoll: read until EAGAIN' });
+    expect(link).toHaveAttribute('href', '#/exercises/et-drain');
+    expect(within(assigned).getByTestId('assigned-exercise')).toHaveTextContent('✗ failed · 1 attempt');
+  });
+
+  it('shows no assigned exercises to an instructor, nor to someone not in a class', async () => {
+    for (const me of [instructorMe, nobodyMe]) {
+      const { calls } = serveClassroom(me);
+      const { unmount } = render(<App />);
+      expect(await screen.findByTestId('lesson-list')).toBeInTheDocument();
+      expect(screen.queryByRole('region', { name: 'Your assigned exercises' })).not.toBeInTheDocument();
+      expect(askedForAssignments(calls)).toBe(false);
+      unmount();
+    }
   });
 });

@@ -166,3 +166,86 @@ export const untouchedExperiment = {
 };
 
 export const board = { experiments: [runExperiment, seriesExperiment, untouchedExperiment] };
+
+// ───────────────────────────── assignments and the gradebook ──────
+
+export function anAssignment(overrides: Record<string, unknown> = {}) {
+  return {
+    exercise: 'et-drain',
+    title: 'Edge-triggered epoll: read until EAGAIN',
+    lesson: '05-epoll',
+    due_at: null,
+    assigned_at: '2026-11-24T09:10:00.000+00:00',
+    mine: null,
+    ...overrides,
+  };
+}
+
+export function aGradeCell(overrides: Record<string, unknown> = {}) {
+  return {
+    exercise: 'et-drain',
+    status: 'none',
+    attempts: 0,
+    passed_at: null,
+    late: false,
+    last_attempt_at: null,
+    last_variant_id: null,
+    failed: [],
+    ...overrides,
+  };
+}
+
+const selectValueResult = anAssignment({
+  exercise: 'select-value-result',
+  title: 'select() rewrites its arguments',
+  lesson: '04-select-and-poll',
+  due_at: '2026-11-24T10:00:00.000+00:00',
+  assigned_at: '2026-11-24T09:11:00.000+00:00',
+});
+
+/** Two assignments; Ada passed one late and failed the other, Linus has sent nothing. */
+export const gradebook = {
+  assignments: [anAssignment(), selectValueResult],
+  students: [
+    {
+      student_id: 'p-ada',
+      name: 'Ada',
+      passed: 1,
+      cells: [
+        aGradeCell({
+          status: 'failed',
+          attempts: 2,
+          last_attempt_at: '2026-11-24T09:40:00.000+00:00',
+          last_variant_id: 'v-ada-2',
+          failed: ['check:echo'],
+        }),
+        aGradeCell({
+          exercise: 'select-value-result',
+          status: 'passed',
+          attempts: 1,
+          passed_at: '2026-11-24T10:20:00.000+00:00',
+          late: true,
+          last_attempt_at: '2026-11-24T10:20:00.000+00:00',
+          last_variant_id: 'v-ada-3',
+        }),
+      ],
+    },
+    {
+      student_id: 'p-linus',
+      name: 'Linus',
+      passed: 0,
+      cells: [aGradeCell(), aGradeCell({ exercise: 'select-value-result' })],
+    },
+  ],
+};
+
+function anExercise(slug: string, title: string, lesson: string, server: string) {
+  return { slug, title, lesson, server, summary: `${title}.` };
+}
+
+/** GET /api/exercises: the two assigned above and one more. */
+export const exerciseList = [
+  anExercise('et-drain', 'Edge-triggered epoll: read until EAGAIN', '05-epoll', 'c-epoll'),
+  anExercise('select-value-result', 'select() rewrites its arguments', '04-select-and-poll', 'c-select'),
+  anExercise('reap-every-child', 'Reap every child', '02-blocking-servers', 'c-forking'),
+];

@@ -1,8 +1,23 @@
+import { lazy, Suspense } from 'react';
+
 import { CourseHome } from '@/features/lessons';
 import { useMe } from '@/features/people';
+
+// The classroom feature loads for a student in a class only (as their class banner does).
+const AssignedExercises = lazy(async () => ({ default: (await import('@/features/classroom')).AssignedExercises }));
 
 export function HomeRoute() {
   // Who reads says where progress is kept: the server for someone in a class, else this browser.
   const me = useMe();
-  return <CourseHome reader={me.isPending ? null : me.data} />;
+  // A student sees what their instructor assigned; solo mode and instructors have no such list.
+  const classId = me.data?.mode === 'classroom' && me.data.person?.kind === 'student' ? (me.data.class?.id ?? null) : null;
+  return (
+    <CourseHome reader={me.isPending ? null : me.data}>
+      {classId === null ? null : (
+        <Suspense fallback={null}>
+          <AssignedExercises key={classId} classId={classId} />
+        </Suspense>
+      )}
+    </CourseHome>
+  );
 }

@@ -1,7 +1,8 @@
 // Public API of the classroom feature: an instructor's class page and the class board, the
-// class stream, and the pieces a student's screens show (banner, follow panel). The app layer
-// composes them with the people feature (who is in which class) and the bench feature (drawing
-// a presented run or sweep).
+// class stream, and the pieces a student's screens show (banner, follow panel, their assigned
+// exercises on the home page). The app layer composes them with the people feature (who is in
+// which class) and the bench feature (drawing a presented run or sweep).
+export { AssignedExercises } from './components/assigned-exercises';
 export { ClassBanner } from './components/class-banner';
 export { ClassBoard } from './components/class-board';
 export { ClassBoardPage } from './components/class-board-page';

@@ -5,11 +5,12 @@
 import type { TFunction } from 'i18next';
 
 import type { Comparison, HostNoise, Run, Sweep } from '@/lib/api-schemas';
+import { dateLocale } from '@/lib/dates';
 import type { ExportTable } from '@/lib/export';
 import { runSpread } from '@/lib/verdict';
 
 import { changeWords } from './round-comparison';
-import { dateLocale, statusWord } from './words';
+import { statusWord } from './words';
 
 export interface CompareRow {
   /** Unique among the rows: the run's id, or the sweep's and the point's. */

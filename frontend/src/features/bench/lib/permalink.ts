@@ -4,7 +4,9 @@
  */
 import type { TFunction } from 'i18next';
 
-import { dateLocale, listed } from './words';
+import { dateLocale } from '@/lib/dates';
+
+import { listed } from './words';
 
 /** "25 Nov 2026, 10:08" ("2026年11月25日 10:08" in Chinese) in the reader's time zone; null for
  *  no or an unreadable time. */

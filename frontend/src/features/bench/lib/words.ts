@@ -1,11 +1,9 @@
 /**
  * Words the bench's parts say alike, in the interface's language: a run's or point's status,
- * a varied field's name, servers set against each other, and the locale dates are written in.
+ * a varied field's name, servers set against each other (dates: src/lib/dates.ts).
  * Each takes the caller's `t` (or language), so a label follows a language switch.
  */
 import type { TFunction } from 'i18next';
-
-import { isLanguage, type Language } from '@/lib/i18n';
 
 const STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled', 'skipped'] as const;
 type Status = (typeof STATUSES)[number];
@@ -32,12 +30,4 @@ export function versus(servers: readonly string[], t: TFunction<'bench'>): strin
 /** Parts of one phrase, one after the other: "…, …" in English, "…，…" in Chinese. */
 export function listed(parts: readonly string[], t: TFunction<'bench'>): string {
   return parts.join(t('list.separator'));
-}
-
-// Day first in English, as the rest of the site writes dates.
-const DATE_LOCALES: Record<Language, string> = { en: 'en-GB', zh: 'zh-Hans' };
-
-/** The locale a date is written in, for the interface's language (`i18n.resolvedLanguage`). */
-export function dateLocale(lng: string | undefined): string {
-  return DATE_LOCALES[lng && isLanguage(lng) ? lng : 'en'];
 }

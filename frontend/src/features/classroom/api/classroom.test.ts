@@ -1,13 +1,17 @@
-import { aClassroomClass, aPresentation } from '@/testing/classroom-fixtures';
+import { aClassroomClass, anAssignment, aPresentation, gradebook } from '@/testing/classroom-fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 
 import {
+  assign,
   classEventsUrl,
   csvUrl,
   getClass,
+  getGradebook,
+  gradebookCsvUrl,
   present,
   removeStudent,
   stopPresenting,
+  unassign,
 } from './classroom';
 
 describe('the classroom api', () => {
@@ -32,9 +36,27 @@ describe('the classroom api', () => {
     await expect(stopPresenting('c-1')).rejects.toThrow('Class not found');
   });
 
-  it('says where the stream and the CSV are', () => {
+  it('says where the stream and the CSVs are', () => {
     expect(classEventsUrl('c 1')).toBe('/api/classes/c%201/events');
     expect(csvUrl('c-1')).toBe('/api/classes/c-1/runs.csv');
+    expect(gradebookCsvUrl('c-1')).toBe('/api/classes/c-1/gradebook.csv');
+  });
+
+  it('assigns with PUT and its due time, takes off with DELETE, reads the gradebook', async () => {
+    const due = '2026-11-25T15:30:00+01:00';
+    const { calls } = mockFetch({
+      'PUT /api/classes/c-1/assignments/et-drain': anAssignment({ due_at: '2026-11-25T14:30:00.000+00:00' }),
+      'DELETE /api/classes/c-1/assignments/et-drain': reply(204, null),
+      'GET /api/classes/c-1/gradebook': gradebook,
+    });
+    await expect(assign('c-1', 'et-drain', { due_at: due })).resolves.toMatchObject({ exercise: 'et-drain', mine: null });
+    await expect(unassign('c-1', 'et-drain')).resolves.toBeUndefined();
+    await expect(getGradebook('c-1')).resolves.toMatchObject({ students: [{ name: 'Ada', passed: 1 }, { name: 'Linus', passed: 0 }] });
+    expect(calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['PUT', '/api/classes/c-1/assignments/et-drain', { due_at: due }],
+      ['DELETE', '/api/classes/c-1/assignments/et-drain', undefined],
+      ['GET', '/api/classes/c-1/gradebook', undefined],
+    ]);
   });
 
 

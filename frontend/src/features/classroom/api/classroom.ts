@@ -1,8 +1,8 @@
 /**
  * The classroom endpoints (docs/ARCHITECTURE.md, "The classroom"): one class as its instructor
- * runs it (roster, queue, pause, CSV, presentation; ending it and cancelling a run are every
- * feature's: src/lib/classes-api.ts, runs-api.ts), the class board and stream its students
- * share. Every answer goes through a zod schema.
+ * runs it (roster, queue, pause, CSV, presentation, assignments and the gradebook; ending it and
+ * cancelling a run are every feature's: src/lib/classes-api.ts, runs-api.ts), the class board,
+ * stream and assigned exercises its students share. Every answer goes through a zod schema.
  */
 import { z } from 'zod';
 
@@ -10,10 +10,14 @@ import { apiRequest, apiUrl } from '@/lib/api-client';
 import { classSchema } from '@/lib/api-schemas';
 
 import {
+  assignmentSchema,
+  assignmentsSchema,
   boardSchema,
+  gradebookSchema,
   presentationSchema,
   queueSchema,
   rosterSchema,
+  type AssignRequest,
   type PresentationRequest,
 } from '../lib/classroom-schemas';
 
@@ -21,7 +25,8 @@ function classPath(id: string, rest = ''): string {
   return `/classes/${encodeURIComponent(id)}${rest}`;
 }
 
-/** Removing a student and stopping a presentation answer 204 with no body: nothing to check. */
+/** Removing a student or an assignment and stopping a presentation answer 204 with no body:
+ *  nothing to check. */
 const noContent = z.undefined();
 
 // ───────────────────────────── the class ──────────────────────────
@@ -77,4 +82,35 @@ export function stopPresenting(id: string): Promise<void> {
 
 export function getBoard(id: string, signal?: AbortSignal) {
   return apiRequest(classPath(id, '/board'), boardSchema, { signal });
+}
+
+// ───────────────────────────── assignments and the gradebook ──────
+
+function assignmentPath(id: string, exercise: string): string {
+  return classPath(id, `/assignments/${encodeURIComponent(exercise)}`);
+}
+
+/** The exercises assigned to the class, in the order assigned; a student's each with their own cell. */
+export function getAssignments(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/assignments'), assignmentsSchema, { signal });
+}
+
+/** Assigns an exercise (by slug) with an optional due time; again: changes its due time. */
+export function assign(id: string, exercise: string, body: AssignRequest) {
+  return apiRequest(assignmentPath(id, exercise), assignmentSchema, { method: 'PUT', body });
+}
+
+/** Takes an exercise off the class's list; the answers to it stay. */
+export function unassign(id: string, exercise: string): Promise<void> {
+  return apiRequest(assignmentPath(id, exercise), noContent, { method: 'DELETE' });
+}
+
+/** Students × assigned exercises, for the instructor. */
+export function getGradebook(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/gradebook'), gradebookSchema, { signal });
+}
+
+/** The gradebook as CSV, a row per student and assignment: a plain link, as the runs' CSV. */
+export function gradebookCsvUrl(id: string): string {
+  return apiUrl(classPath(id, '/gradebook.csv'));
 }

@@ -1,29 +1,16 @@
-import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 
 import { ActionError } from '@/components/action-error';
 import type { Class } from '@/lib/api-schemas';
 
 import { useEndClass } from '../hooks/use-classroom';
+import { useNow } from '../hooks/use-now';
 import { endsText, joinLink } from '../lib/class-text';
 
 import { JoinQrCode } from './join-qr-code';
 
 /** "in 45 min" stays true to the minute. */
 const CLOCK_TICK_MS = 30_000;
-
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, intervalMs);
-    return () => {
-      clearInterval(timer);
-    };
-  }, [intervalMs]);
-  return now;
-}
 
 /**
  * The class page's header, for the projector while students join: the class's name, its join

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { i18next } from '@/lib/i18n';
-import { aClassroomClass, aPresentation, aQueuedRun, board, roster } from '@/testing/classroom-fixtures';
+import { aClassroomClass, anAssignment, aPresentation, aQueuedRun, board, exerciseList, gradebook, roster } from '@/testing/classroom-fixtures';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
@@ -16,6 +16,8 @@ function serveClass(klass = aClassroomClass(), extra: Record<string, unknown> = 
     'GET /api/classes/c-1/roster': roster,
     'GET /api/classes/c-1/queue': { paused: klass.paused, runs: [aQueuedRun()] },
     'GET /api/classes/c-1/board': board,
+    'GET /api/classes/c-1/gradebook': gradebook,
+    'GET /api/exercises': exerciseList,
     'GET /api/lessons': lessons,
     ...extra,
   });
@@ -146,6 +148,70 @@ describe('ClassPage', () => {
     expect(screen.queryByRole('button', { name: 'Pause runs' })).not.toBeInTheDocument();
     expect(FakeEventSource.latest().closed).toBe(true);
     expect(posts(calls)).toEqual(['POST /api/classes/c-1/end']);
+  });
+
+  it('lists the assigned exercises with their due times, the gradebook and its CSV', async () => {
+    serveClass();
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const section = await screen.findByRole('region', { name: 'Exercises' });
+    const items = await within(section).findAllByTestId('assignment');
+    expect(items.map((item) => within(item).getByRole('link').textContent)).toEqual([
+      'Edge-triggered epoll: read until EAGAIN',
+      'select() rewrites its arguments',
+    ]);
+    expect(within(items[0]!).getByRole('link')).toHaveAttribute('href', '/exercises/et-drain');
+    expect(within(items[0]!).getByTestId('assignment-due')).toHaveTextContent('no due time');
+    expect(within(items[1]!).getByTestId('assignment-due')).toHaveTextContent(/^was due 24 Nov 2026, \d\d:00$/);
+    expect(within(items[1]!).getByRole('time')).toHaveAttribute('datetime', '2026-11-24T10:00:00.000+00:00');
+    // Only what is not assigned yet is offered.
+    const options = within(within(section).getByLabelText('Exercise')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Choose an exercise…', 'Reap every child']);
+    expect(within(section).getAllByTestId('gradebook-row')).toHaveLength(2);
+    const csv = within(section).getByTestId('gradebook-export-csv');
+    expect(csv).toHaveAttribute('href', '/api/classes/c-1/gradebook.csv');
+    expect(csv).toHaveAttribute('download');
+  });
+
+  it('assigns an exercise and takes one off, reading the gradebook again after each', async () => {
+    let book = gradebook;
+    const reap = anAssignment({ exercise: 'reap-every-child', title: 'Reap every child', lesson: '02-blocking-servers' });
+    const { calls } = serveClass(aClassroomClass(), {
+      'GET /api/classes/c-1/gradebook': () => ({ body: book }),
+      'PUT /api/classes/c-1/assignments/reap-every-child': () => {
+        book = { assignments: [...gradebook.assignments, reap], students: [] };
+        return { body: reap };
+      },
+      'DELETE /api/classes/c-1/assignments/et-drain': () => {
+        book = { assignments: book.assignments.slice(1), students: [] };
+        return { status: 204, body: null };
+      },
+    });
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const section = await screen.findByRole('region', { name: 'Exercises' });
+    await userEvent.selectOptions(await within(section).findByLabelText('Exercise'), 'reap-every-child');
+    await userEvent.click(within(section).getByRole('button', { name: 'Assign' }));
+    await waitFor(() => {
+      expect(within(section).getAllByTestId('assignment')).toHaveLength(3);
+    });
+    expect(within(section).getByTestId('all-assigned')).toBeInTheDocument();
+    await userEvent.click(within(section).getByRole('button', { name: 'Remove Edge-triggered epoll: read until EAGAIN' }));
+    await waitFor(() => {
+      expect(within(section).getAllByTestId('assignment')).toHaveLength(2);
+    });
+    expect(posts(calls)).toEqual(['PUT /api/classes/c-1/assignments/reap-every-child', 'DELETE /api/classes/c-1/assignments/et-drain']);
+    expect(calls.filter((c) => c.path === '/api/classes/c-1/gradebook')).toHaveLength(3);
+    // No student yet: nothing to grade.
+    expect(within(section).getByTestId('gradebook-empty')).toBeInTheDocument();
+  });
+
+  it('keeps an ended class’s exercises as they were: nothing to assign or take off', async () => {
+    serveClass(aClassroomClass({ ended_at: '2026-11-24T11:00:00+00:00' }));
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const section = await screen.findByRole('region', { name: 'Exercises' });
+    expect(await within(section).findAllByTestId('assignment')).toHaveLength(2);
+    expect(within(section).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(section).queryByRole('form')).not.toBeInTheDocument();
+    expect(within(section).getAllByTestId('gradebook-row')).toHaveLength(2);
   });
 
   it('says why when the class cannot be loaded', async () => {

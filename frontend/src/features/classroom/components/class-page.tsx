@@ -14,6 +14,7 @@ import { classKeys, useBoard, useClassroomClass, useLessonList } from '../hooks/
 import { experimentKey, type Titles } from '../lib/class-text';
 
 import { ClassBoard } from './class-board';
+import { ClassExercises } from './class-exercises';
 import { ClassHeader } from './class-header';
 import { PauseToggle } from './pause-toggle';
 import { PresentationBar } from './presentation-bar';
@@ -25,8 +26,8 @@ import './classroom.css';
 
 /**
  * /#/classes/:id, the instructor's page while teaching: the join code for the room, what is
- * presented, who is here and where, the class's queue (pause, cancel, export), the runner hosts
- * and what each is running, and the board.
+ * presented, who is here and where, the exercises assigned and the gradebook, the class's queue
+ * (pause, cancel, export), the runner hosts and what each is running, and the board.
  * The class stream keeps the class (paused, ended) and the presentation current.
  */
 export function ClassPage({ classId }: { classId: string }) {
@@ -88,6 +89,13 @@ export function ClassPage({ classId }: { classId: string }) {
         <h2 id="class-students">{t('page.students')}</h2>
         <ErrorBoundary name={t('page.studentsBoundary')}>
           <RosterTable classId={classId} live={!ended} lessons={lessons.data} />
+        </ErrorBoundary>
+      </section>
+
+      <section className="class-page__section" aria-labelledby="class-exercises">
+        <h2 id="class-exercises">{t('page.exercises')}</h2>
+        <ErrorBoundary name={t('page.exercisesBoundary')}>
+          <ClassExercises classId={classId} live={!ended} lessons={lessons.data} />
         </ErrorBoundary>
       </section>
 

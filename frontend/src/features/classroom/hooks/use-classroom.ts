@@ -31,6 +31,8 @@ export const classKeys = {
   roster: (id: string) => ['classroom', id, 'roster'] as const,
   queue: (id: string) => ['classroom', id, 'queue'] as const,
   board: (id: string) => ['classroom', id, 'board'] as const,
+  assignments: (id: string) => ['classroom', id, 'assignments'] as const,
+  gradebook: (id: string) => ['classroom', id, 'gradebook'] as const,
 };
 
 export function useClassroomClass(id: string) {

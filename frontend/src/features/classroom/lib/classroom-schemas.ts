@@ -1,18 +1,21 @@
 /**
  * The classroom endpoints' shapes (docs/ARCHITECTURE.md, "The classroom"): a class as its
  * instructor and students see it, the roster, the queue, the presentation, the class board,
- * and the frames of the class stream. Every schema is generated from the API's OpenAPI
+ * the assignments and the gradebook, and the frames of the class stream. Every schema is generated from the API's OpenAPI
  * document (src/lib/api/generated); this file names them for the classroom and decodes the
  * class stream, a relayed run event checked as the run's own stream checks it.
  */
 import { z } from 'zod';
 
 import {
+  zAssignmentOut,
+  zAssignRequest,
   zBoard,
   zBoardExperiment,
   zBoardResult,
   zClassQueue,
   zClassStreamEvent,
+  zGradebook,
   zPresentationOut,
   zPresentRequest,
   zRosterEntry,
@@ -60,6 +63,25 @@ export type BoardResult = BoardExperiment['results'][number];
 export type BoardPoint = BoardResult['points'][number];
 /** Median, min and max over the students' valid results. */
 export type Stat = NonNullable<BoardExperiment['spread']['qps']>;
+
+// ───────────────────────────── assignments and the gradebook ──────
+
+/** An exercise assigned to the class (PUT's answer, an item of GET …/assignments): for a
+ *  student, `mine` is their own cell; null for the instructor. */
+export const assignmentSchema = zAssignmentOut;
+export type Assignment = z.infer<typeof assignmentSchema>;
+export const assignmentsSchema = z.array(assignmentSchema);
+
+/** What the instructor sends to assign an exercise: an optional due time, ISO 8601 with a zone. */
+export type AssignRequest = z.input<typeof zAssignRequest>;
+
+/** GET /api/classes/{id}/gradebook: students × assigned exercises. */
+export const gradebookSchema = zGradebook;
+export type Gradebook = z.infer<typeof gradebookSchema>;
+export type GradebookRow = Gradebook['students'][number];
+/** One student's answers to one assignment: passed or not, attempts, the newest answer. */
+export type GradeCell = GradebookRow['cells'][number];
+export type GradeStatus = GradeCell['status'];
 
 // ───────────────────────────── the class stream ───────────────────
 

@@ -8,10 +8,10 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import type { Server, Source } from '@/lib/api-schemas';
 
+import { formatDateTime } from '@/lib/dates';
 import { getOriginal, getVariant, type Variant } from '../api/variants';
 import { useCheckedEditor } from '../hooks/use-checked-editor';
 import type { DraftSlot } from '../hooks/use-draft-text';
-import { formatDateTime } from '../lib/dates';
 import { clearDraft, lastBuildKey, readDraft, saveDraft, startingText, type Draft } from '../lib/drafts';
 
 import { BenchmarkForm } from './benchmark-form';

@@ -21,6 +21,7 @@ const SOLUTION = STARTER.replace('    enum read_result r = loop_read(c);', '    
 
 const exercise: Exercise = {
   slug: 'et-drain',
+  language: 'en',
   title: 'Edge-triggered epoll: read until EAGAIN',
   lesson: '02-blocking',
   server: 'c-epoll',

@@ -9,6 +9,7 @@ import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { ApiError } from '@/lib/api-client';
+import { formatListDate } from '@/lib/dates';
 import { formatBytes } from '@/lib/format';
 
 import { exerciseQuery, type Exercise } from '../api/exercises';
@@ -16,7 +17,6 @@ import { getVariant, listVariants, VARIANTS_KEY } from '../api/variants';
 import { useCheckedEditor } from '../hooks/use-checked-editor';
 import type { DraftSlot } from '../hooks/use-draft-text';
 import { isFinished, type CheckState, type EditT } from '../lib/check-state';
-import { formatListDate } from '../lib/dates';
 import { clearExerciseDraft, lastAnswerKey, readExerciseDraft, saveExerciseDraft } from '../lib/drafts';
 import { answersTo, lessonName, verdictWord } from '../lib/exercises';
 

@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 
 import { Loading } from '@/components/loading';
 
+import { formatListDate } from '@/lib/dates';
 import { listVariants, VARIANTS_KEY } from '../api/variants';
-import { formatListDate } from '../lib/dates';
 
 /** "Your edited servers": every file the learner built, newest first, each at its own page. */
 export function VariantList({ current }: { current?: string | null }) {

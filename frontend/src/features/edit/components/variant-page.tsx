@@ -8,11 +8,11 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import { ApiError } from '@/lib/api-client';
 
+import { formatDateTime } from '@/lib/dates';
 import { exerciseQuery } from '../api/exercises';
 import { getOriginal, getVariant, type Variant } from '../api/variants';
 import { useCheckRun } from '../hooks/use-check-run';
 import { checkStateLabel, isFinished, passedChecks } from '../lib/check-state';
-import { formatDateTime } from '../lib/dates';
 
 import { BenchmarkForm } from './benchmark-form';
 import { BuildOutcome } from './build-outcome';

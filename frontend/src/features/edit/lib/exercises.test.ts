@@ -38,7 +38,7 @@ describe('exerciseStatus', () => {
 });
 
 describe('groupByLesson', () => {
-  const exercise = (slug: string, lesson: string) => ({ slug, lesson, title: slug, server: 'c-epoll', summary: '' });
+  const exercise = (slug: string, lesson: string) => ({ slug, language: 'en' as const, lesson, title: slug, server: 'c-epoll', summary: '' });
 
   it('puts the exercises under their lessons in the course’s order, one it does not list last', () => {
     const [first, second] = lessons;

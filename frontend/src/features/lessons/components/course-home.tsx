@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -14,8 +15,9 @@ import './lessons.css';
 const READ_MARK = '✓';
 
 /** The course home: what the course is, progress, and every lesson in order. `reader` (from
- *  the app) says where progress is kept; left out, in this browser as in solo mode. */
-export function CourseHome({ reader }: { reader?: ReaderProp }) {
+ *  the app) says where progress is kept; left out, in this browser as in solo mode. `children`:
+ *  what the app shows under the introduction (a student's assigned exercises). */
+export function CourseHome({ reader, children }: { reader?: ReaderProp; children?: ReactNode }) {
   const { t } = useTranslation(['lessons', 'common']);
   const lessons = useLessons();
   const { isRead } = useProgress(progressStoreFor(reader));
@@ -30,6 +32,7 @@ export function CourseHome({ reader }: { reader?: ReaderProp }) {
           <Trans t={t} i18nKey="home.intro" components={{ code: <code /> }} />
         </p>
       </header>
+      {children}
 
       {lessons.isPending ? <Loading label={t('home.loading')} /> : null}
       {lessons.isError ? <ErrorMessage title={t('home.loadFailed')} error={lessons.error} /> : null}

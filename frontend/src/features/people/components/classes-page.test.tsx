@@ -1,12 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { toInputValue } from '@/lib/dates';
 import { i18next } from '@/lib/i18n';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { aClass, instructorMe, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
-
-import { toInputValue } from '../lib/ends-at';
 
 import { ClassesPage } from './classes-page';
 

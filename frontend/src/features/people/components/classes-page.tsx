@@ -7,16 +7,19 @@ import { ErrorMessage, Loading } from '@/components/loading';
 import { TextField } from '@/components/text-field';
 import { usePageTitle } from '@/hooks/use-page-title';
 import type { Class } from '@/lib/api-schemas';
+import { isoFromInput, toInputValue } from '@/lib/dates';
 
 import { useClasses, useCreateClass } from '../hooks/use-classes';
 import { useMe } from '../hooks/use-me';
-import { endsAtFromInput, MAX_CLASS_DAYS, toInputValue } from '../lib/ends-at';
 import { MAX_NAME_LENGTH } from '../lib/join-code';
 
 import { ClassCard } from './class-card';
 import { SoloModeNote } from './solo-mode-note';
 
 import './people.css';
+
+/** The server accepts an end within this many days. */
+const MAX_CLASS_DAYS = 14;
 
 /** /#/classes: an instructor's classes, each with its join code shown large for the projector. */
 export function ClassesPage() {
@@ -97,7 +100,7 @@ function NewClassForm() {
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     create.mutate(
-      { name, endsAt: endsAtFromInput(endsAt) ?? undefined },
+      { name, endsAt: isoFromInput(endsAt) ?? undefined },
       {
         onSuccess: () => {
           setName('');
