@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { exerciseListQuery } from '@/hooks/use-exercises';
 
+import { useLanguage } from '@/hooks/use-language';
 import { assign, getAssignments, getGradebook, unassign } from '../api/classroom';
 import type { Assignment } from '../lib/classroom-schemas';
 
@@ -41,7 +42,7 @@ export function useAssignments(classId: string) {
 
 /** Every exercise of the course (shared with the exercises' pages: one cached answer). */
 export function useExerciseList() {
-  return useQuery(exerciseListQuery());
+  return useQuery(exerciseListQuery(useLanguage()));
 }
 
 /** Assigning or taking an exercise off changes the gradebook's columns: it is read again. */

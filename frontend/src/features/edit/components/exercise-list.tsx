@@ -31,7 +31,7 @@ function StatusBadge({ status }: { status: ExerciseStatus }) {
 export function ExerciseIndex() {
   const { t } = useTranslation('edit');
   usePageTitle(t('exercises.title'));
-  const exercises = useQuery(exerciseListQuery());
+  const exercises = useQuery(exerciseListQuery(useLanguage()));
   const lessons = useQuery(lessonListQuery(useLanguage()));
   const variants = useQuery({ queryKey: VARIANTS_KEY, queryFn: ({ signal }) => listVariants(signal) });
   const groups = groupByLesson(exercises.data ?? [], lessons.data ?? []);

@@ -75,7 +75,7 @@ function VerdictSection({ state, exercise }: { state: CheckState; exercise: Exer
             {t('exercise.verdict.readError', { detail: answer.error.message })}
           </p>
         ) : verdict ? (
-          <VerdictView verdict={verdict} />
+          <VerdictView verdict={verdict} criteria={exercise.criteria} />
         ) : answer.data ? (
           <p className="edit__problem">{t('exercise.verdict.none', { title: exercise.title })}</p>
         ) : (
@@ -210,7 +210,7 @@ function ExerciseProblem({ slug, error }: { slug: string; error: unknown }) {
  */
 export function ExercisePage({ slug }: { slug: string }) {
   const { t } = useTranslation('edit');
-  const exercise = useQuery(exerciseQuery(slug));
+  const exercise = useQuery(exerciseQuery(slug, useLanguage()));
   const lessons = useQuery(lessonListQuery(useLanguage()));
   usePageTitle(exercise.data?.title);
 

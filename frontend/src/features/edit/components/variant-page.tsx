@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ErrorMessage, Loading } from '@/components/loading';
+import { useLanguage } from '@/hooks/use-language';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import { ApiError } from '@/lib/api-client';
@@ -60,7 +61,7 @@ function VariantProblem({ id, error }: { id: string; error: unknown }) {
 /** An answer's exercise (by its title, once known) and the verdict on it. */
 function ExerciseVerdict({ slug, verdict }: { slug: string; verdict: Variant['verdict'] }) {
   const { t } = useTranslation('edit');
-  const exercise = useQuery(exerciseQuery(slug));
+  const exercise = useQuery(exerciseQuery(slug, useLanguage()));
   return (
     <section aria-labelledby="variant-exercise-title" data-testid="variant-exercise">
       <h2 id="variant-exercise-title">{t('variant.exercise.title')}</h2>
@@ -73,7 +74,7 @@ function ExerciseVerdict({ slug, verdict }: { slug: string; verdict: Variant['ve
         />
       </p>
       <div aria-live="polite">
-        {verdict ? <VerdictView verdict={verdict} /> : <p className="edit__muted">{t('variant.exercise.noVerdict')}</p>}
+        {verdict ? <VerdictView verdict={verdict} criteria={exercise.data?.criteria} /> : <p className="edit__muted">{t('variant.exercise.noVerdict')}</p>}
       </div>
     </section>
   );

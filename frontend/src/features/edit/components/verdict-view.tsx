@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 
 import { formatInt } from '@/lib/format';
 
-import type { Measured, Verdict } from '../api/exercises';
+import type { Criterion, Measured, Verdict } from '../api/exercises';
 import type { EditT } from '../lib/check-state';
 
 import './exercises.css';
@@ -27,11 +27,36 @@ function headline(status: Verdict['status'], t: EditT): string {
   }
 }
 
-function MeasuredRow({ measured }: { measured: Measured }) {
+/** Why a verdict failed, by the name the judge gives it (verdict.failed) that is not a
+ *  criterion's: what stopped or spoiled the run. */
+const RUN_REASONS = ['build', 'check', 'run', 'starved', 'invalid', 'unstable'] as const;
+type RunReason = (typeof RUN_REASONS)[number];
+
+function isRunReason(kind: string): kind is RunReason {
+  return (RUN_REASONS as readonly string[]).includes(kind);
+}
+
+/** A reason in the reader's language: a criterion in the exercise's own (translated) words; a
+ *  run that stopped or cannot be judged by what happened, with the judge's detail after it
+ *  (a compiler's or a check's message, which stays as the tool wrote it). */
+function Reason({ name, reason, says }: { name: string | undefined; reason: string; says: Map<string, string> }) {
+  const { t } = useTranslation('edit');
+  const criterion = name === undefined ? undefined : says.get(name);
+  if (criterion !== undefined) return <li>{criterion}</li>;
+  const [kind = '', check = ''] = (name ?? '').split(':');
+  if (!isRunReason(kind)) return <li>{reason}</li>;
+  return (
+    <li>
+      <strong>{t(`verdict.why.${kind}`, { check })}</strong> {reason}
+    </li>
+  );
+}
+
+function MeasuredRow({ measured, says }: { measured: Measured; says: string | undefined }) {
   const { t } = useTranslation('edit');
   return (
     <tr data-ok={measured.ok}>
-      <td>{measured.says}</td>
+      <td>{says ?? measured.says}</td>
       <td className="verdict__number">{formatMeasured(measured.value, t)}</td>
       <td className="verdict__number">{measured.limit != null ? formatMeasured(measured.limit, t) : '—'}</td>
       <td className={`verdict__met verdict__met--${measured.ok ? 'ok' : 'not'}`}>{measured.ok ? t('verdict.met') : t('verdict.notMet')}</td>
@@ -42,17 +67,19 @@ function MeasuredRow({ measured }: { measured: Measured }) {
 /**
  * An exercise's verdict on one answer: passed or not, each criterion with what the run
  * measured against its limit, and the reasons it failed (a criterion missed, or a build or
- * check that stopped the run before anything was measured).
+ * check that stopped the run before anything was measured). `criteria` are the exercise's in
+ * the reader's language: the verdict names each by its id, and is shown in their words.
  */
-export function VerdictView({ verdict }: { verdict: Verdict }) {
+export function VerdictView({ verdict, criteria = [] }: { verdict: Verdict; criteria?: Criterion[] }) {
   const { t } = useTranslation('edit');
+  const says = new Map(criteria.map((c) => [c.id, c.says]));
   return (
     <div className={`verdict verdict--${verdict.status}`} data-testid="verdict" data-status={verdict.status}>
       <p className="verdict__headline">{headline(verdict.status, t)}</p>
       {verdict.reasons.length ? (
         <ul className="verdict__reasons" aria-label={t('verdict.reasons')} data-testid="verdict-reasons">
-          {verdict.reasons.map((reason) => (
-            <li key={reason}>{reason}</li>
+          {verdict.reasons.map((reason, i) => (
+            <Reason key={reason} name={verdict.failed[i]} reason={reason} says={says} />
           ))}
         </ul>
       ) : null}
@@ -70,7 +97,7 @@ export function VerdictView({ verdict }: { verdict: Verdict }) {
             </thead>
             <tbody>
               {verdict.measured.map((m) => (
-                <MeasuredRow key={m.says} measured={m} />
+                <MeasuredRow key={m.id} measured={m} says={says.get(m.id)} />
               ))}
             </tbody>
           </table>

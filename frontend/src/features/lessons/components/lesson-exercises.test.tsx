@@ -40,14 +40,14 @@ describe('a lesson’s Exercises section', () => {
     serve(exercises.filter((e) => e.lesson !== '01-c10k-problem'));
     const first = renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={{}} />);
     expect(await screen.findByRole('heading', { level: 2, name: 'Why' })).toBeInTheDocument();
-    await waitFor(() => { expect(first.client.getQueryState(['exercises'])?.status).toBe('success'); });
+    await waitFor(() => { expect(first.client.getQueryState(['exercises', 'en'])?.status).toBe('success'); });
     expect(screen.queryByTestId('lesson-exercises')).toBeNull();
     first.unmount();
 
     serve(reply(500, { detail: 'down' }));
     const second = renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={{}} />);
     expect(await screen.findByRole('heading', { level: 2, name: 'Why' })).toBeInTheDocument();
-    await waitFor(() => { expect(second.client.getQueryState(['exercises'])?.status).toBe('error'); });
+    await waitFor(() => { expect(second.client.getQueryState(['exercises', 'en'])?.status).toBe('error'); });
     expect(screen.queryByTestId('lesson-exercises')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
   });

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { exerciseListQuery } from '@/hooks/use-exercises';
+import { useLanguage } from '@/hooks/use-language';
 
 /**
  * After a lesson's text: its exercises (GET /api/exercises, those of this lesson), each at its
@@ -11,7 +12,7 @@ import { exerciseListQuery } from '@/hooks/use-exercises';
  */
 export function LessonExercises({ lesson }: { lesson: string }) {
   const { t } = useTranslation('lessons');
-  const exercises = useQuery({ ...exerciseListQuery(), select: (all) => all.filter((e) => e.lesson === lesson) });
+  const exercises = useQuery({ ...exerciseListQuery(useLanguage()), select: (all) => all.filter((e) => e.lesson === lesson) });
   if (!exercises.data?.length) return null;
   return (
     <section className="lesson-exercises" aria-labelledby="lesson-exercises-title" data-testid="lesson-exercises">
