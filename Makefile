@@ -163,12 +163,14 @@ test-conformance: venv servers servers-asan
 	$(VENV)/bin/pytest -q sandboxes/tests --smoke
 
 # Every backend test: those without Docker (on the SQLite file, then again on PostgreSQL those
-# that touch a store: a throwaway server from Debian's package, a fresh database per test,
-# tests/conftest.py), those that start containers, and the two that need the machine quiet.
+# that touch a store: a throwaway server from Debian's package, one per pytest worker, a fresh
+# database per test, tests/conftest.py), those that start containers, and the two that need
+# the machine quiet.
 # Each lists its slowest tests, to know where the time goes.
 test-backend: test-units test-docker test-exercises test-quiet
 test-units: test-units-sqlite
-	cd backend && ../$(VENV)/bin/pytest -q --durations=10 -m 'not compose and not docker' --store postgresql
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker' \
+	    --store postgresql
 test-units-sqlite: venv
 	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker'
 # Two at a time: they mostly wait for containers to start, build and stop.
