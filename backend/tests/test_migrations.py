@@ -66,9 +66,10 @@ def test_a_store_made_before_alembic_upgrades_in_place(tmp_path: Path) -> None:
     changes = [change for group in differences(runs.engine) for change in group]
     assert [c for c in changes if not same_in_sqlite(c)] == []
     # Every row of every table kept, but the single runner's heartbeat: news for seconds only,
-    # replaced by the runners table (revision 0002). Variants are new (revision 0004).
+    # replaced by the runners table (revision 0002). Variants (revision 0004) and assignments
+    # (0007) are new.
     assert before.pop("runner_status") == 1
-    assert row_counts(runs.engine) == before | {"runners": 0, "variants": 0}
+    assert row_counts(runs.engine) == before | {"runners": 0, "variants": 0, "assignments": 0}
     assert people.signing_secret() == secret  # sessions signed before stay valid
     barbara = people.instructor_login("barbara")
     assert barbara is not None and barbara[1].startswith("$argon2id$")
