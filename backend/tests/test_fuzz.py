@@ -27,6 +27,7 @@ on a sweep's stream that has finished, and has explicit cases in tests/runs and 
 
 import json
 import math
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,9 @@ from tests.raw_json import JSON
 from tests.results.figures import a_result, checked, done
 from tests.runs.leases import claim
 
-EXAMPLES_PER_OPERATION = 100
+# Examples per operation: `make test` draws 100; `make check`, the inner loop, a quarter
+# (C10K_FUZZ_EXAMPLES), since the fuzz is most of its unit tests' time.
+EXAMPLES_PER_OPERATION = int(os.environ.get("C10K_FUZZ_EXAMPLES", "100"))
 LARGEST_EVENT = 2**63 - 1
 # What a header value can hold: printable latin-1 (httpx refuses control characters).
 HEADER_TEXT = st.text(
@@ -168,7 +171,10 @@ RUN_FIELDS = sorted(set(RunRequest.model_fields) - {"server"})
 # No example database: nothing is written to the work tree (.hypothesis/), and each run draws
 # afresh.
 SETTINGS = settings(
-    max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
 )
 
 
@@ -242,7 +248,7 @@ def test_any_source_request_gets_an_excerpt_or_a_4xx(
 
 
 @given(header=HEADER_TEXT | st.integers(min_value=-1, max_value=2**70).map(str))
-@settings(max_examples=300, database=None)
+@settings(max_examples=3 * EXAMPLES_PER_OPERATION, database=None)
 def test_resume_after_answers_any_header_with_a_number_or_a_422(header: str) -> None:
     try:
         resume = resume_after(header, None)
