@@ -7,6 +7,7 @@ nothing is stored twice, so a gradebook can never disagree with the answer it li
 import csv
 import io
 from collections import defaultdict
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -53,14 +54,10 @@ def assign(
 def assignment_out(
     assignment: Assignment, exercise: ExerciseFile, mine: GradeCell | None = None
 ) -> AssignmentOut:
-    return AssignmentOut(
-        exercise=assignment.exercise,
-        title=exercise.title,
-        lesson=exercise.lesson,
-        due_at=assignment.due_at,
-        assigned_at=assignment.assigned_at,
-        mine=mine,
-    )
+    """The assignment as stored (its class left out), with its exercise's title and lesson."""
+    stored = asdict(assignment)
+    del stored["class_id"]
+    return AssignmentOut(**stored, title=exercise.title, lesson=exercise.lesson, mine=mine)
 
 
 class Grader:

@@ -30,7 +30,7 @@ export function AssignedExercises({ classId }: { classId: string }) {
   if (assignments.data.length === 0) return null;
   const passed = assignments.data.filter((a) => a.mine?.status === 'passed').length;
   return (
-    <section className="assigned" aria-labelledby="assigned-heading" data-testid="assigned-exercises">
+    <section className="callout assigned" aria-labelledby="assigned-heading" data-testid="assigned-exercises">
       <h2 id="assigned-heading">{t('assigned.heading')}</h2>
       <p className="assigned__count" data-testid="assigned-count">
         {t('assigned.passedCount', { passed, total: assignments.data.length })}

@@ -74,7 +74,7 @@ function BeginnerPath({ lessons }: { lessons: LessonSummary[] }) {
   const first = lessons.find(isBeforeTheCourse);
   if (!first) return null;
   return (
-    <aside className="home__beginner" aria-labelledby="beginner-heading" data-testid="beginner-path">
+    <aside className="callout callout--sunken home__beginner" aria-labelledby="beginner-heading" data-testid="beginner-path">
       <h2 id="beginner-heading">{t('home.beginner.heading')}</h2>
       <p>{t('home.beginner.text', { minutes: first.minutes ?? 0 })}</p>
       <Link className="button" to={`/lessons/${first.slug}`}>
