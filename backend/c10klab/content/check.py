@@ -25,6 +25,7 @@ from c10klab.config import Settings
 from c10klab.content.check_figures import block_id_problems, reference_problems, unmarked_figures
 from c10klab.content.check_notes import shown_text_problems
 from c10klab.content.check_translation import (
+    Term,
     check_translated_lesson,
     glossary_parity_problems,
     prose_problems,
@@ -304,6 +305,7 @@ def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
     """Every exercise applies to its server's file, its run is one the API would queue, and it
     is translated."""
     catalog = load_catalog(settings.sandboxes_dir)
+    vocabularies = {lang: read_terms(settings.content_dir, lang) for lang in TRANSLATIONS}
     problems = []
     for path in exercise_paths(settings.content_dir):
         problem = check_exercise(path, catalog, settings.sandboxes_dir, lessons, NAMED_SYSCALLS)
@@ -316,18 +318,19 @@ def check_exercises(settings: Settings, lessons: set[str]) -> list[str]:
                 problem = f"exercises/{path.name}: its run: {refused.message}"
         if problem:
             problems.append(problem)
-        for language in TRANSLATIONS:
-            problems += translated_exercise_problems(settings, path, language)
+        for language, terms in vocabularies.items():
+            problems += translated_exercise_problems(settings, path, language, terms)
     return problems
 
 
-def translated_exercise_problems(settings: Settings, path: Path, language: Language) -> list[str]:
-    """An exercise's translation: complete, and in the course's words."""
+def translated_exercise_problems(
+    settings: Settings, path: Path, language: Language, terms: list[Term]
+) -> list[str]:
+    """An exercise's translation: complete, and in the course's words (`terms`)."""
     problem = translation_problem(path, settings.content_dir, language)
     if problem:
         return [problem]
     where = translation_path(settings.content_dir, language, path.stem)
-    terms = read_terms(settings.content_dir, language)
     return [
         f"{language}/exercises/{where.name}:{line}: {p}"
         for line, p in vocabulary_problems(where.read_text(), terms)
