@@ -25,7 +25,7 @@ from c10klab.exercises import service as exercises
 from c10klab.exercises.schemas import ExerciseFile, Verdict
 from c10klab.people.store import PeopleStore
 from c10klab.runs.store import RunStore
-from c10klab.variants.service import answer_run
+from c10klab.variants.service import judge_answer
 from c10klab.variants.store import Variant, VariantStore
 
 CSV_COLUMNS = [
@@ -74,10 +74,9 @@ class Grader:
         return self._exercises[slug]
 
     def verdict(self, answer: Variant) -> Verdict:
-        run = self.runs.get_run(answer.check_run_id)
-        if run is None or answer.exercise is None:
-            return Verdict(status="failed", reasons=["its check run is gone"], failed=["run"])
-        return exercises.judge(self.exercise(answer.exercise), answer_run(run, self.runs))
+        # Answers come from answers_in_class, which selects them by their exercise.
+        assert answer.exercise is not None
+        return judge_answer(self.exercise(answer.exercise), answer, self.runs)
 
     def cell(self, assignment: Assignment, answers: list[Variant]) -> GradeCell:
         """One student's answers (oldest first) to one assignment."""

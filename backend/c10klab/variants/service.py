@@ -4,7 +4,7 @@ own before it may be benchmarked (runs with `variant` set)."""
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, InvalidRequest, NotFound
 from c10klab.exercises import service as exercises
-from c10klab.exercises.schemas import Verdict
+from c10klab.exercises.schemas import ExerciseFile, Verdict
 from c10klab.people.store import Person
 from c10klab.results.schemas import FailedData, RunResult
 from c10klab.runs.schemas import RunCreated, RunRequest
@@ -100,6 +100,11 @@ def verdict_of(variant: Variant, runs: RunStore, settings: Settings) -> Verdict 
         return Verdict(
             status="failed", reasons=[f"the exercise {variant.exercise} is gone"], failed=["run"]
         )
+    return judge_answer(exercise, variant, runs)
+
+
+def judge_answer(exercise: ExerciseFile, variant: Variant, runs: RunStore) -> Verdict:
+    """The verdict on `variant` as an answer to `exercise`, from its check run."""
     run = runs.get_run(variant.check_run_id)
     if run is None:
         return Verdict(status="failed", reasons=["its check run is gone"], failed=["run"])
