@@ -1,6 +1,7 @@
 """The variants domain: learners' edited servers. Making one queues the run that builds and
 checks it, under the person's limits on runs; a variant opens for whoever may see its
-check run (its owner, their classmates and instructor), so it can be shared by link."""
+check run (its owner, their classmates and instructor), so it can be shared by link; an
+answer to an exercise opens only for its author and their instructor."""
 
 from typing import Annotated
 
@@ -8,7 +9,7 @@ from fastapi import APIRouter, Query
 
 from c10klab.api.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
 from c10klab.http_guards import BODY_LIMIT_KEY
-from c10klab.people.access import admission_for, require_viewer
+from c10klab.people.access import admission_for, require_answer_reader, require_viewer
 from c10klab.runs.store import Mine
 from c10klab.sandboxes.service import load_catalog
 from c10klab.variants import service
@@ -59,5 +60,8 @@ def get_variant(
     runs: StoreDep,
 ) -> VariantOut:
     variant = service.get_variant(variants, variant_id)
-    require_viewer(people, person, variant.owner_id, variant.class_id, "variant")
+    if variant.exercise is None:
+        require_viewer(people, person, variant.owner_id, variant.class_id, "variant")
+    else:
+        require_answer_reader(people, person, variant.owner_id, variant.class_id)
     return service.variant_out(variant, load_catalog(settings.sandboxes_dir), runs, settings)

@@ -55,6 +55,17 @@ def require_viewer(
         _refuse_someone_elses(what, "you can see only your own and your class's")
 
 
+def require_answer_reader(
+    people: PeopleStore, person: Person, owner_id: str, class_id: str | None
+) -> None:
+    """Refuse (403) anyone but its author and their instructor an answer to an exercise:
+    a classmate who could open it could hand in a passing answer as their own."""
+    if not may_cancel(people, person, owner_id, class_id):
+        _refuse_someone_elses(
+            "answer to an exercise", "only its author and their instructor can open it"
+        )
+
+
 def require_canceller(
     people: PeopleStore, person: Person, owner_id: str, class_id: str | None, what: str
 ) -> None:

@@ -103,6 +103,23 @@ def test_in_a_class_variants_are_the_owners_and_open_to_classmates(
     assert VariantStore(classroom.store).get(variant["id"]) is not None
 
 
+def test_an_answer_to_an_exercise_opens_for_its_author_and_instructor_only(
+    browser: Browser, classroom: Settings
+) -> None:
+    grace = log_in(browser(), "Grace")
+    code = make_class(grace)
+    ada, bob = join(browser(), code, "Ada"), join(browser(), code, "Bob")
+    body = {"server": "c-epoll", "source": edited("drained"), "exercise": "et-drain"}
+    answer = ada.post("/api/variants", json=body)
+    assert answer.status_code == 202, answer.text
+    path = f"/api/variants/{answer.json()['id']}"
+
+    assert ada.get(path).json()["source"] == edited("drained")
+    assert grace.get(path).json()["source"] == edited("drained")
+    copied = bob.get(path)
+    assert copied.status_code == 403 and "only its author and their instructor" in copied.text
+
+
 def test_a_sweep_of_rounds_runs_the_original_and_the_variant_once_a_round(
     client: TestClient, store: RunStore
 ) -> None:
