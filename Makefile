@@ -160,7 +160,7 @@ test-rust-servers:
 # The whole suite once, on the asan build (and the Rust servers, which have one build), then the
 # release build's smoke: the same sources, built without the sanitizer. Two at a time: most of a
 # test is waiting for a server to start, answer or stop (311 s alone, 130 s two at a time).
-test-conformance: venv servers servers-asan
+test-conformance: venv servers servers-asan loadgen
 	C10K_SERVER_BUILD=asan $(VENV)/bin/pytest -q -n 2 sandboxes/tests
 	$(VENV)/bin/pytest -q sandboxes/tests --smoke
 

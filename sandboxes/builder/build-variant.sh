@@ -8,8 +8,10 @@
 #      runs). The runner caps the file at 64 KiB before it gets here.
 # Out: stderr: the compiler's diagnostics, gcc's JSON (one array per translation unit) mixed
 #      with make's and the linker's plain lines, at most DIAGNOSTICS_MAX bytes;
-#      stdout: on success only, the binary, base64-encoded, at most BINARY_MAX bytes before
-#      encoding. Exit 0 when it built, 1 when it did not, 2 on a wrong call.
+#      stdout: on success only, two lines: the binary, then the same file built with the
+#      Makefile's sanitizers (`make asan`: AddressSanitizer and UBSan, which the correctness
+#      check runs), each base64-encoded and at most BINARY_MAX bytes before encoding.
+#      Exit 0 when both built, 1 when one did not, 2 on a wrong call.
 #
 # Limits beyond this script's own caps are the container's: CPU seconds (ulimit -t), memory,
 # processes, the tmpfs's size, and the runner's wall clock.
@@ -30,15 +32,31 @@ if ! printf '%s' "${C10K_SOURCE_B64:-}" | base64 -d > "$work/src/$model.c" 2>/de
 fi
 
 cd /opt/c10klab/servers/c || exit 1
-make -s --no-print-directory MODEL_DIR="$work/src" BUILD="$work/build" \
-    CFLAGS="-O2 -fdiagnostics-format=json" "$work/build/c-$model" 2> "$work/diagnostics"
+build() {   # build TARGET DIAGNOSTICS: make it, writing what the compiler says to DIAGNOSTICS
+    make -s --no-print-directory MODEL_DIR="$work/src" BUILD="$work/build" \
+        CFLAGS="-O2 -fdiagnostics-format=json" "$1" 2> "$2"
+}
+plain="$work/build/c-$model"
+sanitized="$work/build/asan/c-$model"
+build "$plain" "$work/diagnostics"
 built=$?
+# The sanitized build compiles the same file again: its warnings would repeat the first's,
+# so they are added only when it fails where the first did not (-O1 warns differently).
+if [ "$built" -eq 0 ] && ! build "$sanitized" "$work/sanitized"; then
+    built=1
+    cat "$work/sanitized" >> "$work/diagnostics"
+fi
 head -c "$DIAGNOSTICS_MAX" "$work/diagnostics" >&2
 [ "$built" -eq 0 ] || exit 1
 
-size=$(stat -c %s "$work/build/c-$model")
-if [ "$size" -gt "$BINARY_MAX" ]; then
-    echo "the server binary is $size bytes; at most $BINARY_MAX are kept" >&2
-    exit 1
-fi
-base64 -w 0 "$work/build/c-$model"
+for binary in "$plain" "$sanitized"; do
+    size=$(stat -c %s "$binary")
+    if [ "$size" -gt "$BINARY_MAX" ]; then
+        echo "the server binary is $size bytes; at most $BINARY_MAX are kept" >&2
+        exit 1
+    fi
+done
+base64 -w 0 "$plain"
+echo
+base64 -w 0 "$sanitized"
+echo

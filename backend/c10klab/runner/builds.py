@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from c10klab.config import Settings
 from c10klab.results.schemas import BuildOutcome, CheckFailure, CheckOutcome, Diagnostic
 from c10klab.run_request import Knobs, Protocol
+from c10klab.runner import sanitizer
 from c10klab.runner.docker_engine import Engine, EngineError
 from c10klab.runner.lines import CheckLine, parse_line
 from c10klab.runner.plan import (
@@ -34,6 +35,7 @@ from c10klab.runner.plan import (
     check_plan,
     deployment_label,
     model_of,
+    sanitized,
 )
 from c10klab.sandboxes.schemas import Server
 from c10klab.variants.store import Variant
@@ -52,6 +54,8 @@ CPU_LIMIT_EXIT = 128 + 24  # SIGXCPU: RLIMIT_CPU ran out
 # What a learner's server may write to stdout and stderr while it is checked: a server that
 # logs every request, or one that writes without end, is stopped there and told so.
 OUTPUT_CAP_BYTES = 1024 * 1024
+# Lines of a server's output shown with a failed check (a sanitizer's report: its head).
+LOG_LINES = 20
 
 
 class OutputCap:
@@ -170,6 +174,23 @@ def parse_diagnostics(stderr: str, model: str) -> list[Diagnostic]:
     return found
 
 
+@dataclass(frozen=True)
+class Binaries:
+    """What one build makes: the server measured, and the sanitized one checked."""
+
+    plain: bytes
+    sanitized: bytes
+
+
+def built_binaries(stdout: str) -> Binaries:
+    """build-variant.sh's stdout: two lines, each a binary in base64."""
+    try:
+        plain, checked = (base64.b64decode(line, validate=True) for line in stdout.split())
+    except (binascii.Error, ValueError) as exc:  # not base64, or not two of them
+        raise VariantFailed("the build sandbox sent back no usable binaries") from exc
+    return Binaries(plain=plain, sanitized=checked)
+
+
 def describe_errors(diagnostics: list[Diagnostic], file: str) -> str:
     errors = [d for d in diagnostics if d.severity == "error"]
     if not errors:
@@ -257,12 +278,11 @@ class VariantBuilds:
             )
         if code != 0:
             raise VariantFailed(describe_errors(diagnostics, file), diagnostics=diagnostics)
-        try:
-            binary = base64.b64decode(stdout, validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise VariantFailed("the build sandbox sent back no usable binary") from exc
+        binaries = built_binaries(stdout)
         deployment = deployment_label(self.settings)
-        self.engine.build_variant_image(tag, server.image, server.command[0], binary, deployment)
+        path = server.command[0]
+        files = {path: binaries.plain, sanitized(path): binaries.sanitized}
+        self.engine.build_variant_image(tag, server.image, files, deployment)
         self.engine.prune_variant_images(KEEP_VARIANT_IMAGES, deployment)
         compiled = BuildOutcome(status="compiled", seconds=seconds, diagnostics=diagnostics)
         say(compiled)
@@ -311,7 +331,9 @@ class VariantBuilds:
         code = Engine.wait(checker, plan.deadline_s)
         report = last_check_line(self.engine.output(checker)[0])
         running, server_exit = Engine.is_running(served)
-        logs = Engine.log_tail(served)
+        logs = Engine.log_tail(served, "all")
+        found = sanitizer.finding(logs, f"{SANDBOX_SOURCE_DIR}{model_of(server)}.c")
+        logs = found.report if found is not None else logs[-LOG_LINES:]
         for container in (checker, served):
             Engine.kill(container)
         self.stop_for_limits(served, cap)
@@ -329,9 +351,10 @@ class VariantBuilds:
         if not outcome.ok:
             failed = report.failed or CheckFailure(check="?", message="no detail")
             ended = "" if running else f" (your server had exited with code {server_exit})"
+            why = "" if found is None else f"; {found.sentence}"
             raise VariantFailed(
                 f"the correctness check failed ({protocol}): {failed.check}: "
-                f"{failed.message}{ended}",
+                f"{failed.message}{ended}{why}",
                 logs,
                 check=outcome,
             )

@@ -151,16 +151,20 @@ class Engine:
     # --- learners' edited servers --------------------------------------------------------------
 
     def build_variant_image(
-        self, tag: str, base: str, path: str, binary: bytes, deployment: str
+        self, tag: str, base: str, files: dict[str, bytes], deployment: str
     ) -> None:
-        """Image `tag`: `base` with the file at `path` replaced by `binary` (the edited
+        """Image `tag`: `base` with `files` (path: executable) added or replaced (the edited
         server, compiled in the build sandbox), labelled with the `deployment` that built
         it. Built from an in-memory context, with no network; nothing of the learner's runs
         here."""
-        dockerfile = f"FROM {base}\nCOPY server {path}\n".encode()
+        named = {f"file{i}": (path, data) for i, (path, data) in enumerate(files.items())}
+        copies = "".join(f"COPY {name} {path}\n" for name, (path, _) in named.items())
+        dockerfile = f"FROM {base}\n{copies}".encode()
         context = io.BytesIO()
         with tarfile.open(fileobj=context, mode="w") as tar:
-            for name, data in (("Dockerfile", dockerfile), ("server", binary)):
+            entries = [("Dockerfile", dockerfile)]
+            entries += [(name, data) for name, (_, data) in named.items()]
+            for name, data in entries:
                 info = tarfile.TarInfo(name)
                 info.size, info.mode = len(data), 0o755
                 tar.addfile(info, io.BytesIO(data))

@@ -9,7 +9,7 @@ import base64
 import hashlib
 import json
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -305,6 +305,25 @@ def pids_limit(server: Server, request: RunRequest) -> int:
     return min(server.limits.pids, connections + PIDS_HEADROOM)
 
 
+# Beside a variant's server in its image: the same file built with AddressSanitizer and
+# UBSan (build-variant.sh), which the correctness check runs.
+SANITIZED_SUFFIX = ".sanitized"
+# How the sanitized build runs in a server's container. LeakSanitizer stops the process the
+# way a debugger does, which the container forbids, and a server's leaks are not the check's
+# business; the quarantine (freed memory kept poisoned to catch a late use) is cut from 256
+# MiB so that it fits the server's memory limit, and still holds a connection freed
+# moments ago.
+SANITIZER_ENVIRONMENT = {
+    "ASAN_OPTIONS": "detect_leaks=0:quarantine_size_mb=32:malloc_context_size=8",
+    "UBSAN_OPTIONS": "print_stacktrace=1",
+}
+
+
+def sanitized(path: str) -> str:
+    """Where a variant image keeps the sanitized build of the server at `path`."""
+    return path + SANITIZED_SUFFIX
+
+
 def server_container(
     server: Server,
     image: str,
@@ -463,17 +482,22 @@ def check_plan(
     protocol: the same hardening as a benchmark's containers. The server runs as for a run of
     that protocol, with the run's knobs (an exercise's `--trigger et` must be checked
     edge-triggered: the mistakes it teaches show only there), and the connections the check
-    opens."""
+    opens. The server checked is the sanitized build: a use after free or an overflow that
+    a plain build survives by luck stops it with a report."""
     connections = server.limits.serves_at_once or CHECK_CONNECTIONS
     request = RunRequest(
         server=server.id, protocol=protocol, connections=connections, knobs=knobs or {}
     )
     role = f"check-{protocol}"
-    hardening = _locked_down(run_id, f"{role}-server", settings) | variant_hardening(
-        server, settings
+    hardening = (
+        _locked_down(run_id, f"{role}-server", settings)
+        | variant_hardening(server, settings)
+        | ContainerOptions(environment=SANITIZER_ENVIRONMENT)
     )
     deadline = CHECK_WALL_S + WAIT_READY_S
-    server_spec = server_container(server, image, request, hardening, deadline, settings)
+    plain = server_container(server, image, request, hardening, deadline, settings)
+    program, *flags = plain.command
+    server_spec = replace(plain, command=[sanitized(program), *flags])
     command = [
         "--check",
         "--host",

@@ -238,7 +238,7 @@ def course(tmp_path: Path) -> Settings:
         (lambda t: t.replace('title = "', 'titel = "'), "titel"),
         (
             lambda t: t.replace('fails = "reads-until-eagain"', 'fails = "too-slow"'),
-            "wrong answer 'reads-past-eagain' fails with 'too-slow': name one of its criteria",
+            "wrong answer 'retries-eagain' fails with 'too-slow': name one of its criteria",
         ),
         (
             lambda t: t.replace('syscall = "read"', 'syscall = "reed"'),

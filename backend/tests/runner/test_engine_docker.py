@@ -25,7 +25,7 @@ def test_pruning_edited_servers_images_leaves_another_deployments_alone() -> Non
     names = {name: f"{VARIANT_REPOSITORY}:prune-test-{name}" for name in tags}
     try:
         for name, (deployment, binary) in tags.items():  # oldest first
-            engine.build_variant_image(names[name], BASE, "/usr/local/bin/x", binary, deployment)
+            engine.build_variant_image(names[name], BASE, {"/usr/local/bin/x": binary}, deployment)
         assert engine.prune_variant_images(1, "aaaaaaaaaaaa") == 1
         client = docker.from_env()
         with pytest.raises(ImageNotFound):

@@ -110,6 +110,25 @@ def test_a_compile_error_is_on_its_line_and_the_fixed_file_is_benchmarked_beside
     assert leftovers(settings) == []
 
 
+def test_the_check_runs_the_sanitized_build_and_names_a_use_after_free(
+    served: TestClient, settings: Settings
+) -> None:
+    """A plain build may read a freed connection and carry on; the check's build stops there.
+    Reading on after READ_CLOSED uses the connection a client's reset has freed."""
+    drain = "    while (edge_triggered && r == READ_AGAIN);\n"
+    assert EPOLL.count(drain) == 1
+    frames, _ = check(served, EPOLL.replace(drain, "    while (r != READ_DONE);\n"))
+    failed = failure(frames)
+    assert "echo-client-reset" in failed["reason"], failed
+    # In a function of the shared module (which one is the compiler's inlining), called
+    # from the learner's line.
+    assert "AddressSanitizer found a heap-use-after-free in loop_" in failed["reason"], failed
+    assert "(readiness.c:" in failed["reason"], failed
+    assert "called from handle_readable (epoll.c:" in failed["reason"], failed
+    assert any("heap-use-after-free" in line for line in failed["logs"]), failed
+    assert leftovers(settings) == []
+
+
 ABUSES = {
     # name: (source, what the reason says, seconds it may take)
     "fork bomb": (at_start_of_main("for (;;) fork();"), "ready", 60),

@@ -12,6 +12,11 @@
 //!   written whole (from a second thread: the server echoes while we still write, and with both
 //!   directions' buffers full a single thread would wait forever) and read back byte-exact.
 //!   Catches a fixed-size buffer, a lost partial write, a short read taken for a whole one.
+//! - `echo-idle-neighbour`: one connection answered once, then silent while three more come one
+//!   after another, 100 ms apart, each answered and closed; then the silent one answered
+//!   again. Catches a server that, once a client has gone, waits for another that is still
+//!   there (a SIGCHLD handler that blocks in waitpid(), a pthread_join(), a blocking read).
+//!   Skipped with `--connections 1`: a server that serves one client at a time is checked so.
 //! - `echo-many-connections`: N connections open at once (N = min(--connections, 64)); five
 //!   rounds of one random payload of 1..=4096 bytes written on every connection, then every
 //!   reply read. Catches per-connection state kept in one place, replies on the wrong
@@ -23,18 +28,24 @@
 //!   the whole echo read. By then the server's writes have come back short (more was sent
 //!   than its send buffer and our receive buffer hold): catches a server that keeps what it
 //!   could not write but never asks to be told when it can write again (EPOLLOUT, POLLOUT).
+//! - `echo-client-reset`: one connection answered once, then reset (SO_LINGER 0: an RST, not
+//!   a FIN), then a new connection answered once. The server's read() of the reset one fails
+//!   with ECONNRESET: catches a server that exits then, and (with the sanitized build a
+//!   learner's server is checked with) one that uses the connection after closing it.
 //!
 //! http (every request is `GET / HTTP/1.1` with `Host: x`; a response must be `HTTP/1.1 200`
 //! with a Content-Length and exactly that many body bytes):
 //! - `http-one-request`: one request, one response, nothing after it.
 //! - `http-keep-alive`: 20 requests one after another on one connection, each answered, and
 //!   the connection still open after (HTTP/1.1 keeps it open unless asked to close).
+//! - `http-idle-neighbour`: as `echo-idle-neighbour`, one request per exchange.
 //! - `http-pipelined`: 8 requests in one write, 8 complete responses (all responses to `GET /`
 //!   are alike, so "in order" means: 8 whole responses, one after another, nothing else).
 //!   Catches a server that answers one request per read().
 //! - `http-many-connections`: N connections, 5 keep-alive requests each, interleaved as above.
 //! - `http-connection-close`: a request with `Connection: close` gets its response, then
 //!   end-of-stream.
+//! - `http-client-reset`: as `echo-client-reset`, one request per exchange.
 //!
 //! Every read and write is bounded: each reply (or write, or connect) must complete within
 //! `--timeout-ms`, and the whole check within [`BOUND`], so a server that never answers fails
@@ -43,6 +54,7 @@
 use std::fmt::Display;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -76,6 +88,11 @@ const SLOW_READER_BYTES: usize = 16 << 20;
 const SLOW_READER_CHUNK: usize = 64 << 10;
 /// How long `echo-slow-reader`'s writes must make no progress before it reads.
 const STALL: Duration = Duration::from_millis(300);
+/// Connections made one after another while another sits idle, in the idle-neighbour checks.
+const NEIGHBOURS: usize = 3;
+/// The pause before each of them: time for the server to see the one before end (its child
+/// exit, its thread finish), so that what it does then happens before the next one comes.
+const NEIGHBOUR_GAP: Duration = Duration::from_millis(100);
 /// Requests of `http-keep-alive`.
 const KEEP_ALIVE_REQUESTS: usize = 20;
 /// Requests of `http-pipelined`, all in one write.
@@ -92,29 +109,58 @@ pub const HTTP_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
 /// The request of `http-connection-close`.
 pub const HTTP_CLOSE_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 
-/// One check: its name and what it does.
-type Check = (&'static str, fn(&mut Session) -> Result<(), Problem>);
+/// One check: its name, what it does, and how many connections it needs open at once (a
+/// server that serves fewer is not given it).
+struct Check {
+    name: &'static str,
+    run: fn(&mut Session) -> Result<(), Problem>,
+    at_once: usize,
+}
 
-/// The echo checks, in the order they run.
-const ECHO_CHECKS: [Check; 4] = [
-    ("echo-sizes", echo_sizes),
-    ("echo-many-connections", echo_many_connections),
-    ("echo-half-close", echo_half_close),
-    ("echo-slow-reader", echo_slow_reader),
+const fn check(name: &'static str, run: fn(&mut Session) -> Result<(), Problem>) -> Check {
+    Check {
+        name,
+        run,
+        at_once: 1,
+    }
+}
+
+/// The idle-neighbour checks hold one connection while making others.
+const fn with_neighbour(name: &'static str, run: fn(&mut Session) -> Result<(), Problem>) -> Check {
+    Check {
+        name,
+        run,
+        at_once: 2,
+    }
+}
+
+/// The echo checks, in the order they run. The idle neighbour comes second, before many
+/// connections: once a server waits for a client that stays, every later check fails too,
+/// and its own message says why.
+const ECHO_CHECKS: [Check; 6] = [
+    check("echo-sizes", echo_sizes),
+    with_neighbour("echo-idle-neighbour", echo_idle_neighbour),
+    check("echo-many-connections", echo_many_connections),
+    check("echo-half-close", echo_half_close),
+    check("echo-slow-reader", echo_slow_reader),
+    check("echo-client-reset", echo_client_reset),
 ];
 
-/// The HTTP checks, in the order they run.
-const HTTP_CHECKS: [Check; 5] = [
-    ("http-one-request", http_one_request),
-    ("http-keep-alive", http_keep_alive),
-    ("http-pipelined", http_pipelined),
-    ("http-many-connections", http_many_connections),
-    ("http-connection-close", http_connection_close),
+/// The HTTP checks, in the order they run: the idle neighbour after keep-alive, which names
+/// a server that closes after every response better than "the idle client" would.
+const HTTP_CHECKS: [Check; 7] = [
+    check("http-one-request", http_one_request),
+    check("http-keep-alive", http_keep_alive),
+    with_neighbour("http-idle-neighbour", http_idle_neighbour),
+    check("http-pipelined", http_pipelined),
+    check("http-many-connections", http_many_connections),
+    check("http-connection-close", http_connection_close),
+    check("http-client-reset", http_client_reset),
 ];
 
 /// The names of `protocol`'s checks, in the order they run.
 pub fn names(protocol: Protocol) -> Vec<&'static str> {
-    checks(protocol).iter().map(|&(name, _)| name).collect()
+    checks(protocol).iter().map(|c| c.name).collect()
 }
 
 fn checks(protocol: Protocol) -> &'static [Check] {
@@ -190,9 +236,13 @@ fn ready_address(config: &Config) -> Result<SocketAddr, String> {
 pub fn run(addr: SocketAddr, options: &Options) -> CheckReport {
     let mut session = Session::new(addr, options);
     let mut passed = Vec::new();
-    for &(name, check) in checks(options.protocol) {
+    for &Check { name, run, at_once } in checks(options.protocol) {
+        if session.connections < at_once {
+            eprintln!("loadgen: check {name} skipped: it needs {at_once} connections at once");
+            continue;
+        }
         let started = Instant::now();
-        match check(&mut session) {
+        match run(&mut session) {
             Ok(()) => {
                 eprintln!(
                     "loadgen: check {name} passed ({} ms)",
@@ -594,6 +644,114 @@ fn echo_many_connections(s: &mut Session) -> Result<(), Problem> {
     Ok(())
 }
 
+/// One request answered on a connection, whatever the protocol: what the checks about
+/// clients rather than bytes (an idle neighbour, a reset) are made of.
+trait Client: Sized {
+    fn open(stream: TcpStream) -> Self;
+    fn exchange(&mut self, s: &mut Session) -> Result<(), Problem>;
+    fn into_stream(self) -> TcpStream;
+}
+
+/// An echo client: one random payload of 1..=[`MANY_PAYLOAD_MAX`] bytes per exchange.
+struct EchoClient(TcpStream);
+
+impl Client for EchoClient {
+    fn open(stream: TcpStream) -> Self {
+        EchoClient(stream)
+    }
+
+    fn exchange(&mut self, s: &mut Session) -> Result<(), Problem> {
+        let payload = s.payload_up_to(MANY_PAYLOAD_MAX);
+        write_before(&self.0, &payload, &s.deadline()).map_err(Problem::new)?;
+        read_echo(&self.0, &payload, &s.deadline())
+    }
+
+    fn into_stream(self) -> TcpStream {
+        self.0
+    }
+}
+
+/// `echo-idle-neighbour`: see [`idle_neighbour`].
+fn echo_idle_neighbour(s: &mut Session) -> Result<(), Problem> {
+    idle_neighbour::<EchoClient>(s)
+}
+
+/// A client answered once and then silent while [`NEIGHBOURS`] others come one after another,
+/// [`NEIGHBOUR_GAP`] apart, each answered once and closed; then the silent one answered
+/// again.
+fn idle_neighbour<C: Client>(s: &mut Session) -> Result<(), Problem> {
+    let mut idle = C::open(s.connect()?);
+    idle.exchange(s)
+        .map_err(|p| p.within("the client that then sits idle"))?;
+    for k in 1..=NEIGHBOURS {
+        thread::sleep(NEIGHBOUR_GAP);
+        let context = format!("client {k} of {NEIGHBOURS}, while another sits idle");
+        let mut neighbour = C::open(s.connect().map_err(|p| p.within(&context))?);
+        neighbour.exchange(s).map_err(|p| {
+            let p = p.within(&context);
+            if p.no_reply {
+                p.note(
+                    "a server must serve the others while one client sends nothing: does it \
+                     serve one client at a time, or wait, once one has gone, for another \
+                     (waitpid() without WNOHANG, pthread_join(), a blocking read)?",
+                )
+            } else {
+                p
+            }
+        })?;
+    }
+    thread::sleep(NEIGHBOUR_GAP);
+    idle.exchange(s)
+        .map_err(|p| p.within("the idle client, when it sends again"))
+}
+
+/// `echo-client-reset`: see [`client_reset`].
+fn echo_client_reset(s: &mut Session) -> Result<(), Problem> {
+    client_reset::<EchoClient>(s)
+}
+
+/// A client answered once that then resets its connection (an RST, not a FIN), then a new
+/// client answered once. The server's next read() of the first fails with ECONNRESET: it
+/// must close that connection, only that one, and go on serving.
+fn client_reset<C: Client>(s: &mut Session) -> Result<(), Problem> {
+    let mut first = C::open(s.connect()?);
+    first
+        .exchange(s)
+        .map_err(|p| p.within("the client that then resets"))?;
+    reset(first.into_stream())?;
+    thread::sleep(NEIGHBOUR_GAP);
+    let context = "a new client, after one reset its connection";
+    let mut next = C::open(s.connect().map_err(|p| {
+        p.within(context)
+            .note("did the server exit when a read() failed with ECONNRESET?")
+    })?);
+    next.exchange(s).map_err(|p| p.within(context))
+}
+
+/// Closes `stream` with a reset: SO_LINGER on with a zero timeout sends an RST, not a FIN.
+fn reset(stream: TcpStream) -> Result<(), Problem> {
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    // SAFETY: a descriptor this stream owns, and a pointer to a linger of the length given.
+    let set = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&raw const linger).cast(),
+            size_of::<libc::linger>() as libc::socklen_t,
+        )
+    };
+    if set != 0 {
+        let e = io::Error::last_os_error();
+        return Err(Problem::new(format!("cannot set SO_LINGER to reset: {e}")));
+    }
+    drop(stream);
+    Ok(())
+}
+
 /// When the wrong bytes on connection `i` are the start of another connection's payload of
 /// the same round, says so: the server answered on the wrong connection.
 fn crossed(problem: Problem, i: usize, payloads: &[Vec<u8>]) -> Problem {
@@ -864,6 +1022,31 @@ fn http_one_request(s: &mut Session) -> Result<(), Problem> {
     conn.stays_quiet(s).map(|_| ()) // closing here is http-keep-alive's business
 }
 
+impl Client for HttpConn {
+    fn open(stream: TcpStream) -> Self {
+        HttpConn::new(stream)
+    }
+
+    fn exchange(&mut self, s: &mut Session) -> Result<(), Problem> {
+        self.send(HTTP_REQUEST, s)?;
+        self.read_response(s)
+    }
+
+    fn into_stream(self) -> TcpStream {
+        self.stream
+    }
+}
+
+/// `http-idle-neighbour`: see [`idle_neighbour`].
+fn http_idle_neighbour(s: &mut Session) -> Result<(), Problem> {
+    idle_neighbour::<HttpConn>(s)
+}
+
+/// `http-client-reset`: see [`client_reset`].
+fn http_client_reset(s: &mut Session) -> Result<(), Problem> {
+    client_reset::<HttpConn>(s)
+}
+
 /// `http-keep-alive`: [`KEEP_ALIVE_REQUESTS`] requests one after another on one connection,
 /// which is still open after the last response.
 fn http_keep_alive(s: &mut Session) -> Result<(), Problem> {
@@ -945,6 +1128,7 @@ fn http_connection_close(s: &mut Session) -> Result<(), Problem> {
 mod tests {
     use std::collections::HashMap;
     use std::net::TcpListener;
+    use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
     use clap::Parser;
@@ -968,11 +1152,64 @@ mod tests {
         addr
     }
 
-    /// Serves one connection at a time, as an iterative server does.
-    fn serve_one_at_a_time(handle: fn(TcpStream)) -> SocketAddr {
+    /// Serves `workers` connections at a time, each worker one after another, as a prefork
+    /// server does (one worker: as an iterative server does).
+    fn serve_by_workers(workers: usize, handle: fn(TcpStream)) -> SocketAddr {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        thread::spawn(move || listener.incoming().flatten().for_each(handle));
+        for _ in 0..workers {
+            let listener = listener.try_clone().unwrap();
+            thread::spawn(move || listener.incoming().flatten().for_each(handle));
+        }
+        addr
+    }
+
+    /// Echoes every connection on its own thread, but on accepting one after another has
+    /// ended, first waits for all the others to end, and never serves it while one stays: a
+    /// forking server whose SIGCHLD handler calls waitpid() without WNOHANG.
+    fn serve_waiting_for_the_rest() -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        thread::spawn(move || {
+            let mut serving: Vec<thread::JoinHandle<()>> = Vec::new();
+            for stream in listener.incoming().flatten() {
+                if serving.iter().any(|t| t.is_finished()) {
+                    serving.drain(..).for_each(|t| t.join().unwrap());
+                }
+                serving.push(thread::spawn(move || echo(stream)));
+            }
+        });
+        addr
+    }
+
+    /// Echoes every connection on its own thread until one's read() fails, and then accepts
+    /// no more: a server that exits on ECONNRESET.
+    fn serve_dying_on_reset() -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let died = Arc::new(AtomicBool::new(false));
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                if died.load(Ordering::SeqCst) {
+                    return; // the listener and this connection go with it
+                }
+                let died = Arc::clone(&died);
+                thread::spawn(move || {
+                    let mut s = stream;
+                    let mut buf = [0u8; 16384];
+                    loop {
+                        match s.read(&mut buf) {
+                            Ok(0) => return,
+                            Ok(n) if s.write_all(&buf[..n]).is_ok() => {}
+                            Ok(_) | Err(_) => {
+                                died.store(true, Ordering::SeqCst);
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
         addr
     }
 
@@ -1070,7 +1307,11 @@ mod tests {
                 writers.lock().unwrap().insert(k, from.try_clone().unwrap());
                 let writers = writers.clone();
                 thread::spawn(move || {
-                    let partner = if k < 2 { k } else { k ^ 1 };
+                    // echo-sizes' connection, then the idle neighbour's and its neighbours',
+                    // then the first of echo-many-connections' answer themselves; the
+                    // others in pairs: connections 2 and 3, 4 and 5, ...
+                    let before = 2 + NEIGHBOURS;
+                    let partner = if k <= before { k } else { k ^ 1 };
                     // The client opens every connection before it sends; wait for the partner.
                     let give_up = Instant::now() + Duration::from_secs(2);
                     let mut to = loop {
@@ -1185,7 +1426,7 @@ mod tests {
         let report = check(serve(echo), Protocol::Echo);
         assert!(report.ok, "{report:?}");
         assert_eq!(report.passed, names(Protocol::Echo));
-        assert_eq!(report.passed.len(), 4);
+        assert_eq!(report.passed.len(), 6);
         assert_eq!(report.failed, None);
     }
 
@@ -1209,7 +1450,7 @@ mod tests {
         let report = check(serve_http(RIGHT), Protocol::Http);
         assert!(report.ok, "{report:?}");
         assert_eq!(report.passed, names(Protocol::Http));
-        assert_eq!(report.passed.len(), 5);
+        assert_eq!(report.passed.len(), 7);
     }
 
     #[test]
@@ -1235,7 +1476,11 @@ mod tests {
     #[test]
     fn replies_on_the_wrong_connection_are_named() {
         let report = check(serve_crossed(), Protocol::Echo);
-        let f = failure(&report, &["echo-sizes"], "echo-many-connections");
+        let f = failure(
+            &report,
+            &["echo-sizes", "echo-idle-neighbour"],
+            "echo-many-connections",
+        );
         assert!(
             f.message.starts_with("connection 2, payload 1 (") && f.message.contains("differs"),
             "{}",
@@ -1289,7 +1534,7 @@ mod tests {
         let report = check(serve(echo_never_closing), Protocol::Echo);
         let f = failure(
             &report,
-            &["echo-sizes", "echo-many-connections"],
+            &["echo-sizes", "echo-idle-neighbour", "echo-many-connections"],
             "echo-half-close",
         );
         assert!(
@@ -1302,37 +1547,100 @@ mod tests {
         );
     }
 
+    /// The note of a client that got no reply while another sat idle.
+    const WAITS: &str = "(a server must serve the others while one client sends nothing: \
+                         does it serve one client at a time, or wait, once one has gone, for \
+                         another (waitpid() without WNOHANG, pthread_join(), a blocking read)?)";
+
     #[test]
     fn a_server_of_one_connection_at_a_time_is_told_so() {
-        let report = check(serve_one_at_a_time(echo), Protocol::Echo);
-        let f = failure(&report, &["echo-sizes"], "echo-many-connections");
-        assert!(
-            f.message.starts_with("connection 2, payload 1 (")
-                && f.message.ends_with(
-                    "no reply within 1000 ms (connection 1 got its reply: does the server \
-                     serve one connection at a time?)"
-                ),
-            "{}",
-            f.message
+        let report = check(serve_by_workers(1, echo), Protocol::Echo);
+        let f = failure(&report, &["echo-sizes"], "echo-idle-neighbour");
+        assert_eq!(
+            f.message,
+            format!("client 1 of 3, while another sits idle: no reply within 1000 ms {WAITS}")
         );
-        let report = check(serve_one_at_a_time(|s| http(s, RIGHT)), Protocol::Http);
+        let report = check(serve_by_workers(1, |s| http(s, RIGHT)), Protocol::Http);
         let f = failure(
             &report,
-            &["http-one-request", "http-keep-alive", "http-pipelined"],
-            "http-many-connections",
+            &["http-one-request", "http-keep-alive"],
+            "http-idle-neighbour",
         );
         assert!(
             f.message
-                .starts_with("connection 2, request 1: no reply within 1000 ms"),
+                .starts_with("client 1 of 3, while another sits idle: no reply within 1000 ms"),
             "{}",
             f.message
         );
-        // With as many connections as it serves at once, it passes.
+        // With as many connections as it serves at once, it passes, the idle neighbour not
+        // tried.
         let one = Options {
             connections: 1,
             ..options(Protocol::Echo)
         };
-        assert!(run(serve_one_at_a_time(echo), &one).ok);
+        let report = run(serve_by_workers(1, echo), &one);
+        assert!(report.ok, "{report:?}");
+        assert!(
+            !report.passed.contains(&"echo-idle-neighbour"),
+            "{report:?}"
+        );
+    }
+
+    #[test]
+    fn a_server_of_a_few_connections_at_a_time_is_told_how_many() {
+        let report = check(serve_by_workers(2, echo), Protocol::Echo);
+        let f = failure(
+            &report,
+            &["echo-sizes", "echo-idle-neighbour"],
+            "echo-many-connections",
+        );
+        assert!(
+            f.message.starts_with("connection 3, payload 1 (")
+                && f.message.ends_with(
+                    "no reply within 1000 ms (connections 1 to 2 got theirs: does the server \
+                     serve only 2 connections at a time?)"
+                ),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn a_server_that_waits_for_a_client_that_stays_fails_the_idle_neighbour() {
+        let report = check(serve_waiting_for_the_rest(), Protocol::Echo);
+        let f = failure(&report, &["echo-sizes"], "echo-idle-neighbour");
+        // The first client whose server-side end it notices is the one it waits after: the
+        // first check's, or the first neighbour's.
+        assert!(
+            f.message.starts_with("client ")
+                && f.message.ends_with(&format!(
+                    "of 3, while another sits idle: no reply within 1000 ms {WAITS}"
+                )),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn a_server_that_exits_when_a_client_resets_fails_that_check() {
+        let report = check(serve_dying_on_reset(), Protocol::Echo);
+        let f = failure(
+            &report,
+            &[
+                "echo-sizes",
+                "echo-idle-neighbour",
+                "echo-many-connections",
+                "echo-half-close",
+                "echo-slow-reader",
+            ],
+            "echo-client-reset",
+        );
+        assert!(
+            f.message
+                .starts_with("a new client, after one reset its connection: "),
+            "{}",
+            f.message
+        );
     }
 
     #[test]
@@ -1401,7 +1709,7 @@ mod tests {
         );
         let f = failure(
             &report,
-            &["http-one-request", "http-keep-alive"],
+            &["http-one-request", "http-keep-alive", "http-idle-neighbour"],
             "http-pipelined",
         );
         assert_eq!(
@@ -1421,7 +1729,7 @@ mod tests {
         );
         let f = failure(
             &report,
-            &names(Protocol::Http)[..4],
+            &names(Protocol::Http)[..5],
             "http-connection-close",
         );
         assert!(

@@ -757,7 +757,8 @@ fn check_passes_a_right_echo_server_and_ignores_the_load_flags() {
     assert_eq!(
         line,
         json!({"type": "check", "ok": true, "protocol": "echo",
-               "passed": ["echo-sizes", "echo-many-connections", "echo-half-close", "echo-slow-reader"],
+               "passed": ["echo-sizes", "echo-idle-neighbour", "echo-many-connections",
+                          "echo-half-close", "echo-slow-reader", "echo-client-reset"],
                "failed": null})
     );
     assert!(started.elapsed() < Duration::from_secs(30));
@@ -776,6 +777,7 @@ fn check_names_the_first_failing_http_check() {
         json!([
             "http-one-request",
             "http-keep-alive",
+            "http-idle-neighbour",
             "http-pipelined",
             "http-many-connections"
         ])
