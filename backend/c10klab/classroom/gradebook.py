@@ -62,11 +62,13 @@ def assignment_out(
 
 class Grader:
     """Judges a class's answers to its assignments: each answer's verdict from its check run,
-    each exercise read once."""
+    each exercise read once. One lives for one request: an answer being judged may pass a
+    moment later, so nothing is kept longer."""
 
     def __init__(self, content_dir: Path, runs: RunStore, variants: VariantStore) -> None:
         self.content_dir, self.runs, self.variants = content_dir, runs, variants
         self._exercises: dict[str, ExerciseFile] = {}
+        self._verdicts: dict[str, Verdict] = {}
 
     def exercise(self, slug: str) -> ExerciseFile:
         if slug not in self._exercises:
@@ -76,7 +78,10 @@ class Grader:
     def verdict(self, answer: Variant) -> Verdict:
         # Answers come from answers_in_class, which selects them by their exercise.
         assert answer.exercise is not None
-        return judge_answer(self.exercise(answer.exercise), answer, self.runs)
+        if answer.id not in self._verdicts:
+            exercise = self.exercise(answer.exercise)
+            self._verdicts[answer.id] = judge_answer(exercise, answer, self.runs)
+        return self._verdicts[answer.id]
 
     def cell(self, assignment: Assignment, answers: list[Variant]) -> GradeCell:
         """One student's answers (oldest first) to one assignment."""
@@ -90,20 +95,20 @@ class Grader:
                 last_attempt_at=None,
                 last_variant_id=None,
             )
-        verdicts = [self.verdict(answer) for answer in answers]
-        judged = zip(answers, verdicts, strict=True)
-        passed = next((answer for answer, v in judged if v.status == "passed"), None)
-        newest, newest_verdict = answers[-1], verdicts[-1]
+        # Oldest first, up to the first that passed: the answers after it change nothing.
+        passed = next((a for a in answers if self.verdict(a).status == "passed"), None)
+        newest = answers[-1]
+        newest_verdict = None if passed else self.verdict(newest)
         due = assignment.due_at
         return GradeCell(
             exercise=assignment.exercise,
-            status="passed" if passed else newest_verdict.status,
+            status=newest_verdict.status if newest_verdict else "passed",
             attempts=len(answers),
             passed_at=passed.created_at if passed else None,
             late=passed is not None and due is not None and passed.created_at > due,
             last_attempt_at=newest.created_at,
             last_variant_id=newest.id,
-            failed=[] if passed else newest_verdict.failed,
+            failed=newest_verdict.failed if newest_verdict else [],
         )
 
     def answers_by_student(

@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from c10klab.languages import Language
 from c10klab.runs.schemas import LessonSlug, RunSettings
 
+# The shared C modules an exercise may have a learner edit instead of a server's model file:
+# the two every C server is built with (the Makefile's COMPILE).
+EDITABLE_SHARED_FILES = ("servers/c/protocol.c", "servers/c/runtime.c")
+
 # A criterion's or a wrong answer's name: lowercase words with dashes.
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
 
@@ -74,6 +78,11 @@ class ExerciseFile(BaseModel):
     lesson: LessonSlug
     server: str
     summary: str = Field(min_length=1, description="one sentence for the list")
+    file: str | None = Field(
+        None,
+        description="the server's file the learner edits when it is not its model file: a "
+        "shared C module compiled into it (EDITABLE_SHARED_FILES), e.g. servers/c/protocol.c",
+    )
     statement: str = Field(min_length=1, description="Markdown")
     hints: list[str] = Field(min_length=1)
     starter: list[Change] = Field(min_length=1)
@@ -111,7 +120,10 @@ class ExerciseSummary(BaseModel):
 
 
 class ExerciseOut(ExerciseSummary):
-    file: str = Field(description="the model file the learner edits, e.g. servers/c/epoll.c")
+    file: str = Field(
+        description="the file the learner edits: the server's model file, e.g. "
+        "servers/c/epoll.c, or a shared module, e.g. servers/c/protocol.c"
+    )
     statement: str
     hints: list[str]
     starter: str = Field(description="the whole starter file")

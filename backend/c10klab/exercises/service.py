@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from c10klab.errors import NotFound, describe_errors
 from c10klab.exercises.schemas import (
+    EDITABLE_SHARED_FILES,
     RUN_REASONS,
     Change,
     Criterion,
@@ -107,11 +108,16 @@ def apply_changes(original: str, changes: list[Change], what: str) -> str:
 
 
 def original_of(exercise: ExerciseFile, catalog: Catalog, sandboxes_dir: Path) -> tuple[str, str]:
-    """The model file the exercise edits: its path and its text."""
+    """The file the exercise edits (the server's model file, or the shared module it names):
+    its path and its text."""
     server = catalog.get(exercise.server)
     if server is None or server.language != "c":
         raise ExerciseError(f"server {exercise.server!r} is not one of the C servers")
-    return server.source, (sandboxes_dir / server.source).read_text()
+    if exercise.file is not None and exercise.file not in EDITABLE_SHARED_FILES:
+        editable = ", ".join(EDITABLE_SHARED_FILES)
+        raise ExerciseError(f"file {exercise.file!r}: edit the model file, or one of {editable}")
+    path = exercise.file or server.source
+    return path, (sandboxes_dir / path).read_text()
 
 
 def starter_of(exercise: ExerciseFile, catalog: Catalog, sandboxes_dir: Path) -> str:

@@ -34,6 +34,7 @@ from c10klab.runner.plan import (
     build_spec,
     check_plan,
     deployment_label,
+    edited_file,
     model_of,
     sanitized,
 )
@@ -150,12 +151,13 @@ def _json_diagnostic(item: GccDiagnostic, edited: str) -> list[Diagnostic]:
     return found
 
 
-def parse_diagnostics(stderr: str, model: str) -> list[Diagnostic]:
+def parse_diagnostics(stderr: str, file: str) -> list[Diagnostic]:
     """The build's stderr (gcc's JSON, one array per translation unit, among make's and the
-    linker's plain lines) as diagnostics. make's own "*** Error" lines repeat what the
-    compiler said and are dropped; anything else said in plain text (the linker's undefined
-    references, the build script's limits) is an error with no line."""
-    edited = f"{SANDBOX_SOURCE_DIR}{model}.c"
+    linker's plain lines) as diagnostics; `file` is the edited file's name (epoll.c). make's
+    own "*** Error" lines repeat what the compiler said and are dropped; anything else said
+    in plain text (the linker's undefined references, the build script's limits) is an error
+    with no line."""
+    edited = f"{SANDBOX_SOURCE_DIR}{file}"
     found: list[Diagnostic] = []
     for line in stderr.splitlines():
         text = line.strip()
@@ -170,7 +172,7 @@ def parse_diagnostics(stderr: str, model: str) -> list[Diagnostic]:
                 pass
         if text.startswith("collect2:"):
             continue  # "ld returned 1 exit status": the linker's lines above say why
-        found.append(Diagnostic(severity="error", message=text.replace(edited, f"{model}.c")))
+        found.append(Diagnostic(severity="error", message=text.replace(edited, file)))
     return found
 
 
@@ -207,7 +209,7 @@ def describe_errors(diagnostics: list[Diagnostic], file: str) -> str:
 def variant_tag(variant: Variant, server_image_id: str, builder_id: str) -> str:
     """The image tag of one build: the source, and the images it was built from and into,
     so a rebuilt server image or build sandbox makes a new build."""
-    key = f"{variant.source_sha256} {variant.server} {server_image_id} {builder_id}"
+    key = f"{variant.source_sha256} {variant.server} {variant.file} {server_image_id} {builder_id}"
     return f"{VARIANT_REPOSITORY}:{hashlib.sha256(key.encode()).hexdigest()[:24]}"
 
 
@@ -241,10 +243,11 @@ class VariantBuilds:
             cached = BuildOutcome(status="cached", seconds=None, diagnostics=[])
             say(cached)
             return cached
-        model = model_of(server)
+        model, file = model_of(server), edited_file(server, variant.file)
         started = time.monotonic()
+        spec = build_spec(run_id, model, file, variant.source, self.settings)
         try:
-            container = self.engine.start(build_spec(run_id, model, variant.source, self.settings))
+            container = self.engine.start(spec)
         except EngineError as exc:
             raise VariantFailed(f"the build sandbox did not start: {exc}") from exc
         code = Engine.wait(container, BUILD_LIMITS.wall_s)
@@ -257,8 +260,7 @@ class VariantBuilds:
         seconds = round(time.monotonic() - started, 2)
         stdout, stderr = self.engine.output(container)
         Engine.remove(container)
-        diagnostics = parse_diagnostics(stderr, model)
-        file = server.source.rsplit("/", 1)[-1]
+        diagnostics = parse_diagnostics(stderr, file)
         if code == CPU_LIMIT_EXIT:
             raise VariantFailed(
                 f"the compile used up its {BUILD_LIMITS.cpu_s} s of CPU time and was stopped",
@@ -297,18 +299,26 @@ class VariantBuilds:
         tag: str,
         say: Callable[[CheckOutcome], None],
         knobs: Knobs | None = None,
+        file: str | None = None,
     ) -> list[CheckOutcome]:
         """The load generator's correctness check in every protocol the server speaks, the
-        server run with `knobs`; the first failure ends it."""
+        server run with `knobs`; the first failure ends it. `file`: the variant's edited
+        shared module, if it is not the model file (a sanitizer's report names its lines)."""
         outcomes = []
         for protocol in server.protocols:
-            outcome = self.check_protocol(run_id, server, tag, protocol, knobs)
+            outcome = self.check_protocol(run_id, server, tag, protocol, knobs, file)
             say(outcome)
             outcomes.append(outcome)
         return outcomes
 
     def check_protocol(
-        self, run_id: str, server: Server, tag: str, protocol: Protocol, knobs: Knobs | None
+        self,
+        run_id: str,
+        server: Server,
+        tag: str,
+        protocol: Protocol,
+        knobs: Knobs | None,
+        file: str | None = None,
     ) -> CheckOutcome:
         plan = check_plan(run_id, server, tag, protocol, self.settings, knobs)
         try:
@@ -332,7 +342,7 @@ class VariantBuilds:
         report = last_check_line(self.engine.output(checker)[0])
         running, server_exit = Engine.is_running(served)
         logs = Engine.log_tail(served, "all")
-        found = sanitizer.finding(logs, f"{SANDBOX_SOURCE_DIR}{model_of(server)}.c")
+        found = sanitizer.finding(logs, f"{SANDBOX_SOURCE_DIR}{edited_file(server, file)}")
         logs = found.report if found is not None else logs[-LOG_LINES:]
         for container in (checker, served):
             Engine.kill(container)

@@ -437,16 +437,25 @@ def model_of(server: Server) -> str:
     return Path(server.source).stem
 
 
-def build_spec(run_id: str, model: str, source: str, settings: Settings) -> ContainerSpec:
-    """The build sandbox compiling one edited file: no network, no capabilities, nobody, a
-    read-only root with a small tmpfs, and limits on memory, processes, CPU time and output
-    (BUILD_LIMITS; the script caps what it prints). The source travels in the environment:
-    the tmpfs it is written to exists only once the container runs."""
+def edited_file(server: Server, file: str | None) -> str:
+    """The name of the file a variant edits, as the build sandbox takes it: the server's model
+    file (epoll.c), or the shared module `file` (servers/c/protocol.c: protocol.c)."""
+    return Path(file or server.source).name
+
+
+def build_spec(
+    run_id: str, model: str, edited: str, source: str, settings: Settings
+) -> ContainerSpec:
+    """The build sandbox compiling one edited file (`edited`: its name, see edited_file): no
+    network, no capabilities, nobody, a read-only root with a small tmpfs, and limits on
+    memory, processes, CPU time and output (BUILD_LIMITS; the script caps what it prints). The
+    source travels in the environment: the tmpfs it is written to exists only once the
+    container runs."""
     limits = BUILD_LIMITS
     locked = _locked_down(run_id, "build", settings)
     return ContainerSpec(
         image=BUILD_IMAGE,
-        command=[model],
+        command=[model, edited],
         kwargs=locked
         | ContainerOptions(
             ulimits=[

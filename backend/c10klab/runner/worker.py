@@ -430,7 +430,8 @@ class Runner:
                 raise RunFailed("cancelled", cancelled=True)
             if self.already_checked(ex.run, variant):
                 return CheckResult(build=build, checks=[])
-            checks = self.builds.check(ex.run.id, server, image, say, ex.run.request.knobs)
+            knobs = ex.run.request.knobs
+            checks = self.builds.check(ex.run.id, server, image, say, knobs, variant.file)
         except VariantFailed as failure:
             raise RunFailed(
                 failure.reason, failure.logs, diagnostics=failure.diagnostics, check=failure.check

@@ -21,8 +21,8 @@ class VariantRequest(BaseModel):
 
     server: str = Field(description="the C server whose model file this edits, e.g. c-epoll")
     source: str = Field(
-        description="the whole edited file (the server's `source` in GET /api/servers), at most "
-        f"{MAX_SOURCE_BYTES // 1024} KiB"
+        description="the whole edited file (the server's `source` in GET /api/servers; for an "
+        f"exercise, the exercise's `file`), at most {MAX_SOURCE_BYTES // 1024} KiB"
     )
     exercise: ExerciseSlug | None = Field(
         None,
@@ -34,7 +34,10 @@ class VariantRequest(BaseModel):
 class VariantOut(BaseModel):
     id: str
     server: str = Field(description="the server it is a variant of")
-    file: str = Field(description="the model file it edits, e.g. servers/c/epoll.c")
+    file: str = Field(
+        description="the file it edits: the model file, e.g. servers/c/epoll.c, or the shared "
+        "module its exercise names, e.g. servers/c/protocol.c"
+    )
     source: str
     source_sha256: str
     created_at: str

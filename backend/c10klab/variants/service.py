@@ -1,5 +1,6 @@
-"""Variants: a learner's edited model file of a C server, built and checked by a run of its
-own before it may be benchmarked (runs with `variant` set)."""
+"""Variants: a learner's edited model file of a C server (or the shared module an exercise
+names), built and checked by a run of its own before it may be benchmarked (runs with
+`variant` set)."""
 
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, InvalidRequest, NotFound
@@ -44,7 +45,8 @@ def create_variant(
     limits, and then nothing is stored). An exercise's answer is checked by the exercise's
     own run, measured, instead of the correctness check alone."""
     validate_source(request, catalog)
-    check = checking_run(request, settings)
+    exercise = answered_exercise(request, settings)
+    check = checking_run(request, exercise)
     validate_request(check, catalog, settings)
     variant, queued = variants.create(
         request.server,
@@ -53,6 +55,7 @@ def create_variant(
         check,
         admission,
         settings.max_builds_per_person,
+        file=exercise.file if exercise else None,
     )
     place = queued or NOT_QUEUED
     return VariantCreated(
@@ -67,11 +70,11 @@ def create_variant(
     )
 
 
-def checking_run(request: VariantRequest, settings: Settings) -> RunRequest:
-    """The run that checks a new variant: the correctness check alone, or an exercise's run."""
-    placeholder = "0" * 32  # the store puts the new variant's id in its place
+def answered_exercise(request: VariantRequest, settings: Settings) -> ExerciseFile | None:
+    """The exercise the new variant answers, if it names one (422 if there is no such
+    exercise, or it edits another server)."""
     if request.exercise is None:
-        return RunRequest(server=request.server, variant=placeholder, check_only=True)
+        return None
     try:
         exercise = exercises.find_exercise(settings.content_dir, request.exercise)
     except NotFound as missing:
@@ -80,6 +83,14 @@ def checking_run(request: VariantRequest, settings: Settings) -> RunRequest:
         raise InvalidRequest(
             f"exercise: {request.exercise} edits {exercise.server}, not {request.server}"
         )
+    return exercise
+
+
+def checking_run(request: VariantRequest, exercise: ExerciseFile | None) -> RunRequest:
+    """The run that checks a new variant: the correctness check alone, or an exercise's run."""
+    placeholder = "0" * 32  # the store puts the new variant's id in its place
+    if exercise is None:
+        return RunRequest(server=request.server, variant=placeholder, check_only=True)
     settings_of_run = exercise.run.model_dump(exclude_unset=True)
     return RunRequest(**settings_of_run, server=request.server, variant=placeholder)
 
@@ -127,7 +138,7 @@ def variant_out(
     return VariantOut(
         id=variant.id,
         server=variant.server,
-        file=server.source if server else "",
+        file=variant.file or (server.source if server else ""),
         source=variant.source,
         source_sha256=variant.source_sha256,
         created_at=variant.created_at,

@@ -31,6 +31,8 @@ class Variant:
     created_at: str
     owner_id: str = "solo"
     class_id: str | None = None
+    # The file edited, relative to sandboxes/, when it is not the server's model file.
+    file: str | None = None
 
 
 def source_digest(source: str) -> str:
@@ -50,6 +52,7 @@ class VariantStore(Database):
         check_request: RunRequest,
         admission: Admission,
         builds_per_person: int,
+        file: str | None = None,
     ) -> tuple[Variant, Place | None]:
         """Store a variant and queue its check run (`check_request`, whose `variant` is
         replaced by the new variant's id), or neither: 429 when the person already has
@@ -64,6 +67,7 @@ class VariantStore(Database):
             created_at=now_iso(),
             owner_id=admission.owner_id,
             class_id=admission.class_id,
+            file=file,
         )
         request = check_request.model_copy(update={"variant": variant.id})
         mine = Mine(admission.owner_id, admission.browser)

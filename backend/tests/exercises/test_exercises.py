@@ -256,6 +256,12 @@ def course(tmp_path: Path) -> Settings:
             lambda t: t.replace("           (edge_triggered ? EPOLLET : 0);\n", "nowhere\n", 1),
             "wrong answer 'level-triggered': change 1",
         ),
+        (
+            lambda t: t.replace(
+                'server = "c-epoll"\n', 'server = "c-epoll"\nfile = "servers/c/epoll.h"\n'
+            ),
+            "file 'servers/c/epoll.h': edit the model file, or one of servers/c/protocol.c",
+        ),
     ],
 )
 def test_the_content_check_says_what_is_wrong_with_an_exercise(

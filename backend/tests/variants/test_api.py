@@ -11,7 +11,8 @@ from c10klab.variants.schemas import MAX_SOURCE_BYTES
 from c10klab.variants.store import VariantStore
 from tests.people.conftest import Browser, join, log_in, make_class
 
-EPOLL = (Path(__file__).parents[3] / "sandboxes" / "servers" / "c" / "epoll.c").read_text()
+C_SERVERS = Path(__file__).parents[3] / "sandboxes" / "servers" / "c"
+EPOLL = (C_SERVERS / "epoll.c").read_text()
 
 
 def edited(marker: str = "") -> str:
@@ -118,6 +119,18 @@ def test_an_answer_to_an_exercise_opens_for_its_author_and_instructor_only(
     assert grace.get(path).json()["source"] == edited("drained")
     copied = bob.get(path)
     assert copied.status_code == 403 and "only its author and their instructor" in copied.text
+
+
+def test_an_answer_to_an_exercise_on_a_shared_module_edits_that_file(client: TestClient) -> None:
+    protocol = (C_SERVERS / "protocol.c").read_text()
+    body = {"server": "c-epoll", "source": protocol, "exercise": "sendfile-offset"}
+    created = client.post("/api/variants", json=body)
+    assert created.status_code == 202, created.text
+    answer = client.get(f"/api/variants/{created.json()['id']}").json()
+    assert (answer["file"], answer["exercise"]) == ("servers/c/protocol.c", "sendfile-offset")
+    # An edit of the model file says so, as before.
+    plain = client.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()
+    assert client.get(f"/api/variants/{plain['id']}").json()["file"] == "servers/c/epoll.c"
 
 
 def test_a_sweep_of_rounds_runs_the_original_and_the_variant_once_a_round(

@@ -47,7 +47,7 @@ def test_errors_in_the_edited_file_keep_their_line_column_and_range() -> None:
             "make: *** [Makefile:51: /work/build/c-epoll] Error 1",
         ]
     )
-    found = parse_diagnostics(stderr, "epoll")
+    found = parse_diagnostics(stderr, "epoll.c")
     assert said(found) == [
         {
             "severity": "error",
@@ -79,7 +79,7 @@ def test_a_message_about_a_shared_module_names_that_file_instead_of_a_line() -> 
             "locations": [{"caret": at(120, 6, "/opt/c10klab/servers/c/readiness.h")}],
         }
     )
-    assert said(parse_diagnostics(stderr, "epoll")) == [
+    assert said(parse_diagnostics(stderr, "epoll.c")) == [
         {"severity": "warning", "message": "declared here", "file": "servers/c/readiness.h:120"}
     ]
 
@@ -94,7 +94,7 @@ def test_the_linkers_plain_lines_are_errors_without_a_line() -> None:
             "make: *** [Makefile:51: /work/build/c-epoll] Error 1",
         ]
     )
-    found = parse_diagnostics(stderr, "epoll")
+    found = parse_diagnostics(stderr, "epoll.c")
     assert [d.severity for d in found] == ["error", "error"]
     assert found[1].message == "epoll.c:(.text+0x1a): undefined reference to `serve_forever'"
     assert all(d.line is None for d in found)

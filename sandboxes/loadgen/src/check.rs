@@ -35,7 +35,11 @@
 //!
 //! http (every request is `GET / HTTP/1.1` with `Host: x`; a response must be `HTTP/1.1 200`
 //! with a Content-Length and exactly that many body bytes):
-//! - `http-one-request`: one request, one response, nothing after it.
+//! - `http-one-request`: one request, one response, nothing after it. The response is read
+//!   only 300 ms after the request, on a connection whose receive buffer is 4 KiB until then:
+//!   a response larger than the server's send buffer (at most 4 MiB by default) cannot leave
+//!   in one write() or sendfile(), so this catches a server that loses what a partial send
+//!   left, or never asks to be told it can send again.
 //! - `http-keep-alive`: 20 requests one after another on one connection, each answered, and
 //!   the connection still open after (HTTP/1.1 keeps it open unless asked to close).
 //! - `http-idle-neighbour`: as `echo-idle-neighbour`, one request per exchange.
@@ -54,10 +58,11 @@
 use std::fmt::Display;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
-use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use socket2::{Domain, SockRef, Socket, Type};
 
 use crate::cli::{Config, Protocol};
 use crate::http::{Parsed, ResponseParser};
@@ -93,6 +98,9 @@ const NEIGHBOURS: usize = 3;
 /// The pause before each of them: time for the server to see the one before end (its child
 /// exit, its thread finish), so that what it does then happens before the next one comes.
 const NEIGHBOUR_GAP: Duration = Duration::from_millis(100);
+/// The receive buffer of `http-one-request`'s connection while it does not read: so small
+/// that what the server can hand to the kernel is bounded by its own send buffer.
+const SLOW_READER_RCVBUF: usize = 4096;
 /// Requests of `http-keep-alive`.
 const KEEP_ALIVE_REQUESTS: usize = 20;
 /// Requests of `http-pipelined`, all in one write.
@@ -146,8 +154,10 @@ const ECHO_CHECKS: [Check; 6] = [
     check("echo-client-reset", echo_client_reset),
 ];
 
-/// The HTTP checks, in the order they run: the idle neighbour after keep-alive, which names
-/// a server that closes after every response better than "the idle client" would.
+/// The HTTP checks, in the order they run. The one request first: it reads late, so a server
+/// that loses what a partial send left fails it every time, and any later check only when
+/// its reads happen to fall behind. The idle neighbour after keep-alive, which names a
+/// server that closes after every response better than "the idle client" would.
 const HTTP_CHECKS: [Check; 7] = [
     check("http-one-request", http_one_request),
     check("http-keep-alive", http_keep_alive),
@@ -312,6 +322,13 @@ impl Session {
 
     /// A new connection to the server (`TCP_NODELAY`: every request is one small write).
     fn connect(&self) -> Result<TcpStream, Problem> {
+        self.connect_receiving(None)
+    }
+
+    /// A new connection whose receive buffer is `receive_buffer` bytes when given: set
+    /// before connecting, so the window the server is offered is that small from the first
+    /// byte (shrunk later, a window already offered would be overrun and its bytes dropped).
+    fn connect_receiving(&self, receive_buffer: Option<usize>) -> Result<TcpStream, Problem> {
         let deadline = self.deadline();
         let Some(wait) = deadline.left() else {
             return Err(Problem::new(format!(
@@ -319,12 +336,22 @@ impl Session {
                 deadline.within()
             )));
         };
-        let stream = TcpStream::connect_timeout(&self.addr, wait)
-            .map_err(|e| Problem::new(format!("connecting to {} failed: {e}", self.addr)))?;
-        stream
-            .set_nodelay(true)
+        let failed =
+            |e: io::Error| Problem::new(format!("connecting to {} failed: {e}", self.addr));
+        let socket =
+            Socket::new(Domain::for_address(self.addr), Type::STREAM, None).map_err(failed)?;
+        if let Some(bytes) = receive_buffer {
+            socket
+                .set_recv_buffer_size(bytes)
+                .map_err(|e| Problem::new(format!("cannot set SO_RCVBUF: {e}")))?;
+        }
+        socket
+            .connect_timeout(&self.addr.into(), wait)
+            .map_err(failed)?;
+        socket
+            .set_tcp_nodelay(true)
             .map_err(|e| Problem::new(format!("cannot set TCP_NODELAY: {e}")))?;
-        Ok(stream)
+        Ok(socket.into())
     }
 
     /// [`Self::connections`] connections, all open at once.
@@ -476,6 +503,8 @@ struct Problem {
     received: Vec<u8>,
     /// Nothing at all came back in time, for [`served_only`].
     no_reply: bool,
+    /// A response began but did not end: the rest never came, in time or at all.
+    cut_short: bool,
 }
 
 impl Problem {
@@ -486,6 +515,7 @@ impl Problem {
             got: None,
             received: Vec::new(),
             no_reply: false,
+            cut_short: false,
         }
     }
 
@@ -730,24 +760,9 @@ fn client_reset<C: Client>(s: &mut Session) -> Result<(), Problem> {
 
 /// Closes `stream` with a reset: SO_LINGER on with a zero timeout sends an RST, not a FIN.
 fn reset(stream: TcpStream) -> Result<(), Problem> {
-    let linger = libc::linger {
-        l_onoff: 1,
-        l_linger: 0,
-    };
-    // SAFETY: a descriptor this stream owns, and a pointer to a linger of the length given.
-    let set = unsafe {
-        libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_LINGER,
-            (&raw const linger).cast(),
-            size_of::<libc::linger>() as libc::socklen_t,
-        )
-    };
-    if set != 0 {
-        let e = io::Error::last_os_error();
-        return Err(Problem::new(format!("cannot set SO_LINGER to reset: {e}")));
-    }
+    SockRef::from(&stream)
+        .set_linger(Some(Duration::ZERO))
+        .map_err(|e| Problem::new(format!("cannot set SO_LINGER to reset: {e}")))?;
     drop(stream);
     Ok(())
 }
@@ -946,13 +961,15 @@ impl HttpConn {
                      connection open unless the request says \"Connection: close\")",
                     plural(self.answered, "response")
                 )),
-                Got::End => {
-                    Problem::response("connection closed in the middle of a response", &seen)
-                }
+                Got::End => Problem {
+                    cut_short: true,
+                    ..Problem::response("connection closed in the middle of a response", &seen)
+                },
                 Got::Late if seen.is_empty() => Problem::no_reply(&deadline),
-                Got::Late => {
-                    Problem::response(format!("incomplete response {}", deadline.within()), &seen)
-                }
+                Got::Late => Problem {
+                    cut_short: true,
+                    ..Problem::response(format!("incomplete response {}", deadline.within()), &seen)
+                },
                 Got::Failed(e) => Problem::response(
                     format!("reading the response failed: {}", describe(&e)),
                     &seen,
@@ -1014,11 +1031,24 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// `http-one-request`: one request, one whole response, nothing after it.
+/// `http-one-request`: one request, one whole response, nothing after it. The response is
+/// read [`STALL`] after the request, with a receive buffer of [`SLOW_READER_RCVBUF`] until
+/// then: the server's first send of a large response is partial, every time.
 fn http_one_request(s: &mut Session) -> Result<(), Problem> {
-    let mut conn = HttpConn::new(s.connect()?);
+    let mut conn = HttpConn::new(s.connect_receiving(Some(SLOW_READER_RCVBUF))?);
     conn.send(HTTP_REQUEST, s)?;
-    conn.read_response(s)?;
+    thread::sleep(STALL);
+    conn.read_response(s).map_err(|p| {
+        if p.cut_short {
+            p.note(
+                "the response was read only once the server's send buffer was full, so it \
+                 left in parts: does the server keep what a write() or sendfile() did not \
+                 send, and send it once the socket is writable again?",
+            )
+        } else {
+            p
+        }
+    })?;
     conn.stays_quiet(s).map(|_| ()) // closing here is http-keep-alive's business
 }
 
@@ -1398,6 +1428,29 @@ mod tests {
         serve(move |s| http(s, how))
     }
 
+    /// Bytes of [`http_big`]'s bodies: more than a socket's send buffer ever holds.
+    const BIG_BODY: usize = 8 << 20;
+
+    /// Answers every request with a [`BIG_BODY`] body, all of it (`whole`), or only what one
+    /// non-blocking write takes: a server that loses what a partial send left.
+    fn http_big(mut s: TcpStream, whole: bool) {
+        let mut reply =
+            format!("HTTP/1.1 200 OK\r\nContent-Length: {BIG_BODY}\r\n\r\n").into_bytes();
+        reply.resize(reply.len() + BIG_BODY, b'x');
+        let mut buf = [0u8; 16384];
+        while matches!(s.read(&mut buf), Ok(n) if n > 0) {
+            if whole {
+                if s.write_all(&reply).is_err() {
+                    return;
+                }
+            } else {
+                s.set_nonblocking(true).unwrap();
+                let _ = s.write(&reply); // what did not fit is forgotten
+                s.set_nonblocking(false).unwrap();
+            }
+        }
+    }
+
     fn options(protocol: Protocol) -> Options {
         Options {
             protocol,
@@ -1443,6 +1496,28 @@ mod tests {
         );
         assert!(message.contains("(EPOLLOUT, POLLOUT)?"), "{message}");
         assert!(echo_slow_reader(&mut Session::new(serve(echo), &options(Protocol::Echo))).is_ok());
+    }
+
+    #[test]
+    fn a_server_that_loses_what_a_partial_send_left_fails_one_request_every_time() {
+        for _ in 0..3 {
+            let report = check(serve(|s| http_big(s, false)), Protocol::Http);
+            let f = failure(&report, &[], "http-one-request");
+            assert!(
+                f.message.starts_with("incomplete response within 1000 ms"),
+                "{}",
+                f.message
+            );
+            assert!(
+                f.message
+                    .contains("send it once the socket is writable again?")
+            );
+        }
+        let whole = http_one_request(&mut Session::new(
+            serve(|s| http_big(s, true)),
+            &options(Protocol::Http),
+        ));
+        assert!(whole.is_ok(), "{whole:?}");
     }
 
     #[test]

@@ -941,7 +941,7 @@ export type ExerciseOut = {
     /**
      * File
      *
-     * the model file the learner edits, e.g. servers/c/epoll.c
+     * the file the learner edits: the server's model file, e.g. servers/c/epoll.c, or a shared module, e.g. servers/c/protocol.c
      */
     file: string;
     /**
@@ -4217,7 +4217,7 @@ export type VariantOut = {
     /**
      * File
      *
-     * the model file it edits, e.g. servers/c/epoll.c
+     * the file it edits: the model file, e.g. servers/c/epoll.c, or the shared module its exercise names, e.g. servers/c/protocol.c
      */
     file: string;
     /**
@@ -4269,7 +4269,7 @@ export type VariantRequest = {
     /**
      * Source
      *
-     * the whole edited file (the server's `source` in GET /api/servers), at most 64 KiB
+     * the whole edited file (the server's `source` in GET /api/servers; for an exercise, the exercise's `file`), at most 64 KiB
      */
     source: string;
 };
