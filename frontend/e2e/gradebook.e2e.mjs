@@ -86,6 +86,20 @@ test('exercises assigned, one passed and one failed, both in the gradebook', { t
   await withFailureScreenshots('gradebook', gradebook);
 });
 
+/** Changes an assigned exercise's due time in the class's list (`value`: the picker's text;
+ *  null: "No due time") and waits until the list has been read again. */
+async function changeDue(section, title, value) {
+  await section.getByRole('button', { name: `Change due time of ${title}` }).click();
+  const editor = section.getByTestId('due-editor');
+  if (value === null) {
+    await editor.getByRole('button', { name: `No due time for ${title}` }).click();
+  } else {
+    await editor.getByLabel('New due time').fill(value);
+    await editor.getByRole('button', { name: `Save the due time of ${title}` }).click();
+  }
+  await editor.waitFor({ state: 'detached', timeout: 15_000 });
+}
+
 async function gradebook() {
   const started = Date.now();
 
@@ -107,6 +121,12 @@ async function gradebook() {
   const dues = await section.getByTestId('assignment-due').allTextContents();
   assert.equal(dues[0], 'no due time');
   assert.match(dues[1], /^due \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/, 'the due time, in the reader’s time zone');
+  // The first gets a due time too, from the list; the second's is taken off.
+  await changeDue(section, PASSED.title, inputValueIn(48));
+  await changeDue(section, FAILED.title, null);
+  assert.match((await section.getByTestId('assignment-due').allTextContents())[0], /^due /);
+  assert.equal((await section.getByTestId('assignment-due').allTextContents())[1], 'no due time');
+  await changeDue(section, FAILED.title, inputValueIn(24));
   // Nobody has joined: nothing to grade yet.
   await section.getByTestId('gradebook-empty').waitFor();
 

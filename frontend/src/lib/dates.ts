@@ -55,3 +55,8 @@ export function isoFromInput(value: string): string | null {
 export function toInputValue(date: Date): string {
   return toLocalIso(date).slice(0, 16);
 }
+
+/** The browser's time zone by name ("Europe/Berlin"), which a time typed in a picker is read in. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

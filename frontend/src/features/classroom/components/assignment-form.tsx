@@ -2,12 +2,13 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { ActionError } from '@/components/action-error';
-import { TextField } from '@/components/text-field';
 import type { ExerciseSummary } from '@/hooks/use-exercises';
 import type { LessonSummary } from '@/lib/api-schemas';
-import { isoFromInput, toInputValue } from '@/lib/dates';
+import { browserTimeZone, isoFromInput } from '@/lib/dates';
 
 import { useAssign } from '../hooks/use-assignments';
+
+import { DueTimeField } from './due-time-field';
 
 interface AssignmentFormProps {
   classId: string;
@@ -22,11 +23,6 @@ function byLesson(exercises: ExerciseSummary[]): [string, ExerciseSummary[]][] {
   const groups = new Map<string, ExerciseSummary[]>();
   for (const exercise of exercises) groups.set(exercise.lesson, [...(groups.get(exercise.lesson) ?? []), exercise]);
   return [...groups];
-}
-
-/** The browser's time zone by name ("Europe/Berlin"), which a due time typed here is read in. */
-function timeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /**
@@ -83,21 +79,13 @@ export function AssignmentForm({ classId, exercises, lessons }: AssignmentFormPr
         </select>
       </div>
       <div className="assignment-form__field">
-        <TextField
-          label={t('assign.dueAt')}
-          name="due_at"
-          type="datetime-local"
-          min={toInputValue(new Date())}
-          value={due}
-          aria-describedby={helpId}
-          onChange={setDue}
-        />
+        <DueTimeField label={t('assign.dueAt')} value={due} onChange={setDue} helpId={helpId} />
       </div>
       <button type="submit" className="button button--primary" disabled={assign.isPending || exercise === ''}>
         {assign.isPending ? t('assign.assigning') : t('assign.submit')}
       </button>
       <p className="assignment-form__help" id={helpId}>
-        {t('assign.dueHelp', { zone: timeZone() })}
+        {t('assign.dueHelp', { zone: browserTimeZone() })}
       </p>
       <ActionError error={assign.error} testId="assign-error" />
     </form>

@@ -2,11 +2,12 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { ActionError } from '@/components/action-error';
-import { TextField } from '@/components/text-field';
 import { browserTimeZone, isoFromInput, toInputValue } from '@/lib/dates';
 
 import { useAssign } from '../hooks/use-assignments';
 import type { Assignment } from '../lib/classroom-schemas';
+
+import { DueTimeField } from './due-time-field';
 
 interface DueEditorProps {
   classId: string;
@@ -45,14 +46,11 @@ export function DueEditor({ classId, assignment, onClose }: DueEditorProps) {
   return (
     <form className="due-editor" onSubmit={submit} aria-label={t('assignments.dueFormLabel', { title })} data-testid="due-editor">
       <div className="due-editor__field">
-        <TextField
+        <DueTimeField
           label={t('assignments.dueField')}
-          name="due_at"
-          type="datetime-local"
-          min={toInputValue(new Date())}
           value={due}
-          aria-describedby={helpId}
           onChange={setDue}
+          helpId={helpId}
           // Opened by a click on "Change due time": the field is what comes next.
           autoFocus
         />
