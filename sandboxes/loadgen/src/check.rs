@@ -34,7 +34,8 @@
 //!   learner's server is checked with) one that uses the connection after closing it.
 //!
 //! http (every request is `GET / HTTP/1.1` with `Host: x`; a response must be `HTTP/1.1 200`
-//! with a Content-Length and exactly that many body bytes):
+//! with a Content-Length and exactly that many body bytes, the course's body: [`HTTP_BODY`]
+//! repeated):
 //! - `http-one-request`: one request, one response, nothing after it. The response is read
 //!   only 300 ms after the request, on a connection whose receive buffer is 4 KiB until then:
 //!   a response larger than the server's send buffer (at most 4 MiB by default) cannot leave
@@ -111,6 +112,10 @@ const QUIET_FOR: Duration = Duration::from_millis(100);
 
 /// Most bytes of a response kept to quote it.
 const KEPT_BYTES: usize = 4096;
+
+/// Every 200's body: these bytes repeated to its Content-Length (the course's protocol, which
+/// every server speaks; `--body-bytes` makes it longer).
+pub const HTTP_BODY: &[u8] = b"Hello from C10K Lab\n";
 
 /// The request of every HTTP check but the last.
 pub const HTTP_REQUEST: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -935,7 +940,13 @@ impl HttpConn {
         loop {
             if !self.pending.is_empty() {
                 let data = std::mem::take(&mut self.pending);
-                match self.parser.parse(&data) {
+                let parsed = self.parser.parse(&data);
+                let span = self.parser.last_body();
+                if let Some(problem) = wrong_body_byte(&data[span.input.clone()], span.at) {
+                    keep_start(&mut seen, &data);
+                    return Err(problem);
+                }
+                match parsed {
                     Ok(Parsed::Complete { consumed }) => {
                         self.pending = data[consumed..].to_vec();
                         self.answered += 1;
@@ -1017,6 +1028,23 @@ impl HttpConn {
 }
 
 /// Keeps the first [`KEPT_BYTES`] of a response, to quote its start and say its length.
+/// The first byte of `body` (bytes `at`.. of a response's body) that is not [`HTTP_BODY`]'s,
+/// as a problem quoting a few bytes from there.
+fn wrong_body_byte(body: &[u8], at: u64) -> Option<Problem> {
+    let expected = |k: usize| HTTP_BODY[((at + k as u64) % HTTP_BODY.len() as u64) as usize];
+    let bad = (0..body.len()).find(|&k| body[k] != expected(k))?;
+    let window = bad..body.len().min(bad + HTTP_BODY.len());
+    let want: Vec<u8> = window.clone().map(expected).collect();
+    Some(Problem {
+        expected: Some(quote::escaped(&want)),
+        got: Some(quote::escaped(&body[window])),
+        ..Problem::new(format!(
+            "body byte {} differs (a body is \"Hello from C10K Lab\\n\" repeated)",
+            at + bad as u64
+        ))
+    })
+}
+
 fn keep_start(seen: &mut Vec<u8>, data: &[u8]) {
     let room = KEPT_BYTES.saturating_sub(seen.len());
     seen.extend_from_slice(&data[..data.len().min(room)]);
@@ -1375,7 +1403,9 @@ mod tests {
         pipelining: bool,
         /// Closes after answering a request with `Connection: close`.
         honours_close: bool,
-        /// Extra bytes after the 5-byte body.
+        /// The 20-byte body.
+        body: &'static str,
+        /// Extra bytes after the body.
         trailing: &'static str,
     }
 
@@ -1384,6 +1414,7 @@ mod tests {
         keep_alive: true,
         pipelining: true,
         honours_close: true,
+        body: "Hello from C10K Lab\n",
         trailing: "",
     };
 
@@ -1408,9 +1439,10 @@ mod tests {
                     .contains("connection: close");
                 let close = !how.keep_alive || (how.honours_close && asked_to_close);
                 let reply = format!(
-                    "HTTP/1.1 {}\r\nContent-Length: 5\r\nConnection: {}\r\n\r\nHello{}",
+                    "HTTP/1.1 {}\r\nContent-Length: 20\r\nConnection: {}\r\n\r\n{}{}",
                     how.status,
                     if close { "close" } else { "keep-alive" },
+                    how.body,
                     how.trailing
                 );
                 if s.write_all(reply.as_bytes()).is_err() {
@@ -1436,7 +1468,7 @@ mod tests {
     fn http_big(mut s: TcpStream, whole: bool) {
         let mut reply =
             format!("HTTP/1.1 200 OK\r\nContent-Length: {BIG_BODY}\r\n\r\n").into_bytes();
-        reply.resize(reply.len() + BIG_BODY, b'x');
+        reply.extend(HTTP_BODY.iter().cycle().take(BIG_BODY));
         let mut buf = [0u8; 16384];
         while matches!(s.read(&mut buf), Ok(n) if n > 0) {
             if whole {
@@ -1834,6 +1866,26 @@ mod tests {
         assert_eq!(
             (f.expected.as_deref(), f.got.as_deref()),
             (Some("@0: (nothing)"), Some("@0: 21 21 |!!|"))
+        );
+    }
+
+    #[test]
+    fn a_body_other_than_the_protocols_is_quoted_from_its_first_wrong_byte() {
+        let report = check(
+            serve_http(Http {
+                body: "Hello from C10K Lab!",
+                ..RIGHT
+            }),
+            Protocol::Http,
+        );
+        let f = failure(&report, &[], "http-one-request");
+        assert_eq!(
+            f.message,
+            "body byte 19 differs (a body is \"Hello from C10K Lab\\n\" repeated)"
+        );
+        assert_eq!(
+            (f.expected.as_deref(), f.got.as_deref()),
+            (Some("\\n"), Some("!"))
         );
     }
 

@@ -81,10 +81,18 @@ pub enum Parsed {
     Partial,
 }
 
+/// Where the body bytes of the last [`ResponseParser::parse`] call were: `input` in that
+/// call's input, starting at byte `at` of the response's body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BodySpan {
+    pub input: std::ops::Range<usize>,
+    pub at: u64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Head,
-    Body { remaining: u64 },
+    Body { remaining: u64, length: u64 },
 }
 
 /// Incremental parser for a stream of HTTP/1.1 responses. Reusable: after a complete response
@@ -94,6 +102,8 @@ pub struct ResponseParser {
     state: State,
     /// Bytes of a head that arrived split over reads (empty in the common case).
     head: Vec<u8>,
+    /// The body bytes the last call consumed, for a caller that checks them.
+    last_body: BodySpan,
 }
 
 impl Default for ResponseParser {
@@ -107,6 +117,7 @@ impl ResponseParser {
         ResponseParser {
             state: State::Head,
             head: Vec::new(),
+            last_body: BodySpan::default(),
         }
     }
 
@@ -114,6 +125,11 @@ impl ResponseParser {
     pub fn reset(&mut self) {
         self.state = State::Head;
         self.head.clear();
+    }
+
+    /// The body bytes the last [`parse`](Self::parse) consumed (an empty range when none).
+    pub fn last_body(&self) -> &BodySpan {
+        &self.last_body
     }
 
     /// True when no partial response is pending.
@@ -124,10 +140,13 @@ impl ResponseParser {
     /// Feeds `data`; returns where the current response ended, or that more is needed.
     /// Call again with the remaining bytes after a [`Parsed::Complete`].
     pub fn parse(&mut self, data: &[u8]) -> Result<Parsed, HttpError> {
+        self.last_body = BodySpan::default();
         match self.state {
-            State::Body { remaining } => Ok(self.body(data, 0, remaining)),
+            State::Body { remaining, length } => Ok(self.body(data, 0, remaining, length)),
             State::Head if self.head.is_empty() => match parse_head(data)? {
-                Some((head_len, body_len)) => Ok(self.body(&data[head_len..], head_len, body_len)),
+                Some((head_len, body_len)) => {
+                    Ok(self.body(&data[head_len..], head_len, body_len, body_len))
+                }
                 None => {
                     if data.len() > MAX_HEAD_BYTES {
                         return Err(HttpError::HeadTooLarge);
@@ -145,7 +164,7 @@ impl ResponseParser {
                     Some((head_len, body_len)) => {
                         self.head.clear();
                         let used = head_len - before;
-                        Ok(self.body(&data[used..], used, body_len))
+                        Ok(self.body(&data[used..], used, body_len, body_len))
                     }
                     None if self.head.len() > MAX_HEAD_BYTES => Err(HttpError::HeadTooLarge),
                     None => Ok(Parsed::Partial),
@@ -154,17 +173,24 @@ impl ResponseParser {
         }
     }
 
-    /// Consumes body bytes from `rest` (which starts `offset` bytes into the caller's input).
-    fn body(&mut self, rest: &[u8], offset: usize, remaining: u64) -> Parsed {
+    /// Consumes body bytes from `rest` (which starts `offset` bytes into the caller's input)
+    /// of a body of `length` bytes, `remaining` of them still to come.
+    fn body(&mut self, rest: &[u8], offset: usize, remaining: u64, length: u64) -> Parsed {
         let available = rest.len() as u64;
+        let taken = available.min(remaining) as usize;
+        self.last_body = BodySpan {
+            input: offset..offset + taken,
+            at: length - remaining,
+        };
         if available >= remaining {
             self.state = State::Head;
             Parsed::Complete {
-                consumed: offset + remaining as usize,
+                consumed: offset + taken,
             }
         } else {
             self.state = State::Body {
                 remaining: remaining - available,
+                length,
             };
             Parsed::Partial
         }
@@ -301,6 +327,26 @@ mod tests {
             feed_all(&mut p, &[&three[..cut], &three[cut..]]).unwrap(),
             3
         );
+    }
+
+    #[test]
+    fn the_body_bytes_of_each_call_are_told_with_where_in_the_body_they_are() {
+        let mut p = ResponseParser::new();
+        let head = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n";
+        let mut first = head.to_vec();
+        first.extend_from_slice(b"0123");
+        assert_eq!(p.parse(&first).unwrap(), Parsed::Partial);
+        let span = p.last_body().clone();
+        assert_eq!((span.input, span.at), (head.len()..head.len() + 4, 0));
+        assert_eq!(
+            p.parse(b"456789HTTP").unwrap(),
+            Parsed::Complete { consumed: 6 }
+        );
+        let span = p.last_body().clone();
+        assert_eq!((span.input, span.at), (0..6, 4));
+        // A call that ends in a head tells an empty span.
+        assert_eq!(p.parse(b"HTTP/1.1 200").unwrap(), Parsed::Partial);
+        assert!(p.last_body().input.is_empty());
     }
 
     #[test]

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use serde_json::{Value, json};
 
+/// The course's response: its body is what `loadgen --check` expects of every server.
 const HTTP_RESPONSE: &[u8] =
-    b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, world!";
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 20\r\n\r\nHello from C10K Lab\n";
 
 /// Binds a listener on the first free port from a per-process starting point in 15000–19999.
 fn listen() -> TcpListener {
