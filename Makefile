@@ -100,17 +100,17 @@ loadgen:
 # the two tests that need the machine quiet. A suite's output is in var/test-logs/<suite>.log;
 # the table of times is printed at the end and kept in var/test-times.txt. What a suite needs
 # built first counts in the first suite needing it.
-# The lanes are about even (docs/test-times.md): vitest, which needs no Docker, evens them out.
+# The lanes are about even (docs/test-times.md): vitest, which needs no Docker, evens them out,
+# and the exercises' runs (mostly waiting for containers) are in the Docker lane, which was
+# five minutes the shorter with them in the host lane.
 # The images are built once, by the Docker lane's first suite: `make test` empties IMAGES, the
-# prerequisite of every suite that needs them, and test-exercises, in the host lane, waits for
-# that suite to pass.
-HOST_LANE := lint test-content test-loadgen test-rust-servers test-conformance test-units \
-             test-exercises
-DOCKER_LANE := images frontend test-docker test-e2e test-compose test-frontend
+# prerequisite of every suite that needs them.
+HOST_LANE := lint test-content test-loadgen test-rust-servers test-conformance test-units
+DOCKER_LANE := images frontend test-docker test-e2e test-compose test-exercises test-frontend
 IMAGES ?= images
 test: host-test deps
 	@IMAGES= $(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) \
-	    --lane docker $(DOCKER_LANE) --after test-exercises=images --alone test-quiet
+	    --lane docker $(DOCKER_LANE) --alone test-quiet
 	@echo "make test: all checks passed"
 
 # The inner loop: lint, types and the unit tests (the backend's without Docker, on SQLite; the
