@@ -120,8 +120,8 @@ test: host-test deps
 # which `make lint` and `make test`, uncached, always see).
 check: deps
 	@ESLINT_CACHE="--cache --cache-location node_modules/.cache/eslint/" C10K_FUZZ_EXAMPLES=25 \
-	    $(VENV_PYTHON) scripts/test_lanes.py --lane checks lint test-content test-frontend \
-	    --lane units test-units-sqlite
+	    $(VENV_PYTHON) scripts/test_lanes.py --lane checks lint test-frontend \
+	    --lane units test-content test-units-sqlite
 
 # The one contract: the API's OpenAPI document (from the backend's pydantic models) and the
 # frontend's types and zod validators generated from it by @hey-api/openapi-ts. Run after
