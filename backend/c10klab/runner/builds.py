@@ -341,9 +341,11 @@ class VariantBuilds:
         code = Engine.wait(checker, plan.deadline_s)
         report = last_check_line(self.engine.output(checker)[0])
         running, server_exit = Engine.is_running(served)
-        logs = Engine.log_tail(served, "all")
-        found = sanitizer.finding(logs, f"{SANDBOX_SOURCE_DIR}{edited_file(server, file)}")
-        logs = found.report if found is not None else logs[-LOG_LINES:]
+        found, logs = None, []
+        if report is None or not report.ok:  # what the server said matters only then
+            logs = Engine.log_tail(served, "all")
+            found = sanitizer.finding(logs, f"{SANDBOX_SOURCE_DIR}{edited_file(server, file)}")
+            logs = found.report if found is not None else logs[-LOG_LINES:]
         for container in (checker, served):
             Engine.kill(container)
         self.stop_for_limits(served, cap)

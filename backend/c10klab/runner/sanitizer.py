@@ -57,12 +57,13 @@ def finding(logs: list[str], edited: str) -> Finding | None:
     """The first sanitizer report in a server's output, if any; `edited` is the path the
     learner's file was compiled from (its frames are named as theirs)."""
     for at, line in enumerate(logs):
-        report = logs[at : at + REPORT_LINES]
         asan = _ASAN_ERROR.search(line)
         if asan is not None:
-            return Finding(_asan_sentence(asan[1], _first_stack(logs[at + 1 :]), edited), report)
+            sentence = _asan_sentence(asan[1], _first_stack(logs[at + 1 :]), edited)
+            return Finding(sentence, logs[at : at + REPORT_LINES])
         ubsan = _UBSAN_ERROR.search(line)
         if ubsan is not None:
             where = _place(ubsan[1], ubsan[2])
-            return Finding(f"UBSan found undefined behaviour at {where}: {ubsan[3]}", report)
+            sentence = f"UBSan found undefined behaviour at {where}: {ubsan[3]}"
+            return Finding(sentence, logs[at : at + REPORT_LINES])
     return None
