@@ -28,9 +28,12 @@ up: host-up deps frontend docker images
 # The classroom stack (README: "Host it for a class"), with RUNNERS runner containers.
 RUNNERS ?= 1
 # The stack's own containers (API, runner, store) keep to the CPUs the benchmark does not use,
-# when the host has any (`python -m c10klab spare-cpus`; empty on a 2-CPU host).
+# when the host has any (`python -m c10klab spare-cpus`; empty on a 2-CPU host). The API, in its
+# container, cannot see the host's addresses its join links are built on: they are named here.
 compose-up: host-compose deps frontend images
-	C10K_COURSE_CPUS="$$($(PY) -m c10klab spare-cpus)" docker-compose up -d --build --scale runner=$(RUNNERS)
+	C10K_COURSE_CPUS="$$($(PY) -m c10klab spare-cpus)" \
+	    C10K_HOST_ADDRESSES="$$($(PY) -m c10klab host-addresses "$${C10K_PUBLISH:-8000}")" \
+	    docker-compose up -d --build --scale runner=$(RUNNERS)
 
 # A lab machine as one more runner of a class (README: "More runners"): the sandbox images, the
 # venv, then one runner in the foreground on the class's PostgreSQL store (Ctrl-C stops it).

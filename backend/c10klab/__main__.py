@@ -4,9 +4,15 @@ python -m c10klab up                      the API and the runner, supervised (`m
 python -m c10klab api | runner            one of them (docker-compose runs each apart)
 python -m c10klab instructor add NAME     an instructor account; the password is asked
                                           for, or read from the first line of stdin
+python -m c10klab instructor passwd NAME  a new password for an instructor (asked for, or
+                                          read from stdin); their sessions end
 python -m c10klab instructor list
 python -m c10klab spare-cpus              the CPUs the course's own work keeps to (empty
                                           when the host has none beyond the benchmark's)
+python -m c10klab host-addresses [PUBLISH]
+                                          this machine's addresses students may reach, as
+                                          JSON (for C10K_HOST_ADDRESSES); PUBLISH is compose's
+                                          published port ("8000", "192.0.2.10:8000")
 """
 
 import argparse
@@ -30,7 +36,7 @@ def run_api() -> None:
     uvicorn.run(
         "c10klab.main:create_app",
         factory=True,
-        host=settings.host,
+        host=settings.listen_host,
         port=settings.port,
         log_level="info",
         proxy_headers=False,  # the app takes the client's address itself (client_address.py)
@@ -55,7 +61,7 @@ def read_password() -> str:
 
 
 def instructor(args: argparse.Namespace) -> None:
-    from c10klab.people.service import add_instructor
+    from c10klab.people.service import add_instructor, reset_password
     from c10klab.people.store import PeopleStore
 
     people = PeopleStore(get_settings().store)
@@ -64,8 +70,12 @@ def instructor(args: argparse.Namespace) -> None:
             print(person.name)
         return
     if not args.name:
-        raise SystemExit("usage: python -m c10klab instructor add NAME")
+        raise SystemExit(f"usage: python -m c10klab instructor {args.action} NAME")
     try:
+        if args.action == "passwd":
+            person = reset_password(people, args.name, read_password())
+            print(f"instructor {person.name!r} has a new password; their sessions ended")
+            return
         person = add_instructor(people, args.name, read_password())
     except DomainError as refused:
         raise SystemExit(f"error: {refused.message}") from refused
@@ -86,8 +96,10 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     for name in ("up", "api", "runner", "spare-cpus", "openapi"):
         commands.add_parser(name)
+    addresses = commands.add_parser("host-addresses")
+    addresses.add_argument("publish", nargs="?", default="")
     people = commands.add_parser("instructor", help="instructor accounts")
-    people.add_argument("action", choices=["add", "list"])
+    people.add_argument("action", choices=["add", "passwd", "list"])
     people.add_argument("name", nargs="?")
     args = parser.parse_args()
     if args.command == "api":
@@ -100,6 +112,10 @@ def main() -> None:
         print(spare_cpuset(get_settings()))
     elif args.command == "openapi":
         print_openapi()
+    elif args.command == "host-addresses":
+        from c10klab.people.join_links import published_addresses
+
+        print(json.dumps(published_addresses(args.publish)))
     else:
         sys.exit(supervise())
 

@@ -72,8 +72,19 @@ class Settings(BaseSettings):
     # The store: the SQLite file above unless a database URL is given, e.g.
     # postgresql://c10k:secret@db-host/c10klab for a class served by several runner hosts.
     database_url: str = Field("", max_length=1000)
-    host: str = "127.0.0.1"
+    # The address the API listens on. Empty: 127.0.0.1 in solo mode (no other machine may
+    # reach a learner's course), every address (0.0.0.0) in classroom mode, whose students
+    # come from the room's network; `listen_host` is the one in effect.
+    host: str = ""
     port: int = Field(8000, ge=1, le=65535)
+    # Where students reach the course, e.g. https://lab.example.org or http://192.0.2.10:8000:
+    # the class page builds its join link and QR code on it. Empty: on the address the
+    # instructor's browser used, else on this machine's addresses (people/join_links.py).
+    public_url: str = Field("", max_length=300, pattern=r"^(https?://[^\s/?#]+(/[^\s?#]*)?)?$")
+    # This machine's addresses students may reach, when the API cannot see them itself: in a
+    # container it sees only its own network's. `make compose-up` fills it in from the host
+    # (`python -m c10klab host-addresses`); unset, the API reads its own interfaces.
+    host_addresses: list[str] | None = None
 
     # Core pinning: the server and the load generator never share a CPU.
     server_cpus: str = Field("0", pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
@@ -186,8 +197,14 @@ class Settings(BaseSettings):
             return frozenset(h.lower().strip("[]") for h in self.allowed_hosts)
         if self.mode == "classroom":
             return frozenset({"*"})
-        bound = {self.host.lower().strip("[]")} - {"0.0.0.0", "::"}
+        bound = {self.listen_host.lower().strip("[]")} - {"0.0.0.0", "::"}
         return frozenset({"localhost", "127.0.0.1", "::1"} | bound)
+
+    @property
+    def listen_host(self) -> str:
+        if self.host:
+            return self.host
+        return "0.0.0.0" if self.mode == "classroom" else "127.0.0.1"
 
     @property
     def frontend_dist(self) -> Path:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from c10klab.config import Settings, get_settings, host_spare_cpus
 from c10klab.db import Database, share_with_folder_owner
+from c10klab.people.join_links import is_loopback, machine_addresses
 
 # The unprivileged account the API runs as when the course is started as root.
 API_USER = "c10klab"
@@ -214,6 +215,26 @@ def children(settings: Settings) -> list[Child]:
     ]
 
 
+def room_address_note(settings: Settings) -> str:
+    """Where a room reaches a classroom course started with `make up`, or why it cannot."""
+    if settings.public_url:
+        return f"C10K Lab: students open {settings.public_url}"
+    if is_loopback(settings.listen_host):
+        return (
+            f"C10K Lab: listening on {settings.listen_host} only, so no other machine can open "
+            "the class: leave C10K_HOST unset (or 0.0.0.0) to serve a room"
+        )
+    found = [
+        f"http://{a if ':' not in a else f'[{a}]'}:{settings.port}" for a in machine_addresses()
+    ]
+    if not found:
+        return "C10K Lab: this machine has no network address students could reach"
+    return (
+        f"C10K Lab: students open {' or '.join(found)} (allow TCP port {settings.port} "
+        "through the firewall)"
+    )
+
+
 def supervise() -> int:
     settings = get_settings()  # validate once here, so a bad setting fails before anything starts
     stopping = False
@@ -233,6 +254,8 @@ def supervise() -> int:
         print(f"C10K Lab: the course and {moved} engine threads keep off the benchmark's CPUs")
     who = f" (API as user {kids[1].account.name})" if kids[1].account else ""
     print(f"C10K Lab: http://localhost:{settings.port}{who}  (Ctrl-C stops it)", flush=True)
+    if settings.mode == "classroom":
+        print(room_address_note(settings), flush=True)
     while not stopping:
         for kid in kids:
             kid.check()

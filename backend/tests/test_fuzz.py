@@ -105,7 +105,7 @@ def classroom_with_people() -> tuple[Any, str, dict[str, dict[str, str]]]:
     linus = add_instructor(people, "Linus", "fuzzing-password")
     klass = create_class(people, grace, "网络编程 一班")
     create_class(people, linus, "Other")
-    ada, _ = join(people, settings, klass.join_code, "Ada", "127.0.0.1")
+    ada = join(people, settings, klass.join_code, "Ada", "127.0.0.1").student
     app = create_app(settings)
     roles = {
         "anonymous": {},

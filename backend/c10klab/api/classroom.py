@@ -40,7 +40,7 @@ from c10klab.config import Settings
 from c10klab.errors import NotFound
 from c10klab.people import service as people_service
 from c10klab.people.access import member_class, taught_class
-from c10klab.people.schemas import ClassOut
+from c10klab.people.schemas import ClassOut, PersonalCode
 from c10klab.sse import stream_doc
 
 router = APIRouter(tags=["classroom"])
@@ -75,9 +75,26 @@ def roster(
 def remove_student(
     class_id: str, student_id: str, person: PersonDep, people: PeopleDep, store: StoreDep
 ) -> None:
-    """Remove a student: their sessions end, their waiting runs are cancelled, their results
-    stay for the board and the CSV, and their name is free to join with again."""
+    """Remove a student: their sessions end (their browser is told why), their waiting runs are
+    cancelled, their results stay for the board and the CSV, and neither they nor anyone else
+    joins under their name again until the instructor lets them back in."""
     service.remove_student(people, store, taught_class(people, person, class_id), student_id)
+
+
+@classes.post("/students/{student_id}/personal-code")
+def new_personal_code(
+    class_id: str, student_id: str, person: PersonDep, people: PeopleDep
+) -> PersonalCode:
+    """A new personal code for a student who lost theirs (their old one stops working): with
+    it and the join code they come back on any device."""
+    klass = taught_class(people, person, class_id)
+    return PersonalCode(personal_code=people_service.new_personal_code(people, klass, student_id))
+
+
+@classes.post("/students/{student_id}/readmit", status_code=204)
+def readmit_student(class_id: str, student_id: str, person: PersonDep, people: PeopleDep) -> None:
+    """Let a removed student back in: they come back with their personal code (or a new one)."""
+    people_service.readmit(people, taught_class(people, person, class_id), student_id)
 
 
 @classes.get("/queue")
@@ -294,6 +311,26 @@ def _check_lesson(settings: Settings, slug: str) -> None:
 @progress.get("")
 def get_progress(person: PersonDep, classroom: ClassroomDep) -> Progress:
     return service.progress(classroom, person.id)
+
+
+@progress.get(
+    "/results.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
+)
+def my_results_csv(
+    person: PersonDep, people: PeopleDep, sweeps: SweepsDep, settings: SettingsDep
+) -> Response:
+    """A student's own runs in their class, as the class's CSV has them: theirs to keep after
+    the class ends."""
+    if person.class_id is None:
+        raise NotFound("only a student of a class has results to export; yours are in History")
+    text = class_csv(settings.content_dir, people, sweeps, person.class_id, owner_id=person.id)
+    return Response(
+        content=text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": attachment(f"{person.name}-results.csv")},
+    )
 
 
 @progress.put("/current")

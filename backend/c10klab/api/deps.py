@@ -15,7 +15,7 @@ from c10klab.config import Settings
 from c10klab.errors import Unauthenticated
 from c10klab.hosts.store import RunnerStore
 from c10klab.news import News
-from c10klab.people.service import COOKIE, person_for_cookie
+from c10klab.people.service import COOKIE, person_for_cookie, refuse_read_only
 from c10klab.people.store import SOLO, PeopleStore, Person
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
@@ -91,10 +91,18 @@ def _who_asks(
 WhoAsks = Annotated[Person | Unauthenticated, Depends(_who_asks)]
 
 
-def current_person(who: WhoAsks) -> Person:
-    """Who is asking (else 401)."""
+# What a student of an ended class may still ask that is not a read: to sign out.
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+ALWAYS_ALLOWED = frozenset({"/api/auth/logout"})
+
+
+def current_person(who: WhoAsks, request: Request) -> Person:
+    """Who is asking (else 401). A student whose class ended reads and changes nothing (403),
+    wherever the route: one rule here, not one per route."""
     if isinstance(who, Unauthenticated):
         raise who
+    if request.method not in READ_METHODS and request.url.path not in ALWAYS_ALLOWED:
+        refuse_read_only(who)
     return who
 
 

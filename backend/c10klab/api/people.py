@@ -1,5 +1,7 @@
 """Logging in, joining a class, and the instructor's classes."""
 
+from dataclasses import replace
+
 from fastapi import APIRouter, Request, Response
 
 from c10klab.api.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, StoreDep
@@ -7,10 +9,15 @@ from c10klab.config import Settings
 from c10klab.errors import NotFound, Unauthenticated
 from c10klab.people import service
 from c10klab.people.access import require_instructor, taught_class
+from c10klab.people.join_links import join_links, origin_of
 from c10klab.people.schemas import (
     ClassBrief,
     ClassCreate,
     ClassOut,
+    ClassUpdate,
+    ComeBackRequest,
+    Joined,
+    JoinLinks,
     JoinRequest,
     LoginRequest,
     Me,
@@ -50,7 +57,9 @@ def _secure(request: Request, settings: Settings) -> bool:
 
 
 def _person_out(person: Person) -> PersonOut:
-    return PersonOut(id=person.id, kind=person.kind, name=person.name)
+    return PersonOut(
+        id=person.id, kind=person.kind, name=person.name, read_only_until=person.read_only_until
+    )
 
 
 @router.post("/auth/login")
@@ -98,11 +107,17 @@ def me(settings: SettingsDep, people: PeopleDep, session: SessionCookie = None) 
         return Me(mode="solo", person=PersonOut(id="solo", kind="solo", name="you"))
     try:
         person = service.person_for_cookie(people, settings, session)
+    except service.NotLetIn as refused:
+        return Me(mode="classroom", person=None, signed_out=refused.why)
     except Unauthenticated:
         return Me(mode="classroom", person=None)
     klass = people.get_class(person.class_id) if person.class_id else None
     brief = ClassBrief(id=klass.id, name=klass.name) if klass else None
     return Me(mode="classroom", person=_person_out(person), class_=brief)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
 
 
 @router.post("/classes/join")
@@ -112,14 +127,41 @@ def join_class(
     response: Response,
     settings: SettingsDep,
     people: PeopleDep,
-) -> Me:
+) -> Joined:
+    """Join a class under a name. The answer carries the student's personal code, shown this
+    once: with it they come back on another device (POST /classes/come-back)."""
     _require_classroom(settings)
-    address = request.client.host if request.client else "unknown"
-    student, klass = service.join(people, settings, body.code, body.name, address)
+    joined = service.join(people, settings, body.code, body.name, _client(request))
+    cookie = service.issue_session(people, settings, joined.student)
+    _set_session(response, request, settings, cookie)
+    return Joined(
+        mode="classroom",
+        person=_person_out(joined.student),
+        class_=ClassBrief(id=joined.klass.id, name=joined.klass.name),
+        personal_code=joined.personal_code,
+    )
+
+
+@router.post("/classes/come-back")
+def come_back(
+    body: ComeBackRequest,
+    request: Request,
+    response: Response,
+    settings: SettingsDep,
+    people: PeopleDep,
+) -> Me:
+    """Come back to one's class on another device (or after signing out): its join code and
+    one's personal code. After the class ended, read-only while its results are kept."""
+    _require_classroom(settings)
+    student, klass = service.come_back(
+        people, settings, body.code, body.personal_code, _client(request)
+    )
     _set_session(response, request, settings, service.issue_session(people, settings, student))
+    until = service.results_until(klass)
+    shown = replace(student, read_only_until=until) if until else student
     return Me(
         mode="classroom",
-        person=_person_out(student),
+        person=_person_out(shown),
         class_=ClassBrief(id=klass.id, name=klass.name),
     )
 
@@ -130,8 +172,39 @@ def create_class(
 ) -> ClassOut:
     _require_classroom(settings)
     require_instructor(person)
-    klass = service.create_class(people, person, body.name, body.ends_at)
+    klass = service.create_class(people, person, body.name, body.ends_at, body.results_days)
     return service.class_out(people, store, klass)
+
+
+@router.patch("/classes/{class_id}")
+def update_class(
+    class_id: str,
+    body: ClassUpdate,
+    person: PersonDep,
+    settings: SettingsDep,
+    people: PeopleDep,
+    store: StoreDep,
+) -> ClassOut:
+    """Change how long the class's students may read their results after it ends (an ended
+    class too: a shorter time takes their access away sooner)."""
+    _require_classroom(settings)
+    taught_class(people, person, class_id)
+    klass = people.set_results_days(class_id, body.results_days)
+    assert klass is not None  # it was just read, and classes are never deleted
+    return service.class_out(people, store, klass)
+
+
+@router.get("/classes/{class_id}/join-links")
+def class_join_links(
+    class_id: str, request: Request, person: PersonDep, settings: SettingsDep, people: PeopleDep
+) -> JoinLinks:
+    """Where students can open the class, first the one to show: the public address if the
+    host's owner set one, else the address this browser used unless it names the host itself,
+    then the host's network addresses; with a warning when none could work off the host."""
+    _require_classroom(settings)
+    klass = taught_class(people, person, class_id)
+    origin = origin_of(request.url.scheme, request.headers.get("host", "localhost"))
+    return join_links(settings, origin, service.show_code(klass.join_code))
 
 
 @router.post("/classes/{class_id}/end")

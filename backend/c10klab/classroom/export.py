@@ -1,4 +1,5 @@
-"""A class's runs as CSV, one row per run: what the instructor takes away when the class ends."""
+"""A class's runs as CSV, one row per run: what the instructor takes away when the class ends,
+and what each student takes of their own."""
 
 import csv
 import io
@@ -39,8 +40,19 @@ def spreadsheet_safe(value: object) -> object:
     return value
 
 
-def class_csv(content_dir: Path, people: PeopleStore, sweeps: SweepStore, class_id: str) -> str:
-    runs = [r for r in sweeps.runs.class_runs(class_id) if not r.request.check_only]
+def class_csv(
+    content_dir: Path,
+    people: PeopleStore,
+    sweeps: SweepStore,
+    class_id: str,
+    owner_id: str | None = None,
+) -> str:
+    """The class's runs, or only those of `owner_id` (a student's own export)."""
+    runs = [
+        r
+        for r in sweeps.runs.class_runs(class_id)
+        if not r.request.check_only and owner_id in (None, r.owner_id)
+    ]
     names = people.names_of(sorted({r.owner_id for r in runs}))
     sweep_ids = sweep_of_runs(sweeps, class_id)
     titles = _experiment_titles(content_dir)

@@ -32,6 +32,9 @@ class RosterEntry(BaseModel):
     lesson: str | None = Field(description="the lesson they are on, by slug")
     lessons_read: int
     runs: int
+    removed_at: str | None = Field(
+        None, description="removed by the instructor: back only when they let them in"
+    )
 
 
 class QueueEntry(BaseModel):

@@ -46,7 +46,7 @@ def run_counts(runs: list[Run]) -> dict[str, int]:
 def roster(
     people: PeopleStore, store: RunStore, classroom: ClassroomStore, class_id: str
 ) -> list[RosterEntry]:
-    students = people.students_of(class_id)
+    students = people.students_of(class_id) + people.students_of(class_id, removed=True)
     ids = [s.id for s in students]
     where = classroom.whereabouts(ids)
     read = classroom.count_read(ids)
@@ -64,6 +64,7 @@ def roster(
                 lesson=seen.lesson if seen else None,
                 lessons_read=read.get(student.id, 0),
                 runs=runs.get(student.id, 0),
+                removed_at=student.removed_at,
             )
         )
     return entries

@@ -8,8 +8,9 @@ refused before the store is asked, and an old one expires by its own timestamp t
 
 import contextlib
 import hashlib
+import hmac
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import NamedTuple
@@ -21,14 +22,15 @@ from c10klab.config import Settings
 from c10klab.db import now_iso, unix_now
 from c10klab.errors import (
     Conflict,
+    Forbidden,
     Gone,
     InvalidRequest,
     NotFound,
     TooManyRequests,
     Unauthenticated,
 )
-from c10klab.people.schemas import ClassOut
-from c10klab.people.store import Class, NameTaken, PeopleStore, Person, name_key
+from c10klab.people.schemas import ClassOut, SignedOut
+from c10klab.people.store import Class, NameTaken, PeopleStore, Person, Student, name_key
 from c10klab.runs.store import RunStore
 
 COOKIE = "c10k_session"
@@ -63,6 +65,20 @@ def add_instructor(people: PeopleStore, name: str, password: str) -> Person:
         raise InvalidRequest(f"an instructor named {name.strip()!r} already exists") from taken
 
 
+def reset_password(people: PeopleStore, name: str, password: str) -> Person:
+    """A new password for an instructor who lost theirs (the host's owner runs this): every
+    session of theirs ends, so a browser someone else signed in from is out too."""
+    if len(password) < 8:
+        raise InvalidRequest("the password needs at least 8 characters")
+    found = people.instructor_login(name)
+    if found is None:
+        raise NotFound(f"no instructor is named {name.strip()!r}; `instructor list` names them")
+    person = found[0]
+    people.set_password_hash(person.id, hash_password(password))
+    people.end_sessions_of(person.id)
+    return person
+
+
 # --- sessions ---------------------------------------------------------------------------------
 
 
@@ -92,22 +108,72 @@ def _token(people: PeopleStore, settings: Settings, cookie: str) -> str:
     return raw.decode()
 
 
+class NotLetIn(Unauthenticated):
+    """A session that no longer lets its person in, and why, for the browser to say so."""
+
+    def __init__(self, message: str, why: SignedOut) -> None:
+        super().__init__(message)
+        self.why = why
+
+
+def _utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).astimezone(UTC)
+
+
+def results_until(klass: Class) -> str | None:
+    """Until when the students of an ended class may read their results (None: still open)."""
+    if klass.ended_at is None:
+        return None
+    until = _utc(klass.ended_at) + timedelta(days=klass.results_days)
+    return until.isoformat(timespec="milliseconds")
+
+
+def _when(text: str) -> str:
+    return f"{text[:16].replace('T', ' ')} UTC"
+
+
 def person_for_cookie(people: PeopleStore, settings: Settings, cookie: str | None) -> Person:
+    """Who a session cookie lets in. A student whose class ended is let in read-only while its
+    results are kept; a removed student, or one whose class's results are gone, is refused
+    with the reason (NotLetIn), so their browser can say why they were signed out."""
     if not cookie:
         raise Unauthenticated(
             "this course runs as a class: join it with the code your instructor shows "
             "(or log in, if you are the instructor)"
         )
-    found = people.session_person(_token_hash(_token(people, settings, cookie)))
-    if found is None:
+    owner = people.session_owner(_token_hash(_token(people, settings, cookie)))
+    if owner is None:
         raise Unauthenticated(
-            "your session has ended (logged out, expired, or removed from the class): "
-            "log in or join again"
+            "your session has ended (logged out or expired): log in or join again"
         )
-    person, class_ended_at = found
-    if class_ended_at is not None:
-        raise Unauthenticated(f"your class ended at {class_ended_at[:16].replace('T', ' ')} UTC")
-    return person
+    person, klass = owner.person, owner.klass
+    class_name = klass.name if klass else ""
+    if owner.removed_at is not None:
+        raise NotLetIn(
+            f"the instructor removed you from {class_name!r} at {_when(owner.removed_at)}: "
+            "ask them to let you back in",
+            SignedOut(reason="removed", class_name=class_name, at=owner.removed_at),
+        )
+    until = results_until(klass) if klass else None
+    if klass is None or klass.ended_at is None or until is None:
+        return person
+    if until <= now_iso():
+        raise NotLetIn(
+            f"the class {class_name!r} ended at {_when(klass.ended_at)}, and its results "
+            f"were kept until {_when(until)}",
+            SignedOut(reason="results-gone", class_name=class_name, at=klass.ended_at, until=until),
+        )
+    return replace(person, read_only_until=until)
+
+
+def refuse_read_only(person: Person) -> None:
+    """403 for a change asked by a student whose class ended: their results are theirs to
+    read until then, but nothing more runs, builds or changes."""
+    if person.read_only_until is not None:
+        raise Forbidden(
+            "your class has ended: you can read and export your results until "
+            f"{_when(person.read_only_until)}, but not run or change anything"
+        )
 
 
 def end_session(people: PeopleStore, settings: Settings, cookie: str | None) -> None:
@@ -229,17 +295,43 @@ def show_code(code: str) -> str:
     return f"{code[:half]}-{code[half:]}"
 
 
-def join(
-    people: PeopleStore, settings: Settings, code: str, name: str, address: str
-) -> tuple[Person, Class]:
-    """A student joins a class by its code under a name. Limited per address: codes that
-    match no class (guessing), and names joined into one class (each name would bring its
-    own quota; the class's share of the queue holds whatever the names)."""
+# Personal codes bring a student back on another device: 8 characters of the join codes'
+# alphabet, shown XXXX-XXXX. Guessed under the same limit as join codes (20 misses per address
+# in 15 minutes), one of a class's 300 codes among 31^8 = 8.5e11 is found with odds of 1 in 10
+# million a day from one address.
+PERSONAL_CODE_LENGTH = 8
+PERSONAL_CODE_EXAMPLE = "H4KD-P7WQ"
+
+
+def _personal_code_hash(people: PeopleStore, class_id: str, code: str) -> str:
+    """A personal code as kept: keyed with the site's secret, so that the store alone does not
+    let anyone try every code offline."""
+    key = people.signing_secret().encode()
+    return hmac.new(key, f"{class_id}:{normalize_code(code)}".encode(), hashlib.sha256).hexdigest()
+
+
+def _draw_personal_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(PERSONAL_CODE_LENGTH))
+
+
+@dataclass(frozen=True)
+class Joined:
+    student: Person
+    klass: Class
+    personal_code: str  # shown once: the student's way back on another device
+
+
+def _check_join_guess(people: PeopleStore, settings: Settings, address: str) -> str:
+    """429 when this address has missed too often; returns the key a miss is counted under."""
     guesses = f"join-miss:{address}"
     misses = Limit(
         settings.join_misses_per_address, "join codes that match no class from your address"
     )
     _check_limits(people, settings, {guesses: misses})
+    return guesses
+
+
+def _class_for_code(people: PeopleStore, settings: Settings, code: str, guesses: str) -> Class:
     klass = people.class_by_code(normalize_code(code))
     if klass is None:
         people.record_attempt([guesses], settings.login_window_s)
@@ -247,7 +339,36 @@ def join(
             f"no class has the join code {code.strip()!r}: check it with your instructor "
             f"(letters and digits, e.g. {CODE_EXAMPLE})"
         )
-    if klass.ended_at is not None or (klass.ends_at is not None and klass.ends_at <= now_iso()):
+    return klass
+
+
+def _is_open(klass: Class) -> bool:
+    return klass.ended_at is None and (klass.ends_at is None or klass.ends_at > now_iso())
+
+
+def _refuse_name(klass: Class, name: str, holder: Student) -> None:
+    if holder.removed_at is not None:
+        raise Conflict(
+            f"name: {holder.name!r} was removed from {klass.name!r} by its instructor; if that "
+            "is you, ask them to let you back in"
+        )
+    same = (
+        "" if holder.name == name else f" (names are the same whatever their case: {holder.name!r})"
+    )
+    raise InvalidRequest(
+        f"name: someone in {klass.name!r} already joined as {name!r}{same}. If that was you on "
+        "another device, come back with your personal code; otherwise add an initial or pick "
+        "another name"
+    )
+
+
+def join(people: PeopleStore, settings: Settings, code: str, name: str, address: str) -> Joined:
+    """A student joins a class by its code under a name, kept as typed. Limited per address:
+    codes that match no class (guessing), and names joined into one class (each name would
+    bring its own quota; the class's share of the queue holds whatever the names)."""
+    guesses = _check_join_guess(people, settings, address)
+    klass = _class_for_code(people, settings, code, guesses)
+    if not _is_open(klass):
         raise Gone(f"the class {klass.name!r} has ended; its code no longer admits anyone")
     joined = f"joined:{klass.id}:{address}"
     names = Limit(settings.joins_per_address, "names joined this class from your address")
@@ -257,15 +378,86 @@ def join(
             f"the class {klass.name!r} is full ({settings.max_students_per_class} names have "
             "joined it): ask your instructor to remove names no one uses"
         )
+    holder = people.student_named(klass.id, name)
+    if holder is not None:
+        _refuse_name(klass, name, holder)
+    personal = _draw_personal_code()
     try:
-        student = people.add_person("student", name, class_id=klass.id)
-    except NameTaken as taken:
-        raise InvalidRequest(
-            f"name: someone in {klass.name!r} already joined as {name!r}; add an initial or "
-            "pick another name"
-        ) from taken
+        student = people.add_person(
+            "student",
+            name,
+            class_id=klass.id,
+            personal_code_hash=_personal_code_hash(people, klass.id, personal),
+        )
+    except NameTaken as taken:  # joined under the same name a moment ago
+        holder = people.student_named(klass.id, name)
+        assert holder is not None
+        _refuse_name(klass, name, holder)
+        raise AssertionError("unreachable") from taken
     people.record_attempt([joined], settings.login_window_s)
-    return student, klass
+    return Joined(student, klass, show_code(personal))
+
+
+def come_back(
+    people: PeopleStore, settings: Settings, code: str, personal_code: str, address: str
+) -> tuple[Person, Class]:
+    """A student comes back to their class on another device with its join code and their
+    personal code: while it is open, and read-only while its results are kept after it ended.
+    A wrong personal code counts as a wrong join code (the same guessing)."""
+    guesses = _check_join_guess(people, settings, address)
+    klass = _class_for_code(people, settings, code, guesses)
+    student = people.student_by_code(klass.id, _personal_code_hash(people, klass.id, personal_code))
+    if student is None:
+        people.record_attempt([guesses], settings.login_window_s)
+        raise NotFound(
+            f"personal_code: {personal_code.strip()!r} is nobody's in {klass.name!r}: check it "
+            f"(e.g. {PERSONAL_CODE_EXAMPLE}), or ask your instructor for a new one"
+        )
+    if student.removed_at is not None:
+        raise Forbidden(
+            f"the instructor removed you from {klass.name!r}: ask them to let you back in"
+        )
+    until = results_until(klass)
+    if until is not None and until <= now_iso():
+        raise Gone(
+            f"the class {klass.name!r} ended, and its results were kept until {_when(until)}"
+        )
+    person = people.get_person(student.id)
+    assert person is not None  # people are never deleted
+    return person, klass
+
+
+def new_personal_code(people: PeopleStore, klass: Class, student_id: str) -> str:
+    """A new personal code for a student of the class, for their instructor to hand them: the
+    old one stops working."""
+    code = _draw_personal_code()
+    if not people.set_personal_code(
+        klass.id, student_id, _personal_code_hash(people, klass.id, code)
+    ):
+        raise NotFound(_no_student(klass, student_id))
+    return show_code(code)
+
+
+def readmit(people: PeopleStore, klass: Class, student_id: str) -> None:
+    """Let a removed student back in: they come back with their personal code."""
+    try:
+        if not people.readmit_student(klass.id, student_id):
+            raise NotFound(
+                f"{klass.name!r} has no removed student {student_id!r}; "
+                f"GET /api/classes/{klass.id}/roster lists them"
+            )
+    except NameTaken as taken:
+        raise Conflict(
+            "someone present in the class has this student's name now: ask them to sign out "
+            "and remove them first"
+        ) from taken
+
+
+def _no_student(klass: Class, student_id: str) -> str:
+    return (
+        f"{klass.name!r} has no student {student_id!r}; "
+        f"GET /api/classes/{klass.id}/roster lists them"
+    )
 
 
 # How far ahead a class may be set to end by itself: a course day, or a fortnight of them.
@@ -273,7 +465,11 @@ MAX_CLASS_DAYS = 14
 
 
 def create_class(
-    people: PeopleStore, instructor: Person, name: str, ends_at: datetime | None = None
+    people: PeopleStore,
+    instructor: Person,
+    name: str,
+    ends_at: datetime | None = None,
+    results_days: int = 7,
 ) -> Class:
     until = None
     if ends_at is not None:
@@ -288,7 +484,7 @@ def create_class(
         until = ends_at.astimezone(UTC).isoformat(timespec="milliseconds")
     for _ in range(10):  # 31^10 codes: a clash is rare, and another draw settles it
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        klass = people.add_class(name, instructor.id, code, until)
+        klass = people.add_class(name, instructor.id, code, until, results_days)
         if klass is not None:
             return klass
     raise RuntimeError("could not draw an unused join code in ten tries")
@@ -314,6 +510,8 @@ def class_out(
         created_at=klass.created_at,
         ends_at=klass.ends_at,
         ended_at=klass.ended_at,
+        results_days=klass.results_days,
+        results_until=results_until(klass),
         paused=store.is_held(klass.id),
         students=people.count_students(klass.id),
     )

@@ -22,6 +22,8 @@ class Person:
     name: str
     class_id: str | None = None  # a student's class
     browser: str | None = None  # solo mode: which browser asks (its history is its own)
+    # A student whose class ended: they may read their results, and change nothing, until then.
+    read_only_until: str | None = None
 
 
 # Solo mode's one implicit person: owns every run, may see and cancel everything.
@@ -37,6 +39,7 @@ class Class:
     created_at: str
     ended_at: str | None
     ends_at: str | None = None  # when it ends by itself, if the instructor said
+    results_days: int = 7  # how long after it ends its students may read their results
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,16 @@ class Student:
     id: str
     name: str
     joined_at: str
+    removed_at: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionOwner:
+    """Whose session a cookie is, with what decides whether it still lets them in."""
+
+    person: Person
+    removed_at: str | None
+    klass: Class | None  # a student's class
 
 
 class NameTaken(Exception):
@@ -68,6 +81,7 @@ class PeopleStore(Database):
         name: str,
         class_id: str | None = None,
         password_hash: str | None = None,
+        personal_code_hash: str | None = None,
     ) -> Person:
         person_id = secrets.token_hex(16)
         try:
@@ -80,6 +94,7 @@ class PeopleStore(Database):
                         name_key=name_key(name),
                         class_id=class_id,
                         password_hash=password_hash,
+                        personal_code_hash=personal_code_hash,
                         created_at=now_iso(),
                     )
                 )
@@ -117,10 +132,24 @@ class PeopleStore(Database):
     # --- classes ------------------------------------------------------------------------------
 
     def add_class(
-        self, name: str, instructor_id: str, join_code: str, ends_at: str | None = None
+        self,
+        name: str,
+        instructor_id: str,
+        join_code: str,
+        ends_at: str | None = None,
+        results_days: int = 7,
     ) -> Class | None:
         """A new class; None if another class has this join code already."""
-        new = Class(secrets.token_hex(8), name, join_code, instructor_id, now_iso(), None, ends_at)
+        new = Class(
+            secrets.token_hex(8),
+            name,
+            join_code,
+            instructor_id,
+            now_iso(),
+            None,
+            ends_at,
+            results_days,
+        )
         try:
             with self.write() as db:
                 db.execute(classes.insert().values(**asdict(new)))  # a Class is its row
@@ -139,21 +168,83 @@ class PeopleStore(Database):
         )
         return [from_row(Class, r) for r in rows]
 
-    def students_of(self, class_id: str) -> list[Student]:
-        """The class's students who were not removed, in joining order."""
+    def students_of(self, class_id: str, removed: bool = False) -> list[Student]:
+        """The class's students who were not removed (or those who were), in joining order."""
+        gone = people.c.removed_at.is_not(None) if removed else people.c.removed_at.is_(None)
         with self.connect() as db:
             rows = db.execute(
-                select(people.c.id, people.c.name, people.c.created_at)
-                .where(
-                    people.c.kind == "student",
-                    people.c.class_id == class_id,
-                    people.c.removed_at.is_(None),
-                )
+                select(people.c.id, people.c.name, people.c.created_at, people.c.removed_at)
+                .where(people.c.kind == "student", people.c.class_id == class_id, gone)
                 # Joining times are to the millisecond; two students who join in the same one
                 # come in id order (PostgreSQL has no rowid, SQLite's insertion order).
                 .order_by(people.c.created_at, people.c.id)
             ).all()
-        return [Student(r.id, r.name, r.created_at) for r in rows]
+        return [Student(r.id, r.name, r.created_at, r.removed_at) for r in rows]
+
+    def student_named(self, class_id: str, name: str) -> Student | None:
+        """The class's student with this name (compared as name_key does), present first,
+        else the latest removed one."""
+        row = self.first_row(
+            select(people.c.id, people.c.name, people.c.created_at, people.c.removed_at)
+            .where(
+                people.c.kind == "student",
+                people.c.class_id == class_id,
+                people.c.name_key == name_key(name),
+            )
+            .order_by(people.c.removed_at.is_not(None), people.c.removed_at.desc())
+        )
+        return Student(row.id, row.name, row.created_at, row.removed_at) if row else None
+
+    def student_by_code(self, class_id: str, code_hash: str) -> Student | None:
+        """The class's student (removed or not) whose personal code this is."""
+        row = self.first_row(
+            select(people.c.id, people.c.name, people.c.created_at, people.c.removed_at).where(
+                people.c.kind == "student",
+                people.c.class_id == class_id,
+                people.c.personal_code_hash == code_hash,
+            )
+        )
+        return Student(row.id, row.name, row.created_at, row.removed_at) if row else None
+
+    def get_person(self, person_id: str) -> Person | None:
+        row = self.first_row(select(people).where(people.c.id == person_id))
+        return _person(row) if row else None
+
+    def set_personal_code(self, class_id: str, person_id: str, code_hash: str) -> bool:
+        """A new personal code for a student of the class (the old one stops working); False
+        if there is no such student."""
+        with self.write() as db:
+            changed = db.execute(
+                update(people)
+                .where(
+                    people.c.id == person_id,
+                    people.c.class_id == class_id,
+                    people.c.kind == "student",
+                )
+                .values(personal_code_hash=code_hash)
+            )
+        return changed.rowcount == 1
+
+    def readmit_student(self, class_id: str, person_id: str) -> bool:
+        """Let a removed student back into their class; False if there is no such removed
+        student. NameTaken if someone present has their name now."""
+        try:
+            with self.write() as db:
+                changed = db.execute(
+                    update(people)
+                    .where(
+                        people.c.id == person_id,
+                        people.c.class_id == class_id,
+                        people.c.kind == "student",
+                        people.c.removed_at.is_not(None),
+                    )
+                    .values(removed_at=None)
+                )
+                if changed.rowcount == 1:
+                    announce(db, class_topic(class_id))
+        except IntegrityError as taken:
+            raise NameTaken(person_id) from taken
+        return changed.rowcount == 1
 
     def names_of(self, person_ids: list[str]) -> dict[str, str]:
         """Names by id, removed people included (their results keep their name)."""
@@ -166,9 +257,9 @@ class PeopleStore(Database):
         return {r.id: r.name for r in rows}
 
     def remove_student(self, class_id: str, person_id: str) -> bool:
-        """Remove a student from their class: their sessions end and their name is free; the
-        person stays (removed) so that their results keep a name. False if there is no such
-        student in the class."""
+        """Remove a student from their class: their sessions end; the person stays (removed),
+        so that their results keep a name and their name is not free for someone else, until
+        the instructor lets them back in. False if there is no such student in the class."""
         with self.write() as db:
             removed = db.execute(
                 update(people)
@@ -182,7 +273,8 @@ class PeopleStore(Database):
             )
             if removed.rowcount != 1:
                 return False  # not a student of this class: nothing of theirs may change
-            db.execute(delete(sessions).where(sessions.c.person_id == person_id))
+            # Their sessions stay, refused (people/service.py): the next request from their
+            # browser learns why it was signed out.
             announce(db, class_topic(class_id))  # their stream is closed
         return True
 
@@ -201,6 +293,12 @@ class PeopleStore(Database):
     def class_by_code(self, join_code: str) -> Class | None:
         row = self.first_row(select(classes).where(classes.c.join_code == join_code))
         return from_row(Class, row) if row else None
+
+    def set_results_days(self, class_id: str, days: int) -> Class | None:
+        with self.write() as db:
+            db.execute(update(classes).where(classes.c.id == class_id).values(results_days=days))
+            announce(db, class_topic(class_id))
+        return self.get_class(class_id)
 
     def get_class(self, class_id: str) -> Class | None:
         row = self.first_row(select(classes).where(classes.c.id == class_id))
@@ -237,21 +335,24 @@ class PeopleStore(Database):
                 )
             )
 
-    def session_person(self, token_hash: str) -> tuple[Person, str | None] | None:
-        """Whose live session this is, and when their class ended (students), or None."""
+    def session_owner(self, token_hash: str) -> SessionOwner | None:
+        """Whose unexpired session this is (removed people too: they are told why they may
+        not come in), with their class; None if there is none."""
         with self.connect() as db:
             row = db.execute(
-                select(people, classes.c.ended_at.label("class_ended_at"))
+                select(people, sessions.c.person_id)
                 .select_from(sessions)
                 .join(people, people.c.id == sessions.c.person_id)
-                .outerjoin(classes, classes.c.id == people.c.class_id)
-                .where(
-                    sessions.c.token_hash == token_hash,
-                    sessions.c.expires_unix > unix_now(),
-                    people.c.removed_at.is_(None),
-                )
+                .where(sessions.c.token_hash == token_hash, sessions.c.expires_unix > unix_now())
             ).first()
-        return (_person(row), row.class_ended_at) if row else None
+        if row is None:
+            return None
+        klass = self.get_class(row.class_id) if row.class_id else None
+        return SessionOwner(_person(row), row.removed_at, klass)
+
+    def end_sessions_of(self, person_id: str) -> None:
+        with self.write() as db:
+            db.execute(delete(sessions).where(sessions.c.person_id == person_id))
 
     def drop_session(self, token_hash: str) -> None:
         with self.write() as db:

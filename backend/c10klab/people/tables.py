@@ -1,7 +1,17 @@
 """The people domain's tables: instructors and students, classes, sessions, failed logins and
 the site's signing secret."""
 
-from sqlalchemy import CheckConstraint, Column, Float, ForeignKey, Index, Table, Text, text
+from sqlalchemy import (
+    CheckConstraint,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    Table,
+    Text,
+    text,
+)
 
 from c10klab.db import metadata
 
@@ -16,6 +26,9 @@ people = Table(
     # after both tables (use_alter), as the migrations do on PostgreSQL.
     Column("class_id", Text, ForeignKey("classes.id", use_alter=True)),
     Column("password_hash", Text),
+    # A student's personal code, keyed with the site's secret (people/service.py): it brings
+    # them back on another device.
+    Column("personal_code_hash", Text),
     Column("created_at", Text, nullable=False),
     Column("removed_at", Text),
     CheckConstraint("kind IN ('instructor', 'student')", name="people_kind"),
@@ -48,6 +61,8 @@ classes = Table(
     Column("created_at", Text, nullable=False),
     Column("ended_at", Text),
     Column("ends_at", Text),  # when it ends by itself, if its instructor said
+    # How long after it ends its students may still read their results.
+    Column("results_days", Integer, nullable=False, server_default="7"),
 )
 
 sessions = Table(

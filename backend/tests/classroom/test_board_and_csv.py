@@ -163,7 +163,10 @@ def test_the_csv_has_a_row_per_run_with_names_and_figures(course: Course) -> Non
     assert first["connections"] == "100" and first["knobs"] == "{}"
     assert (second["student"], second["status"], second["qps"]) == ("Bo", "cancelled", "")
     assert "class" in second["error"] and "ended" in second["error"]
-    assert ana.get(f"/api/classes/{klass['id']}/runs.csv").status_code == 401  # class ended
+    # The class's CSV is the instructor's; Ana, read-only now, exports her own runs.
+    assert ana.get(f"/api/classes/{klass['id']}/runs.csv").status_code == 403
+    own = list(csv.DictReader(io.StringIO(ana.get("/api/progress/results.csv").text)))
+    assert [row["student"] for row in own] == ["'=HYPERLINK(1)"]
 
 
 def test_a_passed_edit_check_and_a_chinese_class_name_give_no_server_error(course: Course) -> None:

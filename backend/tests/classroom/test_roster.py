@@ -86,12 +86,19 @@ def test_a_removed_student_is_signed_out_and_their_waiting_runs_cancelled(course
     ana_id = roster(grace, klass["id"])["Ana"]["id"]
 
     assert grace.delete(f"/api/classes/{klass['id']}/students/{ana_id}").status_code == 204
-    assert ana.get("/api/runs").status_code == 401
+    refused = ana.get("/api/runs")
+    assert refused.status_code == 401 and "removed you from" in refused.json()["detail"]
+    told = ana.get("/api/auth/me").json()["signed_out"]
+    assert told["reason"] == "removed" and told["class_name"] == "Systems, Tuesday"
     assert stream.ended.wait(5)  # their class stream closes too
     assert grace.get(f"/api/runs/{run_id}").json()["status"] == "cancelled"
-    assert roster(grace, klass["id"]) == {}
-    # The name is free again; removing twice is a 404 that says where to look.
-    course.student(klass["join_code"], "Ana")
+    assert roster(grace, klass["id"])["Ana"]["removed_at"] is not None
+    # Removed means removed: nobody joins under the name until the instructor lets Ana in.
+    back = course.browser().post(
+        "/api/classes/join", json={"code": klass["join_code"], "name": "ana"}
+    )
+    assert back.status_code == 409 and "let you back in" in back.json()["detail"]
+    # Removing twice is a 404 that says where to look.
     again = grace.delete(f"/api/classes/{klass['id']}/students/{ana_id}")
     assert again.status_code == 404 and "roster" in again.json()["detail"]
 

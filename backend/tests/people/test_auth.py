@@ -19,7 +19,8 @@ def test_an_instructor_logs_in_with_a_session_cookie_the_page_cannot_read(
     browser: Browser,
 ) -> None:
     client = browser()
-    assert client.get("/api/auth/me").json() == {"mode": "classroom", "person": None, "class": None}
+    nobody = {"mode": "classroom", "person": None, "class": None, "signed_out": None}
+    assert client.get("/api/auth/me").json() == nobody
     answer = client.post("/api/auth/login", json={"name": " grace ", "password": PASSWORD})
     assert answer.status_code == 200 and answer.json()["kind"] == "instructor"
     cookie = answer.headers["set-cookie"]
@@ -147,17 +148,22 @@ def test_joining_with_a_wrong_code_or_name_is_refused_with_a_reason(
     assert message in answer.json()["detail"]
 
 
-def test_an_ended_class_admits_nobody_and_ends_its_students_sessions(
+def test_an_ended_class_admits_nobody_and_its_students_once_its_results_are_gone(
     browser: Browser, people: PeopleStore
 ) -> None:
     code = make_class(log_in(browser(), "Grace"))
     student = join(browser(), code, "Ada")
-    with people.write() as db:
-        db.execute(update(classes).values(ended_at="2026-11-24T10:00:00.000+00:00"))
+    with people.write() as db:  # ended three weeks ago; its results were kept a week
+        db.execute(update(classes).values(ended_at="2026-11-14T10:00:00.000+00:00"))
     late = browser().post("/api/classes/join", json={"code": code, "name": "Bea"})
     assert late.status_code == 410 and "has ended" in late.json()["detail"]
     refused = student.get("/api/runs")
-    assert refused.status_code == 401 and "class ended" in refused.json()["detail"]
+    assert refused.status_code == 401
+    assert "were kept until 2026-11-21 10:00 UTC" in refused.json()["detail"]
+    told = student.get("/api/auth/me").json()
+    assert told["person"] is None
+    assert told["signed_out"]["reason"] == "results-gone"
+    assert told["signed_out"]["class_name"] == "Systems, Tuesday"
 
 
 def test_forged_tampered_and_expired_sessions_get_401(
@@ -253,7 +259,10 @@ def test_ending_a_class_closes_its_code_and_sessions_and_cancels_what_waits(
     again = grace.post(f"/api/classes/{klass['id']}/end").json()
     assert again["ended_at"] == ended.json()["ended_at"]  # ending twice keeps the first time
 
-    assert ada.get("/api/runs").status_code == 401  # her session ended with the class
+    # Her results stay hers to read, for the class's week, and nothing more runs.
+    assert ada.get("/api/runs").status_code == 200
+    again_run = ada.post("/api/runs", json={"server": "c-epoll"})
+    assert again_run.status_code == 403 and "class has ended" in again_run.json()["detail"]
     late = browser().post("/api/classes/join", json={"code": klass["join_code"], "name": "Bea"})
     assert late.status_code == 410
     run = grace.get(f"/api/runs/{waiting}").json()  # still readable by the instructor

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { aClassroomClass, anAssignment, aGradeCell } from '@/testing/classroom-fixtures';
 import { aLesson, anExperiment, healthyHealth, lessons, servers } from '@/testing/fixtures';
 import { mockFetch, type MockRequest } from '@/testing/mock-fetch';
-import { instructorMe, nobodyMe, studentMe } from '@/testing/people-fixtures';
+import { instructorMe, joinedAda, nobodyMe, studentMe } from '@/testing/people-fixtures';
 
 import { App } from './app';
 
@@ -22,7 +22,7 @@ function serveClassroom(me: unknown, extra: Record<string, unknown> = {}) {
       prev: null,
       next: null,
     },
-    'POST /api/classes/join': studentMe,
+    'POST /api/classes/join': joinedAda,
     'GET /api/classes/c-1': aClassroomClass({ join_code: '' }),
     'GET /api/classes/c-1/assignments': [],
     ...extra,
@@ -49,6 +49,9 @@ describe('App in classroom mode', () => {
     await userEvent.type(await screen.findByLabelText('Join code'), 'K7QX-M4TP');
     await userEvent.type(screen.getByLabelText('Your name'), 'Ada');
     await userEvent.click(screen.getByRole('button', { name: 'Join' }));
+    // The personal code, shown once, then the course.
+    expect(await screen.findByTestId('personal-code')).toHaveTextContent('H4KD-P7WQ');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to the course' }));
 
     // The course home, with the header naming the student.
     expect(await screen.findByTestId('account-name')).toHaveTextContent('Ada · Systems, Tuesday');

@@ -8,6 +8,8 @@ export function aClassroomClass(overrides: Record<string, unknown> = {}) {
     created_at: '2026-11-24T09:00:00+00:00',
     ends_at: null,
     ended_at: null,
+    results_days: 7,
+    results_until: null,
     paused: false,
     students: 2,
     ...overrides,
@@ -24,9 +26,20 @@ export function aStudent(overrides: Record<string, unknown> = {}) {
     lesson: '01-c10k-problem',
     lessons_read: 1,
     runs: 3,
+    removed_at: null,
     ...overrides,
   };
 }
+
+/** GET /api/classes/{id}/join-links, the instructor's page opened on the host itself. */
+export const joinLinks = {
+  links: [
+    { url: 'http://192.0.2.10:8000/#/join?code=K7QX-M4TP', kind: 'address' },
+    { url: 'http://[fd00::2]:8000/#/join?code=K7QX-M4TP', kind: 'address' },
+  ],
+  opened_on_host: true,
+  warning: null,
+};
 
 export const roster = [
   aStudent(),

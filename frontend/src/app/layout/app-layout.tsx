@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 
 import { HealthBanner } from '@/components/health-banner';
-import { AccountNav } from '@/features/people';
+import { AccountNav, SignedOutNotice } from '@/features/people';
 import { SearchBox } from '@/features/search';
 
 import { LanguageSwitch } from './language-switch';
@@ -45,6 +45,7 @@ export function AppLayout() {
           <ThemeSwitch />
         </div>
       </header>
+      <SignedOutNotice />
       <StudentClass />
       <HealthBanner />
       <main id="main" className="site-main" tabIndex={-1}>

@@ -4,6 +4,7 @@ export { AccountNav } from './components/account-nav';
 export { ClassesPage } from './components/classes-page';
 export { JoinPage } from './components/join-page';
 export { LoginPage } from './components/login-page';
+export { SignedOutNotice } from './components/signed-out-notice';
 export { useMe } from './hooks/use-me';
 export { useRunGate } from './hooks/use-run-gate';
 export type { RunGate } from './lib/run-gate';

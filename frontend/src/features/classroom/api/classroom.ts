@@ -14,6 +14,8 @@ import {
   assignmentsSchema,
   boardSchema,
   gradebookSchema,
+  joinLinksSchema,
+  personalCodeSchema,
   presentationSchema,
   queueSchema,
   rosterSchema,
@@ -44,6 +46,16 @@ export function resumeClass(id: string) {
   return apiRequest(classPath(id, '/resume'), classSchema, { method: 'POST' });
 }
 
+/** Where students can open the class: built on the server, which knows the host's addresses. */
+export function getJoinLinks(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/join-links'), joinLinksSchema, { signal });
+}
+
+/** How many days after the class ends its students may still read their results. */
+export function setResultsDays(id: string, resultsDays: number) {
+  return apiRequest(classPath(id), classSchema, { method: 'PATCH', body: { results_days: resultsDays } });
+}
+
 /** The class's SSE stream: the class, the presentation and what it shows. No ids: a reconnect starts over. */
 export function classEventsUrl(id: string): string {
   return apiUrl(classPath(id, '/events'));
@@ -60,8 +72,25 @@ export function removeStudent(id: string, personId: string): Promise<void> {
   return apiRequest(classPath(id, `/students/${encodeURIComponent(personId)}`), noContent, { method: 'DELETE' });
 }
 
+/** A new personal code for a student (their old one stops working), for the instructor to hand them. */
+export function newPersonalCode(id: string, personId: string) {
+  return apiRequest(classPath(id, `/students/${encodeURIComponent(personId)}/personal-code`), personalCodeSchema, {
+    method: 'POST',
+  });
+}
+
+/** Lets a removed student back in: they come back with their personal code. */
+export function readmitStudent(id: string, personId: string): Promise<void> {
+  return apiRequest(classPath(id, `/students/${encodeURIComponent(personId)}/readmit`), noContent, { method: 'POST' });
+}
+
 export function getQueue(id: string, signal?: AbortSignal) {
   return apiRequest(classPath(id, '/queue'), queueSchema, { signal });
+}
+
+/** A student's own runs in their class as CSV: theirs to keep after the class ends. */
+export function myResultsCsvUrl(): string {
+  return apiUrl('/progress/results.csv');
 }
 
 /** Every run of the class as CSV: a plain link (with `download`), the browser sends the session cookie. */

@@ -19,12 +19,17 @@ describe('ClassBanner', () => {
     expect(screen.getByTestId('class-paused')).toHaveTextContent('Runs are paused by your instructor');
   });
 
-  it('says the class has ended, and nothing before the stream has sent the class', () => {
+  it('says the class has ended, until when its results stay readable, and offers them; nothing before the stream has sent the class', () => {
     const { rerender } = renderWithProviders(<ClassBanner klass={null} ended={false} />);
     expect(screen.queryByTestId('class-banner')).not.toBeInTheDocument();
-    rerender(<ClassBanner klass={klass()} ended />);
-    expect(screen.getByTestId('class-banner')).toHaveTextContent('Systems, Tuesday has ended.');
-    expect(screen.queryByRole('link', { name: 'Class board' })).not.toBeInTheDocument();
+    const ended = klass({ ended_at: '2026-11-24T10:00:00+00:00', results_until: '2026-12-01T10:00:00+00:00' });
+    rerender(<ClassBanner klass={ended} ended />);
+    const banner = screen.getByTestId('class-banner');
+    expect(banner).toHaveTextContent('Systems, Tuesday has ended.');
+    expect(banner).toHaveTextContent(/stay readable until 1 Dec 2026, \d\d:\d\d; nothing new runs/);
+    // Read-only: the board and one's own runs stay within reach.
+    expect(screen.getByRole('link', { name: 'Class board' })).toHaveAttribute('href', '/classes/c-1/board');
+    expect(screen.getByTestId('my-results-csv')).toHaveAttribute('href', '/api/progress/results.csv');
   });
 
   it('speaks Chinese, the class’s name still in bold and never read as markup', async () => {

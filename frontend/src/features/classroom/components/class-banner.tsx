@@ -2,6 +2,9 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import type { Class } from '@/lib/api-schemas';
+import { formatDateTime } from '@/lib/dates';
+
+import { myResultsCsvUrl } from '../api/classroom';
 
 import './classroom.css';
 
@@ -17,16 +20,24 @@ interface ClassBannerProps {
  * reason it exists — that runs are paused, so a run that does not start is not a mystery.
  */
 export function ClassBanner({ klass, ended }: ClassBannerProps) {
-  const { t } = useTranslation('classroom');
+  const { t, i18n } = useTranslation('classroom');
   if (!klass) return null;
   const name = { name: klass.name };
+  const until = klass.results_until ? formatDateTime(new Date(klass.results_until), i18n.resolvedLanguage) : null;
   return (
     <div className="class-banner" data-testid="class-banner" role="region" aria-label={t('banner.label')}>
       <p className="bar-inner class-banner__inner">
         {ended || klass.ended_at !== null ? (
-          <span>
-            <Trans t={t} i18nKey="banner.ended" values={name} components={{ strong: <strong /> }} />
-          </span>
+          <>
+            <span data-testid="class-ended-note">
+              <Trans t={t} i18nKey="banner.ended" values={name} components={{ strong: <strong /> }} />
+              {until ? ` ${t('banner.readOnlyUntil', { until })}` : null}
+            </span>
+            <Link to={`/classes/${encodeURIComponent(klass.id)}/board`}>{t('banner.board')}</Link>
+            <a href={myResultsCsvUrl()} download data-testid="my-results-csv">
+              {t('banner.exportMine')}
+            </a>
+          </>
         ) : (
           <>
             <span>

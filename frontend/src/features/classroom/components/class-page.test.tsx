@@ -2,7 +2,17 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { i18next } from '@/lib/i18n';
-import { aClassroomClass, anAssignment, aPresentation, aQueuedRun, board, exerciseList, gradebook, roster } from '@/testing/classroom-fixtures';
+import {
+  aClassroomClass,
+  anAssignment,
+  aPresentation,
+  aQueuedRun,
+  board,
+  exerciseList,
+  gradebook,
+  joinLinks,
+  roster,
+} from '@/testing/classroom-fixtures';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
@@ -17,6 +27,7 @@ function serveClass(klass = aClassroomClass(), extra: Record<string, unknown> = 
     'GET /api/classes/c-1/queue': { paused: klass.paused, runs: [aQueuedRun()] },
     'GET /api/classes/c-1/board': board,
     'GET /api/classes/c-1/gradebook': gradebook,
+    'GET /api/classes/c-1/join-links': joinLinks,
     'GET /api/exercises': exerciseList,
     'GET /api/lessons': lessons,
     ...extra,
@@ -26,14 +37,18 @@ function serveClass(klass = aClassroomClass(), extra: Record<string, unknown> = 
 const posts = (calls: MockRequest[]) => calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`);
 
 describe('ClassPage', () => {
-  it('shows the class for the room: its name, the join code large, the link and its QR code', async () => {
+  it('shows the class for the room: its name, the join code large, the server’s link and its QR code', async () => {
     serveClass(aClassroomClass({ ends_at: new Date(Date.now() + 45 * 60_000).toISOString() }));
     renderWithProviders(<ClassPage classId="c-1" />);
     const header = await screen.findByTestId('class-header');
     expect(within(header).getByRole('heading', { level: 1, name: 'Systems, Tuesday' })).toBeInTheDocument();
     expect(within(header).getByTestId('join-code')).toHaveTextContent('K7QX-M4TP');
-    const link = `${window.location.origin}/#/join?code=K7QX-M4TP`;
-    expect(within(header).getByTestId('join-link')).toHaveAttribute('href', link);
+    // Opened on the host (localhost), the link is the host's address on the network.
+    const link = 'http://192.0.2.10:8000/#/join?code=K7QX-M4TP';
+    expect(await within(header).findByTestId('join-link')).toHaveAttribute('href', link);
+    expect(within(header).getByTestId('join-link-note')).toHaveTextContent('You opened the course as localhost');
+    expect(within(header).getByText('1 other address of this computer')).toBeInTheDocument();
+    expect(within(header).queryByTestId('join-link-warning')).not.toBeInTheDocument();
     const qr = await within(header).findByTestId('join-qr');
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(qr).toHaveAccessibleName(`QR code of the join link ${link}`);
@@ -46,6 +61,37 @@ describe('ClassPage', () => {
     expect(screen.getByTestId('class-export-csv')).toHaveAttribute('download');
     // The queue names the experiment by the board's title.
     expect(screen.getByTestId('queue-row')).toHaveTextContent('The C10K problem · epoll at 100 connections');
+  });
+
+  it('warns, in the instructor’s words, when the link could only work on this computer', async () => {
+    serveClass(aClassroomClass(), {
+      'GET /api/classes/c-1/join-links': {
+        links: [{ url: 'http://localhost:8000/#/join?code=K7QX-M4TP', kind: 'browser' }],
+        opened_on_host: true,
+        warning: 'listens-on-loopback',
+      },
+    });
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const warning = await screen.findByTestId('join-link-warning');
+    expect(warning).toHaveTextContent('This link works only on this computer: the course listens on 127.0.0.1');
+    expect(warning).toHaveTextContent('C10K_HOST=0.0.0.0');
+    expect(screen.queryByTestId('join-link-note')).not.toBeInTheDocument();
+  });
+
+  it('changes how long students keep their results', async () => {
+    const { calls } = serveClass(aClassroomClass(), {
+      'PATCH /api/classes/c-1': aClassroomClass({ results_days: 3 }),
+    });
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const days = await screen.findByTestId('results-days');
+    expect(days).toHaveTextContent('After it ends, students can read their results for 7 days.');
+    await userEvent.click(within(days).getByRole('button', { name: 'Change' }));
+    const field = screen.getByRole('spinbutton', { name: 'Days students keep their results' });
+    await userEvent.clear(field);
+    await userEvent.type(field, '3');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByTestId('results-days')).toHaveTextContent('for 3 days');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ results_days: 3 });
   });
 
   it('counts its students: one student, two students', async () => {
@@ -64,7 +110,7 @@ describe('ClassPage', () => {
     renderWithProviders(<ClassPage classId="c-1" />);
     const header = await screen.findByTestId('class-header');
     expect(within(header).getByText('加入码')).toBeInTheDocument();
-    expect(within(header).getByTestId('join-link').parentElement).toHaveTextContent(/^或打开 http/);
+    expect((await within(header).findByTestId('join-link')).parentElement).toHaveTextContent(/^或打开 http/);
     expect(within(header).getByText(/^2 名学生/)).toBeInTheDocument();
     expect(within(header).getByTestId('class-ends')).toHaveTextContent(/将于 .+ 结束（45 分钟后）/);
     expect(within(header).getByRole('button', { name: '结束班级' })).toBeInTheDocument();

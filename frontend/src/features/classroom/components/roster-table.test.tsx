@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { lessonListSchema } from '@/lib/api-schemas';
-import { roster } from '@/testing/classroom-fixtures';
+import { aStudent, roster } from '@/testing/classroom-fixtures';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -16,9 +16,11 @@ describe('RosterTable', () => {
     mockFetch({ 'GET /api/classes/c-1/roster': roster });
     renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
     const rows = await screen.findAllByTestId('roster-row');
+    // A name is shown as the student typed it, never in capitals (issue 26.2).
+    expect(getComputedStyle(rows[0]!.children[0]!).textTransform).not.toBe('uppercase');
     expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
-      ['Ada', 'online', 'The C10K problem', '1 / 2', '3', 'Remove'],
-      ['Linus', 'offline', '—', '0 / 2', '0', 'Remove'],
+      ['Ada', 'online', 'The C10K problem', '1 / 2', '3', 'New codeRemove'],
+      ['Linus', 'offline', '—', '0 / 2', '0', 'New codeRemove'],
     ]);
     expect(screen.getByTestId('roster-count')).toHaveTextContent('1 of 2 online');
   });
@@ -61,6 +63,39 @@ describe('RosterTable', () => {
     renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Remove Ada' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('no such student in this class');
+  });
+
+  it('gives a student a new personal code after asking, and shows it once', async () => {
+    const { calls } = mockFetch({
+      'GET /api/classes/c-1/roster': roster,
+      'POST /api/classes/c-1/students/p-ada/personal-code': { personal_code: 'Q2WE-RT6Y' },
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'A new personal code for Ada' }));
+    expect(await screen.findByTestId('new-personal-code')).toHaveTextContent("Ada's new personal code: Q2WE-RT6Y");
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
+  it('lists the removed apart, and lets one back in', async () => {
+    let students = [...roster, aStudent({ id: 'p-cy', name: 'Cy', online: false, removed_at: '2026-11-24T09:40:00+00:00' })];
+    const { calls } = mockFetch({
+      'GET /api/classes/c-1/roster': () => ({ body: students }),
+      'POST /api/classes/c-1/students/p-cy/readmit': () => {
+        students = students.map((s) => (s.id === 'p-cy' ? { ...s, removed_at: null } : s));
+        return { status: 204, body: null };
+      },
+    });
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    expect(await screen.findAllByTestId('roster-row')).toHaveLength(2);
+    expect(screen.getByTestId('roster-count')).toHaveTextContent('1 of 2 online'); // Cy is not counted
+    expect(screen.getByTestId('removed-row')).toHaveTextContent('Cy');
+    await userEvent.click(screen.getByRole('button', { name: 'Let Cy back in' }));
+    await waitFor(() => {
+      expect(screen.getAllByTestId('roster-row')).toHaveLength(3);
+    });
+    expect(screen.queryByTestId('roster-removed')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/classes/c-1/students/p-cy/readmit']);
   });
 
   it('says so when nobody has joined', async () => {

@@ -4,7 +4,7 @@ import { ActionError } from '@/components/action-error';
 import { ErrorMessage, Loading } from '@/components/loading';
 import type { LessonSummary } from '@/lib/api-schemas';
 
-import { useRemoveStudent, useRoster } from '../hooks/use-classroom';
+import { useNewPersonalCode, useReadmitStudent, useRemoveStudent, useRoster } from '../hooks/use-classroom';
 import type { RosterEntry } from '../lib/classroom-schemas';
 
 import { ClassTable } from './class-table';
@@ -17,24 +17,40 @@ interface RosterTableProps {
   lessons: LessonSummary[] | undefined;
 }
 
-/** Who has joined, who is here now (their class stream is open), where they are and what they ran. */
+/**
+ * Who has joined, who is here now (their class stream is open), where they are and what they
+ * ran; a new personal code for one who lost theirs; and, apart, those removed, each of whom
+ * comes back only when let in.
+ */
 export function RosterTable({ classId, live, lessons }: RosterTableProps) {
   const { t } = useTranslation('classroom');
   const roster = useRoster(classId, live);
   const remove = useRemoveStudent(classId);
+  const newCode = useNewPersonalCode(classId);
   if (roster.isPending) return <Loading label={t('roster.loading')} />;
   if (roster.isError) return <ErrorMessage title={t('roster.loadError')} error={roster.error} />;
+  const present = roster.data.filter((s) => s.removed_at == null);
+  const removed = roster.data.filter((s) => s.removed_at != null);
   if (roster.data.length === 0) {
     return <p data-testid="roster-empty">{t('roster.empty')}</p>;
   }
   const titles = new Map((lessons ?? []).map((lesson) => [lesson.slug, lesson.title]));
-  const online = roster.data.filter((s) => s.online).length;
+  const online = present.filter((s) => s.online).length;
+  const giveCode = (student: RosterEntry) => {
+    if (window.confirm(t('roster.confirmNewCode', { name: student.name }))) newCode.mutate(student.id);
+  };
+  const shownCode = newCode.data && newCode.variables ? roster.data.find((s) => s.id === newCode.variables) : undefined;
   const confirmAndRemove = (student: RosterEntry) => {
     if (window.confirm(t('roster.confirmRemove', { name: student.name }))) remove.mutate(student.id);
   };
   return (
     <>
-      <p data-testid="roster-count">{t('roster.online', { online, total: roster.data.length })}</p>
+      <p data-testid="roster-count">{t('roster.online', { online, total: present.length })}</p>
+      {newCode.data && shownCode ? (
+        <p className="roster__code" role="status" data-testid="new-personal-code">
+          {t('roster.newCodeFor', { name: shownCode.name })} <code>{newCode.data.personal_code}</code>
+        </p>
+      ) : null}
       <ClassTable
         testId="roster"
         columns={[
@@ -46,7 +62,7 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
         ]}
         actions
       >
-        {roster.data.map((student) => (
+        {present.map((student) => (
           <tr key={student.id} data-testid="roster-row">
             <th scope="row">{student.name}</th>
             <td>
@@ -57,7 +73,18 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
               {student.lessons_read} / {lessons ? lessons.length : '…'}
             </td>
             <td className="class-table__num">{student.runs}</td>
-            <td>
+            <td className="roster__actions">
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => {
+                  giveCode(student);
+                }}
+                disabled={newCode.isPending && newCode.variables === student.id}
+                aria-label={t('roster.newCodeLabel', { name: student.name })}
+              >
+                {t('roster.newCode')}
+              </button>
               <button
                 type="button"
                 className="button button--small"
@@ -73,8 +100,38 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
           </tr>
         ))}
       </ClassTable>
-      <ActionError error={remove.error} />
+      <ActionError error={remove.error ?? newCode.error} />
+      {removed.length > 0 ? <RemovedStudents classId={classId} removed={removed} /> : null}
     </>
+  );
+}
+
+/** Those the instructor removed: nobody joins under their names until they are let back in. */
+function RemovedStudents({ classId, removed }: { classId: string; removed: RosterEntry[] }) {
+  const { t } = useTranslation('classroom');
+  const readmit = useReadmitStudent(classId);
+  return (
+    <section className="roster__removed" data-testid="roster-removed" aria-label={t('roster.removedTitle')}>
+      <h3>{t('roster.removedTitle')}</h3>
+      <ul>
+        {removed.map((student) => (
+          <li key={student.id} data-testid="removed-row">
+            <span>{student.name}</span>{' '}
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => { readmit.mutate(student.id); }}
+              disabled={readmit.isPending && readmit.variables === student.id}
+              aria-label={t('roster.readmitLabel', { name: student.name })}
+            >
+              {t('roster.readmit')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p className="class-header__meta">{t('roster.removedHelp')}</p>
+      <ActionError error={readmit.error} />
+    </section>
   );
 }
 

@@ -9,12 +9,16 @@ import { cancelRun } from '@/lib/runs-api';
 import {
   getBoard,
   getClass,
+  getJoinLinks,
   getQueue,
   getRoster,
+  newPersonalCode,
   pauseClass,
   present,
+  readmitStudent,
   removeStudent,
   resumeClass,
+  setResultsDays,
   stopPresenting,
 } from '../api/classroom';
 import type { PresentationRequest } from '../lib/classroom-schemas';
@@ -33,7 +37,18 @@ export const classKeys = {
   board: (id: string) => ['classroom', id, 'board'] as const,
   assignments: (id: string) => ['classroom', id, 'assignments'] as const,
   gradebook: (id: string) => ['classroom', id, 'gradebook'] as const,
+  joinLinks: (id: string) => ['classroom', id, 'join-links'] as const,
 };
+
+/** The host's addresses change rarely: asked once a page. */
+export function useJoinLinks(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: classKeys.joinLinks(id),
+    queryFn: ({ signal }) => getJoinLinks(id, signal),
+    enabled,
+    staleTime: Infinity,
+  });
+}
 
 export function useClassroomClass(id: string) {
   return useQuery({ queryKey: classKeys.klass(id), queryFn: ({ signal }) => getClass(id, signal) });
@@ -104,6 +119,27 @@ export function useRemoveStudent(id: string) {
       void client.invalidateQueries({ queryKey: classKeys.roster(id) });
       void client.invalidateQueries({ queryKey: classKeys.queue(id) });
     },
+  });
+}
+
+export function useReadmitStudent(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (personId: string) => readmitStudent(id, personId),
+    onSuccess: () => void client.invalidateQueries({ queryKey: classKeys.roster(id) }),
+  });
+}
+
+/** The code is shown to the instructor once, from the mutation's answer. */
+export function useNewPersonalCode(id: string) {
+  return useMutation({ mutationFn: (personId: string) => newPersonalCode(id, personId) });
+}
+
+export function useSetResultsDays(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (days: number) => setResultsDays(id, days),
+    onSuccess: (klass) => client.setQueryData(classKeys.klass(id), klass),
   });
 }
 

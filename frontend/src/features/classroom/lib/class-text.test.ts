@@ -6,7 +6,6 @@ import {
   endsText,
   formatWait,
   isCancellable,
-  joinLink,
   presentationText,
   queueStatusText,
   runSubject,
@@ -65,10 +64,6 @@ describe('class sentences', () => {
     expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: null }, now, t)).toMatch(/^Ends at .+ \(in 45 min\)$/);
     expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: '2026-11-24T09:59:00Z' }, now, t)).toMatch(/^Ended at /);
     expect(endsText({ ends_at: null, ended_at: null }, now, t)).toBeNull();
-  });
-
-  it('builds the join link that pre-fills the code', () => {
-    expect(joinLink('K7QX-M4TP', { origin: 'http://10.0.0.5:8000', pathname: '/' })).toBe('http://10.0.0.5:8000/#/join?code=K7QX-M4TP');
   });
 
   it('says what is presented, and whose it is', () => {

@@ -71,15 +71,6 @@ export function endsText(klass: Pick<Class, 'ends_at' | 'ended_at'>, now: number
   return null;
 }
 
-/**
- * The address a student opens to join with `code`: this page's origin and path, then the join
- * route, which pre-fills the code (`/#/join?code=…`, the people feature's join page). Written
- * again here because features do not import each other.
- */
-export function joinLink(code: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
-  return `${location.origin}${location.pathname}#/join?code=${encodeURIComponent(code)}`;
-}
-
 /** What is presented, in one line: "Echo at 100 connections, in The C10K problem (spotlight: Ada)". */
 export function presentationText(presentation: Presentation, t: ClassroomT): string {
   const { title, lesson_title: lesson, spotlight } = presentation;

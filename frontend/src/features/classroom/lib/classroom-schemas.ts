@@ -16,6 +16,8 @@ import {
   zClassQueue,
   zClassStreamEvent,
   zGradebook,
+  zJoinLinks,
+  zPersonalCode,
   zPresentationOut,
   zPresentRequest,
   zRosterEntry,
@@ -26,7 +28,14 @@ import { checkRunEvent, type Class, type RunEventFrame, type Sweep } from '@/lib
 // GET /api/classes/{id}, the pause and resume answers and the stream's `class` event are a
 // class as the people feature lists it too: classSchema and Class, in src/lib/api-schemas.ts.
 
+/** GET /api/classes/{id}/join-links: where students can open the class, the one to show first. */
+export const joinLinksSchema = zJoinLinks;
+export type JoinLinks = z.infer<typeof joinLinksSchema>;
+
 // ───────────────────────────── roster and queue ───────────────────
+
+/** A student's new personal code, which their instructor hands them. */
+export const personalCodeSchema = zPersonalCode;
 
 export type RosterEntry = z.infer<typeof zRosterEntry>;
 export const rosterSchema = z.array(zRosterEntry);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { apiRequest } from '@/lib/api-client';
 import { classSchema } from '@/lib/api-schemas';
 
-import { classListSchema, meSchema, personSchema } from '../lib/people-schemas';
+import { classListSchema, joinedSchema, meSchema, personSchema } from '../lib/people-schemas';
 
 export function getMe(signal?: AbortSignal) {
   return apiRequest('/auth/me', meSchema, { signal });
@@ -25,15 +25,21 @@ export function logout(): Promise<void> {
 }
 
 export function joinClass(code: string, name: string) {
-  return apiRequest('/classes/join', meSchema, { method: 'POST', body: { code, name } });
+  return apiRequest('/classes/join', joinedSchema, { method: 'POST', body: { code, name } });
+}
+
+/** Back in one's class on another device (or after signing out), with one's personal code. */
+export function comeBack(code: string, personalCode: string) {
+  return apiRequest('/classes/come-back', meSchema, { method: 'POST', body: { code, personal_code: personalCode } });
 }
 
 export function listClasses(signal?: AbortSignal) {
   return apiRequest('/classes', classListSchema, { signal });
 }
 
-/** `endsAt`: ISO 8601 with a zone; at that time the class ends by itself. */
-export function createClass(name: string, endsAt?: string) {
-  const body = endsAt === undefined ? { name } : { name, ends_at: endsAt };
+/** `endsAt`: ISO 8601 with a zone; at that time the class ends by itself. `resultsDays`: how
+ *  long after it ends its students may still read their results. */
+export function createClass(name: string, endsAt: string | undefined, resultsDays: number) {
+  const body = { name, results_days: resultsDays, ...(endsAt === undefined ? {} : { ends_at: endsAt }) };
   return apiRequest('/classes', classSchema, { method: 'POST', body });
 }

@@ -26,13 +26,18 @@ describe('AccountNav', () => {
     expect(within(nav).getByRole('link', { name: 'Instructor login' })).toHaveAttribute('href', '/login');
   });
 
-  it('names a student and their class, and logs out', async () => {
+  it('names a student and their class, and signs out after reminding them of their personal code', async () => {
     const { calls } = mockFetch({ 'GET /api/auth/me': studentMe, 'POST /api/auth/logout': reply(204, undefined) });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     renderWithProviders(<AccountNav />);
     expect(await screen.findByTestId('account-name')).toHaveTextContent('Ada · Systems, Tuesday');
-    await userEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining('your personal code'));
+    expect(calls.some((c) => c.path === '/api/auth/logout')).toBe(false); // they thought again
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('link', { name: 'Join a class' })).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/auth/logout')).toBe(true);
+    confirm.mockRestore();
   });
 
   it('names the instructor and links their classes', async () => {

@@ -27,7 +27,11 @@ export function AccountNav() {
       </span>
     );
   }
+  // A student signs out of this browser, not out of the class: they come back with their
+  // personal code, which they are reminded of first.
+  const student = person.kind === 'student';
   const logOut = () => {
+    if (student && !window.confirm(t('accountNav.confirmSignOut'))) return;
     logoutMutation.mutate(undefined, { onSuccess: () => void navigate('/') });
   };
   return (
@@ -42,7 +46,7 @@ export function AccountNav() {
       </span>
       {person.kind === 'instructor' ? <Link to="/classes">{t('accountNav.yourClasses')}</Link> : null}
       <button type="button" className="button button--small" onClick={logOut} disabled={logoutMutation.isPending}>
-        {t('accountNav.logOut')}
+        {student ? t('accountNav.signOut') : t('accountNav.logOut')}
       </button>
       {logoutMutation.isError ? (
         <span className="account-nav__error" role="alert">

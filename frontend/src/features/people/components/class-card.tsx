@@ -1,22 +1,20 @@
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ActionError } from '@/components/action-error';
 import type { Class } from '@/lib/api-schemas';
 
 import { useEndClass } from '../hooks/use-classes';
-import { joinLink } from '../lib/join-code';
 
 function day(iso: string): string {
   return iso.slice(0, 10);
 }
 
-/** One class: its name, the join code large enough to read from the back of a room, the
- *  join link (which pre-fills the code), how many students have joined, and the way to its
- *  page (roster, queue, board). */
+/** One class: its name, the join code large enough to read from the back of a room, how many
+ *  students have joined, and the way to its page, which shows the join link and its QR code
+ *  on the address the room reaches (the server's to know), the roster, queue and board. */
 export function ClassCard({ klass }: { klass: Class }) {
   const { t } = useTranslation('people');
-  const link = joinLink(klass.join_code);
   const ended = klass.ended_at !== null;
   return (
     <article className={`card class-card${ended ? ' class-card--ended' : ''}`} data-testid="class-card" aria-label={klass.name}>
@@ -33,9 +31,6 @@ export function ClassCard({ klass }: { klass: Class }) {
           <p className="join-code__label">{t('card.joinCode')}</p>
           <p className="join-code__code class-card__code" data-testid="join-code">
             {klass.join_code}
-          </p>
-          <p className="join-code__link class-card__link">
-            <Trans t={t} i18nKey="card.orOpen" values={{ link }} components={{ anchor: <a href={link} data-testid="join-link" /> }} />
           </p>
         </>
       )}

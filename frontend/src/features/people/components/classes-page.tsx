@@ -20,6 +20,9 @@ import './people.css';
 
 /** The server accepts an end within this many days. */
 const MAX_CLASS_DAYS = 14;
+/** How long students keep their results after the class ends, unless the instructor says. */
+export const DEFAULT_RESULTS_DAYS = 7;
+export const MAX_RESULTS_DAYS = 90;
 
 /** /#/classes: an instructor's classes, each with its join code shown large for the projector. */
 export function ClassesPage() {
@@ -91,8 +94,10 @@ function NewClassForm() {
   const create = useCreateClass();
   const [name, setName] = useState('');
   const [endsAt, setEndsAt] = useState('');
+  const [resultsDays, setResultsDays] = useState(String(DEFAULT_RESULTS_DAYS));
   const nameId = useId();
   const endsHelpId = useId();
+  const resultsHelpId = useId();
   // The picker offers what the server accepts: from now to MAX_CLASS_DAYS ahead.
   const now = new Date();
   const min = toInputValue(now);
@@ -100,11 +105,12 @@ function NewClassForm() {
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     create.mutate(
-      { name, endsAt: isoFromInput(endsAt) ?? undefined },
+      { name, endsAt: isoFromInput(endsAt) ?? undefined, resultsDays: Number(resultsDays) },
       {
         onSuccess: () => {
           setName('');
           setEndsAt('');
+          setResultsDays(String(DEFAULT_RESULTS_DAYS));
         },
       },
     );
@@ -140,6 +146,20 @@ function NewClassForm() {
       />
       <p className="people-form__help" id={endsHelpId}>
         {t('classes.form.endsHelp')}
+      </p>
+      <TextField
+        label={t('classes.form.resultsDays')}
+        name="results_days"
+        type="number"
+        min={0}
+        max={MAX_RESULTS_DAYS}
+        required
+        value={resultsDays}
+        aria-describedby={resultsHelpId}
+        onChange={setResultsDays}
+      />
+      <p className="people-form__help" id={resultsHelpId}>
+        {t('classes.form.resultsHelp', { max: MAX_RESULTS_DAYS })}
       </p>
       <ActionError error={create.error} testId="form-error" />
     </form>

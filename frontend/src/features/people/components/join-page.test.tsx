@@ -4,7 +4,7 @@ import { Route, Routes } from 'react-router';
 
 import { i18next } from '@/lib/i18n';
 import { mockFetch, reply } from '@/testing/mock-fetch';
-import { nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
+import { joinedAda, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
 import { renderWithProviders } from '@/testing/render';
 
 import { ME_QUERY_KEY } from '../hooks/use-me';
@@ -22,15 +22,31 @@ function renderJoin(route = '/join') {
 }
 
 describe('JoinPage', () => {
-  it('pre-fills the code from ?code= and joins with it, then goes to the course', async () => {
-    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': studentMe });
+  it('pre-fills the code from ?code= and joins with it, shows the personal code once, then the course', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': joinedAda });
     const { client } = renderJoin('/join?code=k7qx-m4tp');
     const code = await screen.findByLabelText('Join code');
     expect(code).toHaveValue('K7QX-M4TP');
-    await userEvent.type(screen.getByLabelText('Your name'), 'Ada');
+    await userEvent.type(screen.getByLabelText('Your name'), 'Ada de Vries');
     await userEvent.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByTestId('personal-code')).toHaveTextContent('H4KD-P7WQ');
+    expect(screen.getByRole('heading', { name: 'Welcome to Systems, Tuesday' })).toBeInTheDocument();
+    // The name goes as typed; the personal code stays out of the cached `me`.
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'K7QX-M4TP', name: 'Ada de Vries' });
+    expect(client.getQueryData(ME_QUERY_KEY)).toEqual(studentMe);
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to the course' }));
     expect(await screen.findByText('course home')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'K7QX-M4TP', name: 'Ada' });
+  });
+
+  it('brings a student back with the class code and their personal code', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/come-back': studentMe });
+    const { client } = renderJoin('/join?code=K7QX-M4TP');
+    await userEvent.click(await screen.findByRole('button', { name: 'I joined before' }));
+    expect(screen.getByLabelText('Join code')).toHaveValue('K7QX-M4TP');
+    await userEvent.type(screen.getByLabelText('Your personal code'), 'h4kd-p7wq');
+    await userEvent.click(screen.getByRole('button', { name: 'Come back' }));
+    expect(await screen.findByText('course home')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'K7QX-M4TP', personal_code: 'H4KD-P7WQ' });
     expect(client.getQueryData(ME_QUERY_KEY)).toEqual(studentMe);
   });
 
@@ -55,14 +71,16 @@ describe('JoinPage', () => {
   });
 
   it('joins in Chinese', async () => {
-    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': studentMe });
+    const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': joinedAda });
     await act(() => i18next.changeLanguage('zh'));
     renderJoin('/join?code=K7QX-M4TP');
     expect(await screen.findByRole('heading', { name: '加入班级' })).toBeInTheDocument();
     expect(screen.getByLabelText('加入码')).toHaveValue('K7QX-M4TP');
-    expect(screen.getByText('最多 40 个字符，且不能与班上已有的名字重复。')).toBeInTheDocument();
+    expect(screen.getByText('最多 40 个字符，写法随你；班里不能有别人用同一个名字（不区分大小写）。')).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('你的名字'), 'Ada');
     await userEvent.click(screen.getByRole('button', { name: '加入' }));
+    expect(await screen.findByTestId('personal-code')).toHaveTextContent('H4KD-P7WQ');
+    await userEvent.click(screen.getByRole('button', { name: '进入课程' }));
     expect(await screen.findByText('course home')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ code: 'K7QX-M4TP', name: 'Ada' });
   });

@@ -34,7 +34,8 @@ export function useEndClass() {
 export function useCreateClass() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, endsAt }: { name: string; endsAt?: string }) => createClass(name, endsAt),
+    mutationFn: ({ name, endsAt, resultsDays }: { name: string; endsAt?: string; resultsDays: number }) =>
+      createClass(name, endsAt, resultsDays),
     onSuccess: (created) => {
       client.setQueryData<Class[]>(CLASSES_QUERY_KEY, (classes) => [
         created,

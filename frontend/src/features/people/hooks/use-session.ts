@@ -2,7 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 
 import { LESSON_QUERY_PREFIX } from '@/hooks/use-lesson';
 
-import { joinClass, login, logout } from '../api/people';
+import { comeBack, joinClass, login, logout } from '../api/people';
 import type { Me } from '../lib/people-schemas';
 
 import { CLASSES_QUERY_KEY } from './use-classes';
@@ -20,17 +20,30 @@ export function useLogin() {
   return useMutation({
     mutationFn: ({ name, password }: { name: string; password: string }) => login(name, password),
     onSuccess: (person) => {
-      client.setQueryData<Me>(ME_QUERY_KEY, { mode: 'classroom', person, class: null });
+      client.setQueryData<Me>(ME_QUERY_KEY, { mode: 'classroom', person, class: null, signed_out: null });
       forgetThePreviousPerson(client);
     },
   });
 }
 
-/** A student joins a class with its code and a name; the answer is the new `me`. */
+/** A student joins a class with its code and a name; the answer is the new `me`, with the
+ *  personal code (kept by the mutation, for the page to show once). */
 export function useJoin() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ code, name }: { code: string; name: string }) => joinClass(code, name),
+    onSuccess: ({ personal_code: _shownOnce, ...me }) => {
+      client.setQueryData<Me>(ME_QUERY_KEY, me);
+      forgetThePreviousPerson(client);
+    },
+  });
+}
+
+/** A student comes back with the class's code and their personal code. */
+export function useComeBack() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ code, personalCode }: { code: string; personalCode: string }) => comeBack(code, personalCode),
     onSuccess: (me) => {
       client.setQueryData<Me>(ME_QUERY_KEY, me);
       forgetThePreviousPerson(client);
@@ -44,7 +57,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
-      client.setQueryData<Me>(ME_QUERY_KEY, (me) => ({ mode: me?.mode ?? 'classroom', person: null, class: null }));
+      client.setQueryData<Me>(ME_QUERY_KEY, (me) => ({ mode: me?.mode ?? 'classroom', person: null, class: null, signed_out: null }));
       forgetThePreviousPerson(client);
     },
   });

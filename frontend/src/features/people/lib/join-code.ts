@@ -17,11 +17,3 @@ export function codeFromSearch(params: URLSearchParams): string {
   const parsed = codeParamSchema.safeParse(params.get('code') ?? '');
   return parsed.success ? parsed.data : '';
 }
-
-/**
- * The address a student opens to join with `code`: this page's origin and path (where the
- * course is served), then the hash route, e.g. `http://10.0.0.5:8000/#/join?code=K7QX-M4TP`.
- */
-export function joinLink(code: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
-  return `${location.origin}${location.pathname}#/join?code=${encodeURIComponent(code)}`;
-}

@@ -19,5 +19,7 @@ export type PeopleT = TFunction<'people'>;
  */
 export function runGateFor(me: Me | undefined, t: PeopleT): RunGate | null {
   if (me?.mode === 'classroom' && me.person === null) return { label: t('runGate.join'), to: '/join' };
+  // A student of an ended class reads their results and runs nothing more.
+  if (me?.person?.read_only_until) return { label: t('runGate.readOnly'), to: '/history' };
   return null;
 }

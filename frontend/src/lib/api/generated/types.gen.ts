@@ -472,6 +472,12 @@ export type ClassCreate = {
      * e.g. 'Systems programming, Tuesday'
      */
     name: string;
+    /**
+     * Results Days
+     *
+     * days after the class ends that its students may still read their results
+     */
+    results_days?: number;
 };
 
 /**
@@ -518,6 +524,16 @@ export type ClassOut = {
      */
     paused?: boolean;
     /**
+     * Results Days
+     */
+    results_days?: number;
+    /**
+     * Results Until
+     *
+     * an ended class: until when its students may read their results
+     */
+    results_until?: string | null;
+    /**
      * Students
      */
     students: number;
@@ -555,6 +571,18 @@ export type ClassStreamEvent = ({
 } & EndedEvent);
 
 /**
+ * ClassUpdate
+ */
+export type ClassUpdate = {
+    /**
+     * Results Days
+     *
+     * days after the class ends that its students may still read their results
+     */
+    results_days: number;
+};
+
+/**
  * Client
  *
  * The load generator's side: how busy it kept its CPUs, the engine it drove sockets with,
@@ -587,6 +615,24 @@ export type Client = {
      */
     repetition?: number | null;
     [key: string]: unknown;
+};
+
+/**
+ * ComeBackRequest
+ */
+export type ComeBackRequest = {
+    /**
+     * Code
+     *
+     * the class's join code
+     */
+    code: string;
+    /**
+     * Personal Code
+     *
+     * the code the student was shown when they joined, e.g. H4KD-P7WQ
+     */
+    personal_code: string;
 };
 
 /**
@@ -1578,6 +1624,46 @@ export type Interval = {
 };
 
 /**
+ * JoinLink
+ */
+export type JoinLink = {
+    /**
+     * Kind
+     *
+     * public: the address the host's owner set (C10K_PUBLIC_URL); browser: the one the instructor's browser used; address: one of the host's network addresses
+     */
+    kind: 'public' | 'browser' | 'address';
+    /**
+     * Url
+     */
+    url: string;
+};
+
+/**
+ * JoinLinks
+ *
+ * Where students can open the class: show the first link (and its QR code).
+ */
+export type JoinLinks = {
+    /**
+     * Links
+     */
+    links: Array<JoinLink>;
+    /**
+     * Opened On Host
+     *
+     * the instructor's browser names the host itself (localhost), so the links use the host's network addresses instead
+     */
+    opened_on_host?: boolean;
+    /**
+     * Warning
+     *
+     * why the link shown could only work on the host itself: the course listens on 127.0.0.1 only (set C10K_HOST=0.0.0.0), or the host has no network address
+     */
+    warning?: 'listens-on-loopback' | 'no-network-address' | null;
+};
+
+/**
  * JoinRequest
  */
 export type JoinRequest = {
@@ -1593,6 +1679,35 @@ export type JoinRequest = {
      * the name the instructor and the class will see
      */
     name: string;
+};
+
+/**
+ * Joined
+ *
+ * A student who has just joined, with the personal code that brings them back on another
+ * device: shown now, and never again (their instructor can give them a new one).
+ */
+export type Joined = {
+    /**
+     * a student's class; null otherwise
+     */
+    class?: ClassBrief | null;
+    /**
+     * Mode
+     */
+    mode: 'solo' | 'classroom';
+    /**
+     * null: nobody is logged in or joined
+     */
+    person: PersonOut | null;
+    /**
+     * Personal Code
+     */
+    personal_code: string;
+    /**
+     * nobody is let in, and this browser's session was someone's: why
+     */
+    signed_out?: SignedOut | null;
 };
 
 /**
@@ -1907,6 +2022,10 @@ export type Me = {
      * null: nobody is logged in or joined
      */
     person: PersonOut | null;
+    /**
+     * nobody is let in, and this browser's session was someone's: why
+     */
+    signed_out?: SignedOut | null;
 };
 
 /**
@@ -2018,6 +2137,24 @@ export type PersonOut = {
      * Name
      */
     name: string;
+    /**
+     * Read Only Until
+     *
+     * a student whose class ended: they may read and export their results, and change nothing, until then
+     */
+    read_only_until?: string | null;
+};
+
+/**
+ * PersonalCode
+ */
+export type PersonalCode = {
+    /**
+     * Personal Code
+     *
+     * e.g. H4KD-P7WQ; the student's previous one stops working
+     */
+    personal_code: string;
 };
 
 /**
@@ -3013,6 +3150,12 @@ export type RosterEntry = {
      */
     online: boolean;
     /**
+     * Removed At
+     *
+     * removed by the instructor: back only when they let them in
+     */
+    removed_at?: string | null;
+    /**
      * Runs
      */
     runs: number;
@@ -3663,6 +3806,34 @@ export type ServerStatsEvent = {
      * Type
      */
     type: 'server_stats';
+};
+
+/**
+ * SignedOut
+ *
+ * Why a browser's session no longer lets its person in.
+ */
+export type SignedOut = {
+    /**
+     * At
+     *
+     * when the student was removed, or the class ended
+     */
+    at: string;
+    /**
+     * Class Name
+     */
+    class_name: string;
+    /**
+     * Reason
+     *
+     * removed: the instructor removed the student; results-gone: the class ended, and the days its results were kept have passed
+     */
+    reason: 'removed' | 'results-gone';
+    /**
+     * Until
+     */
+    until?: string | null;
 };
 
 /**
@@ -5095,6 +5266,31 @@ export type CreateClassApiClassesPostResponses = {
 
 export type CreateClassApiClassesPostResponse = CreateClassApiClassesPostResponses[keyof CreateClassApiClassesPostResponses];
 
+export type ComeBackApiClassesComeBackPostData = {
+    body: ComeBackRequest;
+    path?: never;
+    query?: never;
+    url: '/api/classes/come-back';
+};
+
+export type ComeBackApiClassesComeBackPostErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type ComeBackApiClassesComeBackPostError = ComeBackApiClassesComeBackPostErrors[keyof ComeBackApiClassesComeBackPostErrors];
+
+export type ComeBackApiClassesComeBackPostResponses = {
+    /**
+     * Successful Response
+     */
+    200: Me;
+};
+
+export type ComeBackApiClassesComeBackPostResponse = ComeBackApiClassesComeBackPostResponses[keyof ComeBackApiClassesComeBackPostResponses];
+
 export type JoinClassApiClassesJoinPostData = {
     body: JoinRequest;
     path?: never;
@@ -5115,7 +5311,7 @@ export type JoinClassApiClassesJoinPostResponses = {
     /**
      * Successful Response
      */
-    200: Me;
+    200: Joined;
 };
 
 export type JoinClassApiClassesJoinPostResponse = JoinClassApiClassesJoinPostResponses[keyof JoinClassApiClassesJoinPostResponses];
@@ -5149,6 +5345,36 @@ export type GetClassApiClassesClassIdGetResponses = {
 };
 
 export type GetClassApiClassesClassIdGetResponse = GetClassApiClassesClassIdGetResponses[keyof GetClassApiClassesClassIdGetResponses];
+
+export type UpdateClassApiClassesClassIdPatchData = {
+    body: ClassUpdate;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}';
+};
+
+export type UpdateClassApiClassesClassIdPatchErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type UpdateClassApiClassesClassIdPatchError = UpdateClassApiClassesClassIdPatchErrors[keyof UpdateClassApiClassesClassIdPatchErrors];
+
+export type UpdateClassApiClassesClassIdPatchResponses = {
+    /**
+     * Successful Response
+     */
+    200: ClassOut;
+};
+
+export type UpdateClassApiClassesClassIdPatchResponse = UpdateClassApiClassesClassIdPatchResponses[keyof UpdateClassApiClassesClassIdPatchResponses];
 
 export type AssignmentsApiClassesClassIdAssignmentsGetData = {
     body?: never;
@@ -5397,6 +5623,36 @@ export type GradebookCsvApiClassesClassIdGradebookCsvGetResponses = {
 };
 
 export type GradebookCsvApiClassesClassIdGradebookCsvGetResponse = GradebookCsvApiClassesClassIdGradebookCsvGetResponses[keyof GradebookCsvApiClassesClassIdGradebookCsvGetResponses];
+
+export type ClassJoinLinksApiClassesClassIdJoinLinksGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/join-links';
+};
+
+export type ClassJoinLinksApiClassesClassIdJoinLinksGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type ClassJoinLinksApiClassesClassIdJoinLinksGetError = ClassJoinLinksApiClassesClassIdJoinLinksGetErrors[keyof ClassJoinLinksApiClassesClassIdJoinLinksGetErrors];
+
+export type ClassJoinLinksApiClassesClassIdJoinLinksGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: JoinLinks;
+};
+
+export type ClassJoinLinksApiClassesClassIdJoinLinksGetResponse = ClassJoinLinksApiClassesClassIdJoinLinksGetResponses[keyof ClassJoinLinksApiClassesClassIdJoinLinksGetResponses];
 
 export type PauseApiClassesClassIdPausePostData = {
     body?: never;
@@ -5675,6 +5931,74 @@ export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponses = {
 };
 
 export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponse = RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponses[keyof RemoveStudentApiClassesClassIdStudentsStudentIdDeleteResponses];
+
+export type NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Student Id
+         */
+        student_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/students/{student_id}/personal-code';
+};
+
+export type NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostError = NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostErrors[keyof NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostErrors];
+
+export type NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostResponses = {
+    /**
+     * Successful Response
+     */
+    200: PersonalCode;
+};
+
+export type NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostResponse = NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostResponses[keyof NewPersonalCodeApiClassesClassIdStudentsStudentIdPersonalCodePostResponses];
+
+export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Student Id
+         */
+        student_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/students/{student_id}/readmit';
+};
+
+export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostError = ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostErrors[keyof ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostErrors];
+
+export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponse = ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponses[keyof ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponses];
 
 export type ListExercisesApiExercisesGetData = {
     body?: never;
@@ -6147,6 +6471,31 @@ export type MarkReadApiProgressReadSlugPutResponses = {
 };
 
 export type MarkReadApiProgressReadSlugPutResponse = MarkReadApiProgressReadSlugPutResponses[keyof MarkReadApiProgressReadSlugPutResponses];
+
+export type MyResultsCsvApiProgressResultsCsvGetData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/progress/results.csv';
+};
+
+export type MyResultsCsvApiProgressResultsCsvGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type MyResultsCsvApiProgressResultsCsvGetError = MyResultsCsvApiProgressResultsCsvGetErrors[keyof MyResultsCsvApiProgressResultsCsvGetErrors];
+
+export type MyResultsCsvApiProgressResultsCsvGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: string;
+};
+
+export type MyResultsCsvApiProgressResultsCsvGetResponse = MyResultsCsvApiProgressResultsCsvGetResponses[keyof MyResultsCsvApiProgressResultsCsvGetResponses];
 
 export type ListRunsApiRunsGetData = {
     body?: never;

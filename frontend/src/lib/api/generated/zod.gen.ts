@@ -88,7 +88,8 @@ export const zClassBrief = z.object({
  */
 export const zClassCreate = z.object({
     ends_at: z.iso.datetime().nullish(),
-    name: z.string().min(1).max(40)
+    name: z.string().min(1).max(40),
+    results_days: z.int().gte(0).lte(90).optional().default(7)
 });
 
 /**
@@ -102,6 +103,8 @@ export const zClassOut = z.object({
     join_code: z.string(),
     name: z.string(),
     paused: z.boolean().optional().default(false),
+    results_days: z.int().optional().default(7),
+    results_until: z.string().nullish(),
     students: z.int()
 });
 
@@ -111,6 +114,13 @@ export const zClassOut = z.object({
 export const zClassEvent = z.object({
     data: zClassOut,
     type: z.literal('class')
+});
+
+/**
+ * ClassUpdate
+ */
+export const zClassUpdate = z.object({
+    results_days: z.int().gte(0).lte(90)
 });
 
 /**
@@ -127,6 +137,14 @@ export const zClient = z.object({
     engine_note: z.string().nullish(),
     reason: z.string().nullish(),
     repetition: z.int().nullish()
+});
+
+/**
+ * ComeBackRequest
+ */
+export const zComeBackRequest = z.object({
+    code: z.string().min(1).max(40),
+    personal_code: z.string().min(1).max(40)
 });
 
 /**
@@ -583,6 +601,29 @@ export const zEntryFigures = z.object({
 });
 
 /**
+ * JoinLink
+ */
+export const zJoinLink = z.object({
+    kind: z.enum([
+        'public',
+        'browser',
+        'address'
+    ]),
+    url: z.string()
+});
+
+/**
+ * JoinLinks
+ *
+ * Where students can open the class: show the first link (and its QR code).
+ */
+export const zJoinLinks = z.object({
+    links: z.array(zJoinLink).min(1),
+    opened_on_host: z.boolean().optional().default(false),
+    warning: z.enum(['listens-on-loopback', 'no-network-address']).nullish()
+});
+
+/**
  * JoinRequest
  */
 export const zJoinRequest = z.object({
@@ -733,18 +774,15 @@ export const zPersonOut = z.object({
         'instructor',
         'student'
     ]),
-    name: z.string()
+    name: z.string(),
+    read_only_until: z.string().nullish()
 });
 
 /**
- * Me
- *
- * Who the browser is, in which mode the course runs, and what they may do.
+ * PersonalCode
  */
-export const zMe = z.object({
-    class: zClassBrief.nullish(),
-    mode: z.enum(['solo', 'classroom']),
-    person: zPersonOut.nullable()
+export const zPersonalCode = z.object({
+    personal_code: z.string()
 });
 
 /**
@@ -1049,6 +1087,7 @@ export const zRosterEntry = z.object({
     lessons_read: z.int(),
     name: z.string(),
     online: z.boolean(),
+    removed_at: z.string().nullish(),
     runs: z.int()
 });
 
@@ -1307,6 +1346,44 @@ export const zRelayedServerStatsEvent = z.object({
 export const zServerStatsEvent = z.object({
     data: zServerStatsData,
     type: z.literal('server_stats')
+});
+
+/**
+ * SignedOut
+ *
+ * Why a browser's session no longer lets its person in.
+ */
+export const zSignedOut = z.object({
+    at: z.string(),
+    class_name: z.string(),
+    reason: z.enum(['removed', 'results-gone']),
+    until: z.string().nullish()
+});
+
+/**
+ * Joined
+ *
+ * A student who has just joined, with the personal code that brings them back on another
+ * device: shown now, and never again (their instructor can give them a new one).
+ */
+export const zJoined = z.object({
+    class: zClassBrief.nullish(),
+    mode: z.enum(['solo', 'classroom']),
+    person: zPersonOut.nullable(),
+    personal_code: z.string(),
+    signed_out: zSignedOut.nullish()
+});
+
+/**
+ * Me
+ *
+ * Who the browser is, in which mode the course runs, and what they may do.
+ */
+export const zMe = z.object({
+    class: zClassBrief.nullish(),
+    mode: z.enum(['solo', 'classroom']),
+    person: zPersonOut.nullable(),
+    signed_out: zSignedOut.nullish()
 });
 
 /**
