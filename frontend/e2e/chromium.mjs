@@ -22,10 +22,15 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** How every test's Chromium is started (a room's too, e2e/room.mjs, through its own path). */
+export function launchOptions() {
+  return { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
+}
+
 /** A launched Chromium, with the artifacts folder made. */
 export async function launchChromium() {
   await mkdir(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return chromium.launch(launchOptions());
 }
 
 /** A page in a fresh context of `browser`, with every console error and uncaught exception it

@@ -1,15 +1,19 @@
 // End-to-end: a class taught live, in real Chromium against the real course in classroom mode
 // (`make test-compose` runs it on the hosting stack, docker-compose.yml, the stack its other
 // tests use: backend/tests/compose/test_compose_stack.py). Four people at once, each
-// in a browser context of their own: the instructor logs in, creates a class and opens its page
-// (join code, link and QR code); three students join (one through the link's ?code=, one first
-// with a name already taken); all three run the first lesson's experiment at once and the
+// in a browser context of their own: the instructor logs in on the host (at 127.0.0.1),
+// creates a class and opens its page (join code, link and QR code): the link is on the host's
+// network address, and one student opens it from a network namespace of their own (a room's
+// network, e2e/room.mjs, from which the host's loopback is out of reach). Three students join
+// (one through the link's ?code=, one first with a name already taken in another case), each
+// shown their personal code; all three run the first lesson's experiment at once and the
 // class's queue takes them in turn; the instructor presents the experiment and runs it, and
 // every student's follow panel draws it live on whatever page they are on (one reloads and
-// picks it up); the class board names all three beside the reference; the instructor ends the
-// class and a late join is refused with the reason. A browser with no session sees the way to
-// join instead of Run. Screenshots of the instructor's page and a student's follow panel are
-// kept in e2e/artifacts.
+// picks it up); the class board names all three beside the reference. A student comes back on
+// a second device with their personal code; one is removed, told so, refused under their name,
+// let back in and comes back. The instructor ends the class: a late join is refused with the
+// reason, and a student keeps read-only access to their results. A browser with no session
+// sees the way to join instead of Run. Screenshots are kept in e2e/artifacts.
 //
 //   frontend/e2e/with-backend.sh 8771 classroom   (the course as make up runs it, in classroom mode)
 //   E2E_BASE_URL=http://127.0.0.1:8771 E2E_INSTRUCTOR=Grace E2E_PASSWORD=… npm run e2e:classroom
@@ -18,20 +22,30 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { ARTIFACTS, BASE_URL } from './chromium.mjs';
-import { classroomBrowser, createClass, logInAsInstructor, waitFor, waitForCount, waitForText } from './people.mjs';
+import {
+  classroomBrowser,
+  createClass,
+  joinAs,
+  logInAsInstructor,
+  openClass,
+  waitFor,
+  waitForCount,
+  waitForText,
+} from './people.mjs';
 import { waitForRunEnd } from './steps.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 180_000);
 const INSTRUCTOR = process.env.E2E_INSTRUCTOR ?? 'Grace';
 const PASSWORD = process.env.E2E_PASSWORD ?? 'e2e-password-123';
-const LESSON_URL = `${BASE_URL}/#/lessons/01-c10k-problem`;
+const LESSON_PATH = '/#/lessons/01-c10k-problem';
 const CLASS_NAME = 'Systems programming, e2e';
 
-const { newPerson, withFailureScreenshots, assertNoConsoleErrors } = classroomBrowser();
+const { newPerson, withFailureScreenshots, assertNoConsoleErrors } = classroomBrowser({ room: true });
 
-/** Opens the first lesson and its first experiment widget (loaded when scrolled near). */
-async function openLessonWidget(page) {
-  await page.goto(LESSON_URL, { waitUntil: 'domcontentloaded' });
+/** Opens the first lesson and its first experiment widget (loaded when scrolled near), on the
+ *  course at `base` (the address the person reaches it by). */
+async function openLessonWidget(page, base = BASE_URL) {
+  await page.goto(`${base}${LESSON_PATH}`, { waitUntil: 'domcontentloaded' });
   await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
   const widget = page.locator('section.experiment').first();
   // Diagrams wait for the reader the same way: scroll to the widget's own placeholder.
@@ -73,6 +87,15 @@ async function followRun(page, widget, queuedShot) {
   });
 }
 
+/** On the join page: "Been here before", the class's code and a personal code, then the course. */
+async function comeBack(page, code, personalCode) {
+  await page.goto(`${BASE_URL}/#/join?code=${code}`, { waitUntil: 'domcontentloaded' });
+  await page.getByRole('button', { name: 'Been here before' }).click();
+  await page.getByLabel('Your personal code').fill(personalCode);
+  await page.getByRole('button', { name: 'Come back' }).click();
+  await page.getByTestId('lesson-list').waitFor({ timeout: 15_000 });
+}
+
 async function assertRunDone(widget, seen, who) {
   let logs = '';
   if (seen.at(-1) !== 'done') logs = (await widget.getByTestId('failure-logs').textContent().catch(() => '')) ?? '';
@@ -95,52 +118,59 @@ async function classroom() {
   assert.match(instructor.url(), /#\/classes$/);
   assert.equal((await instructor.getByTestId('account-name').textContent())?.trim(), `${INSTRUCTOR} (instructor)`);
 
-  const { card, code, joinLink } = await createClass(instructor, CLASS_NAME);
+  const { card, code } = await createClass(instructor, CLASS_NAME);
   assert.match(code, /^[A-Z2-9]{5}-[A-Z2-9]{5}$/, `a join code like K7QXM-4TPRW (got "${code}")`);
-  assert.equal(joinLink, `${BASE_URL}/#/join?code=${code}`);
   assert.match((await card.getByTestId('class-students').textContent()) ?? '', /^0 students$/);
   console.log(`# class "${CLASS_NAME}" created with code ${code}`);
 
-  // ── Student 1 joins through the link, which carries the code ─────────────────────────────
-  const ada = await newPerson('ada');
-  await ada.goto(joinLink, { waitUntil: 'domcontentloaded' });
-  assert.equal(await ada.getByLabel('Join code').inputValue(), code, 'the link pre-fills the code');
-  await ada.getByLabel('Your name').fill('Ada');
-  await ada.getByRole('button', { name: 'Join' }).click();
-  await ada.getByTestId('lesson-list').waitFor({ timeout: 15_000 }); // the course home
-  assert.equal((await ada.getByTestId('account-name').textContent())?.trim(), `Ada · ${CLASS_NAME}`);
-
-  // ── Student 2 types the code, first with a name already taken ───────────────────────────
-  const linus = await newPerson('linus', { expectedStatuses: [422] });
-  await linus.goto(`${BASE_URL}/#/join`, { waitUntil: 'domcontentloaded' });
-  await linus.getByLabel('Join code').fill(code.toLowerCase());
-  await linus.getByLabel('Your name').fill('Ada');
-  await linus.getByRole('button', { name: 'Join' }).click();
-  const refusal = linus.getByTestId('form-error');
-  await refusal.waitFor({ timeout: 10_000 });
-  assert.match((await refusal.textContent()) ?? '', /already joined as 'Ada'/);
-  assert.match(linus.url(), /#\/join$/, 'a refused join stays on the form');
-  await linus.screenshot({ path: join(ARTIFACTS, 'classroom-join-taken.png') });
-  await linus.getByLabel('Your name').fill('Linus');
-  await linus.getByRole('button', { name: 'Join' }).click();
-  await linus.getByTestId('lesson-list').waitFor({ timeout: 15_000 });
-  assert.equal((await linus.getByTestId('account-name').textContent())?.trim(), `Linus · ${CLASS_NAME}`);
-
-  // ── A third student; the instructor opens the class page on the projector ───────────────
-  const cy = await newPerson('cy');
-  await cy.goto(`${BASE_URL}/#/join`, { waitUntil: 'domcontentloaded' });
-  await cy.getByLabel('Join code').fill(code);
-  await cy.getByLabel('Your name').fill('Cy');
-  await cy.getByRole('button', { name: 'Join' }).click();
-  await cy.getByTestId('lesson-list').waitFor({ timeout: 15_000 });
-
-  await card.getByRole('link', { name: 'Open class' }).click();
-  await instructor.getByTestId('class-page').waitFor({ timeout: 15_000 });
+  // ── The class page on the projector: a join link the room can reach ─────────────────────
+  const joinLink = await openClass(instructor, card);
+  const room = new URL(joinLink);
+  assert.equal(room.hash, `#/join?code=${code}`);
+  assert.ok(!/^(127\.|localhost$|\[::1\]$)/.test(room.hostname), `the link names the host's network address, not ${room.hostname}`);
+  // Opened at 127.0.0.1, the page says why the link names another address.
+  await instructor.getByTestId('join-link-note').waitFor({ timeout: 10_000 });
+  assert.equal(await instructor.getByTestId('join-link-warning').count(), 0, 'no warning: the room can reach it');
   assert.equal(((await instructor.getByTestId('join-code').textContent()) ?? '').trim(), code);
   const qr = instructor.getByTestId('join-qr');
   await qr.waitFor({ timeout: 10_000 });
+  assert.match((await qr.getAttribute('alt')) ?? '', new RegExp(`${room.host.replace(/[.[\]]/g, '\\$&')}`), 'the QR code carries that link');
   const qrBox = await qr.boundingBox();
   assert.ok(qrBox && qrBox.width >= 200, `a QR code large enough for a projector (${qrBox?.width} px wide)`);
+
+  // ── Student 1 joins from the room's network through the link, which carries the code ────
+  const ada = await newPerson('ada', { inRoom: true });
+  // The room is a network apart: the host's loopback, where the instructor's page is, is not there.
+  // (A page's goto, not page.request: Playwright's requests leave from this process, not the
+  // browser; and a page of its own, whose error page cannot cut into Ada's next navigation.)
+  const probe = await ada.context().newPage();
+  await assert.rejects(probe.goto(`${BASE_URL}/api/health`, { timeout: 10_000 }), /ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE/);
+  await probe.close();
+  await ada.goto(joinLink, { waitUntil: 'domcontentloaded' });
+  assert.equal(await ada.getByLabel('Join code').inputValue(), code, 'the link pre-fills the code');
+  const adaCode = await joinAs(ada, 'Ada');
+  assert.equal((await ada.getByTestId('account-name').textContent())?.trim(), `Ada · ${CLASS_NAME}`);
+
+  // ── Student 2 types the code, first with a name already taken in another case ───────────
+  const linus = await newPerson('linus', { expectedStatuses: [422] });
+  await linus.goto(`${BASE_URL}/#/join`, { waitUntil: 'domcontentloaded' });
+  await linus.getByLabel('Join code').fill(code.toLowerCase());
+  await linus.getByLabel('Your name').fill('ADA');
+  await linus.getByRole('button', { name: 'Join' }).click();
+  const refusal = linus.getByTestId('form-error');
+  await refusal.waitFor({ timeout: 10_000 });
+  assert.match((await refusal.textContent()) ?? '', /already joined as 'ADA' \(names are the same whatever their case: 'Ada'\)/);
+  assert.match(linus.url(), /#\/join$/, 'a refused join stays on the form');
+  await linus.screenshot({ path: join(ARTIFACTS, 'classroom-join-taken.png') });
+  await joinAs(linus, 'Linus');
+  assert.equal((await linus.getByTestId('account-name').textContent())?.trim(), `Linus · ${CLASS_NAME}`);
+
+  // ── A third student ────────────────────────────────────────────────────────────────────
+  const cy = await newPerson('cy', { expectedStatuses: [401, 409] });
+  await cy.goto(`${BASE_URL}/#/join`, { waitUntil: 'domcontentloaded' });
+  await cy.getByLabel('Join code').fill(code);
+  const cyCode = await joinAs(cy, 'Cy');
+
   const roster = instructor.getByTestId('roster-row');
   await waitForCount(roster, 3, 'three students on the roster');
   // Every student's page holds the class stream open: all three are online.
@@ -148,11 +178,11 @@ async function classroom() {
 
   // ── All three run the first lesson's experiment at once: the queue takes them in turn ──
   const students = [
-    { name: 'Ada', page: ada },
-    { name: 'Linus', page: linus },
-    { name: 'Cy', page: cy },
+    { name: 'Ada', page: ada, base: room.origin },
+    { name: 'Linus', page: linus, base: BASE_URL },
+    { name: 'Cy', page: cy, base: BASE_URL },
   ];
-  for (const student of students) student.widget = await openLessonWidget(student.page);
+  for (const student of students) student.widget = await openLessonWidget(student.page, student.base);
   for (const student of students) await pressRunLive(student.page, student.widget);
   const runsStarted = Date.now();
   const queue = instructor.getByTestId('queue');
@@ -177,7 +207,7 @@ async function classroom() {
   const teacherWidget = await openLessonWidget(teacherLesson);
   await teacherWidget.getByRole('button', { name: 'Present' }).click();
   await teacherWidget.getByTestId('presenting').waitFor({ timeout: 10_000 });
-  for (const { page } of students) await page.goto(`${BASE_URL}/#/`, { waitUntil: 'domcontentloaded' });
+  for (const { page, base } of students) await page.goto(`${base}/#/`, { waitUntil: 'domcontentloaded' });
   for (const student of students) {
     student.panel = student.page.getByTestId('follow-panel');
     await student.panel.waitFor({ timeout: 15_000 });
@@ -230,11 +260,35 @@ async function classroom() {
   await gateLink.click();
   await stranger.getByRole('heading', { level: 1, name: 'Join a class' }).waitFor({ timeout: 10_000 });
 
-  // ── A student may not see the instructor's classes; logging out ends the session ────────
-  await ada.goto(`${BASE_URL}/#/classes`, { waitUntil: 'domcontentloaded' });
+  // ── A student may not see the instructor's classes; signing out ends this browser's session ─
+  await ada.goto(`${room.origin}/#/classes`, { waitUntil: 'domcontentloaded' });
   await ada.getByTestId('classes-not-instructor').waitFor({ timeout: 10_000 });
-  await ada.getByRole('button', { name: 'Log out' }).click();
+  ada.once('dialog', (dialog) => void dialog.accept()); // "come back with your personal code"
+  await ada.getByRole('button', { name: 'Sign out' }).click();
   await ada.getByTestId('account-nav').getByRole('link', { name: 'Join a class' }).waitFor({ timeout: 10_000 });
+
+  // ── Ada comes back on a second device, with the class's code and her personal code ──────
+  const adaPhone = await newPerson('ada-phone');
+  await comeBack(adaPhone, code, adaCode);
+  assert.equal((await adaPhone.getByTestId('account-name').textContent())?.trim(), `Ada · ${CLASS_NAME}`);
+  await waitForText(instructor.getByTestId('roster-count'), (t) => /^\d of 3 online/.test(t.trim()), 'still three students');
+
+  // ── Cy is removed: told so, refused under their name, let back in, and comes back ────────
+  instructor.once('dialog', (dialog) => void dialog.accept());
+  await instructor.getByRole('button', { name: 'Remove Cy' }).click();
+  const notice = cy.getByTestId('signed-out-notice');
+  await notice.waitFor({ timeout: 20_000 });
+  assert.match((await notice.textContent()) ?? '', new RegExp(`The instructor removed you from ${CLASS_NAME}`));
+  await cy.screenshot({ path: join(ARTIFACTS, 'classroom-removed-notice.png') });
+  await notice.getByRole('button', { name: 'OK' }).click();
+  await cy.goto(`${BASE_URL}/#/join?code=${code}`, { waitUntil: 'domcontentloaded' });
+  await cy.getByLabel('Your name').fill('cy');
+  await cy.getByRole('button', { name: 'Join' }).click();
+  await waitForText(cy.getByTestId('form-error'), (t) => /'Cy' was removed from .+ by its instructor; if that is you, ask them to let you back in/.test(t), "Cy's name stays hers");
+  await instructor.getByRole('button', { name: 'Let Cy back in' }).click();
+  await waitForCount(instructor.getByTestId('roster-row'), 3, 'Cy back on the roster');
+  await comeBack(cy, code, cyCode);
+  assert.equal((await cy.getByTestId('account-name').textContent())?.trim(), `Cy · ${CLASS_NAME}`);
 
   // ── The instructor ends the class: its code admits nobody, with a reason ────────────────
   instructor.once('dialog', (dialog) => void dialog.accept());
@@ -247,6 +301,19 @@ async function classroom() {
   const ended = late.getByTestId('form-error');
   await ended.waitFor({ timeout: 10_000 });
   assert.match((await ended.textContent()) ?? '', /has ended; its code no longer admits anyone/);
+
+  // ── ...and its students keep their results, read-only, for the week it was given ─────────
+  const endedNote = adaPhone.getByTestId('class-ended-note');
+  await endedNote.waitFor({ timeout: 20_000 });
+  assert.match((await endedNote.textContent()) ?? '', /stay readable until .+; nothing new runs/);
+  const csv = await adaPhone.request.get(`${BASE_URL}/api/progress/results.csv`);
+  assert.equal(csv.status(), 200);
+  assert.match(await csv.text(), /^run_id,student,/);
+  const readOnlyWidget = await openLessonWidget(adaPhone);
+  const readOnlyGate = readOnlyWidget.getByTestId('run-gate');
+  await readOnlyGate.waitFor({ timeout: 10_000 });
+  assert.match((await readOnlyGate.textContent()) ?? '', /Your class has ended: your results stay readable in History/);
+  await adaPhone.screenshot({ path: join(ARTIFACTS, 'classroom-ended-read-only.png') });
 
   assertNoConsoleErrors();
   console.log(`# classroom scenario took ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -17,7 +17,7 @@ import { test } from 'node:test';
 
 import { axeViolations } from './axe.mjs';
 import { ARTIFACTS, BASE_URL } from './chromium.mjs';
-import { classroomBrowser, createClass, logInAsInstructor, waitFor } from './people.mjs';
+import { classroomBrowser, createClass, joinAs, logInAsInstructor, openClass, waitFor } from './people.mjs';
 import { checkMyAnswer, loadASolution } from './steps.mjs';
 
 // Each check run builds, checks both protocols and measures (~15 s here); a queue may hold it.
@@ -106,8 +106,8 @@ async function gradebook() {
   // ── The instructor creates a class and assigns two exercises, one with a due time ──────────
   const instructor = await newPerson('instructor', { bypassCSP: true });
   await logInAsInstructor(instructor, INSTRUCTOR, PASSWORD);
-  const { card, joinLink } = await createClass(instructor, CLASS_NAME);
-  await card.getByRole('link', { name: 'Open class' }).click();
+  const { card, code } = await createClass(instructor, CLASS_NAME);
+  await openClass(instructor, card);
   const section = instructor.getByRole('region', { name: 'Exercises' });
   await section.getByTestId('assignments-empty').waitFor({ timeout: 15_000 });
   await assign(section, PASSED.slug);
@@ -132,9 +132,8 @@ async function gradebook() {
 
   // ── A student joins and finds both on the course home, not tried ─────────────────────────
   const ada = await newPerson('ada', { bypassCSP: true });
-  await ada.goto(joinLink, { waitUntil: 'domcontentloaded' });
-  await ada.getByLabel('Your name').fill('Ada');
-  await ada.getByRole('button', { name: 'Join' }).click();
+  await ada.goto(`${BASE_URL}/#/join?code=${code}`, { waitUntil: 'domcontentloaded' });
+  await joinAs(ada, 'Ada');
   const list = ada.getByRole('region', { name: 'Your assigned exercises' });
   await list.waitFor({ timeout: 15_000 });
   assert.deepEqual(await list.getByTestId('assigned-exercise').getByRole('link').allTextContents(), [PASSED.title, FAILED.title]);

@@ -7,23 +7,35 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 
 import { ARTIFACTS, BASE_URL, launchChromium } from './chromium.mjs';
+import { openRoom } from './room.mjs';
 
 /**
  * One Chromium for the tests of the file that calls this, launched before its first test and
- * closed after its last, and the people in it. Returns `{ newPerson, withFailureScreenshots,
- * assertNoConsoleErrors }`.
+ * closed after its last, and the people in it. `room`: a second Chromium in a network
+ * namespace of its own (e2e/room.mjs), for people who reach the course as a classroom does.
+ * Returns `{ newPerson, withFailureScreenshots, assertNoConsoleErrors }`.
  */
-export function classroomBrowser() {
+export function classroomBrowser({ room: withRoom = false } = {}) {
   let browser;
+  let room;
+  let roomBrowser;
   /** Every open page, by name, with the console errors it logged. */
   const pages = new Map();
 
   before(async () => {
+    // The room first: a browser already running sees the host's new link come up as a network
+    // change, and fails what it has in flight (ERR_NETWORK_CHANGED; see room.mjs).
+    if (withRoom) {
+      room = await openRoom();
+      roomBrowser = await room.launch();
+    }
     browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
+    await roomBrowser?.close();
+    await room?.close();
   });
 
   /**
@@ -31,10 +43,13 @@ export function classroomBrowser() {
    * request the test makes on purpose (`expectedStatuses`) logs "Failed to load resource" in
    * Chromium's console; anything else there is an error. `context`: another tab of someone
    * already here (same cookies, same session). `bypassCSP`: axe will run in it (axe.mjs).
+   * `inRoom`: in the room's Chromium, on the room's network.
    */
-  async function newPerson(name, { expectedStatuses = [], context: shared, bypassCSP = false } = {}) {
+  async function newPerson(name, { expectedStatuses = [], context: shared, bypassCSP = false, inRoom = false } = {}) {
+    const opener = inRoom ? roomBrowser : browser;
+    if (!opener) throw new Error(`${name}: classroomBrowser({ room: true }) opens the room`);
     const context =
-      shared ?? (await browser.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1, bypassCSP }));
+      shared ?? (await opener.newContext({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1, bypassCSP }));
     const page = await context.newPage();
     const errors = [];
     page.on('console', (message) => {
@@ -105,13 +120,36 @@ export async function logInAsInstructor(page, name, password) {
   await page.getByRole('heading', { level: 1, name: 'Your classes' }).waitFor({ timeout: 15_000 });
 }
 
-/** Creates a class on the classes' page; returns its card, its join code and its join link. */
+/** Creates a class on the classes' page; returns its card and its join code. */
 export async function createClass(page, className) {
   await page.getByLabel('New class').fill(className);
   await page.getByRole('button', { name: 'Create class' }).click();
   const card = page.getByTestId('class-card').filter({ hasText: className }).first();
   await card.waitFor({ timeout: 10_000 });
   const code = ((await card.getByTestId('join-code').textContent()) ?? '').trim();
-  const joinLink = (await card.getByTestId('join-link').getAttribute('href')) ?? '';
-  return { card, code, joinLink };
+  return { card, code };
+}
+
+/** Opens a class's page from its card; returns the join link its header shows (the server's,
+ *  on the address the room reaches). */
+export async function openClass(page, card) {
+  await card.getByRole('link', { name: 'Open class' }).click();
+  await page.getByTestId('class-page').waitFor({ timeout: 15_000 });
+  const link = page.getByTestId('join-link');
+  await link.waitFor({ timeout: 10_000 });
+  return (await link.getAttribute('href')) ?? '';
+}
+
+/** On the join form (code filled in): joins as `name`, reads the personal code shown once, and
+ *  goes on to the course's home. Returns the personal code. */
+export async function joinAs(page, name) {
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Join' }).click();
+  const shown = page.getByTestId('personal-code');
+  await shown.waitFor({ timeout: 15_000 });
+  const personalCode = ((await shown.textContent()) ?? '').trim();
+  assert.match(personalCode, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/, `a personal code like H4KD-P7WQ (got "${personalCode}")`);
+  await page.getByRole('button', { name: 'Continue to the course' }).click();
+  await page.getByTestId('lesson-list').waitFor({ timeout: 15_000 });
+  return personalCode;
 }

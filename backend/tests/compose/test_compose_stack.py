@@ -23,6 +23,7 @@ import pytest
 
 from c10klab.config import REPO_ROOT, Settings
 from c10klab.content.service import load_lessons, read_experiments
+from c10klab.people.join_links import published_addresses
 from c10klab.runner.plan import LABEL, store_label
 from c10klab.runs.service import parse_sse
 from tests.serving import free_port
@@ -46,9 +47,13 @@ def compose_command() -> list[str]:
 class Stack:
     def __init__(self, port: int) -> None:
         self.base = f"http://127.0.0.1:{port}"
+        # Published on the host's addresses, as a class is served: its students' browsers (one
+        # in a network namespace of its own, e2e/room.mjs) open the join link on one of them,
+        # which `make compose-up` names to the API as this does.
         # No noise measurement at each runner's start: 45 s per runner, tested without compose.
         self.env = os.environ | {
-            "C10K_PUBLISH": f"127.0.0.1:{port}",
+            "C10K_PUBLISH": str(port),
+            "C10K_HOST_ADDRESSES": json.dumps(published_addresses(str(port))),
             "C10K_CALIBRATION_RUNS": "0",
         }
         # The label on the benchmark containers of each runner the stack has had (each runner

@@ -1,4 +1,4 @@
-import { dateLocale, formatListDate, isoFromInput, toInputValue, toLocalIso } from './dates';
+import { dateLocale, formatClock, formatListDate, isoFromInput, toInputValue, toLocalIso } from './dates';
 
 describe('isoFromInput', () => {
   it('sends the wall-clock time typed with the browser’s offset, the same instant', () => {
@@ -29,5 +29,11 @@ describe('dates in the interface’s language', () => {
     expect(formatListDate(local, 'en')).toMatch(/^25 Nov,? 10:08$/);
     expect(formatListDate(local, 'zh')).toMatch(/^11月25日 10:08$/);
     expect(formatListDate('not a date', 'en')).toBe('not a date');
+  });
+
+  it('tells the time on a 24-hour clock in both languages, whatever the browser’s region', () => {
+    const afternoon = new Date(2026, 10, 25, 14, 5);
+    expect(formatClock(afternoon, 'en')).toBe('14:05');
+    expect(formatClock(afternoon, 'zh')).toBe('14:05');
   });
 });

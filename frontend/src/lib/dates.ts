@@ -20,6 +20,12 @@ export function formatDateTime(date: Date, lng: string | undefined): string {
   return date.toLocaleString(dateLocale(lng), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** A time of day, "14:05", 24-hour in both languages (the course's clock, whatever the
+ *  browser's region would pick). */
+export function formatClock(date: Date, lng: string | undefined): string {
+  return date.toLocaleTimeString(dateLocale(lng), { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
 /** A short moment in a list, "25 Nov, 10:08", or the text as it came when it is not a date. */
 export function formatListDate(iso: string, lng: string | undefined): string {
   const date = new Date(iso);

@@ -74,6 +74,13 @@ describe('runReducer', () => {
     expect(state.failure?.logs).toEqual(['c-epoll: listening', 'segfault']);
   });
 
+  it('calls a cancelled run cancelled, with the reason, as the instructor’s queue does (issue 26.6)', () => {
+    const state = run([created, event('failed', 1, { reason: 'the class ended before it started', logs: [], cancelled: true })]);
+    expect(state.phase).toBe('cancelled');
+    expect(runStateLabel(state, t)).toBe('cancelled: the class ended before it started');
+    expect(isCancellable(state)).toBe(false);
+  });
+
   it('ignores events replayed after a reconnect (same or lower id)', () => {
     const first = run([
       created,

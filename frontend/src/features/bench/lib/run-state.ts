@@ -197,11 +197,13 @@ function applyFrame(state: RunState, frame: RunEventFrame): RunState {
     case 'done':
       return { ...next, ...LEFT_QUEUE, phase: 'done', result: frame.data, connection: 'closed' };
     case 'failed':
+      // A cancel (its owner's, their instructor's, the class's end) is not a failure: the
+      // same word the instructor's queue uses, with the reason kept.
       return {
         ...next,
         ...LEFT_QUEUE,
-        phase: 'failed',
-        failure: { reason: frame.data.reason, logs: frame.data.logs },
+        phase: frame.data.cancelled ? 'cancelled' : 'failed',
+        failure: { reason: frame.data.reason, logs: frame.data.cancelled ? [] : frame.data.logs },
         connection: 'closed',
       };
   }
@@ -311,6 +313,6 @@ export function runStateLabel(state: RunState, t: TFunction<'bench'>): string {
     case 'failed':
       return t('state.failed', { reason: state.failure ? (state.failure.reason ?? t('state.noReasonRecorded')) : t('state.unknownReason') });
     case 'cancelled':
-      return t('status.cancelled');
+      return state.failure?.reason ? t('state.cancelledBecause', { reason: state.failure.reason }) : t('status.cancelled');
   }
 }

@@ -6,6 +6,8 @@
 import type { TFunction } from 'i18next';
 
 import type { Class } from '@/lib/api-schemas';
+import { formatClock } from '@/lib/dates';
+import { i18next } from '@/lib/i18n';
 import type { Presentation, QueuedRun } from './classroom-schemas';
 
 export type ClassroomT = TFunction<'classroom'>;
@@ -51,7 +53,7 @@ export function runSubject(run: Pick<QueuedRun, 'lesson' | 'experiment'>, titles
 }
 
 function clock(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return formatClock(new Date(iso), i18next.resolvedLanguage);
 }
 
 /** How long until `iso`, in words: "in 45 min", "in 2 h 5 min", "any moment now". */

@@ -36,6 +36,8 @@ describe('CourseHome', () => {
     // The course's own list and its first step start at lesson 1.
     expect(within(screen.getByTestId('lesson-list')).getAllByRole('listitem')).toHaveLength(2);
     expect(screen.getByRole('link', { name: /Start the course: The C10K problem/ })).toBeInTheDocument();
+    // The count is of every lesson, lesson 0 too: the number the instructor's roster gives.
+    expect(screen.getByTestId('progress-text')).toHaveTextContent('0 of 3 read');
     expect(calls.some((c) => c.url === '/api/lessons?lang=en')).toBe(true);
 
     await act(async () => { await i18next.changeLanguage('zh'); });

@@ -42,7 +42,7 @@ export function CourseHome({ reader, children }: { reader?: ReaderProp; children
         ) : (
           <>
             <BeginnerPath lessons={lessons.data} />
-            <LessonList lessons={lessons.data.filter((l) => !isBeforeTheCourse(l))} isRead={isRead} />
+            <LessonList lessons={lessons.data.filter((l) => !isBeforeTheCourse(l))} counted={lessons.data} isRead={isRead} />
           </>
         )
       ) : null}
@@ -60,6 +60,8 @@ interface LessonSummary {
 
 interface LessonListProps {
   lessons: LessonSummary[];
+  /** Every lesson, lesson 0 too: the count the instructor's roster gives, "n of 12 read". */
+  counted: LessonSummary[];
   isRead: (slug: string) => boolean;
 }
 
@@ -84,19 +86,19 @@ function BeginnerPath({ lessons }: { lessons: LessonSummary[] }) {
   );
 }
 
-function LessonList({ lessons, isRead }: LessonListProps) {
+function LessonList({ lessons, counted, isRead }: LessonListProps) {
   const { t } = useTranslation('lessons');
-  const readCount = lessons.filter((l) => isRead(l.slug)).length;
+  const readCount = counted.filter((l) => isRead(l.slug)).length;
   const nextLesson = lessons.find((l) => !isRead(l.slug));
   return (
     <section aria-labelledby="lessons-heading">
       <div className="home__progress">
         <h2 id="lessons-heading">{t('home.heading')}</h2>
-        <p data-testid="progress-text">{t('home.progress', { read: readCount, total: lessons.length })}</p>
-        <progress max={lessons.length} value={readCount} aria-label={t('home.progressLabel')} />
+        <p data-testid="progress-text">{t('home.progress', { read: readCount, total: counted.length })}</p>
+        <progress max={counted.length} value={readCount} aria-label={t('home.progressLabel')} />
         {nextLesson ? (
           <Link className="button button--primary" to={`/lessons/${nextLesson.slug}`}>
-            {t(readCount === 0 ? 'home.start' : 'home.continue', { title: nextLesson.title })}
+            {t(lessons.some((l) => isRead(l.slug)) ? 'home.continue' : 'home.start', { title: nextLesson.title })}
           </Link>
         ) : null}
       </div>

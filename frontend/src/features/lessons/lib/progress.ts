@@ -115,7 +115,8 @@ export function useProgress(store: ProgressStore = IN_BROWSER): UseProgress {
     },
     [store.in, mutate],
   );
-  return { isRead, setRead, canSave: store.in !== 'unknown', saveError: mark.error };
+  const canSave = store.in === 'browser' || (store.in === 'server' && !store.readOnly);
+  return { isRead, setRead, canSave, saveError: mark.error };
 }
 
 /**
@@ -125,7 +126,7 @@ export function useProgress(store: ProgressStore = IN_BROWSER): UseProgress {
  */
 export function useReportCurrentLesson(slug: string, store: ProgressStore): void {
   const client = useQueryClient();
-  const personId = store.in === 'server' ? store.personId : null;
+  const personId = store.in === 'server' && !store.readOnly ? store.personId : null;
   useEffect(() => {
     if (personId === null) return;
     setCurrentLesson(slug)

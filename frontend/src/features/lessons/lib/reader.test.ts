@@ -7,8 +7,11 @@ const visitor: Reader = { mode: 'classroom', person: null };
 
 describe('reader', () => {
   it('keeps progress on the server for someone signed in to a class, else in this browser', () => {
-    expect(progressStoreFor(student)).toEqual({ in: 'server', personId: 'p-ada' });
-    expect(progressStoreFor(instructor)).toEqual({ in: 'server', personId: 'p-grace' });
+    expect(progressStoreFor(student)).toEqual({ in: 'server', personId: 'p-ada', readOnly: false });
+    expect(progressStoreFor(instructor)).toEqual({ in: 'server', personId: 'p-grace', readOnly: false });
+    // A student whose class ended reads, and changes nothing (the server would refuse it).
+    const ended: Reader = { mode: 'classroom', person: { id: 'p-ada', kind: 'student', read_only_until: '2026-12-01T10:00:00+00:00' } };
+    expect(progressStoreFor(ended)).toEqual({ in: 'server', personId: 'p-ada', readOnly: true });
     expect(progressStoreFor(solo)).toEqual({ in: 'browser' });
     expect(progressStoreFor(visitor)).toEqual({ in: 'browser' });
     expect(progressStoreFor(undefined)).toEqual({ in: 'browser' }); // nobody said: as before

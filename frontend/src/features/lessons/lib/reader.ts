@@ -5,7 +5,7 @@
  */
 export interface Reader {
   mode: 'solo' | 'classroom';
-  person: { id: string; kind: 'solo' | 'instructor' | 'student' } | null;
+  person: { id: string; kind: 'solo' | 'instructor' | 'student'; read_only_until?: string | null } | null;
 }
 
 /** A Reader; `null` while it is still being asked; `undefined` when nobody said (solo, as before). */
@@ -16,12 +16,18 @@ export type ReaderProp = Reader | null | undefined;
  * anonymous visitor), the server (someone signed in to a class: the instructor sees it on
  * the roster), or nowhere yet (who reads is not known: nothing is shown or saved meanwhile).
  */
-export type ProgressStore = { in: 'browser' } | { in: 'server'; personId: string } | { in: 'unknown' };
+export type ProgressStore =
+  | { in: 'browser' }
+  | { in: 'server'; personId: string; readOnly: boolean }
+  | { in: 'unknown' };
 
+/** A student whose class ended reads their progress from the server and changes nothing. */
 export function progressStoreFor(reader: ReaderProp): ProgressStore {
   if (reader === undefined) return { in: 'browser' };
   if (reader === null) return { in: 'unknown' };
-  if (reader.mode === 'classroom' && reader.person) return { in: 'server', personId: reader.person.id };
+  if (reader.mode === 'classroom' && reader.person) {
+    return { in: 'server', personId: reader.person.id, readOnly: Boolean(reader.person.read_only_until) };
+  }
   return { in: 'browser' };
 }
 

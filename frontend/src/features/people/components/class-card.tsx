@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { ActionError } from '@/components/action-error';
 import type { Class } from '@/lib/api-schemas';
+import { formatDateTime } from '@/lib/dates';
 
 import { useEndClass } from '../hooks/use-classes';
 
@@ -14,7 +15,7 @@ function day(iso: string): string {
  *  students have joined, and the way to its page, which shows the join link and its QR code
  *  on the address the room reaches (the server's to know), the roster, queue and board. */
 export function ClassCard({ klass }: { klass: Class }) {
-  const { t } = useTranslation('people');
+  const { t, i18n } = useTranslation('people');
   const ended = klass.ended_at !== null;
   return (
     <article className={`card class-card${ended ? ' class-card--ended' : ''}`} data-testid="class-card" aria-label={klass.name}>
@@ -36,7 +37,7 @@ export function ClassCard({ klass }: { klass: Class }) {
       )}
       <p className="class-card__meta">
         {!ended && klass.ends_at != null
-          ? t('card.createdEnds', { day: day(klass.created_at), time: new Date(klass.ends_at).toLocaleString() })
+          ? t('card.createdEnds', { day: day(klass.created_at), time: formatDateTime(new Date(klass.ends_at), i18n.resolvedLanguage) })
           : t('card.created', { day: day(klass.created_at) })}
       </p>
       <p className="class-card__open">

@@ -41,7 +41,7 @@ describe('JoinPage', () => {
   it('brings a student back with the class code and their personal code', async () => {
     const { calls } = mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/come-back': studentMe });
     const { client } = renderJoin('/join?code=K7QX-M4TP');
-    await userEvent.click(await screen.findByRole('button', { name: 'I joined before' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Been here before' }));
     expect(screen.getByLabelText('Join code')).toHaveValue('K7QX-M4TP');
     await userEvent.type(screen.getByLabelText('Your personal code'), 'h4kd-p7wq');
     await userEvent.click(screen.getByRole('button', { name: 'Come back' }));
