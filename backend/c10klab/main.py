@@ -20,6 +20,7 @@ from c10klab.api.runs import router as runs_router
 from c10klab.api.sandboxes import router as sandboxes_router
 from c10klab.api.sweeps import router as sweeps_router
 from c10klab.api.variants import router as variants_router
+from c10klab.classroom import live
 from c10klab.classroom.feed import ClassHub
 from c10klab.classroom.service import StateReader
 from c10klab.classroom.store import ClassroomStore
@@ -87,7 +88,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.variants = VariantStore(settings.store)
         app.state.class_hub = ClassHub(
             StateReader(
-                app.state.people, app.state.sweeps, app.state.classroom, settings.content_dir
+                app.state.people,
+                app.state.sweeps,
+                app.state.classroom,
+                settings.content_dir,
+                live=live.live,
             ),
             app.state.classroom,
             app.state.news,

@@ -19,10 +19,13 @@ from c10klab.api.deps import (
     SweepsDep,
     VariantsDep,
 )
-from c10klab.classroom import gradebook, service
+from c10klab.classroom import gradebook, live, service
 from c10klab.classroom.board import build_board
 from c10klab.classroom.export import class_csv
 from c10klab.classroom.schemas import (
+    AnnouncementOut,
+    AnnouncementRequest,
+    AnswerRequest,
     AssignmentOut,
     AssignRequest,
     Board,
@@ -30,14 +33,20 @@ from c10klab.classroom.schemas import (
     ClassStreamEvent,
     CurrentLesson,
     Gradebook,
+    HandOut,
+    HandRequest,
+    LessonQuestions,
+    Live,
     PresentationOut,
     PresentRequest,
     Progress,
     RosterEntry,
+    TimerOut,
+    TimerRequest,
 )
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
-from c10klab.errors import NotFound
+from c10klab.errors import Forbidden, NotFound
 from c10klab.people import service as people_service
 from c10klab.people.access import member_class, taught_class
 from c10klab.people.schemas import ClassOut, PersonalCode
@@ -65,10 +74,15 @@ def get_class(class_id: str, person: PersonDep, people: PeopleDep, store: StoreD
 
 @classes.get("/roster")
 def roster(
-    class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep, classroom: ClassroomDep
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    store: StoreDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
 ) -> list[RosterEntry]:
     taught_class(people, person, class_id)
-    return service.roster(people, store, classroom, class_id)
+    return service.roster(people, store, classroom, settings.content_dir, class_id)
 
 
 @classes.delete("/students/{student_id}", status_code=204)
@@ -216,6 +230,179 @@ def board(
 ) -> Board:
     member_class(people, person, class_id)
     return build_board(settings.content_dir, people, sweeps, class_id)
+
+
+# --- live-class tools ----------------------------------------------------------------------
+
+
+def _student_of(people: PeopleDep, person: PersonDep, class_id: str) -> None:
+    """The class's own students only (403 for its instructor: a hand or an answer is a
+    student's; another class's student gets member_class's 403)."""
+    member_class(people, person, class_id)
+    if person.kind != "student":
+        raise Forbidden("only a student of the class raises a hand or answers its questions")
+
+
+@classes.get("/live")
+def get_live(class_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep) -> Live:
+    """The timer, the newest announcements and the questions revealed: what the class stream's
+    `live` event carries, for a page that is not following it."""
+    member_class(people, person, class_id)
+    return live.live(classroom, class_id)
+
+
+@classes.get("/hand")
+def my_hand(
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> HandOut | None:
+    """A student's own hand, if it is up."""
+    _student_of(people, person, class_id)
+    hand = classroom.hands(class_id).get(person.id)
+    return service.hand_out(settings.content_dir, hand) if hand else None
+
+
+@classes.put("/hand")
+def raise_hand(
+    class_id: str,
+    body: HandRequest,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> HandOut:
+    """ "I'm stuck": the student's hand goes up on the instructor's roster, with where they
+    are (raised again: moved there)."""
+    _student_of(people, person, class_id)
+    return live.raise_hand(classroom, settings.content_dir, class_id, person, body)
+
+
+@classes.delete("/hand", status_code=204)
+def lower_my_hand(
+    class_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
+) -> None:
+    _student_of(people, person, class_id)
+    classroom.lower_hand(class_id, person.id)
+
+
+@classes.delete("/hands/{student_id}", status_code=204)
+def lower_hand(
+    class_id: str, student_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
+) -> None:
+    """The instructor lowers a student's hand (helped, or it was a mistake)."""
+    taught_class(people, person, class_id)
+    if not classroom.lower_hand(class_id, student_id):
+        raise NotFound(f"{student_id!r} has no hand up in this class")
+
+
+@classes.put("/timer")
+def start_timer(
+    class_id: str, body: TimerRequest, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
+) -> TimerOut:
+    """A timer every student sees count down (again: started over)."""
+    taught_class(people, person, class_id)
+    return live.start_timer(classroom, class_id, body)
+
+
+@classes.delete("/timer", status_code=204)
+def stop_timer(
+    class_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
+) -> None:
+    taught_class(people, person, class_id)
+    classroom.stop_timer(class_id)
+
+
+@classes.post("/announcements", status_code=201)
+def announce(
+    class_id: str,
+    body: AnnouncementRequest,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+) -> AnnouncementOut:
+    """A short note to every student of the class, shown at once on whatever page they are."""
+    taught_class(people, person, class_id)
+    note = classroom.announce_to_class(class_id, body.text)
+    return AnnouncementOut(id=note.id, text=note.text, at=note.at)
+
+
+@classes.get("/questions/{lesson}")
+def questions(
+    class_id: str,
+    lesson: str,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> LessonQuestions:
+    """A lesson's Check yourself questions in the class: which are revealed; the instructor
+    sees every student's answer, a student their own."""
+    member_class(people, person, class_id)
+    return live.lesson_questions(classroom, people, settings.content_dir, class_id, lesson, person)
+
+
+@classes.put("/questions/{lesson}/{question}/answer")
+def answer_question(
+    class_id: str,
+    lesson: str,
+    question: int,
+    body: AnswerRequest,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> LessonQuestions:
+    """A student's answer to a question (again: replaced), before or after it is revealed."""
+    _student_of(people, person, class_id)
+    live.require_question(settings.content_dir, lesson, question)
+    classroom.answer_question(class_id, lesson, question, person.id, body.answer)
+    return live.lesson_questions(classroom, people, settings.content_dir, class_id, lesson, person)
+
+
+def _reveal(
+    class_id: str,
+    lesson: str,
+    question: int,
+    revealed: bool,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> LessonQuestions:
+    taught_class(people, person, class_id)
+    live.require_question(settings.content_dir, lesson, question)
+    classroom.reveal(class_id, lesson, question, revealed)
+    return live.lesson_questions(classroom, people, settings.content_dir, class_id, lesson, person)
+
+
+@classes.put("/questions/{lesson}/{question}/revealed")
+def reveal_question(
+    class_id: str,
+    lesson: str,
+    question: int,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> LessonQuestions:
+    """Show the lesson's answer to this question to the class (their pages show it at once)."""
+    return _reveal(class_id, lesson, question, True, person, people, classroom, settings)
+
+
+@classes.delete("/questions/{lesson}/{question}/revealed")
+def hide_question(
+    class_id: str,
+    lesson: str,
+    question: int,
+    person: PersonDep,
+    people: PeopleDep,
+    classroom: ClassroomDep,
+    settings: SettingsDep,
+) -> LessonQuestions:
+    return _reveal(class_id, lesson, question, False, person, people, classroom, settings)
 
 
 # --- assignments and the gradebook ---------------------------------------------------------

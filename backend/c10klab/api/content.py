@@ -2,7 +2,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.api.deps import MaybePersonDep, SettingsDep
+from c10klab.api.deps import ClassroomDep, MaybePersonDep, SettingsDep
+from c10klab.classroom.live import revealed_in
+from c10klab.content.questions import for_class
 from c10klab.content.schemas import Glossary, Language, Lesson, LessonBaselines, LessonSummary
 from c10klab.content.service import get_baselines, get_glossary, get_lesson, list_lessons
 
@@ -21,13 +23,28 @@ def lessons(settings: SettingsDep, lang: LangQuery = "en") -> list[LessonSummary
 # Unset fields left out: an experiment's request holds what its block says, not the defaults.
 @router.get("/lessons/{slug}", response_model_exclude_unset=True)
 def lesson(
-    slug: str, settings: SettingsDep, person: MaybePersonDep, lang: LangQuery = "en"
+    slug: str,
+    settings: SettingsDep,
+    person: MaybePersonDep,
+    classroom: ClassroomDep,
+    lang: LangQuery = "en",
 ) -> Lesson:
     """The lesson; its speaker notes only for an instructor (and in solo mode). Each
     experiment block comes parsed: its `run` or `sweep` request, or its `error`; each figure
-    reference of the prose resolved against the lesson's recordings (`figures`)."""
+    reference of the prose resolved against the lesson's recordings (`figures`). In classroom
+    mode the answers of Check yourself are the instructor's to reveal: each is marked for the
+    page to ask for the students' own (`<div class="class-question" data-question="N">`), and
+    left out for anyone but an instructor until revealed to their class."""
     notes = person is not None and person.kind in ("solo", "instructor")
-    return get_lesson(settings.content_dir, slug, speaker_notes=notes, language=lang)
+    found = get_lesson(settings.content_dir, slug, speaker_notes=notes, language=lang)
+    if settings.mode != "classroom":
+        return found
+    shown: frozenset[int] | None = frozenset()
+    if person is not None and person.kind == "instructor":
+        shown = None
+    elif person is not None and person.class_id is not None:
+        shown = revealed_in(classroom, person.class_id, slug)
+    return found.model_copy(update={"markdown": for_class(found.markdown, found.language, shown)})
 
 
 @router.get("/lessons/{slug}/baselines")

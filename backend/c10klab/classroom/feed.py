@@ -29,6 +29,8 @@ from c10klab.classroom.schemas import (
     ClassEvent,
     Ended,
     EndedEvent,
+    Live,
+    LiveEvent,
     PresentationEvent,
     PresentationOut,
     RelayedRunEvent,
@@ -48,7 +50,9 @@ log = logging.getLogger("c10klab.classroom")
 SWEEP_POLL_S = 1.0
 PRESENCE_TOUCH_S = 5.0  # well inside classroom.store.ONLINE_WITHIN_S
 
-ClassStreamItem = ClassEvent | PresentationEvent | RunEventEvent | SweepTableEvent | EndedEvent
+ClassStreamItem = (
+    ClassEvent | PresentationEvent | RunEventEvent | SweepTableEvent | LiveEvent | EndedEvent
+)
 
 
 def frame(event: ClassStreamItem) -> ServerSentEvent:
@@ -88,6 +92,7 @@ class ClassState:
     sweep: SweepOut | None
     # Students still in the class: a removed one's stream is closed.
     student_ids: frozenset[str]
+    live: Live  # the timer, the newest announcements, the questions revealed
 
 
 # (class id, the presented run's last seq relayed, whether to read the sweep's table) -> state
@@ -114,6 +119,7 @@ class ClassFeed:
         self._run_frames: list[ServerSentEvent] = []
         self._run_seq = 0
         self._sweep: SweepOut | None = None
+        self._live: Live | None = None
         self._ended = False
         self._reread = False
         self.has_read = False  # its first read is in (and was broadcast)
@@ -125,6 +131,8 @@ class ClassFeed:
             frame(PresentationEvent(type="presentation", data=self._presentation)),
             *self._run_frames,
         ]
+        if self._live is not None:
+            frames.append(frame(LiveEvent(type="live", data=self._live)))
         if self._sweep is not None:
             frames.append(frame(SweepTableEvent(type="sweep", data=self._sweep)))
         if self._ended:
@@ -142,6 +150,9 @@ class ClassFeed:
         if state.class_ != self._class:
             self._class = state.class_
             new.append(frame(ClassEvent(type="class", data=state.class_)))
+        if state.live != self._live:
+            self._live = state.live
+            new.append(frame(LiveEvent(type="live", data=state.live)))
         if state.presentation != self._presentation or not self.has_read:
             self._presentation = state.presentation
             self._run_frames, self._run_seq, self._sweep = [], 0, None

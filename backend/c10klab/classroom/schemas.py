@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
 from c10klab.people.schemas import ClassOut
 from c10klab.results.schemas import (
@@ -23,6 +23,14 @@ from c10klab.sweeps.schemas import SweepOut
 from c10klab.uncertainty import Comparison
 
 
+class HandOut(BaseModel):
+    lesson: str | None
+    lesson_title: str | None
+    experiment: str | None
+    experiment_title: str | None
+    raised_at: str
+
+
 class RosterEntry(BaseModel):
     id: str
     name: str
@@ -35,6 +43,7 @@ class RosterEntry(BaseModel):
     removed_at: str | None = Field(
         None, description="removed by the instructor: back only when they let them in"
     )
+    hand: HandOut | None = Field(None, description="their raised hand, if it is up")
 
 
 class QueueEntry(BaseModel):
@@ -248,6 +257,89 @@ class SweepTableEvent(BaseModel):
     data: SweepOut
 
 
+# --- live-class tools --------------------------------------------------------------------
+
+
+class HandRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    lesson: LessonSlug | None = Field(None, description="the lesson the student is stuck on")
+    experiment: ExperimentKey | None = Field(
+        None, description="the experiment block (its key, as GET /api/lessons/{slug} lists it)"
+    )
+
+
+class TimerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    minutes: float = Field(gt=0, le=180, description="how long from now, up to three hours")
+    label: str = Field("", max_length=80, description="what it is for, e.g. 'Exercise 2'")
+
+
+class TimerOut(BaseModel):
+    label: str
+    started_at: str
+    ends_at: str
+
+
+class AnnouncementRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
+
+
+class AnnouncementOut(BaseModel):
+    id: str
+    text: str
+    at: str
+
+
+class QuestionRef(BaseModel):
+    lesson: str
+    question: int
+
+
+class Live(BaseModel):
+    """What a live class shows every student: the timer, the newest announcements (newest
+    first) and the questions whose answers the instructor revealed."""
+
+    timer: TimerOut | None
+    announcements: list[AnnouncementOut]
+    revealed: list[QuestionRef]
+
+
+class LiveEvent(BaseModel):
+    type: Literal["live"]
+    data: Live
+
+
+class AnswerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    answer: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+
+
+class GivenAnswer(BaseModel):
+    student_id: str
+    name: str
+    answer: str
+    at: str
+
+
+class QuestionOut(BaseModel):
+    question: int = Field(description="its number in the lesson's Check yourself, from 1")
+    revealed: bool
+    mine: str | None = Field(None, description="a student's own answer")
+    answers: list[GivenAnswer] = Field(
+        [], description="the instructor's view: every student's answer, oldest first"
+    )
+
+
+class LessonQuestions(BaseModel):
+    lesson: str
+    questions: list[QuestionOut]
+
+
 class Ended(BaseModel):
     pass
 
@@ -260,7 +352,12 @@ class EndedEvent(BaseModel):
 class ClassStreamEvent(
     RootModel[
         Annotated[
-            ClassEvent | PresentationEvent | RunEventEvent | SweepTableEvent | EndedEvent,
+            ClassEvent
+            | PresentationEvent
+            | RunEventEvent
+            | SweepTableEvent
+            | LiveEvent
+            | EndedEvent,
             Field(discriminator="type"),
         ]
     ]

@@ -1,11 +1,14 @@
 """What an instructor and a class see: the roster, the class's queue, what is presented, the
 state the class stream follows, and every student's lessons read."""
 
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
 from c10klab.classroom.feed import ClassState
 from c10klab.classroom.schemas import (
+    HandOut,
+    Live,
     PersonBrief,
     PresentationOut,
     PresentRequest,
@@ -13,7 +16,7 @@ from c10klab.classroom.schemas import (
     QueueEntry,
     RosterEntry,
 )
-from c10klab.classroom.store import ClassroomStore, Presentation
+from c10klab.classroom.store import ClassroomStore, Hand, Presentation
 from c10klab.content.service import find_experiment, load_lessons
 from c10klab.db import now_iso
 from c10klab.errors import InvalidRequest, NotFound
@@ -44,16 +47,22 @@ def run_counts(runs: list[Run]) -> dict[str, int]:
 
 
 def roster(
-    people: PeopleStore, store: RunStore, classroom: ClassroomStore, class_id: str
+    people: PeopleStore,
+    store: RunStore,
+    classroom: ClassroomStore,
+    content_dir: Path,
+    class_id: str,
 ) -> list[RosterEntry]:
     students = people.students_of(class_id) + people.students_of(class_id, removed=True)
     ids = [s.id for s in students]
     where = classroom.whereabouts(ids)
     read = classroom.count_read(ids)
     runs = run_counts(store.class_runs(class_id))
+    hands = classroom.hands(class_id)
     entries = []
     for student in students:
         seen = where.get(student.id)
+        hand = hands.get(student.id)
         entries.append(
             RosterEntry(
                 id=student.id,
@@ -65,9 +74,25 @@ def roster(
                 lessons_read=read.get(student.id, 0),
                 runs=runs.get(student.id, 0),
                 removed_at=student.removed_at,
+                hand=hand_out(content_dir, hand) if hand and not student.removed_at else None,
             )
         )
     return entries
+
+
+def hand_out(content_dir: Path, hand: Hand) -> HandOut:
+    """A raised hand as the roster shows it: where, by title."""
+    experiment_title = None
+    if hand.lesson is not None and hand.experiment is not None:
+        _, block = find_experiment(content_dir, hand.lesson, hand.experiment)
+        experiment_title = block.title if block else None
+    return HandOut(
+        lesson=hand.lesson,
+        lesson_title=lesson_titles(content_dir).get(hand.lesson) if hand.lesson else None,
+        experiment=hand.experiment,
+        experiment_title=experiment_title,
+        raised_at=hand.raised_at,
+    )
 
 
 def remove_student(people: PeopleStore, store: RunStore, klass: Class, person_id: str) -> None:
@@ -195,12 +220,20 @@ def presentation_out(
 
 
 class StateReader:
-    """Reads what a class's stream shows (classroom.feed.ReadState), in a worker thread."""
+    """Reads what a class's stream shows (classroom.feed.ReadState), in a worker thread. `live`
+    reads the live-class tools' part (classroom.live.live, handed in: that module builds on
+    this one)."""
 
     def __init__(
-        self, people: PeopleStore, sweeps: SweepStore, classroom: ClassroomStore, content_dir: Path
+        self,
+        people: PeopleStore,
+        sweeps: SweepStore,
+        classroom: ClassroomStore,
+        content_dir: Path,
+        live: Callable[[ClassroomStore, str], Live],
     ) -> None:
         self.people, self.sweeps, self.classroom = people, sweeps, classroom
+        self.live = live
         self.store = sweeps.runs
         self.content_dir = content_dir
         # The presentation as last read, and as shown: lesson titles and names are read only
@@ -234,6 +267,7 @@ class StateReader:
             run_events=events,
             sweep=sweep,
             student_ids=frozenset(s.id for s in self.people.students_of(class_id)),
+            live=self.live(self.classroom, class_id),
         )
 
 

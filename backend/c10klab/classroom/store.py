@@ -1,12 +1,24 @@
 """The classroom's queries: who is online and where, which lessons each person has read, what
-each class is being shown, and the exercises assigned to it. Its tables are declared in
+each class is being shown, the exercises assigned to it, and the tools of a live class (hands,
+the timer, announcements, answers to the lessons' questions). Its tables are declared in
 tables.py."""
 
+import secrets
 from dataclasses import dataclass
 
 from sqlalchemy import case, delete, func, select, update
 
-from c10klab.classroom.tables import assignments, lessons_read, presence, presentations
+from c10klab.classroom.tables import (
+    announcements,
+    assignments,
+    class_timers,
+    hands,
+    lessons_read,
+    presence,
+    presentations,
+    question_answers,
+    revealed_questions,
+)
 from c10klab.db import Database, from_row, now_iso, unix_now
 from c10klab.news import announce, class_topic
 
@@ -43,6 +55,36 @@ class Assignment:
     exercise: str
     due_at: str | None
     assigned_at: str
+
+
+@dataclass(frozen=True)
+class Hand:
+    person_id: str
+    lesson: str | None
+    experiment: str | None
+    raised_at: str
+
+
+@dataclass(frozen=True)
+class Timer:
+    label: str
+    started_at: str
+    ends_at: str
+
+
+@dataclass(frozen=True)
+class Announcement:
+    id: str
+    text: str
+    at: str
+
+
+@dataclass(frozen=True)
+class QuestionAnswer:
+    person_id: str
+    question: int
+    answer: str
+    at: str
 
 
 class ClassroomStore(Database):
@@ -224,3 +266,132 @@ class ClassroomStore(Database):
             if gone:
                 announce(db, class_topic(class_id))
         return bool(gone)
+
+    # --- hands ------------------------------------------------------------------------------
+
+    def raise_hand(
+        self, class_id: str, person_id: str, lesson: str | None, experiment: str | None
+    ) -> Hand:
+        """A raised hand, or the same one moved to where the student is now (raised again)."""
+        hand = Hand(person_id, lesson, experiment, now_iso())
+        with self.write() as db:
+            db.execute(
+                self.upsert(
+                    hands,
+                    {"class_id": class_id, "person_id": person_id, "lesson": lesson,
+                     "experiment": experiment, "raised_at": hand.raised_at},
+                    key=["class_id", "person_id"],
+                )
+            )  # fmt: skip
+            announce(db, class_topic(class_id))
+        return hand
+
+    def lower_hand(self, class_id: str, person_id: str) -> bool:
+        with self.write() as db:
+            gone = db.execute(
+                delete(hands).where(hands.c.class_id == class_id, hands.c.person_id == person_id)
+            ).rowcount
+            if gone:
+                announce(db, class_topic(class_id))
+        return bool(gone)
+
+    def hands(self, class_id: str) -> dict[str, Hand]:
+        """The class's raised hands, by student, oldest first."""
+        rows = self.rows(
+            select(hands).where(hands.c.class_id == class_id).order_by(hands.c.raised_at)
+        )
+        return {r.person_id: from_row(Hand, r) for r in rows}
+
+    # --- the timer --------------------------------------------------------------------------
+
+    def set_timer(self, class_id: str, timer: Timer) -> None:
+        with self.write() as db:
+            db.execute(
+                self.upsert(
+                    class_timers,
+                    {"class_id": class_id, "label": timer.label, "started_at": timer.started_at,
+                     "ends_at": timer.ends_at},
+                    key=["class_id"],
+                )
+            )  # fmt: skip
+            announce(db, class_topic(class_id))
+
+    def stop_timer(self, class_id: str) -> None:
+        with self.write() as db:
+            db.execute(delete(class_timers).where(class_timers.c.class_id == class_id))
+            announce(db, class_topic(class_id))
+
+    def timer(self, class_id: str) -> Timer | None:
+        row = self.first_row(select(class_timers).where(class_timers.c.class_id == class_id))
+        return from_row(Timer, row) if row else None
+
+    # --- announcements ----------------------------------------------------------------------
+
+    def announce_to_class(self, class_id: str, text: str) -> Announcement:
+        note = Announcement(secrets.token_hex(8), text, now_iso())
+        with self.write() as db:
+            db.execute(announcements.insert().values(class_id=class_id, **note.__dict__))
+            announce(db, class_topic(class_id))
+        return note
+
+    def announcements(self, class_id: str, newest: int) -> list[Announcement]:
+        """The class's `newest` announcements, newest first."""
+        rows = self.rows(
+            select(announcements)
+            .where(announcements.c.class_id == class_id)
+            .order_by(announcements.c.at.desc(), announcements.c.id)
+            .limit(newest)
+        )
+        return [from_row(Announcement, r) for r in rows]
+
+    # --- the lessons' questions -------------------------------------------------------------
+
+    def answer_question(
+        self, class_id: str, lesson: str, question: int, person_id: str, answer: str
+    ) -> QuestionAnswer:
+        """A student's answer to a question (again: replaced)."""
+        saved = QuestionAnswer(person_id, question, answer, now_iso())
+        key = {"class_id": class_id, "lesson": lesson, "question": question, "person_id": person_id}
+        with self.write() as db:
+            db.execute(
+                self.upsert(
+                    question_answers,
+                    key | {"answer": answer, "at": saved.at},
+                    key=list(key),
+                )
+            )
+            announce(db, class_topic(class_id))
+        return saved
+
+    def answers(self, class_id: str, lesson: str) -> list[QuestionAnswer]:
+        """Every answer given in the class to a lesson's questions, by question, oldest first."""
+        rows = self.rows(
+            select(question_answers)
+            .where(question_answers.c.class_id == class_id, question_answers.c.lesson == lesson)
+            .order_by(question_answers.c.question, question_answers.c.at)
+        )
+        return [from_row(QuestionAnswer, r) for r in rows]
+
+    def reveal(self, class_id: str, lesson: str, question: int, revealed: bool) -> None:
+        key = {"class_id": class_id, "lesson": lesson, "question": question}
+        with self.write() as db:
+            if revealed:
+                db.execute(
+                    self.insert_ignoring_conflicts(revealed_questions, key | {"at": now_iso()})
+                )
+            else:
+                db.execute(
+                    delete(revealed_questions).where(
+                        *(getattr(revealed_questions.c, k) == v for k, v in key.items())
+                    )
+                )
+            announce(db, class_topic(class_id))
+
+    def revealed(self, class_id: str) -> list[tuple[str, int]]:
+        """The class's revealed questions, (lesson, question), in the order revealed."""
+        rows = self.rows(
+            select(revealed_questions.c.lesson, revealed_questions.c.question)
+            .where(revealed_questions.c.class_id == class_id)
+            .order_by(revealed_questions.c.at)
+        )
+        return [(r.lesson, int(r.question)) for r in rows]

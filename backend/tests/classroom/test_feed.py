@@ -4,7 +4,7 @@ got wrong is left out, and the class's stream goes on with the next."""
 from pathlib import Path
 
 from c10klab.classroom.feed import ClassFeed, ClassState
-from c10klab.classroom.schemas import PresentationOut
+from c10klab.classroom.schemas import Live, PresentationOut
 from c10klab.classroom.store import ClassroomStore
 from c10klab.news import News
 from c10klab.people.schemas import ClassOut
@@ -28,7 +28,8 @@ def state(*events: Event) -> ClassState:
     klass = ClassOut(
         id="c1", name="Systems", join_code="", created_at="", ended_at=None, students=1
     )
-    return ClassState(klass, shown, False, list(events), None, frozenset())
+    quiet = Live(timer=None, announcements=[], revealed=[])
+    return ClassState(klass, shown, False, list(events), None, frozenset(), quiet)
 
 
 def stored(seq: int, type_: str, data: dict[str, object]) -> Event:

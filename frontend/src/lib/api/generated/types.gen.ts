@@ -30,6 +30,44 @@ export type Aggregate = {
 };
 
 /**
+ * AnnouncementOut
+ */
+export type AnnouncementOut = {
+    /**
+     * At
+     */
+    at: string;
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Text
+     */
+    text: string;
+};
+
+/**
+ * AnnouncementRequest
+ */
+export type AnnouncementRequest = {
+    /**
+     * Text
+     */
+    text: string;
+};
+
+/**
+ * AnswerRequest
+ */
+export type AnswerRequest = {
+    /**
+     * Answer
+     */
+    answer: string;
+};
+
+/**
  * AssignRequest
  */
 export type AssignRequest = {
@@ -567,6 +605,8 @@ export type ClassStreamEvent = ({
 } & RunEventEvent) | ({
     type: 'sweep';
 } & SweepTableEvent) | ({
+    type: 'live';
+} & LiveEvent) | ({
     type: 'ended';
 } & EndedEvent);
 
@@ -1199,6 +1239,28 @@ export type Figure = {
 };
 
 /**
+ * GivenAnswer
+ */
+export type GivenAnswer = {
+    /**
+     * Answer
+     */
+    answer: string;
+    /**
+     * At
+     */
+    at: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Student Id
+     */
+    student_id: string;
+};
+
+/**
  * Glossary
  *
  * content/glossary.md: one `### term` section per term, linked from lessons as
@@ -1323,6 +1385,50 @@ export type GradebookRow = {
      * Student Id
      */
     student_id: string;
+};
+
+/**
+ * HandOut
+ */
+export type HandOut = {
+    /**
+     * Experiment
+     */
+    experiment: string | null;
+    /**
+     * Experiment Title
+     */
+    experiment_title: string | null;
+    /**
+     * Lesson
+     */
+    lesson: string | null;
+    /**
+     * Lesson Title
+     */
+    lesson_title: string | null;
+    /**
+     * Raised At
+     */
+    raised_at: string;
+};
+
+/**
+ * HandRequest
+ */
+export type HandRequest = {
+    /**
+     * Experiment
+     *
+     * the experiment block (its key, as GET /api/lessons/{slug} lists it)
+     */
+    experiment?: string | null;
+    /**
+     * Lesson
+     *
+     * the lesson the student is stuck on
+     */
+    lesson?: string | null;
 };
 
 /**
@@ -1931,6 +2037,20 @@ export type LessonLink = {
 };
 
 /**
+ * LessonQuestions
+ */
+export type LessonQuestions = {
+    /**
+     * Lesson
+     */
+    lesson: string;
+    /**
+     * Questions
+     */
+    questions: Array<QuestionOut>;
+};
+
+/**
  * LessonSummary
  */
 export type LessonSummary = {
@@ -1986,6 +2106,35 @@ export type Limits = {
      * Serves At Once
      */
     serves_at_once?: number | null;
+};
+
+/**
+ * Live
+ *
+ * What a live class shows every student: the timer, the newest announcements (newest
+ * first) and the questions whose answers the instructor revealed.
+ */
+export type Live = {
+    /**
+     * Announcements
+     */
+    announcements: Array<AnnouncementOut>;
+    /**
+     * Revealed
+     */
+    revealed: Array<QuestionRef>;
+    timer: TimerOut | null;
+};
+
+/**
+ * LiveEvent
+ */
+export type LiveEvent = {
+    data: Live;
+    /**
+     * Type
+     */
+    type: 'live';
 };
 
 /**
@@ -2645,6 +2794,48 @@ export type Provenance = {
 };
 
 /**
+ * QuestionOut
+ */
+export type QuestionOut = {
+    /**
+     * Answers
+     *
+     * the instructor's view: every student's answer, oldest first
+     */
+    answers?: Array<GivenAnswer>;
+    /**
+     * Mine
+     *
+     * a student's own answer
+     */
+    mine?: string | null;
+    /**
+     * Question
+     *
+     * its number in the lesson's Check yourself, from 1
+     */
+    question: number;
+    /**
+     * Revealed
+     */
+    revealed: boolean;
+};
+
+/**
+ * QuestionRef
+ */
+export type QuestionRef = {
+    /**
+     * Lesson
+     */
+    lesson: string;
+    /**
+     * Question
+     */
+    question: number;
+};
+
+/**
  * QueueEntry
  */
 export type QueueEntry = {
@@ -3117,6 +3308,10 @@ export type RequeuedEvent = {
  * RosterEntry
  */
 export type RosterEntry = {
+    /**
+     * their raised hand, if it is up
+     */
+    hand?: HandOut | null;
     /**
      * Id
      */
@@ -4315,6 +4510,42 @@ export type Syscalls = {
 };
 
 /**
+ * TimerOut
+ */
+export type TimerOut = {
+    /**
+     * Ends At
+     */
+    ends_at: string;
+    /**
+     * Label
+     */
+    label: string;
+    /**
+     * Started At
+     */
+    started_at: string;
+};
+
+/**
+ * TimerRequest
+ */
+export type TimerRequest = {
+    /**
+     * Label
+     *
+     * what it is for, e.g. 'Exercise 2'
+     */
+    label?: string;
+    /**
+     * Minutes
+     *
+     * how long from now, up to three hours
+     */
+    minutes: number;
+};
+
+/**
  * Traffic
  *
  * The bytes that crossed the server's network namespace while the load ran, counted by
@@ -4530,6 +4761,8 @@ export type ClassStreamEventWritable = ({
 } & RunEventEventWritable) | ({
     type: 'sweep';
 } & SweepTableEventWritable) | ({
+    type: 'live';
+} & LiveEvent) | ({
     type: 'ended';
 } & EndedEvent);
 
@@ -5376,6 +5609,36 @@ export type UpdateClassApiClassesClassIdPatchResponses = {
 
 export type UpdateClassApiClassesClassIdPatchResponse = UpdateClassApiClassesClassIdPatchResponses[keyof UpdateClassApiClassesClassIdPatchResponses];
 
+export type AnnounceApiClassesClassIdAnnouncementsPostData = {
+    body: AnnouncementRequest;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/announcements';
+};
+
+export type AnnounceApiClassesClassIdAnnouncementsPostErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type AnnounceApiClassesClassIdAnnouncementsPostError = AnnounceApiClassesClassIdAnnouncementsPostErrors[keyof AnnounceApiClassesClassIdAnnouncementsPostErrors];
+
+export type AnnounceApiClassesClassIdAnnouncementsPostResponses = {
+    /**
+     * Successful Response
+     */
+    201: AnnouncementOut;
+};
+
+export type AnnounceApiClassesClassIdAnnouncementsPostResponse = AnnounceApiClassesClassIdAnnouncementsPostResponses[keyof AnnounceApiClassesClassIdAnnouncementsPostResponses];
+
 export type AssignmentsApiClassesClassIdAssignmentsGetData = {
     body?: never;
     path: {
@@ -5624,6 +5887,132 @@ export type GradebookCsvApiClassesClassIdGradebookCsvGetResponses = {
 
 export type GradebookCsvApiClassesClassIdGradebookCsvGetResponse = GradebookCsvApiClassesClassIdGradebookCsvGetResponses[keyof GradebookCsvApiClassesClassIdGradebookCsvGetResponses];
 
+export type LowerMyHandApiClassesClassIdHandDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/hand';
+};
+
+export type LowerMyHandApiClassesClassIdHandDeleteErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type LowerMyHandApiClassesClassIdHandDeleteError = LowerMyHandApiClassesClassIdHandDeleteErrors[keyof LowerMyHandApiClassesClassIdHandDeleteErrors];
+
+export type LowerMyHandApiClassesClassIdHandDeleteResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type LowerMyHandApiClassesClassIdHandDeleteResponse = LowerMyHandApiClassesClassIdHandDeleteResponses[keyof LowerMyHandApiClassesClassIdHandDeleteResponses];
+
+export type MyHandApiClassesClassIdHandGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/hand';
+};
+
+export type MyHandApiClassesClassIdHandGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type MyHandApiClassesClassIdHandGetError = MyHandApiClassesClassIdHandGetErrors[keyof MyHandApiClassesClassIdHandGetErrors];
+
+export type MyHandApiClassesClassIdHandGetResponses = {
+    /**
+     * Response My Hand Api Classes  Class Id  Hand Get
+     *
+     * Successful Response
+     */
+    200: HandOut | null;
+};
+
+export type MyHandApiClassesClassIdHandGetResponse = MyHandApiClassesClassIdHandGetResponses[keyof MyHandApiClassesClassIdHandGetResponses];
+
+export type RaiseHandApiClassesClassIdHandPutData = {
+    body: HandRequest;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/hand';
+};
+
+export type RaiseHandApiClassesClassIdHandPutErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type RaiseHandApiClassesClassIdHandPutError = RaiseHandApiClassesClassIdHandPutErrors[keyof RaiseHandApiClassesClassIdHandPutErrors];
+
+export type RaiseHandApiClassesClassIdHandPutResponses = {
+    /**
+     * Successful Response
+     */
+    200: HandOut;
+};
+
+export type RaiseHandApiClassesClassIdHandPutResponse = RaiseHandApiClassesClassIdHandPutResponses[keyof RaiseHandApiClassesClassIdHandPutResponses];
+
+export type LowerHandApiClassesClassIdHandsStudentIdDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Student Id
+         */
+        student_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/hands/{student_id}';
+};
+
+export type LowerHandApiClassesClassIdHandsStudentIdDeleteErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type LowerHandApiClassesClassIdHandsStudentIdDeleteError = LowerHandApiClassesClassIdHandsStudentIdDeleteErrors[keyof LowerHandApiClassesClassIdHandsStudentIdDeleteErrors];
+
+export type LowerHandApiClassesClassIdHandsStudentIdDeleteResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type LowerHandApiClassesClassIdHandsStudentIdDeleteResponse = LowerHandApiClassesClassIdHandsStudentIdDeleteResponses[keyof LowerHandApiClassesClassIdHandsStudentIdDeleteResponses];
+
 export type ClassJoinLinksApiClassesClassIdJoinLinksGetData = {
     body?: never;
     path: {
@@ -5653,6 +6042,36 @@ export type ClassJoinLinksApiClassesClassIdJoinLinksGetResponses = {
 };
 
 export type ClassJoinLinksApiClassesClassIdJoinLinksGetResponse = ClassJoinLinksApiClassesClassIdJoinLinksGetResponses[keyof ClassJoinLinksApiClassesClassIdJoinLinksGetResponses];
+
+export type GetLiveApiClassesClassIdLiveGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/live';
+};
+
+export type GetLiveApiClassesClassIdLiveGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type GetLiveApiClassesClassIdLiveGetError = GetLiveApiClassesClassIdLiveGetErrors[keyof GetLiveApiClassesClassIdLiveGetErrors];
+
+export type GetLiveApiClassesClassIdLiveGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: Live;
+};
+
+export type GetLiveApiClassesClassIdLiveGetResponse = GetLiveApiClassesClassIdLiveGetResponses[keyof GetLiveApiClassesClassIdLiveGetResponses];
 
 export type PauseApiClassesClassIdPausePostData = {
     body?: never;
@@ -5775,6 +6194,154 @@ export type PresentApiClassesClassIdPresentationPutResponses = {
 };
 
 export type PresentApiClassesClassIdPresentationPutResponse = PresentApiClassesClassIdPresentationPutResponses[keyof PresentApiClassesClassIdPresentationPutResponses];
+
+export type QuestionsApiClassesClassIdQuestionsLessonGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Lesson
+         */
+        lesson: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/questions/{lesson}';
+};
+
+export type QuestionsApiClassesClassIdQuestionsLessonGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type QuestionsApiClassesClassIdQuestionsLessonGetError = QuestionsApiClassesClassIdQuestionsLessonGetErrors[keyof QuestionsApiClassesClassIdQuestionsLessonGetErrors];
+
+export type QuestionsApiClassesClassIdQuestionsLessonGetResponses = {
+    /**
+     * Successful Response
+     */
+    200: LessonQuestions;
+};
+
+export type QuestionsApiClassesClassIdQuestionsLessonGetResponse = QuestionsApiClassesClassIdQuestionsLessonGetResponses[keyof QuestionsApiClassesClassIdQuestionsLessonGetResponses];
+
+export type AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutData = {
+    body: AnswerRequest;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Lesson
+         */
+        lesson: string;
+        /**
+         * Question
+         */
+        question: number;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/questions/{lesson}/{question}/answer';
+};
+
+export type AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutError = AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutErrors[keyof AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutErrors];
+
+export type AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutResponses = {
+    /**
+     * Successful Response
+     */
+    200: LessonQuestions;
+};
+
+export type AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutResponse = AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutResponses[keyof AnswerQuestionApiClassesClassIdQuestionsLessonQuestionAnswerPutResponses];
+
+export type HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Lesson
+         */
+        lesson: string;
+        /**
+         * Question
+         */
+        question: number;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/questions/{lesson}/{question}/revealed';
+};
+
+export type HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteError = HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteErrors[keyof HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteErrors];
+
+export type HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteResponses = {
+    /**
+     * Successful Response
+     */
+    200: LessonQuestions;
+};
+
+export type HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteResponse = HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteResponses[keyof HideQuestionApiClassesClassIdQuestionsLessonQuestionRevealedDeleteResponses];
+
+export type RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Lesson
+         */
+        lesson: string;
+        /**
+         * Question
+         */
+        question: number;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/questions/{lesson}/{question}/revealed';
+};
+
+export type RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutError = RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutErrors[keyof RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutErrors];
+
+export type RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutResponses = {
+    /**
+     * Successful Response
+     */
+    200: LessonQuestions;
+};
+
+export type RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutResponse = RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutResponses[keyof RevealQuestionApiClassesClassIdQuestionsLessonQuestionRevealedPutResponses];
 
 export type ClassQueueApiClassesClassIdQueueGetData = {
     body?: never;
@@ -5999,6 +6566,66 @@ export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponses
 };
 
 export type ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponse = ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponses[keyof ReadmitStudentApiClassesClassIdStudentsStudentIdReadmitPostResponses];
+
+export type StopTimerApiClassesClassIdTimerDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/timer';
+};
+
+export type StopTimerApiClassesClassIdTimerDeleteErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type StopTimerApiClassesClassIdTimerDeleteError = StopTimerApiClassesClassIdTimerDeleteErrors[keyof StopTimerApiClassesClassIdTimerDeleteErrors];
+
+export type StopTimerApiClassesClassIdTimerDeleteResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type StopTimerApiClassesClassIdTimerDeleteResponse = StopTimerApiClassesClassIdTimerDeleteResponses[keyof StopTimerApiClassesClassIdTimerDeleteResponses];
+
+export type StartTimerApiClassesClassIdTimerPutData = {
+    body: TimerRequest;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/timer';
+};
+
+export type StartTimerApiClassesClassIdTimerPutErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type StartTimerApiClassesClassIdTimerPutError = StartTimerApiClassesClassIdTimerPutErrors[keyof StartTimerApiClassesClassIdTimerPutErrors];
+
+export type StartTimerApiClassesClassIdTimerPutResponses = {
+    /**
+     * Successful Response
+     */
+    200: TimerOut;
+};
+
+export type StartTimerApiClassesClassIdTimerPutResponse = StartTimerApiClassesClassIdTimerPutResponses[keyof StartTimerApiClassesClassIdTimerPutResponses];
 
 export type ListExercisesApiExercisesGetData = {
     body?: never;

@@ -3,6 +3,29 @@
 import * as z from 'zod';
 
 /**
+ * AnnouncementOut
+ */
+export const zAnnouncementOut = z.object({
+    at: z.string(),
+    id: z.string(),
+    text: z.string()
+});
+
+/**
+ * AnnouncementRequest
+ */
+export const zAnnouncementRequest = z.object({
+    text: z.string().min(1).max(280)
+});
+
+/**
+ * AnswerRequest
+ */
+export const zAnswerRequest = z.object({
+    answer: z.string().min(1).max(2000)
+});
+
+/**
  * AssignRequest
  */
 export const zAssignRequest = z.object({
@@ -382,6 +405,16 @@ export const zFigure = z.object({
 });
 
 /**
+ * GivenAnswer
+ */
+export const zGivenAnswer = z.object({
+    answer: z.string(),
+    at: z.string(),
+    name: z.string(),
+    student_id: z.string()
+});
+
+/**
  * Glossary
  *
  * content/glossary.md: one `### term` section per term, linked from lessons as
@@ -447,6 +480,25 @@ export const zGradebookRow = z.object({
 export const zGradebook = z.object({
     assignments: z.array(zAssignmentOut),
     students: z.array(zGradebookRow)
+});
+
+/**
+ * HandOut
+ */
+export const zHandOut = z.object({
+    experiment: z.string().nullable(),
+    experiment_title: z.string().nullable(),
+    lesson: z.string().nullable(),
+    lesson_title: z.string().nullable(),
+    raised_at: z.string()
+});
+
+/**
+ * HandRequest
+ */
+export const zHandRequest = z.object({
+    experiment: z.string().regex(/^[0-9a-f]{12}$/).nullish(),
+    lesson: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/).nullish()
 });
 
 /**
@@ -891,6 +943,32 @@ export const zProgressEvent = z.object({
 });
 
 /**
+ * QuestionOut
+ */
+export const zQuestionOut = z.object({
+    answers: z.array(zGivenAnswer).optional().default([]),
+    mine: z.string().nullish(),
+    question: z.int(),
+    revealed: z.boolean()
+});
+
+/**
+ * LessonQuestions
+ */
+export const zLessonQuestions = z.object({
+    lesson: z.string(),
+    questions: z.array(zQuestionOut)
+});
+
+/**
+ * QuestionRef
+ */
+export const zQuestionRef = z.object({
+    lesson: z.string(),
+    question: z.int()
+});
+
+/**
  * QueueEntry
  */
 export const zQueueEntry = z.object({
@@ -1080,6 +1158,7 @@ export const zRequeuedEvent = z.object({
  * RosterEntry
  */
 export const zRosterEntry = z.object({
+    hand: zHandOut.nullish(),
     id: z.string(),
     joined_at: z.string(),
     last_seen_at: z.string().nullable(),
@@ -1734,6 +1813,43 @@ export const zSyscalls = z.object({
 });
 
 /**
+ * TimerOut
+ */
+export const zTimerOut = z.object({
+    ends_at: z.string(),
+    label: z.string(),
+    started_at: z.string()
+});
+
+/**
+ * Live
+ *
+ * What a live class shows every student: the timer, the newest announcements (newest
+ * first) and the questions whose answers the instructor revealed.
+ */
+export const zLive = z.object({
+    announcements: z.array(zAnnouncementOut),
+    revealed: z.array(zQuestionRef),
+    timer: zTimerOut.nullable()
+});
+
+/**
+ * LiveEvent
+ */
+export const zLiveEvent = z.object({
+    data: zLive,
+    type: z.literal('live')
+});
+
+/**
+ * TimerRequest
+ */
+export const zTimerRequest = z.object({
+    label: z.string().max(80).optional().default(''),
+    minutes: z.number().gt(0).lte(180)
+});
+
+/**
  * Traffic
  *
  * The bytes that crossed the server's network namespace while the load ran, counted by
@@ -1975,6 +2091,7 @@ export const zClassStreamEvent = z.discriminatedUnion('type', [
     zPresentationEvent,
     zRunEventEvent,
     zSweepTableEvent,
+    zLiveEvent,
     zEndedEvent
 ]);
 
@@ -2313,5 +2430,6 @@ export const zClassStreamEventWritable = z.discriminatedUnion('type', [
     zPresentationEvent,
     zRunEventEventWritable,
     zSweepTableEventWritable,
+    zLiveEvent,
     zEndedEvent
 ]);
