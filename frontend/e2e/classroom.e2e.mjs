@@ -43,8 +43,9 @@ const CLASS_NAME = 'Systems programming, e2e';
 const { newPerson, withFailureScreenshots, assertNoConsoleErrors } = classroomBrowser({ room: true });
 
 /** Opens the first lesson and its first experiment widget (loaded when scrolled near), on the
- *  course at `base` (the address the person reaches it by). */
-async function openLessonWidget(page, base = BASE_URL) {
+ *  course at `base` (the address the person reaches it by). `fresh`: nobody here ran it yet,
+ *  so the widget shows the recorded reference. */
+async function openLessonWidget(page, base = BASE_URL, { fresh = true } = {}) {
   await page.goto(`${base}${LESSON_PATH}`, { waitUntil: 'domcontentloaded' });
   await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
   const widget = page.locator('section.experiment').first();
@@ -54,6 +55,7 @@ async function openLessonWidget(page, base = BASE_URL) {
   if ((await placeholder.count()) > 0) await placeholder.scrollIntoViewIfNeeded();
   await widget.waitFor({ timeout: 15_000 });
   await widget.scrollIntoViewIfNeeded();
+  if (!fresh) return widget;
   // The recorded reference result is on show before anything runs, for everyone.
   await widget.getByTestId('baseline-note').waitFor({ timeout: 15_000 });
   await widget.getByTestId('run-results').waitFor();
@@ -244,6 +246,51 @@ async function classroom() {
   await waitForCount(experiment.getByTestId('board-row'), 3, "three students' rows on the board");
   await experiment.getByTestId('board-reference-row').waitFor();
   await instructor.screenshot({ path: join(ARTIFACTS, 'classroom-instructor-class-page.png'), fullPage: true });
+
+  // ── Live-class tools: a timer and an announcement on every screen, a raised hand ─────────
+  const livePanel = instructor.getByTestId('live-panel');
+  await livePanel.scrollIntoViewIfNeeded();
+  const timerForm = livePanel.getByRole('form', { name: 'Timer' });
+  await timerForm.getByLabel('Minutes').fill('3');
+  await timerForm.getByLabel('For (optional)').fill('Exercise');
+  await timerForm.getByRole('button', { name: 'Start' }).click();
+  const announceForm = livePanel.getByRole('form', { name: 'Announce to the class' });
+  await announceForm.getByLabel('Announcement').fill('Look at the p99 column');
+  await announceForm.getByRole('button', { name: 'Send' }).click();
+  for (const student of students) {
+    await waitForText(student.page.getByTestId('class-timer'), (t) => /^Exercise: [23]:\d\d left$/.test(t), `${student.name} sees the timer`);
+    await waitForText(student.page.getByTestId('announcement'), (t) => t.includes('Look at the p99 column'), `${student.name} sees the note`);
+  }
+  // Linus is stuck on the lesson's first experiment: his hand goes up on the roster, with where.
+  await openLessonWidget(linus, BASE_URL, { fresh: false });
+  const stuckHere = linus.getByRole('button', { name: "I'm stuck here" }).first();
+  await stuckHere.scrollIntoViewIfNeeded();
+  await stuckHere.click();
+  await linus.getByTestId('hand-up').first().waitFor({ timeout: 10_000 });
+  const handMark = instructor.getByTestId('hand-mark');
+  await waitForText(handMark, (t) => t.includes('stuck on The C10K problem · '), "Linus's hand on the roster", 15_000);
+  await waitForText(instructor.getByTestId('roster-count'), (t) => t.includes('1 hand up'), 'one hand counted');
+  await instructor.getByTestId('roster').screenshot({ path: join(ARTIFACTS, 'classroom-raised-hand.png') });
+
+  // ── Check yourself in class: answers hidden until the instructor reveals them ───────────
+  const question = linus.getByRole('group', { name: 'Question 2 in class' });
+  await question.scrollIntoViewIfNeeded();
+  const check = linus.locator('h2', { hasText: 'Check yourself' }).locator('xpath=following-sibling::*[1]');
+  assert.doesNotMatch((await check.textContent()) ?? '', /FD_SETSIZE/, "the lesson's answer is not in the student's page");
+  await question.getByLabel('Your answer').fill('No: it is glibc’s fd_set size');
+  await question.getByRole('button', { name: 'Send my answer' }).click();
+  await question.getByTestId('answer-sent').waitFor({ timeout: 10_000 });
+  const teacherQuestion = teacherLesson.getByRole('group', { name: 'Question 2 in class' });
+  await teacherLesson.bringToFront();
+  await teacherQuestion.scrollIntoViewIfNeeded();
+  await waitForText(teacherQuestion.getByTestId('class-answers'), (t) => t.includes('Linus: No: it is glibc’s fd_set size'), "the instructor sees Linus's answer", 15_000);
+  await teacherQuestion.getByRole('button', { name: 'Reveal the answer to the class' }).click();
+  await waitForText(check, (t) => /FD_SETSIZE/.test(t), "the revealed answer on Linus's page", 15_000);
+  await instructor.bringToFront();
+  await handMark.getByRole('button', { name: /^Lower/ }).click();
+  await waitForCount(instructor.getByTestId('hand-mark'), 0, 'the hand lowered');
+  await livePanel.getByRole('button', { name: 'Stop', exact: true }).click();
+  await livePanel.getByText('No timer is running.').waitFor({ timeout: 10_000 });
 
   // ── A browser with no session sees the way to join instead of Run ───────────────────────
   const stranger = await newPerson('stranger');

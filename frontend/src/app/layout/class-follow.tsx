@@ -1,9 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Loading } from '@/components/loading';
 import { ClassBanner, FollowPanel, useClassStream } from '@/features/classroom';
 import { useMe } from '@/features/people';
+import { LESSON_QUERY_PREFIX } from '@/hooks/use-lesson';
 import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
 
 // The bench feature draws a presented run or sweep with its own charts; it is a third of a
@@ -59,9 +61,19 @@ export function ClassFollow({ classId }: { classId: string }) {
     if (stream.ended) void refetch();
   }, [stream.ended, refetch]);
 
+  // A question's answer revealed (or hidden again): the lessons are read again, now with it.
+  const client = useQueryClient();
+  const revealed = JSON.stringify(stream.live?.revealed ?? null);
+  const firstRevealed = useRef(revealed);
+  useEffect(() => {
+    if (revealed === firstRevealed.current) return;
+    firstRevealed.current = revealed;
+    void client.invalidateQueries({ queryKey: LESSON_QUERY_PREFIX });
+  }, [revealed, client]);
+
   return (
     <>
-      <ClassBanner klass={stream.klass} ended={stream.ended} />
+      <ClassBanner klass={stream.klass} ended={stream.ended} live={stream.live} />
       <FollowPanel
         presentation={stream.presentation}
         runFrames={stream.runFrames}

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Loading } from '@/components/loading';
 import { WhenNearViewport } from '@/components/when-near-viewport';
 import type { Presenter, PresentTarget } from '@/features/bench';
-import { LessonPage, type FencedBlockRenderers } from '@/features/lessons';
+import { LessonPage, type ClassQuestionRenderer, type FencedBlockRenderers } from '@/features/lessons';
 import { useMe, useRunGate } from '@/features/people';
 import { SourceBlock } from '@/features/sources';
 import { useLessonExperiment } from '@/hooks/use-lesson';
@@ -50,16 +50,7 @@ interface Presentation {
  * instructor with no open class. Under the people feature's ['classes'] key, so creating,
  * ending a class or signing in again refreshes it.
  */
-function usePresentation(): Presentation | null {
-  const me = useMe().data;
-  const instructor = me?.mode === 'classroom' && me.person?.kind === 'instructor';
-  const current = useQuery({
-    queryKey: ['classes', 'open-for-presenting'],
-    queryFn: ({ signal }) => apiRequest('/classes', openClassesSchema, { signal }),
-    enabled: instructor,
-    select: newestOpenClass,
-  });
-  const classId = instructor ? (current.data?.id ?? null) : null;
+function usePresentation(classId: string | null): Presentation | null {
   const path = `/classes/${encodeURIComponent(classId ?? '')}/presentation`;
   // What the class is shown now, read once (a presentation begun before this page opened, or
   // on the class page), then kept by this page's own PUT and DELETE answers.
@@ -92,7 +83,59 @@ function usePresentation(): Presentation | null {
   }, [classId, present, stop, shown]);
 }
 
+/** The class an instructor teaches now (their newest open one), or null: where they present
+ *  and whose answers to the lesson's questions they see. */
+function useTaughtClassId(): string | null {
+  const me = useMe().data;
+  const instructor = me?.mode === 'classroom' && me.person?.kind === 'instructor';
+  const current = useQuery({
+    queryKey: ['classes', 'open-for-presenting'],
+    queryFn: ({ signal }) => apiRequest('/classes', openClassesSchema, { signal }),
+    enabled: instructor,
+    select: newestOpenClass,
+  });
+  return instructor ? (current.data?.id ?? null) : null;
+}
+
 const PresentationContext = createContext<Presentation | null>(null);
+
+// ───────────────────── a class's questions and raised hands ─────────────────────
+
+// The classroom feature loads for people in a class only, as the follow panel does.
+const ClassQuestion = lazy(async () => ({ default: (await import('@/features/classroom')).ClassQuestion }));
+const HandButton = lazy(async () => ({ default: (await import('@/features/classroom')).HandButton }));
+
+interface InClass {
+  classId: string;
+  role: 'instructor' | 'student';
+  readOnly: boolean;
+}
+
+/** Who reads this lesson as part of a class, and which: a student's own, an instructor's
+ *  newest open one; null for anyone else (solo mode, a visitor). */
+function useInClass(taughtClassId: string | null): InClass | null {
+  const me = useMe().data;
+  return useMemo(() => {
+    if (me?.mode !== 'classroom' || !me.person) return null;
+    if (me.person.kind === 'instructor') return taughtClassId ? { classId: taughtClassId, role: 'instructor', readOnly: false } : null;
+    if (me.person.kind === 'student' && me.class) {
+      return { classId: me.class.id, role: 'student', readOnly: Boolean(me.person.read_only_until) };
+    }
+    return null;
+  }, [me, taughtClassId]);
+}
+
+const InClassContext = createContext<InClass | null>(null);
+
+/** At each question of Check yourself: the class's answers (the classroom feature's). */
+function classQuestionFor(inClass: InClass | null, lesson: string): ClassQuestionRenderer | null {
+  if (!inClass) return null;
+  return (question) => (
+    <Suspense fallback={null}>
+      <ClassQuestion {...inClass} lesson={lesson} question={question} />
+    </Suspense>
+  );
+}
 
 /** One block's presenter: null unless the page has a presentation and the lesson lists the block. */
 function useBlockPresenter(lessonSlug: string, code: string): Presenter | null {
@@ -114,10 +157,19 @@ function LazyExperimentBlock({ code, lessonSlug }: { code: string; lessonSlug: s
   const { t } = useTranslation();
   const gate = useRunGate();
   const presenter = useBlockPresenter(lessonSlug, code);
+  const inClass = use(InClassContext);
+  const key = useLessonExperiment(lessonSlug, code)?.key;
+  // A student in a live class can say they are stuck on this experiment, under it.
+  const stuck = inClass?.role === 'student' && !inClass.readOnly && key ? inClass.classId : null;
   return (
     <WhenNearViewport label={t('app.widgetPlaceholder')} minHeight={WIDGET_HEIGHT}>
       <Suspense fallback={<Loading label={t('app.loadingWidget')} />}>
         <ExperimentBlock code={code} lessonSlug={lessonSlug} gate={gate} presenter={presenter} />
+        {stuck && key ? (
+          <p className="experiment-stuck">
+            <HandButton classId={stuck} experiment={key} />
+          </p>
+        ) : null}
       </Suspense>
     </WhenNearViewport>
   );
@@ -135,7 +187,10 @@ function blocksFor(slug: string): FencedBlockRenderers {
 export function LessonRoute() {
   const { slug = '' } = useParams();
   const blocks = useMemo(() => blocksFor(slug), [slug]);
-  const presentation = usePresentation();
+  const taughtClassId = useTaughtClassId();
+  const presentation = usePresentation(taughtClassId);
+  const inClass = useInClass(taughtClassId);
+  const classQuestion = useMemo(() => classQuestionFor(inClass, slug), [inClass, slug]);
   // Who reads: where "read" is kept (the server, in a class) and whether the speaker notes'
   // switch shows. Null while still asked; undefined (the backend did not say) as in solo mode.
   const me = useMe();
@@ -143,7 +198,9 @@ export function LessonRoute() {
   // key: a fresh page (and fresh widgets) per lesson.
   return (
     <PresentationContext value={presentation}>
-      <LessonPage key={slug} slug={slug} blocks={blocks} reader={reader} />
+      <InClassContext value={inClass}>
+        <LessonPage key={slug} slug={slug} blocks={blocks} reader={reader} classQuestion={classQuestion} />
+      </InClassContext>
     </PresentationContext>
   );
 }

@@ -14,7 +14,10 @@ import {
   assignmentsSchema,
   boardSchema,
   gradebookSchema,
+  handSchema,
   joinLinksSchema,
+  lessonQuestionsSchema,
+  liveSchema,
   personalCodeSchema,
   presentationSchema,
   queueSchema,
@@ -142,4 +145,62 @@ export function getGradebook(id: string, signal?: AbortSignal) {
 /** The gradebook as CSV, a row per student and assignment: a plain link, as the runs' CSV. */
 export function gradebookCsvUrl(id: string): string {
   return apiUrl(classPath(id, '/gradebook.csv'));
+}
+
+// ───────────────────────────── live-class tools ───────────────────
+
+/** The timer, the newest announcements and the questions revealed (the stream's `live`). */
+export function getLive(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/live'), liveSchema, { signal });
+}
+
+/** A student's own hand: null while it is down. */
+export function getMyHand(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/hand'), handSchema.nullable(), { signal });
+}
+
+/** "I'm stuck", where: a lesson and an experiment of it (by key), each optional. */
+export function raiseHand(id: string, where: { lesson?: string; experiment?: string }) {
+  return apiRequest(classPath(id, '/hand'), handSchema, { method: 'PUT', body: where });
+}
+
+export function lowerMyHand(id: string): Promise<void> {
+  return apiRequest(classPath(id, '/hand'), noContent, { method: 'DELETE' });
+}
+
+/** The instructor lowers a student's hand. */
+export function lowerHand(id: string, personId: string): Promise<void> {
+  return apiRequest(classPath(id, `/hands/${encodeURIComponent(personId)}`), noContent, { method: 'DELETE' });
+}
+
+export function startTimer(id: string, minutes: number, label: string) {
+  return apiRequest(classPath(id, '/timer'), liveSchema.shape.timer.unwrap(), { method: 'PUT', body: { minutes, label } });
+}
+
+export function stopTimer(id: string): Promise<void> {
+  return apiRequest(classPath(id, '/timer'), noContent, { method: 'DELETE' });
+}
+
+export function announce(id: string, text: string) {
+  return apiRequest(classPath(id, '/announcements'), liveSchema.shape.announcements.element, { method: 'POST', body: { text } });
+}
+
+function questionsPath(id: string, lesson: string, rest = ''): string {
+  return classPath(id, `/questions/${encodeURIComponent(lesson)}${rest}`);
+}
+
+/** A lesson's questions in the class: the instructor's every answer, a student's own. */
+export function getQuestions(id: string, lesson: string, signal?: AbortSignal) {
+  return apiRequest(questionsPath(id, lesson), lessonQuestionsSchema, { signal });
+}
+
+export function answerQuestion(id: string, lesson: string, question: number, answer: string) {
+  return apiRequest(questionsPath(id, lesson, `/${question}/answer`), lessonQuestionsSchema, { method: 'PUT', body: { answer } });
+}
+
+/** Reveals (or hides again) the lesson's answer to one question, for the whole class. */
+export function revealQuestion(id: string, lesson: string, question: number, revealed: boolean) {
+  return apiRequest(questionsPath(id, lesson, `/${question}/revealed`), lessonQuestionsSchema, {
+    method: revealed ? 'PUT' : 'DELETE',
+  });
 }

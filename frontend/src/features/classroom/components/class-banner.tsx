@@ -5,6 +5,9 @@ import type { Class } from '@/lib/api-schemas';
 import { formatDateTime } from '@/lib/dates';
 
 import { myResultsCsvUrl } from '../api/classroom';
+import type { Live } from '../lib/classroom-schemas';
+
+import { LiveStrip } from './live-strip';
 
 import './classroom.css';
 
@@ -13,13 +16,15 @@ interface ClassBannerProps {
   klass: Class | null;
   /** The stream said `ended`. */
   ended: boolean;
+  /** The timer, announcements and revealed questions, as the stream last sent them. */
+  live?: Live | null;
 }
 
 /**
  * Under the header, for a student in a class: which class, a link to its board, and — the
  * reason it exists — that runs are paused, so a run that does not start is not a mystery.
  */
-export function ClassBanner({ klass, ended }: ClassBannerProps) {
+export function ClassBanner({ klass, ended, live = null }: ClassBannerProps) {
   const { t, i18n } = useTranslation('classroom');
   if (!klass) return null;
   const name = { name: klass.name };
@@ -52,6 +57,7 @@ export function ClassBanner({ klass, ended }: ClassBannerProps) {
           </>
         )}
       </p>
+      {ended || klass.ended_at !== null ? null : <LiveStrip classId={klass.id} live={live} />}
     </div>
   );
 }

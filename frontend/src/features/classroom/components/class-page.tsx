@@ -16,6 +16,7 @@ import { experimentKey, type Titles } from '../lib/class-text';
 import { ClassBoard } from './class-board';
 import { ClassExercises } from './class-exercises';
 import { ClassHeader } from './class-header';
+import { LivePanel } from './live-panel';
 import { PauseToggle } from './pause-toggle';
 import { PresentationBar } from './presentation-bar';
 import { QueueTable } from './queue-table';
@@ -84,6 +85,12 @@ export function ClassPage({ classId }: { classId: string }) {
       </p>
       <ClassHeader klass={klass.data} />
       {ended ? null : <PresentationBar classId={classId} presentation={stream.presentation} />}
+      {ended ? null : (
+        <section className="class-page__section" aria-labelledby="class-live">
+          <h2 id="class-live">{t('page.live')}</h2>
+          <LivePanel classId={classId} live={stream.live} />
+        </section>
+      )}
 
       <section className="class-page__section" aria-labelledby="class-students">
         <h2 id="class-students">{t('page.students')}</h2>

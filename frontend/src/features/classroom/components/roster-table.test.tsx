@@ -19,8 +19,8 @@ describe('RosterTable', () => {
     // A name is shown as the student typed it, never in capitals (issue 26.2).
     expect(getComputedStyle(rows[0]!.children[0]!).textTransform).not.toBe('uppercase');
     expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent))).toEqual([
-      ['Ada', 'online', 'The C10K problem', '1 / 2', '3', 'New codeRemove'],
-      ['Linus', 'offline', '—', '0 / 2', '0', 'New codeRemove'],
+      ['Ada', '', 'online', 'The C10K problem', '1 / 2', '3', 'New codeRemove'],
+      ['Linus', '', 'offline', '—', '0 / 2', '0', 'New codeRemove'],
     ]);
     expect(screen.getByTestId('roster-count')).toHaveTextContent('1 of 2 online');
   });
@@ -96,6 +96,33 @@ describe('RosterTable', () => {
     });
     expect(screen.queryByTestId('roster-removed')).not.toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/classes/c-1/students/p-cy/readmit']);
+  });
+
+  it('shows a raised hand with where the student is stuck, counts the hands, and lowers one', async () => {
+    let hand: Record<string, string> | null = {
+      lesson: '01-c10k-problem',
+      lesson_title: 'The C10K problem',
+      experiment: 'abc123',
+      experiment_title: 'epoll at 100 connections',
+      raised_at: '2026-11-24T14:05:00+00:00',
+    };
+    const { calls } = mockFetch({
+      'GET /api/classes/c-1/roster': () => ({ body: [aStudent({ hand }), roster[1]] }),
+      'DELETE /api/classes/c-1/hands/p-ada': () => {
+        hand = null;
+        return { status: 204, body: null };
+      },
+    });
+    renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
+    const mark = await screen.findByTestId('hand-mark');
+    expect(mark).toHaveTextContent('stuck on The C10K problem · epoll at 100 connections');
+    expect(mark).toHaveTextContent(/since \d\d:\d\d/);
+    expect(screen.getByTestId('roster-count')).toHaveTextContent('1 of 2 online · 1 hand up');
+    await userEvent.click(screen.getByRole('button', { name: "Lower Ada's hand" }));
+    await waitFor(() => {
+      expect(screen.queryByTestId('hand-mark')).not.toBeInTheDocument();
+    });
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/classes/c-1/hands/p-ada')).toBe(true);
   });
 
   it('says so when nobody has joined', async () => {

@@ -4,7 +4,10 @@ import { ActionError } from '@/components/action-error';
 import { ErrorMessage, Loading } from '@/components/loading';
 import type { LessonSummary } from '@/lib/api-schemas';
 
+import { formatClock } from '@/lib/dates';
+
 import { useNewPersonalCode, useReadmitStudent, useRemoveStudent, useRoster } from '../hooks/use-classroom';
+import { useLowerHand } from '../hooks/use-live';
 import type { RosterEntry } from '../lib/classroom-schemas';
 
 import { ClassTable } from './class-table';
@@ -27,6 +30,7 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
   const roster = useRoster(classId, live);
   const remove = useRemoveStudent(classId);
   const newCode = useNewPersonalCode(classId);
+  const lower = useLowerHand(classId);
   if (roster.isPending) return <Loading label={t('roster.loading')} />;
   if (roster.isError) return <ErrorMessage title={t('roster.loadError')} error={roster.error} />;
   const present = roster.data.filter((s) => s.removed_at == null);
@@ -36,6 +40,7 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
   }
   const titles = new Map((lessons ?? []).map((lesson) => [lesson.slug, lesson.title]));
   const online = present.filter((s) => s.online).length;
+  const hands = present.filter((s) => s.hand).length;
   const giveCode = (student: RosterEntry) => {
     if (window.confirm(t('roster.confirmNewCode', { name: student.name }))) newCode.mutate(student.id);
   };
@@ -45,7 +50,10 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
   };
   return (
     <>
-      <p data-testid="roster-count">{t('roster.online', { online, total: present.length })}</p>
+      <p data-testid="roster-count">
+        {t('roster.online', { online, total: present.length })}
+        {hands > 0 ? <strong className="roster__hand"> · {t('live.hands', { count: hands })}</strong> : null}
+      </p>
       {newCode.data && shownCode ? (
         <p className="roster__code" role="status" data-testid="new-personal-code">
           {t('roster.newCodeFor', { name: shownCode.name })} <code>{newCode.data.personal_code}</code>
@@ -55,6 +63,7 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
         testId="roster"
         columns={[
           { label: t('table.student') },
+          { label: t('live.hand') },
           { label: t('roster.here') },
           { label: t('roster.lessonNow') },
           { label: t('roster.lessonsRead'), numeric: true },
@@ -65,6 +74,16 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
         {present.map((student) => (
           <tr key={student.id} data-testid="roster-row">
             <th scope="row">{student.name}</th>
+            <td>
+              {student.hand ? (
+                <HandMark
+                  hand={student.hand}
+                  name={student.name}
+                  onLower={() => { lower.mutate(student.id); }}
+                  lowering={lower.isPending && lower.variables === student.id}
+                />
+              ) : null}
+            </td>
             <td>
               <OnlineMark online={student.online} />
             </td>
@@ -100,7 +119,7 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
           </tr>
         ))}
       </ClassTable>
-      <ActionError error={remove.error ?? newCode.error} />
+      <ActionError error={remove.error ?? newCode.error ?? lower.error} />
       {removed.length > 0 ? <RemovedStudents classId={classId} removed={removed} /> : null}
     </>
   );
@@ -132,6 +151,22 @@ function RemovedStudents({ classId, removed }: { classId: string; removed: Roste
       <p className="class-header__meta">{t('roster.removedHelp')}</p>
       <ActionError error={readmit.error} />
     </section>
+  );
+}
+
+/** A raised hand: where the student is stuck, since when, and the way to lower it. */
+function HandMark({ hand, name, onLower, lowering }: { hand: NonNullable<RosterEntry['hand']>; name: string; onLower: () => void; lowering: boolean }) {
+  const { t, i18n } = useTranslation('classroom');
+  const where = [hand.lesson_title, hand.experiment_title].filter(Boolean).join(' · ');
+  return (
+    <span data-testid="hand-mark">
+      <span className="badge roster__hand-badge">{t('live.handBadge')}</span>{' '}
+      {where ? t('live.stuckOn', { where }) : null}{' '}
+      <span className="live-strip__at">{t('live.handAt', { time: formatClock(new Date(hand.raised_at), i18n.resolvedLanguage) })}</span>{' '}
+      <button type="button" className="button button--small" onClick={onLower} disabled={lowering} aria-label={t('live.lowerLabel', { name })}>
+        {t('live.lower')}
+      </button>
+    </span>
   );
 }
 

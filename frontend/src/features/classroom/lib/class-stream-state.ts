@@ -6,7 +6,7 @@
  */
 import type { RunEventFrame, Sweep, Class } from '@/lib/api-schemas';
 
-import type { ClassStreamEvent, Presentation } from './classroom-schemas';
+import type { ClassStreamEvent, Live, Presentation } from './classroom-schemas';
 
 export interface ClassStreamState {
   klass: Class | null;
@@ -15,6 +15,8 @@ export interface ClassStreamState {
   runFrames: RunEventFrame[];
   /** The presented sweep's table, as it last came. */
   sweep: Sweep | null;
+  /** The timer, the newest announcements and the questions revealed; null before it comes. */
+  live: Live | null;
   /** The class has ended: the stream is closed for good. */
   ended: boolean;
   /** The stream is open (EventSource reconnects by itself while this is false). */
@@ -29,6 +31,7 @@ export const initialClassStreamState: ClassStreamState = {
   presentation: null,
   runFrames: [],
   sweep: null,
+  live: null,
   ended: false,
   connected: false,
 };
@@ -56,6 +59,8 @@ export function classStreamReducer(state: ClassStreamState, action: ClassStreamA
     case 'sweep':
       if (action.sweep.id !== state.presentation?.sweep_id) return state;
       return { ...state, sweep: action.sweep };
+    case 'live':
+      return { ...state, live: action.live };
     case 'ended':
       return { ...state, ended: true, connected: false, presentation: null, runFrames: [], sweep: null };
   }

@@ -82,3 +82,10 @@ export function presentationText(presentation: Presentation, t: ClassroomT): str
     ? t('presentation.experimentSpotlight', { title, lesson, name: spotlight.name })
     : t('presentation.experiment', { title, lesson });
 }
+
+/** "4:05 left", or the time is up: the whole minutes and seconds, as a wall clock shows them. */
+export function timeLeft(endsAt: string, now: number): { left: string; over: boolean } {
+  const seconds = Math.max(0, Math.ceil((Date.parse(endsAt) - now) / 1000));
+  const minutes = Math.floor(seconds / 60);
+  return { left: `${minutes}:${String(seconds % 60).padStart(2, '0')}`, over: seconds === 0 };
+}

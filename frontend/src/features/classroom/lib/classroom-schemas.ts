@@ -16,7 +16,10 @@ import {
   zClassQueue,
   zClassStreamEvent,
   zGradebook,
+  zHandOut,
   zJoinLinks,
+  zLessonQuestions,
+  zLive,
   zPersonalCode,
   zPresentationOut,
   zPresentRequest,
@@ -92,6 +95,23 @@ export type GradebookRow = Gradebook['students'][number];
 export type GradeCell = GradebookRow['cells'][number];
 export type GradeStatus = GradeCell['status'];
 
+// ───────────────────────────── live-class tools ───────────────────
+
+/** The class's timer, newest announcements and revealed questions (the stream's `live`). */
+export const liveSchema = zLive;
+export type Live = z.infer<typeof liveSchema>;
+export type Announcement = Live['announcements'][number];
+export type ClassTimer = NonNullable<Live['timer']>;
+
+/** A raised hand (GET/PUT …/hand, and each roster entry's `hand`). */
+export const handSchema = zHandOut;
+export type Hand = z.infer<typeof handSchema>;
+
+/** A lesson's Check yourself questions in the class (GET …/questions/{lesson}). */
+export const lessonQuestionsSchema = zLessonQuestions;
+export type LessonQuestions = z.infer<typeof lessonQuestionsSchema>;
+export type ClassQuestionState = LessonQuestions['questions'][number];
+
 // ───────────────────────────── the class stream ───────────────────
 
 export type ClassStreamEvent =
@@ -99,6 +119,7 @@ export type ClassStreamEvent =
   | { type: 'presentation'; presentation: Presentation | null }
   | { type: 'run_event'; runId: string; frame: RunEventFrame }
   | { type: 'sweep'; sweep: Sweep }
+  | { type: 'live'; live: Live }
   | { type: 'ended' };
 
 type StreamEvent = z.infer<typeof zClassStreamEvent>;
@@ -119,6 +140,8 @@ function decoded(event: StreamEvent): ClassStreamEvent | string {
     }
     case 'sweep':
       return { type: 'sweep', sweep: event.data };
+    case 'live':
+      return { type: 'live', live: event.data };
     case 'ended':
       return { type: 'ended' };
   }

@@ -115,6 +115,28 @@ After.
     expect(within(notes).getByText('Speaker notes').tagName).toBe('SUMMARY');
     expect(within(notes).getByText('where').tagName).toBe('STRONG');
   });
+
+  it('puts the class’s renderer at each question the server marked, and no other div’s content', () => {
+    const marked = [
+      '1. Is the limit the kernel’s?',
+      '',
+      '   <div class="class-question" data-question="1"></div>',
+      '',
+      '<div class="class-question" data-question="x"></div>',
+      '<div class="other">plain</div>',
+    ].join('\n');
+    render(
+      <MemoryRouter>
+        <LessonMarkdown
+          markdown={marked}
+          blocks={blocks}
+          classQuestion={(question) => <p data-testid="class-question">question {question}</p>}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getAllByTestId('class-question').map((q) => q.textContent)).toEqual(['question 1']);
+    expect(screen.getByText('plain')).toBeInTheDocument();
+  });
 });
 
 describe('LessonMarkdown mermaid blocks', () => {

@@ -13,7 +13,7 @@ import type { Diagram } from '@/lib/api-schemas';
 import { codeLanguage, hastText, slugify } from '@/lib/markdown';
 
 import { rehypeGlossaryLinks } from '../lib/glossary-links';
-import { lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
+import { CLASS_QUESTION_CLASS, lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
 
 /** Components that render special fenced blocks (```experiment, ```source), keyed by language. */
 export type FencedBlockRenderers = Record<string, ComponentType<{ code: string }>>;
@@ -44,6 +44,24 @@ const DiagramsContext = createContext<ReadonlyMap<string, string>>(new Map());
 /** A ```mermaid block: its committed drawing when there is one for its exact text. */
 function LessonDiagram({ code }: { code: string }) {
   return <MermaidDiagram code={code} svg={use(DiagramsContext).get(code.trim())} />;
+}
+
+/** What a class shows at a question of Check yourself (the app's: the classroom feature's). */
+export type ClassQuestionRenderer = (question: number) => ReactNode;
+
+/** The page's class-question renderer; none outside a class. */
+const ClassQuestionContext = createContext<ClassQuestionRenderer | null>(null);
+
+type DivProps = ComponentPropsWithoutRef<'div'> & { node?: { properties?: Record<string, unknown> } };
+
+/** `<div class="class-question" data-question="N">`: the class's answers to question N, where
+ *  the app says; any other div as it is. */
+function LessonDiv({ node, className, ...rest }: DivProps) {
+  const renderQuestion = use(ClassQuestionContext);
+  if (!className?.split(/\s+/).includes(CLASS_QUESTION_CLASS)) return <div className={className} {...rest} />;
+  const number = Number(node?.properties?.dataQuestion);
+  if (!renderQuestion || !Number.isInteger(number)) return null;
+  return renderQuestion(number);
 }
 
 /** Fenced blocks every lesson understands; `blocks` may add more (or override these). */
@@ -102,6 +120,7 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
       return <CodeBlock code={text} language={language} />;
     },
     details: LessonDetails,
+    div: LessonDiv,
     a({ href, className, children }) {
       return (
         <MarkdownLink href={href} className={className}>
@@ -131,6 +150,8 @@ interface LessonMarkdownProps {
   showSpeakerNotes?: boolean;
   /** The glossary's terms: the first mention of each in the prose links to its entry. */
   glossaryTerms?: readonly string[];
+  /** In a class: what stands at each question of Check yourself (its answers, the reveal). */
+  classQuestion?: ClassQuestionRenderer | null;
 }
 
 /**
@@ -143,6 +164,7 @@ export function LessonMarkdown({
   diagrams = NO_DIAGRAMS,
   showSpeakerNotes = false,
   glossaryTerms = NO_TERMS,
+  classQuestion = null,
 }: LessonMarkdownProps) {
   // Stable component identities: new ones would remount every widget on each render.
   const components = useMemo(() => makeComponents(blocks), [blocks]);
@@ -161,7 +183,9 @@ export function LessonMarkdown({
   return (
     <div className="prose">
       <DiagramsContext value={drawings}>
-        <SpeakerNotesContext value={showSpeakerNotes}>{content}</SpeakerNotesContext>
+        <ClassQuestionContext value={classQuestion}>
+          <SpeakerNotesContext value={showSpeakerNotes}>{content}</SpeakerNotesContext>
+        </ClassQuestionContext>
       </DiagramsContext>
     </div>
   );

@@ -13,7 +13,7 @@ import { maySeeSpeakerNotes, progressStoreFor, type ReaderProp } from '../lib/re
 
 import { InstructorToggle } from './instructor-toggle';
 import { LessonExercises } from './lesson-exercises';
-import { LessonMarkdown, type FencedBlockRenderers } from './lesson-markdown';
+import { LessonMarkdown, type ClassQuestionRenderer, type FencedBlockRenderers } from './lesson-markdown';
 import { PageLoadFailure } from './page-load-failure';
 
 import './lessons.css';
@@ -24,6 +24,8 @@ interface LessonPageProps {
   /** Who reads (from the app): where "read" is kept, and whether the instructor switch shows.
    *  Left out, the page behaves as in solo mode. */
   reader?: ReaderProp;
+  /** In a class (from the app): what stands at each question of Check yourself. */
+  classQuestion?: ClassQuestionRenderer | null;
 }
 
 function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) {
@@ -38,7 +40,7 @@ function NavLink({ lesson, rel }: { lesson: LessonLink; rel: 'prev' | 'next' }) 
 }
 
 /** One lesson: header, Markdown body with widgets, its exercises, "mark as read" and prev/next links. */
-export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
+export function LessonPage({ slug, blocks, reader, classQuestion = null }: LessonPageProps) {
   const { t } = useTranslation('lessons');
   const lesson = useLesson(slug);
   // Its terms link from the lesson's prose; without it (still loading, or failed) none do.
@@ -87,6 +89,7 @@ export function LessonPage({ slug, blocks, reader }: LessonPageProps) {
           diagrams={data.diagrams}
           showSpeakerNotes={notesAllowed && instructor.enabled}
           glossaryTerms={glossaryTerms}
+          classQuestion={classQuestion}
         />
       </div>
 

@@ -5,13 +5,16 @@
  *
  * - `<details><summary>…</summary> … </details>` for "Check yourself" answers
  *   (both tags and `open` are already in the default schema);
- * - `<details class="speaker-notes">` for instructor notes: the one class allowed on `details`.
+ * - `<details class="speaker-notes">` for instructor notes: the one class allowed on `details`;
+ * - `<div class="class-question" data-question="N">`, which the server puts before each
+ *   answer of Check yourself in classroom mode: where the class's answers go.
  *
  * Scripts, event handlers (`onerror=`), `style`, iframes and `javascript:` links are removed.
  */
 import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 
 export const SPEAKER_NOTES_CLASS = 'speaker-notes';
+export const CLASS_QUESTION_CLASS = 'class-question';
 
 const defaultAttributes = defaultSchema.attributes ?? {};
 
@@ -21,5 +24,6 @@ export const lessonSanitizeSchema: SanitizeSchema = {
   attributes: {
     ...defaultAttributes,
     details: [...(defaultAttributes.details ?? []), ['className', SPEAKER_NOTES_CLASS]],
+    div: [...(defaultAttributes.div ?? []), ['className', CLASS_QUESTION_CLASS], ['dataQuestion', /^\d{1,3}$/]],
   },
 };
