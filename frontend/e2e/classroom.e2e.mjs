@@ -1,3 +1,4 @@
+/* global window, document, requestAnimationFrame */
 // End-to-end: a class taught live, in real Chromium against the real course in classroom mode
 // (`make test-compose` runs it on the hosting stack, docker-compose.yml, the stack its other
 // tests use: backend/tests/compose/test_compose_stack.py). Four people at once, each
@@ -48,7 +49,7 @@ const { newPerson, withFailureScreenshots, assertNoConsoleErrors } = classroomBr
 async function openLessonWidget(page, base = BASE_URL, { fresh = true } = {}) {
   await page.goto(`${base}${LESSON_PATH}`, { waitUntil: 'domcontentloaded' });
   await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
-  const widget = page.locator('section.experiment').first();
+  const widget = page.locator('.prose section.experiment').first(); // not the follow panel's
   // Diagrams wait for the reader the same way: scroll to the widget's own placeholder.
   const placeholder = page.getByTestId('not-yet-loaded').filter({ hasText: 'Benchmark widget' }).first();
   await widget.or(placeholder).first().waitFor({ timeout: 15_000 }); // the lesson's Markdown is drawn
@@ -215,6 +216,36 @@ async function classroom() {
     await student.panel.waitFor({ timeout: 15_000 });
     await waitForText(student.page.getByTestId('follow-title'), (t) => t.length > 0, `${student.name}'s panel names it`);
   }
+  // Presented before its run, the experiment shows its recorded reference: a chart already.
+  for (const student of students) {
+    await student.panel.getByTestId('presented-reference').getByTestId('qps-chart').waitFor({ timeout: 15_000 });
+  }
+  // Docked at 1366 px, the panel covers neither the lesson's experiment nor the header's controls.
+  await openLessonWidget(linus, BASE_URL, { fresh: false });
+  const layout = await linus.evaluate(async () => {
+    const box = (selector) => document.querySelector(selector)?.getBoundingClientRect();
+    const widget = box('.prose section.experiment');
+    // The header's controls, at the top of the page, where the reader finds them.
+    window.scrollTo(0, 0);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const panel = box('[data-testid="follow-panel"]');
+    const header = box('.site-header');
+    const language = document.querySelector('.site-header select');
+    const at = language?.getBoundingClientRect();
+    const onTop = at ? document.elementFromPoint(at.left + at.width / 2, at.top + at.height / 2) : null;
+    const stuck = [...document.querySelectorAll('[data-testid="live-strip"] button')].at(-1);
+    const hand = stuck?.getBoundingClientRect();
+    const handFree = hand ? document.elementFromPoint(hand.left + hand.width / 2, hand.top + hand.height / 2) === stuck : false;
+    return { panelLeft: panel?.left, panelTop: panel?.top, widgetRight: widget?.right, headerBottom: header?.bottom, languageFree: onTop === language, handFree };
+  });
+  assert.ok(layout.widgetRight <= layout.panelLeft + 1, `the experiment ends (${layout.widgetRight}) before the panel begins (${layout.panelLeft})`);
+  assert.ok(layout.panelTop >= layout.headerBottom - 1, `the panel starts (${layout.panelTop}) under the header (${layout.headerBottom})`);
+  assert.ok(layout.languageFree, "the header's language switch is not under the panel");
+  assert.ok(layout.handFree, "the banner's I'm stuck is not under the panel");
+  await linus.screenshot({ path: join(ARTIFACTS, 'classroom-follow-panel-docked.png') });
+  await linus.goto(`${BASE_URL}/#/`, { waitUntil: 'domcontentloaded' });
+  students[1].panel = linus.getByTestId('follow-panel');
+  await students[1].panel.waitFor({ timeout: 15_000 });
   await pressRunLive(teacherLesson, teacherWidget);
   // The panels fill as the instructor's run measures, on whatever page each student is.
   for (const student of students) {

@@ -15,6 +15,7 @@ from c10klab.classroom.schemas import (
     BoardPoint,
     BoardResult,
     BoardSpread,
+    PersonBrief,
     PointSpread,
     Spread,
 )
@@ -27,6 +28,12 @@ from c10klab.sweeps.figures import single_verdict, with_host_noise
 from c10klab.sweeps.schemas import Point
 from c10klab.sweeps.service import point_of, run_figures
 from c10klab.sweeps.store import Sweep, SweepStore
+
+
+def counts(valid: bool | None, stable: bool | None) -> bool:
+    """Whether a result counts in the class's spread: valid and not disturbed while measured
+    (stable unknown, as for a recording made before it was judged, counts)."""
+    return bool(valid) and stable is not False
 
 
 def spread(values: Iterable[float | None]) -> Spread | None:
@@ -147,6 +154,7 @@ def _experiment(
     runs: list[Run],
     runs_by_id: dict[str, Run],
     sweeps: list[Sweep],
+    students: list[PersonBrief],
 ) -> BoardExperiment:
     key = (lesson, block.key)
     results: list[BoardResult] = []
@@ -159,12 +167,15 @@ def _experiment(
         against = with_host_noise(run_figures(recorded), noise) if recorded else None
         for owner, run in _latest_runs(runs, key).items():
             results.append(_run_result(names.get(owner, owner), owner, run, against))
-        valid = [r for r in results if r.valid]
+        counted = [r for r in results if counts(r.valid, r.stable)]
         spread_of = BoardSpread(
-            qps=spread(r.qps for r in valid), p99_us=spread(r.p99_us for r in valid)
+            qps=spread(r.qps for r in counted),
+            p99_us=spread(r.p99_us for r in counted),
+            left_out=len(results) - len(counted),
         )
     else:
         by_point: dict[tuple[str, float], list[float | None]] = {}
+        left_out = 0
         for owner, (sweep, points) in _latest_sweeps(sweeps, runs_by_id, key).items():
             vary = sweep.request.get("vary")
             at = max(
@@ -173,8 +184,12 @@ def _experiment(
             )
             results.append(_series_result(names.get(owner, owner), owner, sweep.id, points, at))
             for p in points:
-                if p.valid:
+                if p.status != "done":
+                    continue
+                if counts(p.valid, p.stable):
                     by_point.setdefault((p.server, p.value), []).append(p.qps)
+                else:
+                    left_out += 1
         spread_of = BoardSpread(
             qps=None,
             p99_us=None,
@@ -183,6 +198,7 @@ def _experiment(
                 for (server, value), values in sorted(by_point.items())
                 if (qps := spread(values)) is not None
             ],
+            left_out=left_out,
         )
     reference = _reference(baseline)
     if vary is None and reference is not None and block.kind == "series" and baseline is not None:
@@ -198,6 +214,7 @@ def _experiment(
         reference=reference,
         results=sorted(results, key=lambda r: r.name.casefold()),
         spread=spread_of,
+        not_run=[s for s in students if s.id not in {r.person_id for r in results}],
     )
 
 
@@ -207,6 +224,7 @@ def build_board(content_dir: Path, people: PeopleStore, series: SweepStore, clas
     owners: set[str] = {r.owner_id for r in runs} | {s.owner_id for s in sweeps}
     names = people.names_of(sorted(owners))
     runs_by_id = {r.id: r for r in runs}
+    students = [PersonBrief(id=s.id, name=s.name) for s in people.students_of(class_id)]
     experiments = []
     for lesson in load_lessons(content_dir):
         recorded = read_baselines(content_dir, lesson.slug)
@@ -224,6 +242,7 @@ def build_board(content_dir: Path, people: PeopleStore, series: SweepStore, clas
                     runs,
                     runs_by_id,
                     sweeps,
+                    students,
                 )
             )
     return Board(experiments=experiments)

@@ -149,9 +149,15 @@ class PointSpread(BaseModel):
 
 
 class BoardSpread(BaseModel):
+    """Over the results that count: valid, and measured undisturbed (the course's verdicts:
+    an unstable result is left out as an invalid one is)."""
+
     qps: Spread | None
     p99_us: Spread | None
     points: list[PointSpread] = []
+    left_out: int = Field(
+        0, description="results (a series: points) left out: invalid, or unstable while measured"
+    )
 
 
 class BoardExperiment(BaseModel):
@@ -164,6 +170,9 @@ class BoardExperiment(BaseModel):
     reference: BoardResult | None
     results: list[BoardResult]
     spread: BoardSpread
+    not_run: list[PersonBrief] = Field(
+        [], description="the class's students with no finished result of it yet"
+    )
 
 
 class Board(BaseModel):

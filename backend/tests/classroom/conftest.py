@@ -88,13 +88,17 @@ def wait_until(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
 
 
 def result(
-    qps: float, p99_us: float = 900.0, valid: bool = True, sigma: float | None = None
+    qps: float,
+    p99_us: float = 900.0,
+    valid: bool = True,
+    sigma: float | None = None,
+    stable: bool = True,
 ) -> dict[str, Any]:
     """A finished run's result, with the figures the board and the CSV read; `sigma` is its
-    runner's host noise, if it knew it."""
+    runner's host noise, if it knew it; `stable` whether it was measured undisturbed."""
     noise = {"sigma": sigma, "runs": 10, "groups": 2, "measured_at": "2026-11-28T10:00:00+00:00"}
     return a_result(
-        qps, p99_us, valid, stable=True, host_noise=noise if sigma is not None else None
+        qps, p99_us, valid, stable=stable, host_noise=noise if sigma is not None else None
     )
 
 

@@ -28,8 +28,9 @@ def finish_next(
     p99_us: float = 900.0,
     valid: bool = True,
     sigma: float | None = None,
+    stable: bool = True,
 ) -> None:
-    figures = result(qps, p99_us, valid, sigma)
+    figures = result(qps, p99_us, valid, sigma, stable)
     course.store.finish(claim(course.store), "done", done(figures))
 
 
@@ -38,7 +39,9 @@ def test_the_board_puts_each_students_latest_result_beside_the_reference(course:
     klass = make_class(grace)
     key = experiments(course)[0]["key"]
     body = {"server": "c-epoll", "lesson": LESSON, "experiment": key}
-    ana, bo, cy = (course.student(klass["join_code"], n) for n in ("Ana", "Bo", "Cy"))
+    ana, bo, cy, di, _eve = (
+        course.student(klass["join_code"], n) for n in ("Ana", "Bo", "Cy", "Di", "Eve")
+    )
     ana.post("/api/runs", json=body)
     finish_next(course, 1000)
     ana.post("/api/runs", json=body)  # her latest counts
@@ -47,6 +50,8 @@ def test_the_board_puts_each_students_latest_result_beside_the_reference(course:
     finish_next(course, 2000)
     cy.post("/api/runs", json=body)
     finish_next(course, 9, valid=False)  # shown, not counted in the spread
+    di.post("/api/runs", json=body)
+    finish_next(course, 7000, stable=False)  # disturbed while measured: not counted either
     ana.post("/api/runs", json={"server": "c-epoll"})  # no experiment: not on the board
     finish_next(course, 50_000)
 
@@ -58,9 +63,12 @@ def test_the_board_puts_each_students_latest_result_beside_the_reference(course:
         ("Ana", 3000, True),
         ("Bo", 2000, True),
         ("Cy", 9, False),
+        ("Di", 7000, True),
     ]
     assert entry["results"][0]["p99_us"] == 500
     assert entry["spread"]["qps"] == {"median": 2500, "min": 2000, "max": 3000, "count": 2}
+    assert entry["spread"]["left_out"] == 2  # Cy's invalid result and Di's unstable one
+    assert [s["name"] for s in entry["not_run"]] == ["Eve"]
     reference = entry["reference"]
     assert reference["name"] == "reference" and reference["person_id"] is None
     assert reference["qps"] > 0  # content/baselines' recording of this very block

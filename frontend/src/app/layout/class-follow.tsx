@@ -12,6 +12,7 @@ import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
 // lesson's JavaScript, so it loads when something is presented, as lesson pages load it.
 const PresentedRun = lazy(async () => ({ default: (await import('@/features/bench')).PresentedRun }));
 const PresentedSweep = lazy(async () => ({ default: (await import('@/features/bench')).PresentedSweep }));
+const PresentedReference = lazy(async () => ({ default: (await import('@/features/bench')).PresentedReference }));
 
 function LazyPresentedRun({ runId, frames }: { runId: string; frames: RunEventFrame[] }) {
   const { t } = useTranslation();
@@ -37,6 +38,14 @@ function renderRun(runId: string, frames: RunEventFrame[]) {
 
 function renderSweep(sweep: Sweep) {
   return <LazyPresentedSweep sweep={sweep} />;
+}
+
+function renderReference(lesson: string, experiment: string) {
+  return (
+    <Suspense fallback={null}>
+      <PresentedReference lesson={lesson} experiment={experiment} />
+    </Suspense>
+  );
 }
 
 /**
@@ -80,6 +89,7 @@ export function ClassFollow({ classId }: { classId: string }) {
         sweep={stream.sweep}
         renderRun={renderRun}
         renderSweep={renderSweep}
+        renderReference={renderReference}
       />
     </>
   );

@@ -158,7 +158,7 @@ export function RunResultsTable({ experiment, onSpotlight, spotlighting }: Table
             <Trans
               t={t}
               i18nKey="table.spread"
-              values={{ valid: spread.qps?.count ?? 0 }}
+              values={{ counted: spread.qps?.count ?? 0, leftOut: spread.left_out }}
               components={{ muted: <span className="board-experiment__lesson" /> }}
             />
           </th>

@@ -41,7 +41,9 @@ describe('ClassBoard', () => {
     expect(within(run).getByText(/^Against the reference: each student’s requests per second/)).toBeInTheDocument();
     expect(within(run).getByText(/· 2 results$/)).toBeInTheDocument();
     expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('reference (recorded)');
-    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('Spread (1 valid)');
+    // Linus's invalid run is left out of the spread, and said to be; Cy has not run it yet.
+    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('Spread (1 counted; 1 left out: invalid or disturbed)');
+    expect(within(run).getByTestId('board-not-run')).toHaveTextContent('Not run yet: Cy');
     expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('50,000 (50,000 – 50,000)');
     // Read-only: nobody spotlights from a student's board; each name opens that student's run.
     expect(within(run).queryByRole('button', { name: /Spotlight/ })).not.toBeInTheDocument();
@@ -101,7 +103,8 @@ describe('ClassBoard', () => {
       ['Linus', 'c-epoll', '30,000', '120 µs', '2.00 ms', '—', '✗ 无效', '聚焦'],
     ]);
     expect(within(run).getByTestId('board-reference-row')).toHaveTextContent('参考结果（预先录制）');
-    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('分布（1 个有效）中位数（最小 – 最大）');
+    expect(within(run).getByTestId('board-spread-row')).toHaveTextContent('分布（计入 1 个；1 个未计入：无效或受到干扰）中位数（最小 – 最大）');
+    expect(within(run).getByTestId('board-not-run')).toHaveTextContent('还没有运行（1 人）：Cy');
     expect(within(run).getByRole('button', { name: '聚焦 Linus' })).toBeInTheDocument();
     expect(within(run).getByRole('button', { name: '展示此实验' })).toBeInTheDocument();
     expect(within(run).getByRole('group', { name: '导出“epoll at 100 connections”的结果' })).toBeInTheDocument();

@@ -114,6 +114,11 @@ function BoardExperimentCard({ classId, experiment, canSpotlight }: CardProps) {
         </div>
       ) : null}
       <Table experiment={experiment} onSpotlight={canSpotlight ? spotlight : undefined} spotlighting={present.isPending} />
+      {experiment.not_run.length > 0 ? (
+        <p className="board-experiment__not-run" data-testid="board-not-run">
+          {t('board.notRun', { count: experiment.not_run.length, names: experiment.not_run.map((s) => s.name).join(', ') })}
+        </p>
+      ) : null}
       <ActionError error={present.error} />
     </section>
   );

@@ -86,6 +86,22 @@ describe('FollowPanel', () => {
     expect(screen.getByTestId('follow-body')).toBeInTheDocument();
   });
 
+  it('draws the recorded reference of an experiment presented before its run', () => {
+    const renderReference = vi.fn((lesson: string, experiment: string) => <p data-testid="reference-body">{`${lesson} ${experiment}`}</p>);
+    renderWithProviders(
+      <FollowPanel
+        presentation={present({ run_id: null, experiment: 'abc123' })}
+        runFrames={[]}
+        sweep={null}
+        renderRun={vi.fn()}
+        renderSweep={vi.fn()}
+        renderReference={renderReference}
+      />,
+    );
+    expect(screen.getByTestId('follow-body')).toHaveTextContent('Not run yet: here is the recorded reference.');
+    expect(screen.getByTestId('reference-body')).toHaveTextContent('01-c10k-problem abc123');
+  });
+
   it('points to the lesson when only a lesson is presented', () => {
     renderPanel(present({ experiment: null, title: 'The C10K problem', run_id: null }));
     expect(screen.getByTestId('follow-title')).toHaveTextContent('The C10K problem');

@@ -21,6 +21,8 @@ export interface FollowPanelProps {
   renderRun: (runId: string, frames: RunEventFrame[]) => ReactNode;
   /** Draws a presented sweep's table and charts. */
   renderSweep: (sweep: Sweep) => ReactNode;
+  /** Draws an experiment presented before its run: its recorded reference. */
+  renderReference?: (lesson: string, experiment: string) => ReactNode;
 }
 
 /** A presentation is new when any of this changes: presenting again replaces it. */
@@ -33,7 +35,7 @@ function identity(p: Presentation): string {
  * presents something, so every student sees the same run or sweep while it is discussed.
  * The student may minimise it; the next presentation opens it again.
  */
-export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderSweep }: FollowPanelProps) {
+export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderSweep, renderReference }: FollowPanelProps) {
   const { t } = useTranslation('classroom');
   // Which presentation was minimised: a new one is shown open again without an effect.
   const [minimisedFor, setMinimisedFor] = useState<string | null>(null);
@@ -75,7 +77,14 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
             </Link>
           </p>
           <ErrorBoundary name={t('follow.boundary')}>
-            <PresentedBody presentation={presentation} runFrames={runFrames} sweep={sweep} renderRun={renderRun} renderSweep={renderSweep} />
+            <PresentedBody
+              presentation={presentation}
+              runFrames={runFrames}
+              sweep={sweep}
+              renderRun={renderRun}
+              renderSweep={renderSweep}
+              renderReference={renderReference}
+            />
           </ErrorBoundary>
         </div>
       )}
@@ -83,11 +92,27 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
   );
 }
 
-function PresentedBody({ presentation, runFrames, sweep, renderRun, renderSweep }: FollowPanelProps & { presentation: Presentation }) {
+function PresentedBody({
+  presentation,
+  runFrames,
+  sweep,
+  renderRun,
+  renderSweep,
+  renderReference,
+}: FollowPanelProps & { presentation: Presentation }) {
   const { t } = useTranslation('classroom');
   if (presentation.run_id !== null) return <>{renderRun(presentation.run_id, runFrames)}</>;
   if (presentation.sweep_id !== null) {
     return sweep ? <>{renderSweep(sweep)}</> : <Loading label={t('follow.waitingSweep')} />;
+  }
+  if (presentation.experiment && renderReference) {
+    // Before the run: the reference, so there is a chart to look at while it is explained.
+    return (
+      <>
+        <p>{t('follow.beforeRun')}</p>
+        {renderReference(presentation.lesson, presentation.experiment)}
+      </>
+    );
   }
   return <p>{t('follow.lessonOnly')}</p>;
 }

@@ -177,6 +177,12 @@ export type BoardExperiment = {
      * Lesson Title
      */
     lesson_title: string;
+    /**
+     * Not Run
+     *
+     * the class's students with no finished result of it yet
+     */
+    not_run?: Array<PersonBrief>;
     reference: BoardResult | null;
     /**
      * Results
@@ -283,8 +289,17 @@ export type BoardResult = {
 
 /**
  * BoardSpread
+ *
+ * Over the results that count: valid, and measured undisturbed (the course's verdicts:
+ * an unstable result is left out as an invalid one is).
  */
 export type BoardSpread = {
+    /**
+     * Left Out
+     *
+     * results (a series: points) left out: invalid, or unstable while measured
+     */
+    left_out?: number;
     p99_us: Spread | null;
     /**
      * Points

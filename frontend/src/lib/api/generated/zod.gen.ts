@@ -1505,8 +1505,12 @@ export const zPointSpread = z.object({
 
 /**
  * BoardSpread
+ *
+ * Over the results that count: valid, and measured undisturbed (the course's verdicts:
+ * an unstable result is left out as an invalid one is).
  */
 export const zBoardSpread = z.object({
+    left_out: z.int().optional().default(0),
     p99_us: zSpread.nullable(),
     points: z.array(zPointSpread).optional().default([]),
     qps: zSpread.nullable()
@@ -1520,6 +1524,7 @@ export const zBoardExperiment = z.object({
     kind: z.enum(['run', 'series']),
     lesson: z.string(),
     lesson_title: z.string(),
+    not_run: z.array(zPersonBrief).optional().default([]),
     reference: zBoardResult.nullable(),
     results: z.array(zBoardResult),
     spread: zBoardSpread,
