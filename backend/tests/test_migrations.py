@@ -67,10 +67,10 @@ def test_a_store_made_before_alembic_upgrades_in_place(tmp_path: Path) -> None:
     assert [c for c in changes if not same_in_sqlite(c)] == []
     # Every row of every table kept, but the single runner's heartbeat: news for seconds only,
     # replaced by the runners table (revision 0002). Variants (revision 0004) and assignments
-    # (0007) are new, and so are the live-class tools' tables (0010).
+    # (0007) are new, and so are the live-class tools' tables (0010) and class_staff (0011).
     assert before.pop("runner_status") == 1
     new = ("runners", "variants", "assignments", "hands", "class_timers", "announcements")
-    new += ("question_answers", "revealed_questions")
+    new += ("question_answers", "revealed_questions", "class_staff")  # 0011
     assert row_counts(runs.engine) == before | dict.fromkeys(new, 0)
     assert people.signing_secret() == secret  # sessions signed before stay valid
     barbara = people.instructor_login("barbara")

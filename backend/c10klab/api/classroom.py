@@ -48,7 +48,7 @@ from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, NotFound
 from c10klab.people import service as people_service
-from c10klab.people.access import member_class, taught_class
+from c10klab.people.access import STAFF, member_class, taught_class
 from c10klab.people.schemas import ClassOut, PersonalCode
 from c10klab.sse import stream_doc
 
@@ -69,7 +69,7 @@ classes = APIRouter(prefix="/classes/{class_id}", dependencies=[Depends(require_
 @classes.get("")
 def get_class(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassOut:
     klass = member_class(people, person, class_id)
-    return people_service.class_out(people, store, klass, for_student=person.kind == "student")
+    return people_service.class_out(people, store, klass, person)
 
 
 @classes.get("/roster")
@@ -81,7 +81,7 @@ def roster(
     classroom: ClassroomDep,
     settings: SettingsDep,
 ) -> list[RosterEntry]:
-    taught_class(people, person, class_id)
+    taught_class(people, person, class_id, STAFF)
     return service.roster(people, store, classroom, settings.content_dir, class_id)
 
 
@@ -101,7 +101,7 @@ def new_personal_code(
 ) -> PersonalCode:
     """A new personal code for a student who lost theirs (their old one stops working): with
     it and the join code they come back on any device."""
-    klass = taught_class(people, person, class_id)
+    klass = taught_class(people, person, class_id, STAFF)
     return PersonalCode(personal_code=people_service.new_personal_code(people, klass, student_id))
 
 
@@ -115,7 +115,7 @@ def readmit_student(class_id: str, student_id: str, person: PersonDep, people: P
 def class_queue(
     class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep
 ) -> ClassQueue:
-    taught_class(people, person, class_id)
+    taught_class(people, person, class_id, STAFF)
     runs = service.queue(people, sweeps, class_id)
     return ClassQueue(paused=sweeps.runs.is_held(class_id), runs=runs)
 
@@ -125,14 +125,14 @@ def pause(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) 
     """Hold the class's waiting runs (a running one finishes): hands off while I explain."""
     klass = taught_class(people, person, class_id)
     store.hold_class(class_id)
-    return people_service.class_out(people, store, klass)
+    return people_service.class_out(people, store, klass, person)
 
 
 @classes.post("/resume")
 def resume(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep) -> ClassOut:
     klass = taught_class(people, person, class_id)
     store.release_class(class_id)
-    return people_service.class_out(people, store, klass)
+    return people_service.class_out(people, store, klass, person)
 
 
 @classes.get(
@@ -143,7 +143,7 @@ def resume(class_id: str, person: PersonDep, people: PeopleDep, store: StoreDep)
 def export_csv(
     class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep, settings: SettingsDep
 ) -> Response:
-    klass = taught_class(people, person, class_id)
+    klass = taught_class(people, person, class_id, STAFF)
     text = class_csv(settings.content_dir, people, sweeps, class_id)
     return Response(
         content=text,
@@ -177,7 +177,7 @@ def present(
 ) -> PresentationOut:
     """Show an experiment, a run or a sweep to the whole class (in place of what was shown)."""
     klass = taught_class(people, person, class_id)
-    shown = service.present(settings.content_dir, sweeps, classroom, klass, body)
+    shown = service.present(settings.content_dir, people, sweeps, classroom, klass, body)
     out = service.presentation_out(people, settings.content_dir, shown)
     assert out is not None
     return out
@@ -293,7 +293,7 @@ def lower_hand(
     class_id: str, student_id: str, person: PersonDep, people: PeopleDep, classroom: ClassroomDep
 ) -> None:
     """The instructor lowers a student's hand (helped, or it was a mistake)."""
-    taught_class(people, person, class_id)
+    taught_class(people, person, class_id, STAFF)
     if not classroom.lower_hand(class_id, student_id):
         raise NotFound(f"{student_id!r} has no hand up in this class")
 
@@ -463,7 +463,7 @@ def get_gradebook(
     grading: GraderDep,
 ) -> Gradebook:
     """Students × assigned exercises: passed or not, attempts, the newest answer."""
-    taught_class(people, person, class_id)
+    taught_class(people, person, class_id, STAFF)
     return gradebook.gradebook(people, classroom, grading, class_id)
 
 
@@ -479,7 +479,7 @@ def gradebook_csv(
     classroom: ClassroomDep,
     grading: GraderDep,
 ) -> Response:
-    klass = taught_class(people, person, class_id)
+    klass = taught_class(people, person, class_id, STAFF)
     book = gradebook.gradebook(people, classroom, grading, class_id)
     return Response(
         content=gradebook.gradebook_csv(book),

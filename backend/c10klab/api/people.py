@@ -8,7 +8,7 @@ from c10klab.api.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, S
 from c10klab.config import Settings
 from c10klab.errors import NotFound, Unauthenticated
 from c10klab.people import service
-from c10klab.people.access import require_instructor, taught_class
+from c10klab.people.access import OWNER, STAFF, require_instructor, taught_class
 from c10klab.people.join_links import join_links, origin_of
 from c10klab.people.schemas import (
     ClassBrief,
@@ -22,6 +22,8 @@ from c10klab.people.schemas import (
     LoginRequest,
     Me,
     PersonOut,
+    StaffOut,
+    StaffRequest,
 )
 from c10klab.people.store import Person
 
@@ -173,7 +175,7 @@ def create_class(
     _require_classroom(settings)
     require_instructor(person)
     klass = service.create_class(people, person, body.name, body.ends_at, body.results_days)
-    return service.class_out(people, store, klass)
+    return service.class_out(people, store, klass, person)
 
 
 @router.patch("/classes/{class_id}")
@@ -191,7 +193,37 @@ def update_class(
     taught_class(people, person, class_id)
     klass = people.set_results_days(class_id, body.results_days)
     assert klass is not None  # it was just read, and classes are never deleted
-    return service.class_out(people, store, klass)
+    return service.class_out(people, store, klass, person)
+
+
+@router.get("/classes/{class_id}/staff")
+def class_staff(
+    class_id: str, person: PersonDep, settings: SettingsDep, people: PeopleDep
+) -> list[StaffOut]:
+    """Who teaches the class: its own instructor, then its co-teachers and assistants."""
+    _require_classroom(settings)
+    return service.staff_list(people, taught_class(people, person, class_id, STAFF))
+
+
+@router.put("/classes/{class_id}/staff")
+def add_class_staff(
+    class_id: str, body: StaffRequest, person: PersonDep, settings: SettingsDep, people: PeopleDep
+) -> StaffOut:
+    """The class's own instructor adds an instructor account as a co-teacher or a teaching
+    assistant (again: changes their role)."""
+    _require_classroom(settings)
+    klass = taught_class(people, person, class_id, OWNER)
+    return service.add_staff(people, klass, body.name, body.role)
+
+
+@router.delete("/classes/{class_id}/staff/{person_id}", status_code=204)
+def remove_class_staff(
+    class_id: str, person_id: str, person: PersonDep, settings: SettingsDep, people: PeopleDep
+) -> None:
+    _require_classroom(settings)
+    klass = taught_class(people, person, class_id, OWNER)
+    if not people.remove_staff(klass.id, person_id):
+        raise NotFound(f"{person_id!r} is not on this class's staff; GET …/staff lists them")
 
 
 @router.get("/classes/{class_id}/join-links")
@@ -202,7 +234,7 @@ def class_join_links(
     host's owner set one, else the address this browser used unless it names the host itself,
     then the host's network addresses; with a warning when none could work off the host."""
     _require_classroom(settings)
-    klass = taught_class(people, person, class_id)
+    klass = taught_class(people, person, class_id, STAFF)
     origin = origin_of(request.url.scheme, request.headers.get("host", "localhost"))
     return join_links(settings, origin, service.show_code(klass.join_code))
 
@@ -215,7 +247,7 @@ def end_class(
     waiting are cancelled; what ran stays, for the instructor to read."""
     _require_classroom(settings)
     klass = taught_class(people, person, class_id)
-    return service.class_out(people, store, service.end_class(people, store, klass))
+    return service.class_out(people, store, service.end_class(people, store, klass), person)
 
 
 @router.get("/classes")
@@ -224,4 +256,4 @@ def list_classes(
 ) -> list[ClassOut]:
     _require_classroom(settings)
     require_instructor(person)
-    return [service.class_out(people, store, k) for k in people.classes_of(person.id)]
+    return [service.class_out(people, store, k, person) for k in people.classes_of(person.id)]

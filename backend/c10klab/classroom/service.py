@@ -148,9 +148,9 @@ def queue(people: PeopleStore, sweeps: SweepStore, class_id: str) -> list[QueueE
 
 
 def _owner_in_class(
-    sweeps: SweepStore, klass: Class, run_id: str | None, sweep_id: str | None
+    people: PeopleStore, sweeps: SweepStore, klass: Class, run_id: str | None, sweep_id: str | None
 ) -> str | None:
-    """Whose run or sweep is to be presented; it must be the class's or its instructor's."""
+    """Whose run or sweep is to be presented; it must be the class's or its teachers'."""
     if run_id is not None:
         run = sweeps.runs.get_run(run_id)
         if run is None:
@@ -163,13 +163,14 @@ def _owner_in_class(
         owner, class_id = sweep.owner_id, sweep.class_id
     else:
         return None
-    if owner != klass.instructor_id and class_id != klass.id:
+    if class_id != klass.id and people.staff_role(klass.id, owner) is None:
         raise InvalidRequest("you can present your own runs and those of this class only")
     return owner
 
 
 def present(
     content_dir: Path,
+    people: PeopleStore,
     sweeps: SweepStore,
     classroom: ClassroomStore,
     klass: Class,
@@ -181,7 +182,7 @@ def present(
         _, block = find_experiment(content_dir, body.lesson, body.experiment)
     except NotFound as missing:
         raise InvalidRequest(missing.message) from missing
-    owner = _owner_in_class(sweeps, klass, body.run_id, body.sweep_id)
+    owner = _owner_in_class(people, sweeps, klass, body.run_id, body.sweep_id)
     title = (
         body.title or (block.title if block else None) or lesson_titles(content_dir)[body.lesson]
     )
@@ -191,7 +192,8 @@ def present(
         title=title,
         run_id=body.run_id,
         sweep_id=body.sweep_id,
-        spotlight_id=owner if owner not in (None, klass.instructor_id) else None,
+        # A student's run is in the spotlight, named; a teacher's is the class's lesson.
+        spotlight_id=owner if owner and people.staff_role(klass.id, owner) is None else None,
         started_at=now_iso(),
     )
     classroom.present(klass.id, shown)
@@ -261,7 +263,7 @@ class StateReader:
             found = self.sweeps.get_sweep(shown.sweep_id)
             sweep = sweep_out(self.sweeps, found) if found else None
         return ClassState(
-            class_=people_service.class_out(self.people, self.store, klass, for_student=True),
+            class_=people_service.class_out(self.people, self.store, klass),
             presentation=self._presentation(class_id, shown),
             ended=klass.ended_at is not None,
             run_events=events,

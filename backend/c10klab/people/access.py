@@ -3,14 +3,20 @@
 - solo mode: one implicit person who owns and sees everything;
 - a student: sees their own runs and sweeps and their classmates' (a permalink shared in the
   class opens for everyone in it), cancels only their own;
-- an instructor: sees and cancels their own, and everything of the classes they teach.
+- an instructor: sees and cancels their own, and everything of the classes they teach, as the
+  class's own instructor or on its staff.
+
+Within a class, what an instructor may do follows their role (docs/ARCHITECTURE.md, "Roles"):
+its own instructor everything; a co-teacher everything but managing the staff; a teaching
+assistant sees everything of it and helps students (lowers hands, hands out a new personal
+code, cancels a run) but changes nothing of the class itself.
 """
 
 from typing import NoReturn
 
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, NotFound
-from c10klab.people.store import Class, PeopleStore, Person
+from c10klab.people.store import Class, PeopleStore, Person, StaffRole
 from c10klab.runs.store import Admission, Scope
 
 
@@ -44,7 +50,10 @@ def may_view(people: PeopleStore, person: Person, owner_id: str, class_id: str |
     if class_id is not None:
         return person.class_id == class_id
     klass = people.get_class(person.class_id)
-    return klass is not None and klass.instructor_id == owner_id
+    if klass is None:
+        return False
+    # The class's own instructor's runs, and its staff's: what they show the class.
+    return klass.instructor_id == owner_id or people.staff_role(klass.id, owner_id) is not None
 
 
 def require_viewer(
@@ -83,12 +92,31 @@ def require_instructor(person: Person) -> None:
         raise Forbidden("only an instructor can do this; log in as one")
 
 
-def taught_class(people: PeopleStore, person: Person, class_id: str) -> Class:
-    """The class, for its own instructor: 403 for a student, 404 for anyone else's class."""
+# Who may do what in a class, by role.
+OWNER: frozenset[StaffRole] = frozenset({"owner"})
+TEACHERS: frozenset[StaffRole] = frozenset({"owner", "co-teacher"})
+STAFF: frozenset[StaffRole] = frozenset({"owner", "co-teacher", "assistant"})
+
+ROLE_WORDS: dict[StaffRole, str] = {
+    "owner": "its instructor",
+    "co-teacher": "a co-teacher",
+    "assistant": "a teaching assistant",
+}
+
+
+def taught_class(
+    people: PeopleStore, person: Person, class_id: str, allowed: frozenset[StaffRole] = TEACHERS
+) -> Class:
+    """The class, for those who teach it in a role `allowed`: 403 for a student, 404 for an
+    instructor who has no part in it, 403 naming the role for staff whose role may not."""
     require_instructor(person)
     klass = people.get_class(class_id)
-    if klass is None or klass.instructor_id != person.id:
+    role = people.staff_role(class_id, person.id) if klass else None
+    if klass is None or role is None:
         raise NotFound(f"you teach no class {class_id!r}; GET /api/classes lists yours")
+    if role not in allowed:
+        who = " or ".join(sorted(ROLE_WORDS[r] for r in allowed))
+        raise Forbidden(f"you are {ROLE_WORDS[role]} of this class: only {who} can do this")
     return klass
 
 
@@ -100,7 +128,7 @@ def member_class(people: PeopleStore, person: Person, class_id: str) -> Class:
         klass = people.get_class(class_id)
         assert klass is not None  # a student's class exists: classes are never deleted
         return klass
-    return taught_class(people, person, class_id)
+    return taught_class(people, person, class_id, STAFF)
 
 
 def admission_for(person: Person, settings: Settings) -> Admission:

@@ -86,6 +86,9 @@ class ClassOut(BaseModel):
     )
     paused: bool = False
     students: int
+    role: Literal["owner", "co-teacher", "assistant"] | None = Field(
+        None, description="the asking instructor's part in the class; null for a student"
+    )
 
 
 class PersonOut(BaseModel):
@@ -166,3 +169,19 @@ class JoinLinks(BaseModel):
         description="why the link shown could only work on the host itself: the course listens "
         "on 127.0.0.1 only (set C10K_HOST=0.0.0.0), or the host has no network address",
     )
+
+
+class StaffRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=100, description="an instructor account's name")
+    role: Literal["co-teacher", "assistant"] = Field(
+        description="co-teacher: everything but managing the staff; assistant: sees "
+        "everything, helps students (lowers hands, new personal codes, cancels runs)"
+    )
+
+
+class StaffOut(BaseModel):
+    id: str
+    name: str
+    role: Literal["owner", "co-teacher", "assistant"]

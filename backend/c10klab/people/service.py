@@ -29,8 +29,16 @@ from c10klab.errors import (
     TooManyRequests,
     Unauthenticated,
 )
-from c10klab.people.schemas import ClassOut, SignedOut
-from c10klab.people.store import Class, NameTaken, PeopleStore, Person, Student, name_key
+from c10klab.people.schemas import ClassOut, SignedOut, StaffOut
+from c10klab.people.store import (
+    Class,
+    NameTaken,
+    PeopleStore,
+    Person,
+    StaffRole,
+    Student,
+    name_key,
+)
 from c10klab.runs.store import RunStore
 
 COOKIE = "c10k_session"
@@ -500,13 +508,15 @@ def end_class(people: PeopleStore, store: RunStore, klass: Class) -> Class:
 
 
 def class_out(
-    people: PeopleStore, store: RunStore, klass: Class, for_student: bool = False
+    people: PeopleStore, store: RunStore, klass: Class, asker: Person | None = None
 ) -> ClassOut:
-    """A class as the API shows it; a student is not shown the join code."""
+    """A class as the API shows it, to `asker` (None: the class stream, every member's copy):
+    only those who teach it see the join code, and each instructor their role."""
+    role = people.staff_role(klass.id, asker.id) if asker and asker.kind == "instructor" else None
     return ClassOut(
         id=klass.id,
         name=klass.name,
-        join_code="" if for_student else show_code(klass.join_code),
+        join_code=show_code(klass.join_code) if role else "",
         created_at=klass.created_at,
         ends_at=klass.ends_at,
         ended_at=klass.ended_at,
@@ -514,4 +524,28 @@ def class_out(
         results_until=results_until(klass),
         paused=store.is_held(klass.id),
         students=people.count_students(klass.id),
+        role=role,
     )
+
+
+def add_staff(people: PeopleStore, klass: Class, name: str, role: StaffRole) -> StaffOut:
+    """An instructor account joins the class's staff in `role` (again: their role changes)."""
+    found = people.instructor_login(name)
+    if found is None:
+        raise NotFound(
+            f"name: no instructor is named {name.strip()!r}; the host's owner adds one with "
+            "`python -m c10klab instructor add NAME`"
+        )
+    person = found[0]
+    if person.id == klass.instructor_id:
+        raise InvalidRequest(f"name: {person.name!r} is the class's own instructor already")
+    people.set_staff(klass.id, person.id, role)
+    return StaffOut(id=person.id, name=person.name, role=role)
+
+
+def staff_list(people: PeopleStore, klass: Class) -> list[StaffOut]:
+    """The class's own instructor first, then its staff in the order added."""
+    owner = people.names_of([klass.instructor_id]).get(klass.instructor_id, "")
+    return [StaffOut(id=klass.instructor_id, name=owner, role="owner")] + [
+        StaffOut(id=p.id, name=p.name, role=role) for p, role in people.staff_of(klass.id)
+    ]

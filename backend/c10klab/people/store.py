@@ -5,14 +5,23 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Row, delete, func, select, update
+from sqlalchemy import Row, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from c10klab.db import Database, from_row, now_iso, unix_now
 from c10klab.news import announce, class_topic
-from c10klab.people.tables import classes, login_attempts, people, sessions, site_secrets
+from c10klab.people.tables import (
+    class_staff,
+    classes,
+    login_attempts,
+    people,
+    sessions,
+    site_secrets,
+)
 
 PersonKind = Literal["solo", "instructor", "student"]
+# Who teaches a class: its own instructor, and the staff they add beside them.
+StaffRole = Literal["owner", "co-teacher", "assistant"]
 
 
 @dataclass(frozen=True)
@@ -305,12 +314,62 @@ class PeopleStore(Database):
         return from_row(Class, row) if row else None
 
     def classes_of(self, instructor_id: str) -> list[Class]:
+        """The classes an instructor teaches, their own and those they are staff of, newest
+        first."""
+        staffed = select(class_staff.c.class_id).where(class_staff.c.person_id == instructor_id)
         rows = self.rows(
             select(classes)
-            .where(classes.c.instructor_id == instructor_id)
+            .where(or_(classes.c.instructor_id == instructor_id, classes.c.id.in_(staffed)))
             .order_by(classes.c.created_at.desc())
         )
         return [from_row(Class, r) for r in rows]
+
+    # --- a class's staff ----------------------------------------------------------------------
+
+    def staff_role(self, class_id: str, person_id: str) -> StaffRole | None:
+        """An instructor's role in a class: its own, co-teacher, assistant, or None."""
+        klass = self.get_class(class_id)
+        if klass is None:
+            return None
+        if klass.instructor_id == person_id:
+            return "owner"
+        role = self.first_row(
+            select(class_staff.c.role).where(
+                class_staff.c.class_id == class_id, class_staff.c.person_id == person_id
+            )
+        )
+        return role.role if role else None
+
+    def set_staff(self, class_id: str, person_id: str, role: StaffRole) -> None:
+        with self.write() as db:
+            db.execute(
+                self.upsert(
+                    class_staff,
+                    {"class_id": class_id, "person_id": person_id, "role": role,
+                     "added_at": now_iso()},
+                    key=["class_id", "person_id"],
+                    changes={"role": role},
+                )
+            )  # fmt: skip
+
+    def remove_staff(self, class_id: str, person_id: str) -> bool:
+        with self.write() as db:
+            gone = db.execute(
+                delete(class_staff).where(
+                    class_staff.c.class_id == class_id, class_staff.c.person_id == person_id
+                )
+            ).rowcount
+        return bool(gone)
+
+    def staff_of(self, class_id: str) -> list[tuple[Person, StaffRole]]:
+        """The class's staff beside its own instructor, in the order they were added."""
+        rows = self.rows(
+            select(people, class_staff.c.role)
+            .join(class_staff, class_staff.c.person_id == people.c.id)
+            .where(class_staff.c.class_id == class_id)
+            .order_by(class_staff.c.added_at)
+        )
+        return [(_person(r), r.role) for r in rows]
 
     def count_students(self, class_id: str) -> int:
         with self.connect() as db:

@@ -65,6 +65,18 @@ classes = Table(
     Column("results_days", Integer, nullable=False, server_default="7"),
 )
 
+# The instructors who teach a class beside its own: co-teachers (all its instructor may do but
+# managing its staff) and teaching assistants (see everything, help students: docs/ARCHITECTURE.md).
+class_staff = Table(
+    "class_staff",
+    metadata,
+    Column("class_id", Text, ForeignKey("classes.id"), primary_key=True),
+    Column("person_id", Text, ForeignKey("people.id"), primary_key=True),
+    Column("role", Text, nullable=False),
+    Column("added_at", Text, nullable=False),
+    CheckConstraint("role IN ('co-teacher', 'assistant')", name="class_staff_role"),
+)
+
 sessions = Table(
     "sessions",
     metadata,

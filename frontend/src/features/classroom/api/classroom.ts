@@ -20,6 +20,8 @@ import {
   liveSchema,
   personalCodeSchema,
   presentationSchema,
+  staffListSchema,
+  staffSchema,
   queueSchema,
   rosterSchema,
   type AssignRequest,
@@ -203,4 +205,20 @@ export function revealQuestion(id: string, lesson: string, question: number, rev
   return apiRequest(questionsPath(id, lesson, `/${question}/revealed`), lessonQuestionsSchema, {
     method: revealed ? 'PUT' : 'DELETE',
   });
+}
+
+// ───────────────────────────── staff ──────────────────────────────
+
+/** Who teaches the class: its own instructor, then co-teachers and assistants. */
+export function getStaff(id: string, signal?: AbortSignal) {
+  return apiRequest(classPath(id, '/staff'), staffListSchema, { signal });
+}
+
+/** The class's own instructor adds an instructor account (by name) to its staff. */
+export function addStaff(id: string, name: string, role: 'co-teacher' | 'assistant') {
+  return apiRequest(classPath(id, '/staff'), staffSchema, { method: 'PUT', body: { name, role } });
+}
+
+export function removeStaff(id: string, personId: string): Promise<void> {
+  return apiRequest(classPath(id, `/staff/${encodeURIComponent(personId)}`), noContent, { method: 'DELETE' });
 }

@@ -15,6 +15,8 @@ interface ClassExercisesProps {
   /** The class has not ended: exercises can be assigned and taken off, and the gradebook is
    *  asked for again every few seconds. */
   live: boolean;
+  /** The asker may assign and unassign (not a teaching assistant). */
+  canChange?: boolean;
   /** The course's lessons (for the form's groups); undefined while they load. */
   lessons: LessonSummary[] | undefined;
 }
@@ -24,17 +26,19 @@ interface ClassExercisesProps {
  * the gradebook (every student × every assignment) with its CSV. One answer, the gradebook's,
  * carries both the assignments and the cells.
  */
-export function ClassExercises({ classId, live, lessons }: ClassExercisesProps) {
+export function ClassExercises({ classId, live, lessons, canChange = true }: ClassExercisesProps) {
   const { t } = useTranslation('classroom');
   const book = useGradebook(classId, live);
+  // A teaching assistant reads the gradebook; the class's teachers set what is assigned.
+  const editable = live && canChange;
   const exercises = useExerciseList();
   if (book.isPending) return <Loading label={t('assignments.loading')} />;
   if (book.isError) return <ErrorMessage title={t('assignments.loadError')} error={book.error} />;
   const assigned = new Set(book.data.assignments.map((a) => a.exercise));
   return (
     <>
-      <AssignmentList classId={classId} assignments={book.data.assignments} live={live} />
-      {!live ? null : exercises.isError ? (
+      <AssignmentList classId={classId} assignments={book.data.assignments} live={editable} />
+      {!editable ? null : exercises.isError ? (
         <p className="class-table__note" role="alert">
           {t('assign.exercisesError', { detail: exercises.error.message })}
         </p>

@@ -20,7 +20,7 @@ const CLOCK_TICK_MS = 30_000;
  * code admits nobody, so it is not shown. The link is the server's: it knows the address the
  * room reaches the host by, which the instructor's own browser (at localhost, say) may not.
  */
-export function ClassHeader({ klass }: { klass: Class }) {
+export function ClassHeader({ klass, canChange = true }: { klass: Class; canChange?: boolean }) {
   const { t } = useTranslation('classroom');
   const now = useNow(CLOCK_TICK_MS);
   const ended = klass.ended_at !== null;
@@ -36,7 +36,7 @@ export function ClassHeader({ klass }: { klass: Class }) {
             <p className="class-header__meta" data-testid="class-ends">
               {t('header.endedNote', { when })}
             </p>
-            <ResultsDays klass={klass} />
+            {canChange ? <ResultsDays klass={klass} /> : null}
           </>
         ) : (
           <>
@@ -54,8 +54,12 @@ export function ClassHeader({ klass }: { klass: Class }) {
               {t('header.students', { count: klass.students })}
               {when ? <span data-testid="class-ends"> · {when}</span> : null}
             </p>
-            <ResultsDays klass={klass} />
-            <EndClassButton klass={klass} />
+            {canChange ? (
+              <>
+                <ResultsDays klass={klass} />
+                <EndClassButton klass={klass} />
+              </>
+            ) : null}
           </>
         )}
       </div>

@@ -28,6 +28,10 @@ function serveClass(klass = aClassroomClass(), extra: Record<string, unknown> = 
     'GET /api/classes/c-1/board': board,
     'GET /api/classes/c-1/gradebook': gradebook,
     'GET /api/classes/c-1/join-links': joinLinks,
+    'GET /api/classes/c-1/staff': [
+      { id: 'p-grace', name: 'Grace', role: 'owner' },
+      { id: 'p-tam', name: 'Tam', role: 'assistant' },
+    ],
     'GET /api/exercises': exerciseList,
     'GET /api/lessons': lessons,
     ...extra,
@@ -92,6 +96,34 @@ describe('ClassPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByTestId('results-days')).toHaveTextContent('for 3 days');
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ results_days: 3 });
+  });
+
+  it('shows a teaching assistant everything, and none of the controls that change the class', async () => {
+    serveClass(aClassroomClass({ role: 'assistant' }));
+    renderWithProviders(<ClassPage classId="c-1" />);
+    expect(await screen.findAllByTestId('roster-row')).toHaveLength(2);
+    expect(await screen.findAllByTestId('queue-row')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'A new personal code for Ada' })).toBeInTheDocument();
+    for (const name of ['End class', 'Pause runs', 'Remove Ada']) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.queryByTestId('live-panel')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('staff-list')).toHaveTextContent('Tam · teaching assistant');
+    expect(screen.queryByRole('form', { name: 'Add to the staff' })).not.toBeInTheDocument();
+  });
+
+  it('lets the class’s own instructor add to its staff', async () => {
+    const { calls } = serveClass(aClassroomClass({ role: 'owner' }), {
+      'PUT /api/classes/c-1/staff': { id: 'p-linus', name: 'Linus', role: 'co-teacher' },
+    });
+    renderWithProviders(<ClassPage classId="c-1" />);
+    const form = await screen.findByRole('form', { name: 'Add to the staff' });
+    await userEvent.type(within(form).getByLabelText('Instructor account'), 'Linus');
+    await userEvent.selectOptions(within(form).getByLabelText('Role'), 'co-teacher');
+    await userEvent.click(within(form).getByRole('button', { name: 'Add to the staff' }));
+    await waitFor(() => {
+      expect(calls.find((c) => c.method === 'PUT' && c.path.endsWith('/staff'))?.body).toEqual({ name: 'Linus', role: 'co-teacher' });
+    });
   });
 
   it('counts its students: one student, two students', async () => {

@@ -22,6 +22,7 @@ import { PresentationBar } from './presentation-bar';
 import { QueueTable } from './queue-table';
 import { RosterTable } from './roster-table';
 import { RunnersTable } from './runners-table';
+import { StaffPanel } from './staff-panel';
 
 import './classroom.css';
 
@@ -78,14 +79,17 @@ export function ClassPage({ classId }: { classId: string }) {
   }
 
   const ended = klass.data.ended_at !== null;
+  // A teaching assistant sees everything and helps students; the class's teachers change it.
+  const teaches = klass.data.role !== 'assistant';
+  const changes = !ended && teaches;
   return (
     <div className="class-page" data-testid="class-page">
       <p>
         <Link to="/classes">{t('page.backToClasses')}</Link>
       </p>
-      <ClassHeader klass={klass.data} />
-      {ended ? null : <PresentationBar classId={classId} presentation={stream.presentation} />}
-      {ended ? null : (
+      <ClassHeader klass={klass.data} canChange={teaches} />
+      {changes ? <PresentationBar classId={classId} presentation={stream.presentation} /> : null}
+      {!changes ? null : (
         <section className="class-page__section" aria-labelledby="class-live">
           <h2 id="class-live">{t('page.live')}</h2>
           <LivePanel classId={classId} live={stream.live} />
@@ -95,20 +99,20 @@ export function ClassPage({ classId }: { classId: string }) {
       <section className="class-page__section" aria-labelledby="class-students">
         <h2 id="class-students">{t('page.students')}</h2>
         <ErrorBoundary name={t('page.studentsBoundary')}>
-          <RosterTable classId={classId} live={!ended} lessons={lessons.data} />
+          <RosterTable classId={classId} live={!ended} lessons={lessons.data} canChange={teaches} />
         </ErrorBoundary>
       </section>
 
       <section className="class-page__section" aria-labelledby="class-exercises">
         <h2 id="class-exercises">{t('page.exercises')}</h2>
         <ErrorBoundary name={t('page.exercisesBoundary')}>
-          <ClassExercises classId={classId} live={!ended} lessons={lessons.data} />
+          <ClassExercises classId={classId} live={!ended} lessons={lessons.data} canChange={teaches} />
         </ErrorBoundary>
       </section>
 
       <section className="class-page__section" aria-labelledby="class-runs">
         <h2 id="class-runs">{t('page.runs')}</h2>
-        {ended ? null : <PauseToggle classId={classId} paused={klass.data.paused} />}
+        {changes ? <PauseToggle classId={classId} paused={klass.data.paused} /> : null}
         <p>
           <Trans
             t={t}
@@ -130,7 +134,14 @@ export function ClassPage({ classId }: { classId: string }) {
 
       <section className="class-page__section" aria-labelledby="class-board">
         <h2 id="class-board">{t('page.board')}</h2>
-        <ClassBoard classId={classId} canSpotlight={!ended} />
+        <ClassBoard classId={classId} canSpotlight={changes} />
+      </section>
+
+      <section className="class-page__section" aria-labelledby="class-staff">
+        <h2 id="class-staff">{t('staff.title')}</h2>
+        <ErrorBoundary name={t('staff.title')}>
+          <StaffPanel classId={classId} owner={klass.data.role === 'owner'} />
+        </ErrorBoundary>
       </section>
     </div>
   );

@@ -18,6 +18,8 @@ interface RosterTableProps {
   live: boolean;
   /** The course's lessons, for titles and the total; undefined while they load. */
   lessons: LessonSummary[] | undefined;
+  /** The asker may remove and let back in (not a teaching assistant, who only helps). */
+  canChange?: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ interface RosterTableProps {
  * ran; a new personal code for one who lost theirs; and, apart, those removed, each of whom
  * comes back only when let in.
  */
-export function RosterTable({ classId, live, lessons }: RosterTableProps) {
+export function RosterTable({ classId, live, lessons, canChange = true }: RosterTableProps) {
   const { t } = useTranslation('classroom');
   const roster = useRoster(classId, live);
   const remove = useRemoveStudent(classId);
@@ -104,6 +106,7 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
               >
                 {t('roster.newCode')}
               </button>
+              {canChange ? (
               <button
                 type="button"
                 className="button button--small"
@@ -115,12 +118,13 @@ export function RosterTable({ classId, live, lessons }: RosterTableProps) {
               >
                 {t('roster.remove')}
               </button>
+              ) : null}
             </td>
           </tr>
         ))}
       </ClassTable>
       <ActionError error={remove.error ?? newCode.error ?? lower.error} />
-      {removed.length > 0 ? <RemovedStudents classId={classId} removed={removed} /> : null}
+      {removed.length > 0 && canChange ? <RemovedStudents classId={classId} removed={removed} /> : null}
     </>
   );
 }

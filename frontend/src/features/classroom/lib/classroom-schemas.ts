@@ -24,6 +24,7 @@ import {
   zPresentationOut,
   zPresentRequest,
   zRosterEntry,
+  zStaffOut,
 } from '@/lib/api/generated/zod.gen';
 import { checkRunEvent, type Class, type RunEventFrame, type Sweep } from '@/lib/api-schemas';
 
@@ -36,6 +37,11 @@ export const joinLinksSchema = zJoinLinks;
 export type JoinLinks = z.infer<typeof joinLinksSchema>;
 
 // ───────────────────────────── roster and queue ───────────────────
+
+/** Who teaches a class (GET …/staff): its own instructor, co-teachers, assistants. */
+export const staffSchema = zStaffOut;
+export const staffListSchema = z.array(zStaffOut);
+export type StaffMember = z.infer<typeof staffSchema>;
 
 /** A student's new personal code, which their instructor hands them. */
 export const personalCodeSchema = zPersonalCode;

@@ -587,6 +587,12 @@ export type ClassOut = {
      */
     results_until?: string | null;
     /**
+     * Role
+     *
+     * the asking instructor's part in the class; null for a student
+     */
+    role?: 'owner' | 'co-teacher' | 'assistant' | null;
+    /**
      * Students
      */
     students: number;
@@ -4111,6 +4117,42 @@ export type Spread = {
 };
 
 /**
+ * StaffOut
+ */
+export type StaffOut = {
+    /**
+     * Id
+     */
+    id: string;
+    /**
+     * Name
+     */
+    name: string;
+    /**
+     * Role
+     */
+    role: 'owner' | 'co-teacher' | 'assistant';
+};
+
+/**
+ * StaffRequest
+ */
+export type StaffRequest = {
+    /**
+     * Name
+     *
+     * an instructor account's name
+     */
+    name: string;
+    /**
+     * Role
+     *
+     * co-teacher: everything but managing the staff; assistant: sees everything, helps students (lowers hands, new personal codes, cancels runs)
+     */
+    role: 'co-teacher' | 'assistant';
+};
+
+/**
  * StartedData
  */
 export type StartedData = {
@@ -6479,6 +6521,102 @@ export type ExportCsvApiClassesClassIdRunsCsvGetResponses = {
 };
 
 export type ExportCsvApiClassesClassIdRunsCsvGetResponse = ExportCsvApiClassesClassIdRunsCsvGetResponses[keyof ExportCsvApiClassesClassIdRunsCsvGetResponses];
+
+export type ClassStaffApiClassesClassIdStaffGetData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/staff';
+};
+
+export type ClassStaffApiClassesClassIdStaffGetErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type ClassStaffApiClassesClassIdStaffGetError = ClassStaffApiClassesClassIdStaffGetErrors[keyof ClassStaffApiClassesClassIdStaffGetErrors];
+
+export type ClassStaffApiClassesClassIdStaffGetResponses = {
+    /**
+     * Response Class Staff Api Classes  Class Id  Staff Get
+     *
+     * Successful Response
+     */
+    200: Array<StaffOut>;
+};
+
+export type ClassStaffApiClassesClassIdStaffGetResponse = ClassStaffApiClassesClassIdStaffGetResponses[keyof ClassStaffApiClassesClassIdStaffGetResponses];
+
+export type AddClassStaffApiClassesClassIdStaffPutData = {
+    body: StaffRequest;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/staff';
+};
+
+export type AddClassStaffApiClassesClassIdStaffPutErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type AddClassStaffApiClassesClassIdStaffPutError = AddClassStaffApiClassesClassIdStaffPutErrors[keyof AddClassStaffApiClassesClassIdStaffPutErrors];
+
+export type AddClassStaffApiClassesClassIdStaffPutResponses = {
+    /**
+     * Successful Response
+     */
+    200: StaffOut;
+};
+
+export type AddClassStaffApiClassesClassIdStaffPutResponse = AddClassStaffApiClassesClassIdStaffPutResponses[keyof AddClassStaffApiClassesClassIdStaffPutResponses];
+
+export type RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Class Id
+         */
+        class_id: string;
+        /**
+         * Person Id
+         */
+        person_id: string;
+    };
+    query?: never;
+    url: '/api/classes/{class_id}/staff/{person_id}';
+};
+
+export type RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteErrors = {
+    /**
+     * refused: `detail` says what was wrong and what to send instead
+     */
+    '4XX': Problem;
+};
+
+export type RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteError = RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteErrors[keyof RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteErrors];
+
+export type RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteResponse = RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteResponses[keyof RemoveClassStaffApiClassesClassIdStaffPersonIdDeleteResponses];
 
 export type RemoveStudentApiClassesClassIdStudentsStudentIdDeleteData = {
     body?: never;

@@ -128,6 +128,11 @@ export const zClassOut = z.object({
     paused: z.boolean().optional().default(false),
     results_days: z.int().optional().default(7),
     results_until: z.string().nullish(),
+    role: z.enum([
+        'owner',
+        'co-teacher',
+        'assistant'
+    ]).nullish(),
     students: z.int()
 });
 
@@ -1537,6 +1542,27 @@ export const zBoardExperiment = z.object({
  */
 export const zBoard = z.object({
     experiments: z.array(zBoardExperiment)
+});
+
+/**
+ * StaffOut
+ */
+export const zStaffOut = z.object({
+    id: z.string(),
+    name: z.string(),
+    role: z.enum([
+        'owner',
+        'co-teacher',
+        'assistant'
+    ])
+});
+
+/**
+ * StaffRequest
+ */
+export const zStaffRequest = z.object({
+    name: z.string().min(1).max(100),
+    role: z.enum(['co-teacher', 'assistant'])
 });
 
 /**
