@@ -69,8 +69,8 @@ def test_a_store_made_before_alembic_upgrades_in_place(tmp_path: Path) -> None:
     # replaced by the runners table (revision 0002). Variants (revision 0004) and assignments
     # (0007) are new, and so are the live-class tools' tables (0010) and class_staff (0011).
     assert before.pop("runner_status") == 1
-    new = ("runners", "variants", "assignments", "hands", "class_timers", "announcements")
-    new += ("question_answers", "revealed_questions", "class_staff")  # 0011
+    new = ["runners", "variants", "assignments", "hands", "class_timers", "announcements"]
+    new += ["question_answers", "revealed_questions", "class_staff"]  # 0011
     assert row_counts(runs.engine) == before | dict.fromkeys(new, 0)
     assert people.signing_secret() == secret  # sessions signed before stay valid
     barbara = people.instructor_login("barbara")
