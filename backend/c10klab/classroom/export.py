@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from c10klab.classroom.service import lesson_titles, sweep_of_runs
+from c10klab.classroom.service import lesson_titles, sweep_of_runs, with_teachers
 from c10klab.content.service import load_lessons, read_experiments
 from c10klab.people.store import PeopleStore
 from c10klab.sweeps.service import run_figures
@@ -47,10 +47,12 @@ def class_csv(
     class_id: str,
     owner_id: str | None = None,
 ) -> str:
-    """The class's runs, or only those of `owner_id` (a student's own export)."""
+    """The class's runs, its teachers' own made while it ran too; or only those of `owner_id`
+    (a student's own export)."""
+    of = with_teachers(people, class_id) if owner_id is None else class_id
     runs = [
         r
-        for r in sweeps.runs.class_runs(class_id)
+        for r in sweeps.runs.class_runs(of)
         if not r.request.check_only and owner_id in (None, r.owner_id)
     ]
     names = people.names_of(sorted({r.owner_id for r in runs}))

@@ -3,6 +3,7 @@ state the class stream follows, and every student's lessons read."""
 
 from collections.abc import Callable
 from dataclasses import asdict
+from datetime import datetime
 from pathlib import Path
 
 from c10klab.classroom.feed import ClassState
@@ -22,7 +23,7 @@ from c10klab.db import now_iso
 from c10klab.errors import InvalidRequest, NotFound
 from c10klab.people import service as people_service
 from c10klab.people.store import Class, PeopleStore
-from c10klab.runs.store import NOT_QUEUED, Run, RunStore
+from c10klab.runs.store import NOT_QUEUED, OfClass, Run, RunStore
 from c10klab.sweeps.service import run_figures, sweep_out
 from c10klab.sweeps.store import SweepStore
 
@@ -114,8 +115,24 @@ def sweep_of_runs(sweeps: SweepStore, class_id: str) -> dict[str, str]:
     }
 
 
+def with_teachers(people: PeopleStore, class_id: str) -> OfClass:
+    """The class's runs with its teachers' own made while it ran: what its runs panel and its
+    CSV list (the board and the roster count the students' alone)."""
+    klass = people.get_class(class_id)
+    if klass is None:
+        return OfClass(class_id)
+    teachers = (klass.instructor_id, *(p.id for p, _ in people.staff_of(class_id)))
+    ended = klass.ended_at
+    return OfClass(
+        class_id,
+        teachers=teachers,
+        since_unix=datetime.fromisoformat(klass.created_at).timestamp(),
+        until_unix=datetime.fromisoformat(ended).timestamp() if ended else None,
+    )
+
+
 def queue(people: PeopleStore, sweeps: SweepStore, class_id: str) -> list[QueueEntry]:
-    listed = sweeps.runs.class_queue(class_id)
+    listed = sweeps.runs.class_queue(with_teachers(people, class_id))
     names = people.names_of(sorted({run.owner_id for run, _ in listed}))
     sweep_ids = sweep_of_runs(sweeps, class_id)
     entries = []

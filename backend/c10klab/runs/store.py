@@ -207,6 +207,30 @@ class Scope:
 
 
 @dataclass(frozen=True)
+class OfClass:
+    """A class's runs: its students' (they carry its id), and, given its teachers, the runs
+    they made themselves while it ran (in no class: what they showed it)."""
+
+    class_id: str
+    teachers: tuple[str, ...] = ()
+    since_unix: float = 0.0
+    until_unix: float | None = None
+
+    def where(self) -> ColumnElement[bool]:
+        own = runs.c.class_id == self.class_id
+        if not self.teachers:
+            return own
+        shown = [
+            runs.c.class_id.is_(None),
+            runs.c.owner_id.in_(self.teachers),
+            runs.c.created_unix >= self.since_unix,
+        ]
+        if self.until_unix is not None:
+            shown.append(runs.c.created_unix <= self.until_unix)
+        return or_(own, and_(*shown))
+
+
+@dataclass(frozen=True)
 class Mine:
     """One learner's own runs and sweeps, as their history lists them: a person's in a class,
     and in solo mode (one implicit person) those its browser queued, and those queued before
@@ -751,9 +775,12 @@ class RunStore(Database):
             )
             return held.first() is not None
 
-    def class_queue(self, class_id: str, ended: int = 100) -> list[tuple[Run, Place | None]]:
+    def class_queue(
+        self, class_id: str | OfClass, ended: int = 100
+    ) -> list[tuple[Run, Place | None]]:
         """A class's runs for its instructor: waiting (in the order they will start, held
         last) and running first, then the `ended` newest that ended."""
+        of = class_id if isinstance(class_id, OfClass) else OfClass(class_id)
         with self.read() as db:  # the places and the runs listed must be the same moment's
             places: dict[str, Place] = {}
             queue = self._queue(db)
@@ -763,7 +790,7 @@ class RunStore(Database):
                 places[row.id] = Place(position, round(wait))
             for row in self._queue(db, held=True):
                 places[row.id] = Place(None, None, held=True)
-            of_class = runs.c.class_id == class_id
+            of_class = of.where()
             live = db.execute(
                 select(runs).where(of_class, LIVE).order_by(QUEUED, *QUEUE_ORDER)
             ).all()
@@ -780,13 +807,12 @@ class RunStore(Database):
         running = [r for r in live if r.status == "running"]
         return [(_run(r), places.get(r.id)) for r in (*running, *waiting, *done)]
 
-    def class_runs(self, class_id: str) -> list[Run]:
+    def class_runs(self, class_id: str | OfClass) -> list[Run]:
         """Every run of a class, oldest first: for its board and its CSV."""
+        of = class_id if isinstance(class_id, OfClass) else OfClass(class_id)
         with self.connect() as db:
             rows = db.execute(
-                select(runs)
-                .where(runs.c.class_id == class_id)
-                .order_by(runs.c.created_unix, runs.c.queue_seq)
+                select(runs).where(of.where()).order_by(runs.c.created_unix, runs.c.queue_seq)
             )
             return [_run(r) for r in rows]
 

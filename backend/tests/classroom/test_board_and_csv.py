@@ -208,3 +208,26 @@ def test_a_passed_edit_check_and_a_chinese_class_name_give_no_server_error(cours
         disposition
     )
     assert grace.get(f"/api/classes/{klass['id']}/board").status_code == 200
+
+
+def test_the_instructors_own_runs_are_the_classs_while_it_runs(course: Course) -> None:
+    """Issue 26.6: what the instructor ran while teaching is in the class's runs and its CSV
+    (not on its board or in its spread: those are the students')."""
+    grace = course.instructor()
+    before = grace.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
+    finish_next(course, 4000)
+    klass = make_class(grace)
+    ana = course.student(klass["join_code"], "Ana")
+    shown = grace.post("/api/runs", json={"server": "c-epoll"}).json()["id"]
+    finish_next(course, 5000)
+    ana.post("/api/runs", json={"server": "c-epoll"})
+    finish_next(course, 3000)
+
+    queue = grace.get(f"/api/classes/{klass['id']}/queue").json()["runs"]
+    assert {(r["id"], r["owner_name"]) for r in queue} >= {(shown, "Grace")}
+    assert before not in {r["id"] for r in queue}  # made before the class began
+    rows = list(csv.DictReader(io.StringIO(grace.get(f"/api/classes/{klass['id']}/runs.csv").text)))
+    assert sorted(r["student"] for r in rows) == ["Ana", "Grace"]
+    # Ana's own export is hers alone.
+    own = list(csv.DictReader(io.StringIO(ana.get("/api/progress/results.csv").text)))
+    assert [r["student"] for r in own] == ["Ana"]
