@@ -128,6 +128,7 @@ async function classroom() {
 
   // ── The class page on the projector: a join link the room can reach ─────────────────────
   const joinLink = await openClass(instructor, card);
+  const classId = instructor.url().split('/classes/')[1];
   const room = new URL(joinLink);
   assert.equal(room.hash, `#/join?code=${code}`);
   assert.ok(!/^(127\.|localhost$|\[::1\]$)/.test(room.hostname), `the link names the host's network address, not ${room.hostname}`);
@@ -277,6 +278,18 @@ async function classroom() {
   await waitForCount(experiment.getByTestId('board-row'), 3, "three students' rows on the board");
   await experiment.getByTestId('board-reference-row').waitFor();
   await instructor.screenshot({ path: join(ARTIFACTS, 'classroom-instructor-class-page.png'), fullPage: true });
+
+  // ── The board on the projector: full screen, who has not run, the spread's count ─────────
+  const projector = await newPerson('projector', { context: instructor.context() });
+  await projector.goto(`${BASE_URL}/#/classes/${classId}/board`, { waitUntil: 'domcontentloaded' });
+  const boardPage = projector.getByTestId('class-board-page');
+  await boardPage.getByTestId('board-experiment').first().waitFor({ timeout: 15_000 });
+  await projector.getByTestId('board-full-screen').click();
+  await waitFor(async () => projector.evaluate(() => document.fullscreenElement?.dataset.testid === 'class-board-page'), 10_000, 'the board goes full screen');
+  await waitForText(boardPage.getByTestId('board-spread-row').first(), (t) => /3 counted; 0 left out/.test(t), 'the spread says what it counts');
+  await projector.screenshot({ path: join(ARTIFACTS, 'classroom-projector-board.png') });
+  await projector.getByTestId('board-full-screen').click();
+  await projector.close();
 
   // ── Live-class tools: a timer and an announcement on every screen, a raised hand ─────────
   const livePanel = instructor.getByTestId('live-panel');
