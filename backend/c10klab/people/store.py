@@ -5,7 +5,7 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Row, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, Row, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from c10klab.db import Database, from_row, now_iso, unix_now
@@ -75,6 +75,11 @@ class NameTaken(Exception):
 def name_key(name: str) -> str:
     """Names are unique regardless of case and surrounding space ("Ana" = " ana ")."""
     return " ".join(name.split()).casefold()
+
+
+def _student_of(class_id: str, person_id: str) -> tuple[ColumnElement[bool], ...]:
+    """Where a row is this student of this class (a person id alone could be anyone's)."""
+    return (people.c.id == person_id, people.c.class_id == class_id, people.c.kind == "student")
 
 
 def _person(row: Row[Any]) -> Person:
@@ -225,11 +230,7 @@ class PeopleStore(Database):
         with self.write() as db:
             changed = db.execute(
                 update(people)
-                .where(
-                    people.c.id == person_id,
-                    people.c.class_id == class_id,
-                    people.c.kind == "student",
-                )
+                .where(*_student_of(class_id, person_id))
                 .values(personal_code_hash=code_hash)
             )
         return changed.rowcount == 1
@@ -241,12 +242,7 @@ class PeopleStore(Database):
             with self.write() as db:
                 changed = db.execute(
                     update(people)
-                    .where(
-                        people.c.id == person_id,
-                        people.c.class_id == class_id,
-                        people.c.kind == "student",
-                        people.c.removed_at.is_not(None),
-                    )
+                    .where(*_student_of(class_id, person_id), people.c.removed_at.is_not(None))
                     .values(removed_at=None)
                 )
                 if changed.rowcount == 1:
@@ -272,12 +268,7 @@ class PeopleStore(Database):
         with self.write() as db:
             removed = db.execute(
                 update(people)
-                .where(
-                    people.c.id == person_id,
-                    people.c.class_id == class_id,
-                    people.c.kind == "student",
-                    people.c.removed_at.is_(None),
-                )
+                .where(*_student_of(class_id, person_id), people.c.removed_at.is_(None))
                 .values(removed_at=now_iso())
             )
             if removed.rowcount != 1:
