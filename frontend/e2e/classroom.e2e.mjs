@@ -286,7 +286,16 @@ async function classroom() {
   await boardPage.getByTestId('board-experiment').first().waitFor({ timeout: 15_000 });
   await projector.getByTestId('board-full-screen').click();
   await waitFor(async () => projector.evaluate(() => document.fullscreenElement?.dataset.testid === 'class-board-page'), 10_000, 'the board goes full screen');
-  await waitForText(boardPage.getByTestId('board-spread-row').first(), (t) => /3 counted; 0 left out/.test(t), 'the spread says what it counts');
+  // Each of the three results is counted or left out, by its own checks: on a host whose
+  // measured cores run this browser too, runs are disturbed, and the spread says so.
+  await waitForText(
+    boardPage.getByTestId('board-spread-row').first(),
+    (t) => {
+      const [, counted, leftOut] = /(\d+) counted; (\d+) left out/.exec(t) ?? [];
+      return Number(counted) + Number(leftOut) === 3;
+    },
+    'the spread says what it counts and what it leaves out',
+  );
   await projector.screenshot({ path: join(ARTIFACTS, 'classroom-projector-board.png') });
   await projector.getByTestId('board-full-screen').click();
   await projector.close();

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from itsdangerous import BadSignature, TimestampSigner
 from pwdlib import PasswordHash
@@ -305,8 +305,8 @@ def show_code(code: str) -> str:
 
 # Personal codes bring a student back on another device: 8 characters of the join codes'
 # alphabet, shown XXXX-XXXX. Guessed under the same limit as join codes (20 misses per address
-# in 15 minutes), one of a class's 300 codes among 31^8 = 8.5e11 is found with odds of 1 in 10
-# million a day from one address.
+# in 15 minutes, 1,920 a day), one of a class's 300 codes among 31^8 = 8.5e11 is found with
+# odds of 1 in 1.5 million a day from one address.
 PERSONAL_CODE_LENGTH = 8
 PERSONAL_CODE_EXAMPLE = "H4KD-P7WQ"
 
@@ -354,7 +354,7 @@ def _is_open(klass: Class) -> bool:
     return klass.ended_at is None and (klass.ends_at is None or klass.ends_at > now_iso())
 
 
-def _refuse_name(klass: Class, name: str, holder: Student) -> None:
+def _refuse_name(klass: Class, name: str, holder: Student) -> NoReturn:
     if holder.removed_at is not None:
         raise Conflict(
             f"name: {holder.name!r} was removed from {klass.name!r} by its instructor; if that "
@@ -399,9 +399,8 @@ def join(people: PeopleStore, settings: Settings, code: str, name: str, address:
         )
     except NameTaken as taken:  # joined under the same name a moment ago
         holder = people.student_named(klass.id, name)
-        assert holder is not None
+        assert holder is not None, taken
         _refuse_name(klass, name, holder)
-        raise AssertionError("unreachable") from taken
     people.record_attempt([joined], settings.login_window_s)
     return Joined(student, klass, show_code(personal))
 
