@@ -83,6 +83,7 @@ def test_every_json_answer_has_a_schema(client: TestClient) -> None:
                 "presentation": None,
                 "run_event": "RelayedRunEvent",
                 "sweep": "SweepOut",
+                "live": "Live",
                 "ended": "Ended",
             },
         ),
