@@ -262,7 +262,7 @@ def my_hand(
     """A student's own hand, if it is up."""
     _student_of(people, person, class_id)
     hand = classroom.hands(class_id).get(person.id)
-    return service.hand_out(settings.content_dir, hand) if hand else None
+    return service.hand_out(service.course_titles(settings.content_dir), hand) if hand else None
 
 
 @classes.put("/hand")

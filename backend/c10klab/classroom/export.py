@@ -6,8 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from c10klab.classroom.service import lesson_titles, sweep_of_runs, with_teachers
-from c10klab.content.service import load_lessons, read_experiments
+from c10klab.classroom.service import course_titles, sweep_of_runs, with_teachers
 from c10klab.people.store import PeopleStore
 from c10klab.sweeps.service import run_figures
 from c10klab.sweeps.store import SweepStore
@@ -23,14 +22,6 @@ REQUEST_COLUMNS = [
     "server", "protocol", "connections", "idle_connections", "payload_bytes", "rate",
     "duration_s", "warmup_s", "repetitions", "profile",
 ]  # fmt: skip
-
-
-def _experiment_titles(content_dir: Path) -> dict[tuple[str, str], str]:
-    return {
-        (lesson.slug, block.key): block.title or ""
-        for lesson in load_lessons(content_dir)
-        for block in read_experiments(lesson.markdown)
-    }
 
 
 def spreadsheet_safe(value: object) -> object:
@@ -57,8 +48,8 @@ def class_csv(
     ]
     names = people.names_of(sorted({r.owner_id for r in runs}))
     sweep_ids = sweep_of_runs(sweeps, class_id)
-    titles = _experiment_titles(content_dir)
-    lessons = lesson_titles(content_dir)
+    course = course_titles(content_dir)
+    titles, lessons = course.experiments, course.lessons
     out = io.StringIO()
     writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
     writer.writeheader()

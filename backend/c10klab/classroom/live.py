@@ -17,7 +17,7 @@ from c10klab.classroom.schemas import (
     TimerOut,
     TimerRequest,
 )
-from c10klab.classroom.service import hand_out
+from c10klab.classroom.service import course_titles, hand_out
 from c10klab.classroom.store import ClassroomStore, Timer
 from c10klab.content.questions import question_count
 from c10klab.content.service import find_experiment, load_lessons
@@ -44,7 +44,7 @@ def raise_hand(
         except NotFound as missing:
             raise InvalidRequest(missing.message) from missing
     hand = classroom.raise_hand(class_id, student.id, body.lesson, body.experiment)
-    return hand_out(content_dir, hand)
+    return hand_out(course_titles(content_dir), hand)
 
 
 # --- the timer and announcements ---------------------------------------------------------------

@@ -2,7 +2,7 @@
 state the class stream follows, and every student's lessons read."""
 
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from c10klab.classroom.schemas import (
     RosterEntry,
 )
 from c10klab.classroom.store import ClassroomStore, Hand, Presentation
-from c10klab.content.service import find_experiment, load_lessons
+from c10klab.content.service import find_experiment, load_lessons, read_experiments
 from c10klab.db import now_iso
 from c10klab.errors import InvalidRequest, NotFound
 from c10klab.people import service as people_service
@@ -30,6 +30,27 @@ from c10klab.sweeps.store import SweepStore
 
 def lesson_titles(content_dir: Path) -> dict[str, str]:
     return {lesson.slug: lesson.meta.title for lesson in load_lessons(content_dir)}
+
+
+@dataclass(frozen=True)
+class CourseTitles:
+    """Every lesson's title by slug, and every experiment block's by (lesson, key): read in
+    one pass over the lessons, for a listing that names many."""
+
+    lessons: dict[str, str]
+    experiments: dict[tuple[str, str], str]
+
+
+def course_titles(content_dir: Path) -> CourseTitles:
+    lessons = load_lessons(content_dir)
+    return CourseTitles(
+        lessons={lesson.slug: lesson.meta.title for lesson in lessons},
+        experiments={
+            (lesson.slug, block.key): block.title or ""
+            for lesson in lessons
+            for block in read_experiments(lesson.markdown)
+        },
+    )
 
 
 def require_lesson(content_dir: Path, slug: str) -> None:
@@ -60,6 +81,8 @@ def roster(
     read = classroom.count_read(ids)
     runs = run_counts(store.class_runs(class_id))
     hands = classroom.hands(class_id)
+    # The course's titles are read once for the roster's hands, only when one is up.
+    titles = course_titles(content_dir) if hands else None
     entries = []
     for student in students:
         seen = where.get(student.id)
@@ -75,33 +98,27 @@ def roster(
                 lessons_read=read.get(student.id, 0),
                 runs=runs.get(student.id, 0),
                 removed_at=student.removed_at,
-                hand=hand_out(content_dir, hand) if hand and not student.removed_at else None,
+                hand=hand_out(titles, hand) if titles and hand and not student.removed_at else None,
             )
         )
     return entries
 
 
-def hand_out(content_dir: Path, hand: Hand) -> HandOut:
+def hand_out(titles: CourseTitles, hand: Hand) -> HandOut:
     """A raised hand as the roster shows it: where, by title."""
-    experiment_title = None
-    if hand.lesson is not None and hand.experiment is not None:
-        _, block = find_experiment(content_dir, hand.lesson, hand.experiment)
-        experiment_title = block.title if block else None
+    where = (hand.lesson or "", hand.experiment or "")
     return HandOut(
         lesson=hand.lesson,
-        lesson_title=lesson_titles(content_dir).get(hand.lesson) if hand.lesson else None,
+        lesson_title=titles.lessons.get(hand.lesson) if hand.lesson else None,
         experiment=hand.experiment,
-        experiment_title=experiment_title,
+        experiment_title=titles.experiments.get(where) or None if hand.experiment else None,
         raised_at=hand.raised_at,
     )
 
 
 def remove_student(people: PeopleStore, store: RunStore, klass: Class, person_id: str) -> None:
     if not people.remove_student(klass.id, person_id):
-        raise NotFound(
-            f"{klass.name!r} has no student {person_id!r}; "
-            f"GET /api/classes/{klass.id}/roster lists them"
-        )
+        raise NotFound(people_service.no_such_student(klass, person_id))
     store.cancel_queued_of_owner(person_id, "its student was removed from the class")
 
 
@@ -180,7 +197,7 @@ def _owner_in_class(
         owner, class_id = sweep.owner_id, sweep.class_id
     else:
         return None
-    if class_id != klass.id and people.staff_role(klass.id, owner) is None:
+    if class_id != klass.id and people.staff_role(klass, owner) is None:
         raise InvalidRequest("you can present your own runs and those of this class only")
     return owner
 
@@ -210,7 +227,7 @@ def present(
         run_id=body.run_id,
         sweep_id=body.sweep_id,
         # A student's run is in the spotlight, named; a teacher's is the class's lesson.
-        spotlight_id=owner if owner and people.staff_role(klass.id, owner) is None else None,
+        spotlight_id=owner if owner and people.staff_role(klass, owner) is None else None,
         started_at=now_iso(),
     )
     classroom.present(klass.id, shown)

@@ -53,7 +53,7 @@ def may_view(people: PeopleStore, person: Person, owner_id: str, class_id: str |
     if klass is None:
         return False
     # The class's own instructor's runs, and its staff's: what they show the class.
-    return klass.instructor_id == owner_id or people.staff_role(klass.id, owner_id) is not None
+    return klass.instructor_id == owner_id or people.staff_role(klass, owner_id) is not None
 
 
 def require_viewer(
@@ -111,7 +111,7 @@ def taught_class(
     instructor who has no part in it, 403 naming the role for staff whose role may not."""
     require_instructor(person)
     klass = people.get_class(class_id)
-    role = people.staff_role(class_id, person.id) if klass else None
+    role = people.staff_role(klass, person.id) if klass else None
     if klass is None or role is None:
         raise NotFound(f"you teach no class {class_id!r}; GET /api/classes lists yours")
     if role not in allowed:

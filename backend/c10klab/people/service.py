@@ -441,7 +441,7 @@ def new_personal_code(people: PeopleStore, klass: Class, student_id: str) -> str
     if not people.set_personal_code(
         klass.id, student_id, _personal_code_hash(people, klass.id, code)
     ):
-        raise NotFound(_no_student(klass, student_id))
+        raise NotFound(no_such_student(klass, student_id))
     return show_code(code)
 
 
@@ -460,7 +460,8 @@ def readmit(people: PeopleStore, klass: Class, student_id: str) -> None:
         ) from taken
 
 
-def _no_student(klass: Class, student_id: str) -> str:
+def no_such_student(klass: Class, student_id: str) -> str:
+    """The 404's sentence for a student id that is not the class's."""
     return (
         f"{klass.name!r} has no student {student_id!r}; "
         f"GET /api/classes/{klass.id}/roster lists them"
@@ -511,7 +512,7 @@ def class_out(
 ) -> ClassOut:
     """A class as the API shows it, to `asker` (None: the class stream, every member's copy):
     only those who teach it see the join code, and each instructor their role."""
-    role = people.staff_role(klass.id, asker.id) if asker and asker.kind == "instructor" else None
+    role = people.staff_role(klass, asker.id) if asker and asker.kind == "instructor" else None
     return ClassOut(
         id=klass.id,
         name=klass.name,

@@ -317,16 +317,13 @@ class PeopleStore(Database):
 
     # --- a class's staff ----------------------------------------------------------------------
 
-    def staff_role(self, class_id: str, person_id: str) -> StaffRole | None:
+    def staff_role(self, klass: Class, person_id: str) -> StaffRole | None:
         """An instructor's role in a class: its own, co-teacher, assistant, or None."""
-        klass = self.get_class(class_id)
-        if klass is None:
-            return None
         if klass.instructor_id == person_id:
             return "owner"
         role = self.first_row(
             select(class_staff.c.role).where(
-                class_staff.c.class_id == class_id, class_staff.c.person_id == person_id
+                class_staff.c.class_id == klass.id, class_staff.c.person_id == person_id
             )
         )
         return role.role if role else None
