@@ -2,7 +2,7 @@
 the site's signing secret. Its tables are declared in tables.py."""
 
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, Row, delete, func, or_, select, update
@@ -75,6 +75,10 @@ class NameTaken(Exception):
 def name_key(name: str) -> str:
     """Names are unique regardless of case and surrounding space ("Ana" = " ana ")."""
     return " ".join(name.split()).casefold()
+
+
+# The class's columns in a row that has the person's too (session_owner).
+CLASS_PREFIX = "of_class_"
 
 
 def _student_of(class_id: str, person_id: str) -> tuple[ColumnElement[bool], ...]:
@@ -385,16 +389,25 @@ class PeopleStore(Database):
     def session_owner(self, token_hash: str) -> SessionOwner | None:
         """Whose unexpired session this is (removed people too: they are told why they may
         not come in), with their class; None if there is none."""
+        # One read on every request: the person and their class side by side, the class's
+        # columns under a prefix (both tables have an id, a name and a created_at).
+        of_class = [column.label(f"{CLASS_PREFIX}{column.name}") for column in classes.c]
         with self.connect() as db:
             row = db.execute(
-                select(people, sessions.c.person_id)
+                select(people, *of_class)
                 .select_from(sessions)
                 .join(people, people.c.id == sessions.c.person_id)
+                .outerjoin(classes, classes.c.id == people.c.class_id)
                 .where(sessions.c.token_hash == token_hash, sessions.c.expires_unix > unix_now())
             ).first()
         if row is None:
             return None
-        klass = self.get_class(row.class_id) if row.class_id else None
+        found = row._mapping
+        klass = (
+            Class(**{f.name: found[f"{CLASS_PREFIX}{f.name}"] for f in fields(Class)})
+            if row.class_id
+            else None
+        )
         return SessionOwner(_person(row), row.removed_at, klass)
 
     def end_sessions_of(self, person_id: str) -> None:
