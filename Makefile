@@ -12,10 +12,11 @@ PORT ?= 8000
 E2E_PORT ?= 8765
 C_SERVERS := sandboxes/servers/c
 RUST_SERVERS := sandboxes/servers/rust
-# Debian packages the course needs on the host: to run it, and to test it.
+# Debian packages the course needs on the host: to run it, and to test it (iproute2: the
+# classroom e2e puts a student's browser in a network namespace of its own, e2e/room.mjs).
 UP_PACKAGES := debootstrap python3-venv curl procps
 TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config liburing-dev postgresql \
-    nginx-light
+    nginx-light iproute2
 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         contract contract-check lint check test-content test-loadgen test-rust-servers test-conformance test-backend \
