@@ -91,7 +91,8 @@ def print_openapi() -> None:
     sys.stdout.write("\n")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """The command line; `argv` (the arguments after the program) defaults to sys.argv's."""
     parser = argparse.ArgumentParser(prog="python -m c10klab")
     commands = parser.add_subparsers(dest="command", required=True)
     for name in ("up", "api", "runner", "spare-cpus", "openapi"):
@@ -101,7 +102,7 @@ def main() -> None:
     people = commands.add_parser("instructor", help="instructor accounts")
     people.add_argument("action", choices=["add", "passwd", "list"])
     people.add_argument("name", nargs="?")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.command == "api":
         run_api()
     elif args.command == "runner":

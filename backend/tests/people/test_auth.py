@@ -1,7 +1,5 @@
 """Logging in, joining a class, sessions and cross-site requests, on the real store."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +10,15 @@ from c10klab.config import Settings
 from c10klab.people.service import COOKIE, DEVICE_COOKIE, DEVICE_DAYS
 from c10klab.people.store import PeopleStore
 from c10klab.people.tables import classes, sessions
-from tests.people.conftest import PASSWORD, Browser, join, log_in, make_class
+from tests.people.conftest import (
+    PASSWORD,
+    Browser,
+    Command,
+    join,
+    log_in,
+    make_class,
+    real_command,
+)
 
 
 def test_an_instructor_logs_in_with_a_session_cookie_the_page_cannot_read(
@@ -217,31 +223,21 @@ def test_solo_mode_has_no_logins_and_refuses_cross_site_runs(client: TestClient)
     assert evil.status_code == 403
 
 
-def test_instructors_are_added_on_the_command_line(tmp_path: Path) -> None:
-    env = {"C10K_DB_PATH": str(tmp_path / "s.sqlite3"), "PATH": "/usr/bin:/bin"}
-    add = [sys.executable, "-m", "c10klab", "instructor", "add", "Barbara"]
-    done = subprocess.run(
-        add, input="long enough secret\n", env=env, capture_output=True, text=True
+def test_instructors_are_added_on_the_command_line(tmp_path: Path, course_command: Command) -> None:
+    # As its own process once: the course's real password cost, not this suite's cheap one
+    # (tests/conftest.py): argon2id at pwdlib's recommended cost, 64 MiB and 3 passes.
+    done = real_command(
+        tmp_path / "s.sqlite3", "instructor", "add", "Barbara", stdin="long enough secret\n"
     )
-    assert done.returncode == 0, done.stderr
-    again = subprocess.run(
-        add, input="long enough secret\n", env=env, capture_output=True, text=True
-    )
-    assert again.returncode != 0 and "already exists" in again.stderr
-    short = [sys.executable, "-m", "c10klab", "instructor", "add", "Ken"]
-    weak = subprocess.run(short, input="short\n", env=env, capture_output=True, text=True)
-    assert weak.returncode != 0 and "at least 8 characters" in weak.stderr
-    listed = subprocess.run(
-        [sys.executable, "-m", "c10klab", "instructor", "list"],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert listed.stdout.split() == ["Barbara"]
+    assert done.status == 0, done.err
     stored = PeopleStore(tmp_path / "s.sqlite3").instructor_login("barbara")
-    # Made by the course itself, not by this suite (which hashes cheaply, tests/conftest.py):
-    # argon2id at pwdlib's recommended cost, 64 MiB and 3 passes.
     assert stored is not None and stored[1].startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+
+    again = course_command("instructor", "add", "Barbara", stdin="long enough secret\n")
+    assert again.status != 0 and "already exists" in again.err
+    weak = course_command("instructor", "add", "Ken", stdin="short\n")
+    assert weak.status != 0 and "at least 8 characters" in weak.err
+    assert course_command("instructor", "list").out.split() == ["Barbara"]
 
 
 def test_ending_a_class_closes_its_code_and_sessions_and_cancels_what_waits(

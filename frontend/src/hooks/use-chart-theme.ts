@@ -9,6 +9,8 @@ import { applyChartDefaults, FALLBACK_THEMES, readChartTheme, type ChartTheme } 
 
 let current: ChartTheme | null = null;
 let stale = true;
+// While no chart watches the page, a change goes unobserved: each read then looks afresh.
+let watchers = 0;
 
 function same(a: ChartTheme, b: ChartTheme): boolean {
   return a.text === b.text && a.muted === b.muted && a.grid === b.grid && a.surface === b.surface;
@@ -16,7 +18,7 @@ function same(a: ChartTheme, b: ChartTheme): boolean {
 
 /** The theme now, as one object until it changes (useSyncExternalStore compares by identity). */
 export function chartThemeSnapshot(): ChartTheme {
-  if (stale || current === null) {
+  if (stale || current === null || watchers === 0) {
     const fresh = readChartTheme();
     if (current === null || !same(current, fresh)) {
       current = fresh;
@@ -28,12 +30,14 @@ export function chartThemeSnapshot(): ChartTheme {
 }
 
 function subscribe(onChange: () => void): () => void {
+  watchers += 1;
   const observer = new MutationObserver(() => {
     stale = true;
     onChange();
   });
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'style', 'class'] });
   return () => {
+    watchers -= 1;
     observer.disconnect();
   };
 }
