@@ -4,16 +4,24 @@ Every refusal is a 4xx whose `detail` says what to send instead: 404 for what do
 409 for what the present state refuses (a full class), 415 for a body that is not JSON
 (http_guards.py), 422 for input that is, but is wrong, 429 past a limit (a full queue, too many
 logins or joins). A 5xx is a bug.
+
+Beside its English `detail`, each refusal carries a `code` and the `params` of its sentence
+(a Phrase, declared where it is raised), so the interface says it in the reader's language:
+the frontend's `errors` strings are keyed by these codes, and the OpenAPI document lists every
+code with its params, so a code the interface cannot word fails its tests.
 """
 
 import math
+import string
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 # How much of a rejected input a message echoes back: enough to recognise it.
 SHOWN_CHARS = 60
@@ -23,14 +31,83 @@ FINITE = (
 )
 
 
+# A sentence's parameter: what the reader's language puts into its own wording.
+Param = str | int | float
+
+
+class Moment(str):
+    """A time in a sentence: ISO 8601 in its params (the interface writes it in the reader's
+    locale and time zone), minutes and UTC in the English."""
+
+    def __format__(self, spec: str) -> str:
+        return f"{self[:16].replace('T', ' ')} UTC"
+
+
+@dataclass(frozen=True)
+class Message:
+    """One sentence the API said: its code, its params, and the English made of them."""
+
+    code: str
+    params: Mapping[str, Param]
+    text: str
+
+
+class Phrase:
+    """A sentence the API may say, with a stable code. Declared once, where it is raised:
+    `NO_LESSON = Phrase("no-lesson", "no lesson {slug!r}; GET /api/lessons lists them")`,
+    then `raise NotFound(NO_LESSON(slug=slug))`. Its params are the template's fields, each
+    given exactly (a missing or extra one is a bug, caught where it is said)."""
+
+    every: ClassVar[dict[str, "Phrase"]] = {}
+    english: str  # declared here: __init__ reads another phrase's before setting its own
+
+    def __init__(self, code: str, english: str) -> None:
+        if code in Phrase.every and Phrase.every[code].english != english:
+            raise ValueError(f"two phrases share the code {code!r}")
+        self.code = code
+        self.english = english
+        self.params = tuple(
+            dict.fromkeys(f for _, f, _, _ in string.Formatter().parse(english) if f)
+        )
+        Phrase.every[code] = self
+
+    def __call__(self, **params: Param) -> Message:
+        if set(params) != set(self.params):
+            raise TypeError(f"{self.code}: give {self.params}, not {tuple(params)}")
+        return Message(self.code, params, self.english.format(**params))
+
+
+# The three the API's frame says itself: input that failed validation (each failed check is in
+# `errors`, for the interface to word one by one), and an HTTP refusal of Starlette's own
+# (a method an operation does not take).
+INVALID_INPUT = Phrase("invalid-input", "{problems}")
+HTTP_REFUSAL = Phrase("http-refusal", "{status} {reason}")
+
+
 class Problem(BaseModel):
     """The body of every refusal (4xx), whichever part of the API refused: documented for
     every operation (openapi.py) and checked against it by the fuzz."""
 
     detail: str = Field(min_length=1, description="what was wrong, and what to send instead")
+    code: str = Field(
+        min_length=1, description="the sentence's code: the interface words it by this"
+    )
+    params: dict[str, Param] = Field(
+        default_factory=dict, description="the values the sentence's wording puts in"
+    )
     errors: list[dict[str, Any]] | None = Field(
         None, description="a 422's failed checks as pydantic lists them, one per field"
     )
+
+
+def problem(message: Message, **extra: Any) -> dict[str, Any]:
+    """A Problem's JSON body for `message`."""
+    return {
+        "detail": message.text,
+        "code": message.code,
+        "params": {k: jsonable(v) for k, v in message.params.items()},
+        **extra,
+    }
 
 
 class DomainError(Exception):
@@ -38,9 +115,10 @@ class DomainError(Exception):
 
     status = 400
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.text)
+        self.said = said
+        self.message = said.text
         self.headers: dict[str, str] = {}
 
 
@@ -77,8 +155,8 @@ class TooManyRequests(DomainError):
 
     status = 429
 
-    def __init__(self, message: str, retry_after_s: int) -> None:
-        super().__init__(message)
+    def __init__(self, said: Message, retry_after_s: int) -> None:
+        super().__init__(said)
         self.retry_after_s = retry_after_s
         self.headers["Retry-After"] = str(retry_after_s)
 
@@ -165,13 +243,14 @@ def describe_validation_error(exc: RequestValidationError) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse(
-            status_code=exc.status, content={"detail": exc.message}, headers=exc.headers
-        )
+        return JSONResponse(status_code=exc.status, content=problem(exc.said), headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(
-            status_code=422,
-            content={"detail": describe_validation_error(exc), "errors": jsonable(exc.errors())},
-        )
+        said = INVALID_INPUT(problems=describe_validation_error(exc))
+        return JSONResponse(status_code=422, content=problem(said, errors=jsonable(exc.errors())))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_refusal(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        said = HTTP_REFUSAL(status=exc.status_code, reason=str(exc.detail))
+        return JSONResponse(status_code=exc.status_code, content=problem(said), headers=exc.headers)

@@ -32,7 +32,23 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-SEND_JSON = "send the body as JSON (Content-Type: application/json)"
+from c10klab.errors import Message as Said
+from c10klab.errors import Phrase, problem
+
+NOT_JSON = Phrase(
+    "body-not-json", "send the body as JSON (Content-Type: application/json); this came with {came}"
+)
+TOO_LARGE = Phrase(
+    "body-too-large", "the body is larger than this operation takes ({limit_kib} KiB); send less"
+)
+TOO_DEEP = Phrase(
+    "body-too-deep", "body: nested too deeply to read; send a JSON object a few levels deep"
+)
+LONE_SURROGATE = Phrase(
+    "lone-surrogate",
+    "{field}: holds a lone UTF-16 surrogate (\\u{code} at character {at}), which is not "
+    "text; send a character beyond U+FFFF as a surrogate pair (\\ud83d\\ude00) or as UTF-8",
+)
 # What a JSON body may weigh unless its operation says more (`x-body-limit`): the largest any
 # request of the course needs (a sweep of 200 values, 40 runs to compare) is a few KiB.
 BODY_LIMIT = 64 * 1024
@@ -75,20 +91,16 @@ def _at(where: str, step: str) -> str:
     return step if where == "body" else f"{where}.{step}"
 
 
-def _surrogate_at(text: str, where: str) -> str | None:
+def _surrogate_at(text: str, where: str) -> Said | None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as bad:
-        code = ord(text[bad.start])
-        return (
-            f"{where}: holds a lone UTF-16 surrogate (\\u{code:04x} at character "
-            f"{bad.start}), which is not text; send a character beyond U+FFFF as a "
-            "surrogate pair (\\ud83d\\ude00) or as UTF-8"
-        )
+        code = f"{ord(text[bad.start]):04x}"
+        return LONE_SURROGATE(field=where, code=code, at=bad.start)
     return None
 
 
-def lone_surrogate(value: Any) -> str | None:
+def lone_surrogate(value: Any) -> Said | None:
     """Where in a parsed JSON value a string holds a lone surrogate, as a sentence; or None.
     Walked without recursion: the parser accepts nesting deeper than Python's stack."""
     pending: list[tuple[Any, str]] = [(value, "body")]
@@ -108,7 +120,7 @@ def lone_surrogate(value: Any) -> str | None:
     return None
 
 
-def _unreadable(body: bytes) -> str | None:
+def _unreadable(body: bytes) -> Said | None:
     """Why a JSON body cannot reach its route, or None: nested past what a parser recurses
     into, or a string with a lone surrogate. Other bad JSON is the route's to word."""
     try:
@@ -116,18 +128,12 @@ def _unreadable(body: bytes) -> str | None:
     except ValueError:
         return None
     except RecursionError:
-        return "body: nested too deeply to read; send a JSON object a few levels deep"
+        return TOO_DEEP()
     return lone_surrogate(parsed)
 
 
 def _too_large(limit: int) -> JSONResponse:
-    return JSONResponse(
-        {
-            "detail": f"the body is larger than this operation takes ({limit // 1024} KiB); "
-            "send less"
-        },
-        413,
-    )
+    return JSONResponse(problem(TOO_LARGE(limit_kib=limit // 1024)), 413)
 
 
 class JsonBodyOnly:
@@ -162,7 +168,7 @@ class JsonBodyOnly:
         has_body = declared != "0" or "transfer-encoding" in headers
         if not is_json(content_type) if content_type is not None else has_body:
             came = f"{content_type[:60]!r}" if content_type is not None else "no Content-Type"
-            refusal = JSONResponse({"detail": f"{SEND_JSON}; this came with {came}"}, 415)
+            refusal = JSONResponse(problem(NOT_JSON(came=came)), 415)
             await refusal(scope, receive, send)
             return
         if declared.isdigit() and int(declared) > operation.limit:
@@ -174,7 +180,7 @@ class JsonBodyOnly:
             return
         unreadable = _unreadable(body)
         if unreadable:
-            await JSONResponse({"detail": unreadable}, 422)(scope, receive, send)
+            await JSONResponse(problem(unreadable), 422)(scope, receive, send)
             return
         await self.app(scope, _replay(body, receive), send)
 

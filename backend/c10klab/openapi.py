@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from c10klab.errors import Problem
+from c10klab.errors import Phrase, Problem
 from c10klab.sse import STREAM_MARK
 
 SSE = "text/event-stream"
@@ -58,11 +58,23 @@ def _describe_streams(document: dict[str, Any]) -> None:
             answer["content"] = {SSE: {"itemSchema": item}}
 
 
+def _list_phrases(problem: dict[str, Any]) -> None:
+    """A Problem's `code` is one of the API's phrases (errors.Phrase); `x-phrases` gives each
+    code's params and English (Python's format syntax), for the interface's own wording of it
+    to be checked against."""
+    problem["properties"]["code"]["enum"] = sorted(Phrase.every)
+    problem["x-phrases"] = {
+        code: {"params": list(p.params), "english": p.english}
+        for code, p in sorted(Phrase.every.items())
+    }
+
+
 def _describe_refusals(document: dict[str, Any]) -> None:
     """Every operation may refuse with a 4xx whose body is a Problem (errors.py): FastAPI
     documents only a 422, and with the body its own handler would send, not ours."""
     schemas = document["components"]["schemas"]
     schemas["Problem"] = Problem.model_json_schema(ref_template=REF + "{model}")
+    _list_phrases(schemas["Problem"])
     refusal = {
         "description": "refused: `detail` says what was wrong and what to send instead",
         "content": {"application/json": {"schema": {"$ref": REF + "Problem"}}},

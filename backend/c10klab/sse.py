@@ -15,7 +15,20 @@ from fastapi import Depends, Header, Query
 from fastapi.sse import ServerSentEvent
 from pydantic import BaseModel, RootModel
 
-from c10klab.errors import InvalidRequest
+from c10klab.errors import InvalidRequest, Phrase
+
+BAD_EVENT_NUMBER = Phrase(
+    "bad-last-event-id", "last_event_id: must be an event number, 0 to {largest} (got {got})"
+)
+# Past ±(2**63 - 1) the number itself is not echoed: it may have thousands of digits.
+HUGE_EVENT_NUMBER = Phrase(
+    "huge-last-event-id",
+    "last_event_id: must be an event number, 0 to {largest} (got a larger number)",
+)
+BAD_EVENT_HEADER = Phrase(
+    "bad-last-event-id-header",
+    "Last-Event-ID: must be an event number, 0 to {largest} (got {got!r})",
+)
 
 # How long a browser waits before it reconnects, sent first on every stream.
 RETRY = ServerSentEvent(retry=1000)
@@ -41,19 +54,21 @@ def resume_after(last_event_id: str | None, after: int | None) -> int:
     must be an event number SQLite can compare, 0 to 2**63 - 1 (ASCII digits for the header):
     anything else is refused here, before the stream starts, rather than ending it half-way."""
     largest = 2**63 - 1
-    expected = f"must be an event number, 0 to {largest}"
+    # Said as text: a JavaScript number past 2**53 is rounded, and the interface would misquote it.
+    limit = str(largest)
     resume = 0
     if after is not None:
-        if not 0 <= after <= largest:
-            got = after if -largest <= after <= largest else "a larger number"
-            raise InvalidRequest(f"last_event_id: {expected} (got {got})")
+        if not -largest <= after <= largest:
+            raise InvalidRequest(HUGE_EVENT_NUMBER(largest=limit))
+        if after < 0:
+            raise InvalidRequest(BAD_EVENT_NUMBER(largest=limit, got=str(after)))
         resume = after
     if last_event_id:
         # isdigit() alone takes "²" and "٣", which int() then refuses or reads as a digit.
         is_number = last_event_id.isascii() and last_event_id.isdigit()
         if not (is_number and len(last_event_id) <= 64 and int(last_event_id) <= largest):
             got = last_event_id if len(last_event_id) <= 30 else last_event_id[:29] + "…"
-            raise InvalidRequest(f"Last-Event-ID: {expected} (got {got!r})")
+            raise InvalidRequest(BAD_EVENT_HEADER(largest=limit, got=got))
         resume = max(resume, int(last_event_id))
     return resume
 

@@ -41,7 +41,8 @@ def test_a_body_nested_past_what_json_can_parse_is_a_422(client: TestClient) -> 
 
 def test_lone_surrogate_names_the_place_and_passes_clean_text() -> None:
     found = lone_surrogate({"base": {"knobs": {"et": "\udc00"}}})
-    assert found is not None and found.startswith("base.knobs.et:")
+    assert found is not None and found.text.startswith("base.knobs.et:")
+    assert (found.code, found.params["field"]) == ("lone-surrogate", "base.knobs.et")
     assert lone_surrogate({"name": "网络编程 😀", "values": [1, 2.5, None, True]}) is None
 
 

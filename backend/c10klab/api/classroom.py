@@ -9,6 +9,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
+from c10klab.api.content import LangQuery
 from c10klab.api.deps import (
     ClassroomDep,
     HubDep,
@@ -46,21 +47,32 @@ from c10klab.classroom.schemas import (
 )
 from c10klab.classroom.store import ClassroomStore
 from c10klab.config import Settings
-from c10klab.errors import Forbidden, NotFound
+from c10klab.errors import Forbidden, NotFound, Phrase
 from c10klab.people import service as people_service
 from c10klab.people.access import STAFF, member_class, taught_class
 from c10klab.people.schemas import ClassOut, PersonalCode
 from c10klab.sse import stream_doc
+
+SOLO_NO_CLASSES = Phrase(
+    "solo-no-classes",
+    "this course runs in solo mode: there are no classes, and your progress is kept in your "
+    "browser (start it with C10K_MODE=classroom to host a class)",
+)
+STUDENTS_ONLY = Phrase(
+    "students-only", "only a student of the class raises a hand or answers its questions"
+)
+NO_HAND_UP = Phrase("no-hand-up", "{student_id!r} has no hand up in this class")
+NOT_ASSIGNED = Phrase("not-assigned", "the exercise {exercise!r} is not assigned to this class")
+NO_CLASS_RESULTS = Phrase(
+    "no-class-results", "only a student of a class has results to export; yours are in History"
+)
 
 router = APIRouter(tags=["classroom"])
 
 
 def require_classroom(settings: SettingsDep) -> None:
     if settings.mode != "classroom":
-        raise NotFound(
-            "this course runs in solo mode: there are no classes, and your progress is kept "
-            "in your browser (start it with C10K_MODE=classroom to host a class)"
-        )
+        raise NotFound(SOLO_NO_CLASSES())
 
 
 classes = APIRouter(prefix="/classes/{class_id}", dependencies=[Depends(require_classroom)])
@@ -80,9 +92,11 @@ def roster(
     store: StoreDep,
     classroom: ClassroomDep,
     settings: SettingsDep,
+    lang: LangQuery = "en",
 ) -> list[RosterEntry]:
+    """The class's students; where a hand is up, its lesson and experiment titled in `lang`."""
     taught_class(people, person, class_id, STAFF)
-    return service.roster(people, store, classroom, settings.content_dir, class_id)
+    return service.roster(people, store, classroom, settings.content_dir, class_id, lang)
 
 
 @classes.delete("/students/{student_id}", status_code=204)
@@ -226,10 +240,15 @@ async def class_events(
 
 @classes.get("/board")
 def board(
-    class_id: str, person: PersonDep, people: PeopleDep, sweeps: SweepsDep, settings: SettingsDep
+    class_id: str,
+    person: PersonDep,
+    people: PeopleDep,
+    sweeps: SweepsDep,
+    settings: SettingsDep,
+    lang: LangQuery = "en",
 ) -> Board:
     member_class(people, person, class_id)
-    return build_board(settings.content_dir, people, sweeps, class_id)
+    return build_board(settings.content_dir, people, sweeps, class_id, lang)
 
 
 # --- live-class tools ----------------------------------------------------------------------
@@ -240,7 +259,7 @@ def _student_of(people: PeopleDep, person: PersonDep, class_id: str) -> None:
     student's; another class's student gets member_class's 403)."""
     member_class(people, person, class_id)
     if person.kind != "student":
-        raise Forbidden("only a student of the class raises a hand or answers its questions")
+        raise Forbidden(STUDENTS_ONLY())
 
 
 @classes.get("/live")
@@ -258,11 +277,13 @@ def my_hand(
     people: PeopleDep,
     classroom: ClassroomDep,
     settings: SettingsDep,
+    lang: LangQuery = "en",
 ) -> HandOut | None:
     """A student's own hand, if it is up."""
     _student_of(people, person, class_id)
     hand = classroom.hands(class_id).get(person.id)
-    return service.hand_out(service.course_titles(settings.content_dir), hand) if hand else None
+    titles = service.course_titles(settings.content_dir, lang)
+    return service.hand_out(titles, hand) if hand else None
 
 
 @classes.put("/hand")
@@ -273,11 +294,12 @@ def raise_hand(
     people: PeopleDep,
     classroom: ClassroomDep,
     settings: SettingsDep,
+    lang: LangQuery = "en",
 ) -> HandOut:
     """ "I'm stuck": the student's hand goes up on the instructor's roster, with where they
     are (raised again: moved there)."""
     _student_of(people, person, class_id)
-    return live.raise_hand(classroom, settings.content_dir, class_id, person, body)
+    return live.raise_hand(classroom, settings.content_dir, class_id, person, body, lang)
 
 
 @classes.delete("/hand", status_code=204)
@@ -295,7 +317,7 @@ def lower_hand(
     """The instructor lowers a student's hand (helped, or it was a mistake)."""
     taught_class(people, person, class_id, STAFF)
     if not classroom.lower_hand(class_id, student_id):
-        raise NotFound(f"{student_id!r} has no hand up in this class")
+        raise NotFound(NO_HAND_UP(student_id=student_id))
 
 
 @classes.put("/timer")
@@ -451,7 +473,7 @@ def unassign(
     """Take an exercise off the class's list; the answers to it stay."""
     taught_class(people, person, class_id)
     if not classroom.unassign(class_id, exercise):
-        raise NotFound(f"the exercise {exercise!r} is not assigned to this class")
+        raise NotFound(NOT_ASSIGNED(exercise=exercise))
 
 
 @classes.get("/gradebook")
@@ -511,7 +533,7 @@ def my_results_csv(
     """A student's own runs in their class, as the class's CSV has them: theirs to keep after
     the class ends."""
     if person.class_id is None:
-        raise NotFound("only a student of a class has results to export; yours are in History")
+        raise NotFound(NO_CLASS_RESULTS())
     text = class_csv(settings.content_dir, people, sweeps, person.class_id, owner_id=person.id)
     return Response(
         content=text,

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 
 from c10klab.api.deps import PeopleDep, PersonDep, SessionCookie, SettingsDep, StoreDep
 from c10klab.config import Settings
-from c10klab.errors import NotFound, Unauthenticated
+from c10klab.errors import NotFound, Phrase, Unauthenticated
 from c10klab.people import service
 from c10klab.people.access import OWNER, STAFF, require_instructor, taught_class
 from c10klab.people.join_links import join_links, origin_of
@@ -27,15 +27,21 @@ from c10klab.people.schemas import (
 )
 from c10klab.people.store import Person
 
+SOLO_NO_LOGINS = Phrase(
+    "solo-no-logins",
+    "this course runs in solo mode: there are no logins or classes "
+    "(start it with C10K_MODE=classroom to host a class)",
+)
+NOT_STAFF = Phrase(
+    "not-staff", "{person_id!r} is not on this class's staff; GET …/staff lists them"
+)
+
 router = APIRouter(tags=["people"])
 
 
 def _require_classroom(settings: Settings) -> None:
     if settings.mode != "classroom":
-        raise NotFound(
-            "this course runs in solo mode: there are no logins or classes "
-            "(start it with C10K_MODE=classroom to host a class)"
-        )
+        raise NotFound(SOLO_NO_LOGINS())
 
 
 def _set_session(
@@ -223,7 +229,7 @@ def remove_class_staff(
     _require_classroom(settings)
     klass = taught_class(people, person, class_id, OWNER)
     if not people.remove_staff(klass.id, person_id):
-        raise NotFound(f"{person_id!r} is not on this class's staff; GET …/staff lists them")
+        raise NotFound(NOT_STAFF(person_id=person_id))
 
 
 @router.get("/classes/{class_id}/join-links")

@@ -21,6 +21,7 @@ from c10klab.classroom.schemas import (
 )
 from c10klab.content.schemas import Baseline, ExperimentRef
 from c10klab.content.service import load_lessons, read_baselines, read_experiments
+from c10klab.languages import Language
 from c10klab.people.store import PeopleStore
 from c10klab.results.schemas import DoneEvent
 from c10klab.runs.store import Run
@@ -218,7 +219,14 @@ def _experiment(
     )
 
 
-def build_board(content_dir: Path, people: PeopleStore, series: SweepStore, class_id: str) -> Board:
+def build_board(
+    content_dir: Path,
+    people: PeopleStore,
+    series: SweepStore,
+    class_id: str,
+    language: Language = "en",
+) -> Board:
+    """The class's board, its lessons' and experiments' titles in `language`."""
     runs = series.runs.class_runs(class_id)
     sweeps = series.class_sweeps(class_id)
     owners: set[str] = {r.owner_id for r in runs} | {s.owner_id for s in sweeps}
@@ -226,7 +234,7 @@ def build_board(content_dir: Path, people: PeopleStore, series: SweepStore, clas
     runs_by_id = {r.id: r for r in runs}
     students = [PersonBrief(id=s.id, name=s.name) for s in people.students_of(class_id)]
     experiments = []
-    for lesson in load_lessons(content_dir):
+    for lesson in load_lessons(content_dir, language):
         recorded = read_baselines(content_dir, lesson.slug)
         baselines: dict[str, Baseline] = {
             b.key: b for b in (recorded.experiments if recorded else []) if b.key

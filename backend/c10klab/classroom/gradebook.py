@@ -20,13 +20,17 @@ from c10klab.classroom.schemas import (
     GradeCell,
 )
 from c10klab.classroom.store import Assignment, ClassroomStore
-from c10klab.errors import InvalidRequest
+from c10klab.errors import InvalidRequest, Phrase
 from c10klab.exercises import service as exercises
 from c10klab.exercises.schemas import ExerciseFile, Verdict
 from c10klab.people.store import PeopleStore
 from c10klab.runs.store import RunStore
 from c10klab.variants.service import judge_answer
 from c10klab.variants.store import Variant, VariantStore
+
+DUE_PASSED = Phrase(
+    "due-time-passed", "due_at: {due_at} has passed; give a time in the future, or none"
+)
 
 CSV_COLUMNS = [
     "student", "exercise", "title", "due_at", "status", "attempts", "passed_at", "late",
@@ -44,9 +48,7 @@ def assign(
     if body.due_at is not None:
         due = body.due_at.astimezone(UTC)
         if due <= datetime.now(UTC):
-            raise InvalidRequest(
-                f"due_at: {body.due_at.isoformat()} has passed; give a time in the future, or none"
-            )
+            raise InvalidRequest(DUE_PASSED(due_at=body.due_at.isoformat()))
         due_at = due.isoformat(timespec="milliseconds")
     return assignment_out(classroom.assign(class_id, slug, due_at), exercise)
 

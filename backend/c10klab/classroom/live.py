@@ -20,9 +20,19 @@ from c10klab.classroom.schemas import (
 from c10klab.classroom.service import course_titles, hand_out
 from c10klab.classroom.store import ClassroomStore, Timer
 from c10klab.content.questions import question_count
-from c10klab.content.service import find_experiment, load_lessons
-from c10klab.errors import InvalidRequest, NotFound
+from c10klab.content.service import NO_LESSON, find_experiment, load_lessons
+from c10klab.errors import InvalidRequest, NotFound, Phrase
+from c10klab.languages import Language
 from c10klab.people.store import PeopleStore, Person
+
+HAND_WITHOUT_LESSON = Phrase(
+    "hand-experiment-without-lesson", "experiment: give the lesson it is in too"
+)
+NO_QUESTION = Phrase(
+    "no-question",
+    "{lesson!r} asks {count} questions in Check yourself, numbered 1 to {count}; "
+    "there is no question {question}",
+)
 
 # The announcements the class stream carries: a late joiner sees the last few, not a log.
 SHOWN_ANNOUNCEMENTS = 5
@@ -32,19 +42,24 @@ SHOWN_ANNOUNCEMENTS = 5
 
 
 def raise_hand(
-    classroom: ClassroomStore, content_dir: Path, class_id: str, student: Person, body: HandRequest
+    classroom: ClassroomStore,
+    content_dir: Path,
+    class_id: str,
+    student: Person,
+    body: HandRequest,
+    language: Language = "en",
 ) -> HandOut:
     """A student's hand up, where they are stuck: a lesson and an experiment of it, if given
     (each must exist: 422 naming it)."""
     if body.experiment is not None and body.lesson is None:
-        raise InvalidRequest("experiment: give the lesson it is in too")
+        raise InvalidRequest(HAND_WITHOUT_LESSON())
     if body.lesson is not None:
         try:
             find_experiment(content_dir, body.lesson, body.experiment)
         except NotFound as missing:
-            raise InvalidRequest(missing.message) from missing
+            raise InvalidRequest(missing.said) from missing
     hand = classroom.raise_hand(class_id, student.id, body.lesson, body.experiment)
-    return hand_out(course_titles(content_dir), hand)
+    return hand_out(course_titles(content_dir, language), hand)
 
 
 # --- the timer and announcements ---------------------------------------------------------------
@@ -85,17 +100,14 @@ def questions_in(content_dir: Path, lesson: str) -> int:
     """How many questions a lesson's Check yourself asks (404 for no such lesson)."""
     found = next((x for x in load_lessons(content_dir) if x.slug == lesson), None)
     if found is None:
-        raise NotFound(f"no lesson {lesson!r}; GET /api/lessons lists them")
+        raise NotFound(NO_LESSON(slug=lesson))
     return question_count(found.markdown, "en")
 
 
 def require_question(content_dir: Path, lesson: str, question: int) -> None:
     count = questions_in(content_dir, lesson)
     if not 1 <= question <= count:
-        raise NotFound(
-            f"{lesson!r} asks {count} questions in Check yourself, numbered 1 to {count}; "
-            f"there is no question {question}"
-        )
+        raise NotFound(NO_QUESTION(lesson=lesson, count=count, question=question))
 
 
 def lesson_questions(

@@ -4,6 +4,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel, StringConstraints
 
+from c10klab.languages import Language
 from c10klab.people.schemas import ClassOut
 from c10klab.results.schemas import (
     BuildEvent,
@@ -89,6 +90,11 @@ class PresentationOut(BaseModel):
     lesson_title: str
     experiment: str | None
     title: str
+    titles: dict[Language, str] = Field(
+        description="the title in each of the course's languages (one stream reaches readers "
+        "of each): the block's own, or the lesson's, or the instructor's as given"
+    )
+    lesson_titles: dict[Language, str] = Field(description="the lesson's, in each language")
     run_id: str | None
     sweep_id: str | None
     spotlight: PersonBrief | None = Field(description="the student whose run or sweep it is")

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import get_args
 
 from c10klab.classroom.feed import ClassState
 from c10klab.classroom.schemas import (
@@ -18,14 +19,23 @@ from c10klab.classroom.schemas import (
     RosterEntry,
 )
 from c10klab.classroom.store import ClassroomStore, Hand, Presentation
-from c10klab.content.service import find_experiment, load_lessons, read_experiments
+from c10klab.content.service import NO_LESSON, find_experiment, load_lessons, read_experiments
 from c10klab.db import now_iso
-from c10klab.errors import InvalidRequest, NotFound
+from c10klab.errors import InvalidRequest, NotFound, Phrase
+from c10klab.languages import Language
 from c10klab.people import service as people_service
 from c10klab.people.store import Class, PeopleStore
 from c10klab.runs.store import NOT_QUEUED, OfClass, Run, RunStore
 from c10klab.sweeps.service import run_figures, sweep_out
 from c10klab.sweeps.store import SweepStore
+
+PRESENT_NO_RUN = Phrase("present-no-run", "run_id: no run {run_id!r}")
+PRESENT_NO_SWEEP = Phrase("present-no-sweep", "sweep_id: no sweep {sweep_id!r}")
+PRESENT_NOT_OURS = Phrase(
+    "present-not-ours", "you can present your own runs and those of this class only"
+)
+PRESENT_BOTH = Phrase("present-both", "present a run or a sweep, not both")
+NO_CLASS = Phrase("no-class", "no class {class_id!r}")
 
 
 def lesson_titles(content_dir: Path) -> dict[str, str]:
@@ -41,8 +51,8 @@ class CourseTitles:
     experiments: dict[tuple[str, str], str]
 
 
-def course_titles(content_dir: Path) -> CourseTitles:
-    lessons = load_lessons(content_dir)
+def course_titles(content_dir: Path, language: Language = "en") -> CourseTitles:
+    lessons = load_lessons(content_dir, language)
     return CourseTitles(
         lessons={lesson.slug: lesson.meta.title for lesson in lessons},
         experiments={
@@ -55,7 +65,7 @@ def course_titles(content_dir: Path) -> CourseTitles:
 
 def require_lesson(content_dir: Path, slug: str) -> None:
     if slug not in lesson_titles(content_dir):
-        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+        raise NotFound(NO_LESSON(slug=slug))
 
 
 # --- the roster and the queue ---------------------------------------------------------------
@@ -74,6 +84,7 @@ def roster(
     classroom: ClassroomStore,
     content_dir: Path,
     class_id: str,
+    language: Language = "en",
 ) -> list[RosterEntry]:
     students = people.students_of(class_id) + people.students_of(class_id, removed=True)
     ids = [s.id for s in students]
@@ -82,7 +93,7 @@ def roster(
     runs = run_counts(store.class_runs(class_id))
     hands = classroom.hands(class_id)
     # The course's titles are read once for the roster's hands, only when one is up.
-    titles = course_titles(content_dir) if hands else None
+    titles = course_titles(content_dir, language) if hands else None
     entries = []
     for student in students:
         seen = where.get(student.id)
@@ -188,17 +199,17 @@ def _owner_in_class(
     if run_id is not None:
         run = sweeps.runs.get_run(run_id)
         if run is None:
-            raise InvalidRequest(f"run_id: no run {run_id!r}")
+            raise InvalidRequest(PRESENT_NO_RUN(run_id=run_id))
         owner, class_id = run.owner_id, run.class_id
     elif sweep_id is not None:
         sweep = sweeps.get_sweep(sweep_id)
         if sweep is None:
-            raise InvalidRequest(f"sweep_id: no sweep {sweep_id!r}")
+            raise InvalidRequest(PRESENT_NO_SWEEP(sweep_id=sweep_id))
         owner, class_id = sweep.owner_id, sweep.class_id
     else:
         return None
     if class_id != klass.id and people.staff_role(klass, owner) is None:
-        raise InvalidRequest("you can present your own runs and those of this class only")
+        raise InvalidRequest(PRESENT_NOT_OURS())
     return owner
 
 
@@ -211,11 +222,11 @@ def present(
     body: PresentRequest,
 ) -> Presentation:
     if body.run_id is not None and body.sweep_id is not None:
-        raise InvalidRequest("present a run or a sweep, not both")
+        raise InvalidRequest(PRESENT_BOTH())
     try:
         _, block = find_experiment(content_dir, body.lesson, body.experiment)
     except NotFound as missing:
-        raise InvalidRequest(missing.message) from missing
+        raise InvalidRequest(missing.said) from missing
     owner = _owner_in_class(people, sweeps, klass, body.run_id, body.sweep_id)
     title = (
         body.title or (block.title if block else None) or lesson_titles(content_dir)[body.lesson]
@@ -234,6 +245,24 @@ def present(
     return shown
 
 
+def presented_titles(
+    content_dir: Path, shown: Presentation
+) -> tuple[dict[Language, str], dict[Language, str]]:
+    """The presented block's title and its lesson's, in each of the course's languages: one
+    class stream carries them to every student, each reading their own. A title the instructor
+    gave (not the block's own) stays as given in all of them."""
+    titles: dict[Language, str] = {}
+    lessons: dict[Language, str] = {}
+    for language in get_args(Language):
+        course = course_titles(content_dir, language)
+        lessons[language] = course.lessons.get(shown.lesson, shown.lesson)
+        block = course.experiments.get((shown.lesson, shown.experiment or ""))
+        titles[language] = block or lessons[language]
+    if shown.title != titles["en"]:
+        titles = dict.fromkeys(titles, shown.title)
+    return titles, lessons
+
+
 def presentation_out(
     people: PeopleStore, content_dir: Path, shown: Presentation | None
 ) -> PresentationOut | None:
@@ -245,9 +274,12 @@ def presentation_out(
         spotlight = PersonBrief(id=shown.spotlight_id, name=name)
     fields = asdict(shown)
     del fields["spotlight_id"]
+    titles, lessons = presented_titles(content_dir, shown)
     return PresentationOut(
         **fields,
-        lesson_title=lesson_titles(content_dir).get(shown.lesson, shown.lesson),
+        lesson_title=lessons["en"],
+        titles=titles,
+        lesson_titles=lessons,
         spotlight=spotlight,
     )
 
@@ -287,7 +319,7 @@ class StateReader:
     def __call__(self, class_id: str, after_seq: int, read_sweep: bool) -> ClassState:
         klass = self.people.get_class(class_id)
         if klass is None:
-            raise NotFound(f"no class {class_id!r}")
+            raise NotFound(NO_CLASS(class_id=class_id))
         shown = self.classroom.presentation(class_id)
         events = []
         sweep = None

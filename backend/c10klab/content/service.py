@@ -28,10 +28,21 @@ from c10klab.content.schemas import (
     LessonLink,
     LessonSummary,
 )
-from c10klab.errors import InvalidRequest, NotFound
+from c10klab.errors import InvalidRequest, NotFound, Phrase
 from c10klab.languages import language_dir as language_dir
 from c10klab.sweeps.figures import with_host_noise
 from c10klab.sweeps.schemas import SweepRequest
+
+NO_LESSON = Phrase("no-lesson", "no lesson {slug!r}; GET /api/lessons lists them")
+NO_EXPERIMENT = Phrase(
+    "no-experiment",
+    "lesson {slug!r} has no experiment {key!r}; GET /api/lessons/{slug} lists its experiments "
+    "with their keys",
+)
+EXPERIMENT_WITHOUT_LESSON = Phrase(
+    "experiment-without-lesson", "experiment: give the lesson it belongs to as well"
+)
+NO_GLOSSARY = Phrase("no-glossary", "the course has no glossary (content/glossary.md)")
 
 SLUG = re.compile(r"^\d{2}-[a-z0-9-]+$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
@@ -140,7 +151,7 @@ def get_lesson(
     lessons = load_lessons(content_dir, language)
     index = next((i for i, lesson in enumerate(lessons) if lesson.slug == slug), None)
     if index is None:
-        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+        raise NotFound(NO_LESSON(slug=slug))
 
     def link(i: int) -> LessonLink | None:
         if not 0 <= i < len(lessons):
@@ -223,15 +234,12 @@ def find_experiment(
     """The lesson (404) and, when a key is given, its experiment block with that key (404)."""
     lesson = next((x for x in load_lessons(content_dir) if x.slug == slug), None)
     if lesson is None:
-        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+        raise NotFound(NO_LESSON(slug=slug))
     if key is None:
         return lesson, None
     experiment = next((e for e in read_experiments(lesson.markdown) if e.key == key), None)
     if experiment is None:
-        raise NotFound(
-            f"lesson {slug!r} has no experiment {key!r}; GET /api/lessons/{slug} lists its "
-            "experiments with their keys"
-        )
+        raise NotFound(NO_EXPERIMENT(slug=slug, key=key))
     return lesson, experiment
 
 
@@ -239,12 +247,12 @@ def validate_origin(lesson: str | None, experiment: str | None, settings: Settin
     """A run's or sweep's `lesson` and `experiment` must name a lesson and one of its blocks
     (422)."""
     if experiment is not None and lesson is None:
-        raise InvalidRequest("experiment: give the lesson it belongs to as well")
+        raise InvalidRequest(EXPERIMENT_WITHOUT_LESSON())
     if lesson is not None:
         try:
             find_experiment(settings.content_dir, lesson, experiment)
         except NotFound as missing:
-            raise InvalidRequest(missing.message) from missing
+            raise InvalidRequest(missing.said) from missing
 
 
 def diagrams_dir(content_dir: Path, page: str) -> Path:
@@ -294,7 +302,7 @@ def _with_intervals(baseline: Baseline) -> Baseline:
 def get_baselines(content_dir: Path, slug: str) -> LessonBaselines:
     """The lesson's recorded reference results; none yet is an empty list, not an error."""
     if not any(lesson.slug == slug for lesson in load_lessons(content_dir)):
-        raise NotFound(f"no lesson {slug!r}; GET /api/lessons lists them")
+        raise NotFound(NO_LESSON(slug=slug))
     recorded = read_baselines(content_dir, slug) or LessonBaselines(lesson=slug)
     return recorded.model_copy(
         update={"experiments": [_with_intervals(b) for b in recorded.experiments]}
@@ -310,7 +318,7 @@ def get_glossary(content_dir: Path, language: Language = "en") -> Glossary:
     if not path.is_file():
         path, language = content_dir / "glossary.md", "en"
     if not path.is_file():
-        raise NotFound("the course has no glossary (content/glossary.md)")
+        raise NotFound(NO_GLOSSARY())
     match = FRONT_MATTER.match(path.read_text())
     if not match:
         raise LessonFormatError("glossary.md: starts without a '---' front matter block")

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from c10klab.errors import NotFound, describe_errors
+from c10klab.errors import NotFound, Phrase, describe_errors
 from c10klab.exercises.schemas import (
     EDITABLE_SHARED_FILES,
     RUN_REASONS,
@@ -27,6 +27,7 @@ from c10klab.results.schemas import FailedData, RunResult
 from c10klab.sandboxes.schemas import Catalog
 
 EXERCISES_DIR = "exercises"
+NO_EXERCISE = Phrase("no-exercise", "no exercise {slug!r}")
 
 
 class ExerciseError(Exception):
@@ -88,7 +89,7 @@ def in_language(
 def find_exercise(content_dir: Path, slug: str) -> ExerciseFile:
     path = content_dir / EXERCISES_DIR / f"{slug}.toml"
     if not slug.replace("-", "").isalnum() or not path.is_file():
-        raise NotFound(f"no exercise {slug!r}")
+        raise NotFound(NO_EXERCISE(slug=slug))
     return read_exercise(path)
 
 

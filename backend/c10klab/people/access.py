@@ -12,12 +12,48 @@ assistant sees everything of it and helps students (lowers hands, hands out a ne
 code, cancels a run) but changes nothing of the class itself.
 """
 
-from typing import NoReturn
+from typing import Literal
 
 from c10klab.config import Settings
-from c10klab.errors import Forbidden, NotFound
+from c10klab.errors import Forbidden, NotFound, Phrase
 from c10klab.people.store import Class, PeopleStore, Person, StaffRole
 from c10klab.runs.store import Admission, Scope
+
+# Someone else's run, sweep or variant: one sentence for each, so each is worded whole.
+NOT_YOURS_TO_SEE = {
+    "run": Phrase(
+        "run-not-yours",
+        "this run belongs to someone else: you can see only your own and your class's",
+    ),
+    "sweep": Phrase(
+        "sweep-not-yours",
+        "this sweep belongs to someone else: you can see only your own and your class's",
+    ),
+    "variant": Phrase(
+        "variant-not-yours",
+        "this variant belongs to someone else: you can see only your own and your class's",
+    ),
+}
+NOT_YOURS_TO_CANCEL = {
+    "run": Phrase(
+        "run-not-yours-to-cancel",
+        "this run belongs to someone else: only its owner or their instructor can cancel it",
+    ),
+    "sweep": Phrase(
+        "sweep-not-yours-to-cancel",
+        "this sweep belongs to someone else: only its owner or their instructor can cancel it",
+    ),
+}
+NOT_YOUR_ANSWER = Phrase(
+    "answer-not-yours",
+    "this answer to an exercise belongs to someone else: only its author and their instructor "
+    "can open it",
+)
+INSTRUCTORS_ONLY = Phrase("instructors-only", "only an instructor can do this; log in as one")
+NOT_YOUR_CLASS = Phrase(
+    "not-your-class", "you teach no class {class_id!r}; GET /api/classes lists yours"
+)
+OTHER_CLASS = Phrase("other-class", "that is another class: you can see only your own")
 
 
 def class_ids_taught(people: PeopleStore, person: Person) -> tuple[str, ...]:
@@ -57,11 +93,15 @@ def may_view(people: PeopleStore, person: Person, owner_id: str, class_id: str |
 
 
 def require_viewer(
-    people: PeopleStore, person: Person, owner_id: str, class_id: str | None, what: str
+    people: PeopleStore,
+    person: Person,
+    owner_id: str,
+    class_id: str | None,
+    what: Literal["run", "sweep", "variant"],
 ) -> None:
     """Refuse (403) a person who may not see a run or sweep of `owner_id` (its permalink)."""
     if not may_view(people, person, owner_id, class_id):
-        _refuse_someone_elses(what, "you can see only your own and your class's")
+        raise Forbidden(NOT_YOURS_TO_SEE[what]())
 
 
 def require_answer_reader(
@@ -70,26 +110,24 @@ def require_answer_reader(
     """Refuse (403) anyone but its author and their instructor an answer to an exercise:
     a classmate who could open it could hand in a passing answer as their own."""
     if not may_cancel(people, person, owner_id, class_id):
-        _refuse_someone_elses(
-            "answer to an exercise", "only its author and their instructor can open it"
-        )
+        raise Forbidden(NOT_YOUR_ANSWER())
 
 
 def require_canceller(
-    people: PeopleStore, person: Person, owner_id: str, class_id: str | None, what: str
+    people: PeopleStore,
+    person: Person,
+    owner_id: str,
+    class_id: str | None,
+    what: Literal["run", "sweep"],
 ) -> None:
     """Refuse (403) a person who may not cancel a run or sweep of `owner_id`."""
     if not may_cancel(people, person, owner_id, class_id):
-        _refuse_someone_elses(what, "only its owner or their instructor can cancel it")
-
-
-def _refuse_someone_elses(what: str, who_may: str) -> NoReturn:
-    raise Forbidden(f"this {what} belongs to someone else: {who_may}")
+        raise Forbidden(NOT_YOURS_TO_CANCEL[what]())
 
 
 def require_instructor(person: Person) -> None:
     if person.kind != "instructor":
-        raise Forbidden("only an instructor can do this; log in as one")
+        raise Forbidden(INSTRUCTORS_ONLY())
 
 
 # Who may do what in a class, by role.
@@ -97,10 +135,22 @@ OWNER: frozenset[StaffRole] = frozenset({"owner"})
 TEACHERS: frozenset[StaffRole] = frozenset({"owner", "co-teacher"})
 STAFF: frozenset[StaffRole] = frozenset({"owner", "co-teacher", "assistant"})
 
-ROLE_WORDS: dict[StaffRole, str] = {
-    "owner": "its instructor",
-    "co-teacher": "a co-teacher",
-    "assistant": "a teaching assistant",
+# What staff are told when their role may not: the roles nest (an assistant's within a
+# co-teacher's within the owner's), so these are every role a narrower set refuses.
+ROLE_REFUSED: dict[tuple[StaffRole, frozenset[StaffRole]], Phrase] = {
+    ("co-teacher", OWNER): Phrase(
+        "co-teacher-not-owner",
+        "you are a co-teacher of this class: only its instructor can do this",
+    ),
+    ("assistant", OWNER): Phrase(
+        "assistant-not-owner",
+        "you are a teaching assistant of this class: only its instructor can do this",
+    ),
+    ("assistant", TEACHERS): Phrase(
+        "assistant-not-teacher",
+        "you are a teaching assistant of this class: only a co-teacher or its instructor can "
+        "do this",
+    ),
 }
 
 
@@ -113,10 +163,9 @@ def taught_class(
     klass = people.get_class(class_id)
     role = people.staff_role(klass, person.id) if klass else None
     if klass is None or role is None:
-        raise NotFound(f"you teach no class {class_id!r}; GET /api/classes lists yours")
+        raise NotFound(NOT_YOUR_CLASS(class_id=class_id))
     if role not in allowed:
-        who = " or ".join(sorted(ROLE_WORDS[r] for r in allowed))
-        raise Forbidden(f"you are {ROLE_WORDS[role]} of this class: only {who} can do this")
+        raise Forbidden(ROLE_REFUSED[role, allowed]())
     return klass
 
 
@@ -124,7 +173,7 @@ def member_class(people: PeopleStore, person: Person, class_id: str) -> Class:
     """The class, for its instructor and its students (403 for a student of another)."""
     if person.kind == "student":
         if person.class_id != class_id:
-            raise Forbidden("that is another class: you can see only your own")
+            raise Forbidden(OTHER_CLASS())
         klass = people.get_class(class_id)
         assert klass is not None  # a student's class exists: classes are never deleted
         return klass

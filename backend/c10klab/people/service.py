@@ -25,7 +25,10 @@ from c10klab.errors import (
     Forbidden,
     Gone,
     InvalidRequest,
+    Message,
+    Moment,
     NotFound,
+    Phrase,
     TooManyRequests,
     Unauthenticated,
 )
@@ -52,6 +55,134 @@ CODE_EXAMPLE = "K7QXM-4TPRW"
 
 PASSWORDS = PasswordHash.recommended()
 
+# --- what is refused, and how it is said ------------------------------------------------------
+SHORT_PASSWORD = Phrase("password-too-short", "the password needs at least 8 characters")
+INSTRUCTOR_EXISTS = Phrase("instructor-exists", "an instructor named {name!r} already exists")
+NO_INSTRUCTOR = Phrase(
+    "no-instructor", "no instructor is named {name!r}; `instructor list` names them"
+)
+SESSION_INVALID = Phrase(
+    "session-invalid",
+    "your session is not valid (expired or altered): log in again, or join your class again "
+    "with its code",
+)
+NOT_SIGNED_IN = Phrase(
+    "not-signed-in",
+    "this course runs as a class: join it with the code your instructor shows "
+    "(or log in, if you are the instructor)",
+)
+SESSION_ENDED = Phrase(
+    "session-ended", "your session has ended (logged out or expired): log in or join again"
+)
+SIGNED_OUT_REMOVED = Phrase(
+    "signed-out-removed",
+    "the instructor removed you from {class_name!r} at {at}: ask them to let you back in",
+)
+SIGNED_OUT_RESULTS_GONE = Phrase(
+    "signed-out-results-gone",
+    "the class {class_name!r} ended at {at}, and its results were kept until {until}",
+)
+READ_ONLY = Phrase(
+    "class-ended-read-only",
+    "your class has ended: you can read and export your results until {until}, but not run or "
+    "change anything",
+)
+WRONG_LOGIN = Phrase("wrong-login", "wrong name or password")
+NO_JOIN_CODE = Phrase(
+    "no-join-code",
+    "no class has the join code {code!r}: check it with your instructor "
+    "(letters and digits, e.g. {example})",
+)
+NAME_REMOVED = Phrase(
+    "name-removed",
+    "name: {name!r} was removed from {class_name!r} by its instructor; if that is you, ask them "
+    "to let you back in",
+)
+NAME_TAKEN = Phrase(
+    "name-taken",
+    "name: someone in {class_name!r} already joined as {name!r}. If that was you on another "
+    "device, come back with your personal code; otherwise add an initial or pick another name",
+)
+NAME_TAKEN_OTHER_CASE = Phrase(
+    "name-taken-other-case",
+    "name: someone in {class_name!r} already joined as {name!r} (names are the same whatever "
+    "their case: {holder!r}). If that was you on another device, come back with your personal "
+    "code; otherwise add an initial or pick another name",
+)
+CLASS_ENDED = Phrase(
+    "class-ended", "the class {class_name!r} has ended; its code no longer admits anyone"
+)
+CLASS_FULL = Phrase(
+    "class-full",
+    "the class {class_name!r} is full ({most} names have joined it): ask your instructor to "
+    "remove names no one uses",
+)
+NO_PERSONAL_CODE = Phrase(
+    "no-personal-code",
+    "personal_code: {code!r} is nobody's in {class_name!r}: check it (e.g. {example}), or ask "
+    "your instructor for a new one",
+)
+COME_BACK_REMOVED = Phrase(
+    "come-back-removed",
+    "the instructor removed you from {class_name!r}: ask them to let you back in",
+)
+COME_BACK_RESULTS_GONE = Phrase(
+    "come-back-results-gone",
+    "the class {class_name!r} ended, and its results were kept until {until}",
+)
+NO_SUCH_STUDENT = Phrase(
+    "no-such-student",
+    "{class_name!r} has no student {student_id!r}; GET /api/classes/{class_id}/roster lists them",
+)
+NO_REMOVED_STUDENT = Phrase(
+    "no-removed-student",
+    "{class_name!r} has no removed student {student_id!r}; "
+    "GET /api/classes/{class_id}/roster lists them",
+)
+READMIT_NAME_TAKEN = Phrase(
+    "readmit-name-taken",
+    "someone present in the class has this student's name now: ask them to sign out and "
+    "remove them first",
+)
+END_PASSED = Phrase(
+    "end-time-passed", "ends_at: {ends_at} has passed; give a time in the future, or none"
+)
+END_TOO_FAR = Phrase("end-time-too-far", "ends_at: at most {days} days ahead")
+STAFF_NO_INSTRUCTOR = Phrase(
+    "staff-no-instructor",
+    "name: no instructor is named {name!r}; the host's owner adds one with "
+    "`python -m c10klab instructor add NAME`",
+)
+STAFF_IS_OWNER = Phrase("staff-is-owner", "name: {name!r} is the class's own instructor already")
+
+# A limit's 429: `count` attempts in the last `minutes`, at most `most`, `retry` seconds to wait.
+BROWSER_LOGINS = Phrase(
+    "too-many-logins-from-browser",
+    "too many failed logins from this browser ({count} in the last {minutes} minutes, at most "
+    "{most}): try again in {retry} s",
+)
+ACCOUNT_LOGINS = Phrase(
+    "too-many-logins-for-account",
+    "too many failed logins for this account from browsers it has not signed in from ({count} "
+    "in the last {minutes} minutes, at most {most}): sign in from a browser you have signed in "
+    "from before, or try again in {retry} s",
+)
+ADDRESS_LOGINS = Phrase(
+    "too-many-logins-from-address",
+    "too many failed logins from your address ({count} in the last {minutes} minutes, at most "
+    "{most}): try again in {retry} s",
+)
+JOIN_MISSES = Phrase(
+    "too-many-join-misses",
+    "too many join codes that match no class from your address ({count} in the last {minutes} "
+    "minutes, at most {most}): try again in {retry} s",
+)
+JOINS = Phrase(
+    "too-many-joins-from-address",
+    "too many names joined this class from your address ({count} in the last {minutes} "
+    "minutes, at most {most}): try again in {retry} s",
+)
+
 
 @lru_cache(maxsize=1)
 def _dummy_hash() -> str:
@@ -66,21 +197,21 @@ def hash_password(password: str) -> str:
 
 def add_instructor(people: PeopleStore, name: str, password: str) -> Person:
     if len(password) < 8:
-        raise InvalidRequest("the password needs at least 8 characters")
+        raise InvalidRequest(SHORT_PASSWORD())
     try:
         return people.add_person("instructor", name.strip(), password_hash=hash_password(password))
     except NameTaken as taken:
-        raise InvalidRequest(f"an instructor named {name.strip()!r} already exists") from taken
+        raise InvalidRequest(INSTRUCTOR_EXISTS(name=name.strip())) from taken
 
 
 def reset_password(people: PeopleStore, name: str, password: str) -> Person:
     """A new password for an instructor who lost theirs (the host's owner runs this): every
     session of theirs ends, so a browser someone else signed in from is out too."""
     if len(password) < 8:
-        raise InvalidRequest("the password needs at least 8 characters")
+        raise InvalidRequest(SHORT_PASSWORD())
     found = people.instructor_login(name)
     if found is None:
-        raise NotFound(f"no instructor is named {name.strip()!r}; `instructor list` names them")
+        raise NotFound(NO_INSTRUCTOR(name=name.strip()))
     person = found[0]
     people.set_password_hash(person.id, hash_password(password))
     people.end_sessions_of(person.id)
@@ -109,18 +240,15 @@ def _token(people: PeopleStore, settings: Settings, cookie: str) -> str:
     try:
         raw = _signer(people).unsign(cookie, max_age=round(settings.session_hours * 3600))
     except BadSignature as bad:  # includes SignatureExpired
-        raise Unauthenticated(
-            "your session is not valid (expired or altered): log in again, or join your "
-            "class again with its code"
-        ) from bad
+        raise Unauthenticated(SESSION_INVALID()) from bad
     return raw.decode()
 
 
 class NotLetIn(Unauthenticated):
     """A session that no longer lets its person in, and why, for the browser to say so."""
 
-    def __init__(self, message: str, why: SignedOut) -> None:
-        super().__init__(message)
+    def __init__(self, said: Message, why: SignedOut) -> None:
+        super().__init__(said)
         self.why = why
 
 
@@ -136,30 +264,20 @@ def results_until(klass: Class) -> str | None:
     return until.isoformat(timespec="milliseconds")
 
 
-def _when(text: str) -> str:
-    return f"{text[:16].replace('T', ' ')} UTC"
-
-
 def person_for_cookie(people: PeopleStore, settings: Settings, cookie: str | None) -> Person:
     """Who a session cookie lets in. A student whose class ended is let in read-only while its
     results are kept; a removed student, or one whose class's results are gone, is refused
     with the reason (NotLetIn), so their browser can say why they were signed out."""
     if not cookie:
-        raise Unauthenticated(
-            "this course runs as a class: join it with the code your instructor shows "
-            "(or log in, if you are the instructor)"
-        )
+        raise Unauthenticated(NOT_SIGNED_IN())
     owner = people.session_owner(_token_hash(_token(people, settings, cookie)))
     if owner is None:
-        raise Unauthenticated(
-            "your session has ended (logged out or expired): log in or join again"
-        )
+        raise Unauthenticated(SESSION_ENDED())
     person, klass = owner.person, owner.klass
     class_name = klass.name if klass else ""
     if owner.removed_at is not None:
         raise NotLetIn(
-            f"the instructor removed you from {class_name!r} at {_when(owner.removed_at)}: "
-            "ask them to let you back in",
+            SIGNED_OUT_REMOVED(class_name=class_name, at=Moment(owner.removed_at)),
             SignedOut(reason="removed", class_name=class_name, at=owner.removed_at),
         )
     until = results_until(klass) if klass else None
@@ -167,8 +285,9 @@ def person_for_cookie(people: PeopleStore, settings: Settings, cookie: str | Non
         return person
     if until <= now_iso():
         raise NotLetIn(
-            f"the class {class_name!r} ended at {_when(klass.ended_at)}, and its results "
-            f"were kept until {_when(until)}",
+            SIGNED_OUT_RESULTS_GONE(
+                class_name=class_name, at=Moment(klass.ended_at), until=Moment(until)
+            ),
             SignedOut(reason="results-gone", class_name=class_name, at=klass.ended_at, until=until),
         )
     return replace(person, read_only_until=until)
@@ -178,10 +297,7 @@ def refuse_read_only(person: Person) -> None:
     """403 for a change asked by a student whose class ended: their results are theirs to
     read until then, but nothing more runs, builds or changes."""
     if person.read_only_until is not None:
-        raise Forbidden(
-            "your class has ended: you can read and export your results until "
-            f"{_when(person.read_only_until)}, but not run or change anything"
-        )
+        raise Forbidden(READ_ONLY(until=Moment(person.read_only_until)))
 
 
 def end_session(people: PeopleStore, settings: Settings, cookie: str | None) -> None:
@@ -228,12 +344,11 @@ def known_device(people: PeopleStore, cookie: str | None, account: str) -> str |
 
 
 class Limit(NamedTuple):
-    """At most `most` attempts of a key within the window; what they are, for the 429, and
-    what the person refused can do besides waiting."""
+    """At most `most` attempts of a key within the window, and the 429's sentence: what they
+    are, and what the person refused can do besides waiting."""
 
     most: int
-    what: str
-    advice: str = ""
+    said: Phrase  # a 429's sentence, with the params _check_limits gives (above)
 
 
 def _check_limits(people: PeopleStore, settings: Settings, limits: dict[str, Limit]) -> None:
@@ -244,11 +359,10 @@ def _check_limits(people: PeopleStore, settings: Settings, limits: dict[str, Lim
         times = counted[key]
         if len(times) >= limit.most:
             retry = max(1, int(times[len(times) - limit.most] + window - unix_now()) + 1)
-            raise TooManyRequests(
-                f"too many {limit.what} ({len(times)} in the last {window / 60:.0f} minutes, "
-                f"at most {limit.most}): {limit.advice}try again in {retry} s",
-                retry,
+            said = limit.said(
+                count=len(times), minutes=round(window / 60), most=limit.most, retry=retry
             )
+            raise TooManyRequests(said, retry)
 
 
 def login(
@@ -267,17 +381,11 @@ def login(
     device = known_device(people, device_cookie, account)
     logins = settings.login_attempts_per_account
     limits = (
-        {f"device:{device}": Limit(logins, "failed logins from this browser")}
+        {f"device:{device}": Limit(logins, BROWSER_LOGINS)}
         if device
         else {
-            f"account:{account}": Limit(
-                logins,
-                "failed logins for this account from browsers it has not signed in from",
-                "sign in from a browser you have signed in from before, or ",
-            ),
-            f"address:{address}": Limit(
-                settings.login_attempts_per_address, "failed logins from your address"
-            ),
+            f"account:{account}": Limit(logins, ACCOUNT_LOGINS),
+            f"address:{address}": Limit(settings.login_attempts_per_address, ADDRESS_LOGINS),
         }
     )
     _check_limits(people, settings, limits)
@@ -285,7 +393,7 @@ def login(
     stored_hash = found[1] if found else _dummy_hash()
     if not PASSWORDS.verify(password, stored_hash) or found is None:
         people.record_attempt(list(limits), settings.login_window_s)
-        raise Unauthenticated("wrong name or password")
+        raise Unauthenticated(WRONG_LOGIN())
     # The browser's own slate is wiped; the account's stays: the owner signing in does not
     # let whoever is guessing from elsewhere start again.
     if device:
@@ -332,10 +440,7 @@ class Joined:
 def _check_join_guess(people: PeopleStore, settings: Settings, address: str) -> str:
     """429 when this address has missed too often; returns the key a miss is counted under."""
     guesses = f"join-miss:{address}"
-    misses = Limit(
-        settings.join_misses_per_address, "join codes that match no class from your address"
-    )
-    _check_limits(people, settings, {guesses: misses})
+    _check_limits(people, settings, {guesses: Limit(settings.join_misses_per_address, JOIN_MISSES)})
     return guesses
 
 
@@ -343,10 +448,7 @@ def _class_for_code(people: PeopleStore, settings: Settings, code: str, guesses:
     klass = people.class_by_code(normalize_code(code))
     if klass is None:
         people.record_attempt([guesses], settings.login_window_s)
-        raise NotFound(
-            f"no class has the join code {code.strip()!r}: check it with your instructor "
-            f"(letters and digits, e.g. {CODE_EXAMPLE})"
-        )
+        raise NotFound(NO_JOIN_CODE(code=code.strip(), example=CODE_EXAMPLE))
     return klass
 
 
@@ -356,17 +458,11 @@ def _is_open(klass: Class) -> bool:
 
 def _refuse_name(klass: Class, name: str, holder: Student) -> NoReturn:
     if holder.removed_at is not None:
-        raise Conflict(
-            f"name: {holder.name!r} was removed from {klass.name!r} by its instructor; if that "
-            "is you, ask them to let you back in"
-        )
-    same = (
-        "" if holder.name == name else f" (names are the same whatever their case: {holder.name!r})"
-    )
+        raise Conflict(NAME_REMOVED(name=holder.name, class_name=klass.name))
+    if holder.name == name:
+        raise InvalidRequest(NAME_TAKEN(class_name=klass.name, name=name))
     raise InvalidRequest(
-        f"name: someone in {klass.name!r} already joined as {name!r}{same}. If that was you on "
-        "another device, come back with your personal code; otherwise add an initial or pick "
-        "another name"
+        NAME_TAKEN_OTHER_CASE(class_name=klass.name, name=name, holder=holder.name)
     )
 
 
@@ -377,15 +473,11 @@ def join(people: PeopleStore, settings: Settings, code: str, name: str, address:
     guesses = _check_join_guess(people, settings, address)
     klass = _class_for_code(people, settings, code, guesses)
     if not _is_open(klass):
-        raise Gone(f"the class {klass.name!r} has ended; its code no longer admits anyone")
+        raise Gone(CLASS_ENDED(class_name=klass.name))
     joined = f"joined:{klass.id}:{address}"
-    names = Limit(settings.joins_per_address, "names joined this class from your address")
-    _check_limits(people, settings, {joined: names})
+    _check_limits(people, settings, {joined: Limit(settings.joins_per_address, JOINS)})
     if people.count_students(klass.id) >= settings.max_students_per_class:
-        raise Conflict(
-            f"the class {klass.name!r} is full ({settings.max_students_per_class} names have "
-            "joined it): ask your instructor to remove names no one uses"
-        )
+        raise Conflict(CLASS_FULL(class_name=klass.name, most=settings.max_students_per_class))
     holder = people.student_named(klass.id, name)
     if holder is not None:
         _refuse_name(klass, name, holder)
@@ -417,18 +509,15 @@ def come_back(
     if student is None:
         people.record_attempt([guesses], settings.login_window_s)
         raise NotFound(
-            f"personal_code: {personal_code.strip()!r} is nobody's in {klass.name!r}: check it "
-            f"(e.g. {PERSONAL_CODE_EXAMPLE}), or ask your instructor for a new one"
+            NO_PERSONAL_CODE(
+                code=personal_code.strip(), class_name=klass.name, example=PERSONAL_CODE_EXAMPLE
+            )
         )
     if student.removed_at is not None:
-        raise Forbidden(
-            f"the instructor removed you from {klass.name!r}: ask them to let you back in"
-        )
+        raise Forbidden(COME_BACK_REMOVED(class_name=klass.name))
     until = results_until(klass)
     if until is not None and until <= now_iso():
-        raise Gone(
-            f"the class {klass.name!r} ended, and its results were kept until {_when(until)}"
-        )
+        raise Gone(COME_BACK_RESULTS_GONE(class_name=klass.name, until=Moment(until)))
     person = people.get_person(student.id)
     assert person is not None  # people are never deleted
     return person, klass
@@ -450,22 +539,15 @@ def readmit(people: PeopleStore, klass: Class, student_id: str) -> None:
     try:
         if not people.readmit_student(klass.id, student_id):
             raise NotFound(
-                f"{klass.name!r} has no removed student {student_id!r}; "
-                f"GET /api/classes/{klass.id}/roster lists them"
+                NO_REMOVED_STUDENT(class_name=klass.name, student_id=student_id, class_id=klass.id)
             )
     except NameTaken as taken:
-        raise Conflict(
-            "someone present in the class has this student's name now: ask them to sign out "
-            "and remove them first"
-        ) from taken
+        raise Conflict(READMIT_NAME_TAKEN()) from taken
 
 
-def no_such_student(klass: Class, student_id: str) -> str:
+def no_such_student(klass: Class, student_id: str) -> Message:
     """The 404's sentence for a student id that is not the class's."""
-    return (
-        f"{klass.name!r} has no student {student_id!r}; "
-        f"GET /api/classes/{klass.id}/roster lists them"
-    )
+    return NO_SUCH_STUDENT(class_name=klass.name, student_id=student_id, class_id=klass.id)
 
 
 # How far ahead a class may be set to end by itself: a course day, or a fortnight of them.
@@ -483,11 +565,9 @@ def create_class(
     if ends_at is not None:
         now = datetime.now(UTC)
         if ends_at <= now:
-            raise InvalidRequest(
-                f"ends_at: {ends_at.isoformat()} has passed; give a time in the future, or none"
-            )
+            raise InvalidRequest(END_PASSED(ends_at=ends_at.isoformat()))
         if ends_at > now + timedelta(days=MAX_CLASS_DAYS):
-            raise InvalidRequest(f"ends_at: at most {MAX_CLASS_DAYS} days ahead")
+            raise InvalidRequest(END_TOO_FAR(days=MAX_CLASS_DAYS))
         # Stored as now_iso() writes times, so that the store compares them as text.
         until = ends_at.astimezone(UTC).isoformat(timespec="milliseconds")
     for _ in range(10):  # 31^10 codes: a clash is rare, and another draw settles it
@@ -532,13 +612,10 @@ def add_staff(people: PeopleStore, klass: Class, name: str, role: StaffRole) -> 
     """An instructor account joins the class's staff in `role` (again: their role changes)."""
     found = people.instructor_login(name)
     if found is None:
-        raise NotFound(
-            f"name: no instructor is named {name.strip()!r}; the host's owner adds one with "
-            "`python -m c10klab instructor add NAME`"
-        )
+        raise NotFound(STAFF_NO_INSTRUCTOR(name=name.strip()))
     person = found[0]
     if person.id == klass.instructor_id:
-        raise InvalidRequest(f"name: {person.name!r} is the class's own instructor already")
+        raise InvalidRequest(STAFF_IS_OWNER(name=person.name))
     people.set_staff(klass.id, person.id, role)
     return StaffOut(id=person.id, name=person.name, role=role)
 

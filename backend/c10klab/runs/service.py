@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from c10klab import sse
 from c10klab.config import Settings
-from c10klab.errors import InvalidRequest, NotFound
+from c10klab.errors import InvalidRequest, NotFound, Phrase
 from c10klab.news import News, run_topic
 from c10klab.results.schemas import CheckResult, RunEvent, RunResult
 from c10klab.runs.schemas import RunOut, RunRequest
@@ -28,25 +28,61 @@ from c10klab.sandboxes.schemas import Catalog, Knob
 
 log = logging.getLogger("c10klab.runs")
 
+KNOB_NOT_WHOLE = Phrase("knob-not-whole", "{field}: must be a whole number (got {value!r})")
+KNOB_OUT_OF_RANGE = Phrase("knob-out-of-range", "{field}: {server} accepts {accepts} (got {value})")
+KNOB_NOT_CHOICE = Phrase("knob-not-choice", "{field}: must be one of {choices} (got {value!r})")
+KNOB_NOT_BOOL = Phrase("knob-not-bool", "{field}: must be true or false (got {value!r})")
+# `unit` is "" or " s": a symbol, the same in every language.
+PAST_HOST_LIMIT = Phrase("past-host-limit", "{field}: at most {limit}{unit} (got {value})")
+UNKNOWN_SERVER = Phrase(
+    "unknown-server", "server: unknown server {server!r}; choose one of {known}"
+)
+TOO_MANY_CONNECTIONS = Phrase(
+    "too-many-connections",
+    "connections: {server} can be run with at most {most} connections here (got {got})",
+)
+TOO_MANY_IDLE = Phrase(
+    "too-many-idle-connections",
+    "idle_connections: connections + idle_connections may be at most {most} here "
+    "(got {connections} + {idle})",
+)
+PROFILE_ONE_REPETITION = Phrase(
+    "syscall-profile-one-repetition",
+    "repetitions: a syscall profile counts calls, which do not vary like speed does; "
+    "ask for 1 repetition",
+)
+TOO_LONG = Phrase(
+    "duration-too-long",
+    "duration_s: at most {most:g} s on this host (got {got:g}); run it several times instead",
+)
+WRONG_PROTOCOL = Phrase("wrong-protocol", "protocol: {server} speaks {protocols} (got {protocol})")
+CHECK_WITHOUT_VARIANT = Phrase("check-without-variant", "check_only: give the `variant` to check")
+VARIANT_NOT_EDITABLE = Phrase(
+    "variant-not-editable", "variant: only the C servers can be edited, not {server}"
+)
+NO_SUCH_KNOB = Phrase("no-such-knob", "knobs.{name}: {server} has no such knob (it has: {knobs})")
+NO_KNOBS = Phrase("no-knobs", "knobs.{name}: {server} has no such knob (it has: none)")
+NO_RUN = Phrase("no-run", "no run {run_id!r}")
+
 
 def _check_knob(server_id: str, knob: Knob, value: int | str | bool) -> None:
     where = f"knobs.{knob.name}"
     if knob.type == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRequest(f"{where}: must be a whole number (got {value!r})")
+            raise InvalidRequest(KNOB_NOT_WHOLE(field=where, value=value))
         too_small = knob.min is not None and value < knob.min
         too_large = knob.max is not None and value > knob.max
         if too_small or too_large:
+            accepts = f"{knob.min}..{knob.max}"
             raise InvalidRequest(
-                f"{where}: {server_id} accepts {knob.min}..{knob.max} (got {value})"
+                KNOB_OUT_OF_RANGE(field=where, server=server_id, accepts=accepts, value=value)
             )
     elif knob.type == "enum":
         if value not in (knob.values or []):
-            raise InvalidRequest(
-                f"{where}: must be one of {', '.join(knob.values or [])} (got {value!r})"
-            )
+            choices = ", ".join(knob.values or [])
+            raise InvalidRequest(KNOB_NOT_CHOICE(field=where, choices=choices, value=value))
     elif not isinstance(value, bool):
-        raise InvalidRequest(f"{where}: must be true or false (got {value!r})")
+        raise InvalidRequest(KNOB_NOT_BOOL(field=where, value=value))
 
 
 def _shown(value: float) -> str:
@@ -57,7 +93,8 @@ def _shown(value: float) -> str:
 def _at_most(field: str, value: float, limit: float, unit: str = "") -> None:
     """Refuse a request field past this host's limit for it, saying the limit."""
     if value > limit:
-        raise InvalidRequest(f"{field}: at most {_shown(limit)}{unit} (got {_shown(value)})")
+        said = PAST_HOST_LIMIT(field=field, limit=_shown(limit), unit=unit, value=_shown(value))
+        raise InvalidRequest(said)
 
 
 def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) -> None:
@@ -67,48 +104,48 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
     server = catalog.get(request.server)
     if server is None:
         known = ", ".join(s.id for s in catalog.servers)
-        raise InvalidRequest(f"server: unknown server {request.server!r}; choose one of {known}")
+        raise InvalidRequest(UNKNOWN_SERVER(server=request.server, known=known))
     max_connections = min(settings.max_connections, server.limits.max_connections)
     if request.connections > max_connections:
         raise InvalidRequest(
-            f"connections: {server.id} can be run with at most {max_connections} connections "
-            f"here (got {request.connections})"
+            TOO_MANY_CONNECTIONS(server=server.id, most=max_connections, got=request.connections)
         )
     # Idle connections may go past the server's own limit (they cost it only a descriptor
     # and a watch each): that is how a lesson shows c-select refusing fds past FD_SETSIZE.
     if request.connections + request.idle_connections > settings.max_connections:
         raise InvalidRequest(
-            f"idle_connections: connections + idle_connections may be at most "
-            f"{settings.max_connections} here (got {request.connections} + "
-            f"{request.idle_connections})"
+            TOO_MANY_IDLE(
+                most=settings.max_connections,
+                connections=request.connections,
+                idle=request.idle_connections,
+            )
         )
     _at_most("repetitions", request.repetitions, settings.max_repetitions)
     _at_most("ramp_s", request.ramp_s, settings.max_warmup_s, " s")
     if request.profile == "syscalls" and request.repetitions > 1:
-        raise InvalidRequest(
-            "repetitions: a syscall profile counts calls, which do not vary like speed does; "
-            "ask for 1 repetition"
-        )
+        raise InvalidRequest(PROFILE_ONE_REPETITION())
     _at_most("payload_bytes", request.payload_bytes, settings.max_payload_bytes)
     if request.duration_s > settings.max_duration_s:
-        raise InvalidRequest(
-            f"duration_s: at most {settings.max_duration_s:g} s on this host "
-            f"(got {request.duration_s:g}); run it several times instead"
-        )
+        raise InvalidRequest(TOO_LONG(most=settings.max_duration_s, got=request.duration_s))
     _at_most("warmup_s", request.warmup_s, settings.max_warmup_s, " s")
     if request.protocol not in server.protocols:
+        protocols = ", ".join(server.protocols)
         raise InvalidRequest(
-            f"protocol: {server.id} speaks {', '.join(server.protocols)} (got {request.protocol})"
+            WRONG_PROTOCOL(server=server.id, protocols=protocols, protocol=request.protocol)
         )
     if request.check_only and request.variant is None:
-        raise InvalidRequest("check_only: give the `variant` to check")
+        raise InvalidRequest(CHECK_WITHOUT_VARIANT())
     if request.variant is not None and server.language != "c":
-        raise InvalidRequest(f"variant: only the C servers can be edited, not {server.id}")
+        raise InvalidRequest(VARIANT_NOT_EDITABLE(server=server.id))
     knobs = {k.name: k for k in server.knobs}
     for name, value in request.knobs.items():
         if name not in knobs:
-            allowed = ", ".join(knobs) or "none"
-            raise InvalidRequest(f"knobs.{name}: {server.id} has no such knob (it has: {allowed})")
+            has = ", ".join(knobs)
+            raise InvalidRequest(
+                NO_SUCH_KNOB(name=name, server=server.id, knobs=has)
+                if has
+                else NO_KNOBS(name=name, server=server.id)
+            )
         _check_knob(server.id, knobs[name], value)
 
 
@@ -129,7 +166,7 @@ def create_run(
 def get_run(store: RunStore, run_id: str) -> Run:
     run = store.get_run(run_id)
     if run is None:
-        raise NotFound(f"no run {run_id!r}")
+        raise NotFound(NO_RUN(run_id=run_id))
     return run
 
 

@@ -50,7 +50,7 @@ from sqlalchemy import (
 )
 
 from c10klab.db import Database, now_iso, unix_now
-from c10klab.errors import InvalidRequest, QueueFull
+from c10klab.errors import InvalidRequest, Message, Phrase, QueueFull
 from c10klab.hosts.store import RunnerStore
 from c10klab.news import announce, class_topic, run_topic
 from c10klab.results.schemas import (
@@ -309,6 +309,79 @@ def _retry_after(seconds: float) -> int:
     return max(1, math.ceil(seconds))
 
 
+# --- the queue's limits, as refused: more runs at once than a limit ever takes (422), or than
+# it has room for now (429). `wanted`: the runs asked for; `most`: the limit.
+NEVER_COURSE = Phrase(
+    "batch-past-course-queue",
+    "this asks for {wanted} runs; the course queues at most {most} at a time",
+)
+NEVER_PERSON = Phrase(
+    "batch-past-person-queue",
+    "this asks for {wanted} runs; one person may have at most {most} waiting "
+    "(use fewer values or servers)",
+)
+NEVER_CLASS = Phrase(
+    "batch-past-class-queue",
+    "this asks for {wanted} runs; a class's students together may have at most {most} waiting",
+)
+NEVER_MINUTE = Phrase(
+    "batch-past-minute-limit",
+    "this asks for {wanted} runs; one person may start at most {most} a minute "
+    "(use fewer values or servers)",
+)
+COURSE_FULL = Phrase(
+    "course-queue-full",
+    "the course's queue is full: {waiting} runs are waiting (at most {most}). "
+    "Try again in about {retry} s.",
+)
+# English says "1 run" but "2 runs": where a count decides, there is a phrase for one, so that
+# each is worded whole in every language.
+COURSE_ROOM = Phrase(
+    "course-queue-room",
+    "the course's queue has room for {room} more runs and this asks for {wanted}: {waiting} "
+    "are waiting (at most {most}). Try again in about {retry} s, or ask for fewer.",
+)
+COURSE_ROOM_ONE = Phrase(
+    "course-queue-room-one",
+    "the course's queue has room for {room} more run and this asks for {wanted}: {waiting} "
+    "are waiting (at most {most}). Try again in about {retry} s, or ask for fewer.",
+)
+PERSON_FULL = Phrase(
+    "person-queue-full",
+    "you already have {waiting} runs waiting and may have at most {most}: try again in about "
+    "{retry} s, when enough of them have started to make room for {wanted} more, or cancel one",
+)
+PERSON_FULL_ONE = Phrase(
+    "person-queue-full-one",
+    "you already have {waiting} run waiting and may have at most {most}: try again in about "
+    "{retry} s, when enough of them have started to make room for {wanted} more, or cancel one",
+)
+CLASS_FULL = Phrase(
+    "class-queue-full",
+    "your class already has {waiting} runs waiting and may have at most {most} (its share of "
+    "the course's queue): try again in about {retry} s",
+)
+CLASS_FULL_ONE = Phrase(
+    "class-queue-full-one",
+    "your class already has {waiting} run waiting and may have at most {most} (its share of "
+    "the course's queue): try again in about {retry} s",
+)
+MINUTE_FULL = Phrase(
+    "minute-limit-reached",
+    "you asked for {asked} runs in the last minute and may ask for at most {most} a minute: "
+    "try again in about {retry} s for {wanted} more runs",
+)
+MINUTE_FULL_ONE = Phrase(
+    "minute-limit-reached-one",
+    "you asked for {asked} runs in the last minute and may ask for at most {most} a minute: "
+    "try again in about {retry} s for {wanted} more run",
+)
+
+
+def _counted(count: int, one: Phrase, other: Phrase) -> Phrase:
+    return one if count == 1 else other
+
+
 class RunStore(Database):
     def __init__(self, where: str | Path) -> None:
         super().__init__(where)
@@ -429,13 +502,14 @@ class RunStore(Database):
         limit: int,
         room_after: list[float],
         wanted: int,
-        never: str,
-        full: Callable[[int, int], str],
+        never: Phrase,
+        full: Callable[[int, int], Message],
     ) -> None:
         """One limit. `room_after` has, for each run counted against it now, the seconds until
-        it stops counting (it starts, or leaves the last minute), soonest first."""
+        it stops counting (it starts, or leaves the last minute), soonest first. `full` says,
+        from how many are counted now and when to try again, that there is no room."""
         if wanted > limit:
-            raise InvalidRequest(f"this asks for {wanted} runs; {never}")
+            raise InvalidRequest(never(wanted=wanted, most=limit))
         over = len(room_after) + wanted - limit
         if over > 0:
             retry = _retry_after(room_after[over - 1])
@@ -459,14 +533,13 @@ class RunStore(Database):
             site,
             waits,
             wanted,
-            f"the course queues at most {site} at a time",
+            NEVER_COURSE,
             lambda n, retry: (
-                f"the course's queue is full: {n} runs are waiting (at most {site}). "
-                f"Try again in about {retry} s."
+                COURSE_FULL(waiting=n, most=site, retry=retry)
                 if n >= site
-                else f"the course's queue has room for {site - n} more "
-                f"run{'s' if site - n != 1 else ''} and this asks for {wanted}: {n} are "
-                f"waiting (at most {site}). Try again in about {retry} s, or ask for fewer."
+                else _counted(site - n, COURSE_ROOM_ONE, COURSE_ROOM)(
+                    room=site - n, wanted=wanted, waiting=n, most=site, retry=retry
+                )
             ),
         )
         limit = admission.queued_per_person
@@ -475,11 +548,9 @@ class RunStore(Database):
                 limit,
                 waits_of(lambda row: row.owner_id == admission.owner_id),
                 wanted,
-                f"one person may have at most {limit} waiting (use fewer values or servers)",
-                lambda n, retry: (
-                    f"you already have {n} run{'s' if n != 1 else ''} waiting and "
-                    f"may have at most {limit}: try again in about {retry} s, when enough of them "
-                    f"have started to make room for {wanted} more, or cancel one"
+                NEVER_PERSON,
+                lambda n, retry: _counted(n, PERSON_FULL_ONE, PERSON_FULL)(
+                    waiting=n, most=limit, retry=retry, wanted=wanted
                 ),
             )
         share = admission.queued_per_class
@@ -488,11 +559,9 @@ class RunStore(Database):
                 share,
                 waits_of(lambda row: row.class_id == admission.class_id),
                 wanted,
-                f"a class's students together may have at most {share} waiting",
-                lambda n, retry: (
-                    f"your class already has {n} run{'s' if n != 1 else ''} waiting and may "
-                    f"have at most {share} (its share of the course's queue): try again in "
-                    f"about {retry} s"
+                NEVER_CLASS,
+                lambda n, retry: _counted(n, CLASS_FULL_ONE, CLASS_FULL)(
+                    waiting=n, most=share, retry=retry
                 ),
             )
         per_minute = admission.runs_per_minute
@@ -507,11 +576,9 @@ class RunStore(Database):
                 per_minute,
                 [created + 60 - now for created in recent],
                 wanted,
-                f"one person may start at most {per_minute} a minute (use fewer values or servers)",
-                lambda n, retry: (
-                    f"you asked for {n} runs in the last minute and may ask for at "
-                    f"most {per_minute} a minute: try again in about {retry} s for {wanted} more "
-                    f"run{'s' if wanted != 1 else ''}"
+                NEVER_MINUTE,
+                lambda n, retry: _counted(wanted, MINUTE_FULL_ONE, MINUTE_FULL)(
+                    asked=n, most=per_minute, retry=retry, wanted=wanted
                 ),
             )
 

@@ -27,8 +27,23 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from c10klab.errors import InvalidRequest, NotFound, shorten
+from c10klab.errors import InvalidRequest, NotFound, Phrase, shorten
 from c10klab.sandboxes.schemas import Catalog, SourceExcerpt
+
+NOT_QUOTED = Phrase("source-not-quoted", "{path}: not a file lessons quote; these are: {sources}")
+SOURCE_GONE = Phrase("source-gone", "{path}: no longer under sandboxes/")
+SOURCE_NOT_FILE = Phrase("source-not-file", "{path}: no longer a file under sandboxes/")
+SOURCE_TOO_LARGE = Phrase(
+    "source-too-large", "{path}: {size_kib} KiB; sources are served up to {limit_kib} KiB"
+)
+NO_ANCHOR = Phrase(
+    "anchor-not-marked", "anchor {name!r} is not marked (ANCHOR: {name} ... ANCHOR_END: {name})"
+)
+LINES_NOT_RANGE = Phrase(
+    "lines-not-range",
+    "lines={spec!r}: write a range such as lines=10-40; the file has lines 1-{total}",
+)
+LINES_OUTSIDE = Phrase("lines-outside-file", "lines={spec}: the file has lines 1-{total}")
 
 LANGUAGES = {
     ".c": "c",
@@ -118,21 +133,19 @@ def resolve_source(sandboxes_dir: Path, rel_path: str) -> Path:
     """The file `rel_path` names, refused unless it is one lessons quote (see the docstring)."""
     sources = quotable_sources(sandboxes_dir)
     if rel_path not in sources:
-        raise NotFound(
-            f"{shorten(rel_path)}: not a file lessons quote; these are: {describe_sources(sources)}"
-        )
+        raise NotFound(NOT_QUOTED(path=shorten(rel_path), sources=describe_sources(sources)))
     root = sandboxes_dir.resolve()
     path = (root / rel_path).resolve()
     try:
         size = path.stat().st_size
     except OSError as gone:
-        raise NotFound(f"{rel_path}: no longer under sandboxes/") from gone
+        raise NotFound(SOURCE_GONE(path=rel_path)) from gone
     if not path.is_relative_to(root) or not path.is_file():
-        raise NotFound(f"{rel_path}: no longer a file under sandboxes/")
+        raise NotFound(SOURCE_NOT_FILE(path=rel_path))
     if size > MAX_SOURCE_BYTES:
+        limit_kib = MAX_SOURCE_BYTES // 1024
         raise InvalidRequest(
-            f"{rel_path}: {size // 1024} KiB; sources are served up to "
-            f"{MAX_SOURCE_BYTES // 1024} KiB"
+            SOURCE_TOO_LARGE(path=rel_path, size_kib=size // 1024, limit_kib=limit_kib)
         )
     return path
 
@@ -152,7 +165,7 @@ def find_anchor(lines: list[str], name: str) -> tuple[int, int]:
             break
     if start is None or end is None or end < start:
         name = shorten(name)
-        raise NotFound(f"anchor {name!r} is not marked (ANCHOR: {name} ... ANCHOR_END: {name})")
+        raise NotFound(NO_ANCHOR(name=name))
     return start, end
 
 
@@ -160,17 +173,14 @@ def parse_lines(spec: str, total: int) -> tuple[int, int]:
     """`A-B`, 1-based and inclusive, within the file's `total` lines."""
     match = re.fullmatch(r"([0-9]+)-([0-9]+)", spec)
     if not match:
-        raise InvalidRequest(
-            f"lines={shorten(spec)!r}: write a range such as lines=10-40; "
-            f"the file has lines 1-{total}"
-        )
+        raise InvalidRequest(LINES_NOT_RANGE(spec=shorten(spec), total=total))
     first, last = match.groups()
     # int() refuses strings over 4,300 digits; no line number has more than a few.
     if max(len(first), len(last)) <= MAX_LINE_DIGITS:
         start, end = int(first), int(last)
         if 1 <= start <= end <= total:
             return start, end
-    raise InvalidRequest(f"lines={shorten(spec)}: the file has lines 1-{total}")
+    raise InvalidRequest(LINES_OUTSIDE(spec=shorten(spec), total=total))
 
 
 def read_excerpt(

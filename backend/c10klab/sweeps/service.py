@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from c10klab import sse
 from c10klab.config import Settings
-from c10klab.errors import DomainError, InvalidRequest, NotFound, describe_errors
+from c10klab.errors import DomainError, InvalidRequest, NotFound, Phrase, describe_errors
 from c10klab.news import News, run_topic
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import validate_request
@@ -41,6 +41,22 @@ from c10klab.uncertainty import HostNoise, rounds_for
 WHOLE_NUMBER_FIELDS = {"connections", "idle_connections", "payload_bytes"}
 FINISHED = {"done", "failed", "cancelled", "skipped"}
 
+NOT_WHOLE = Phrase("sweep-value-not-whole", "values: {vary} takes whole numbers (got {value:g})")
+# `problems`: the run's failed checks as errors.describe_errors words them, as INVALID_INPUT.
+BAD_BASE = Phrase("sweep-base-invalid", "base (with {vary}={value:g}): {problems}")
+BAD_ROUNDS = Phrase(
+    "sweep-rounds-numbering",
+    "values: rounds are numbered 1, 2, 3 ... up to at most {most} (got {values})",
+)
+UNKNOWN_SERVERS = Phrase("sweep-unknown-servers", "servers: unknown {unknown}; choose from {known}")
+TOO_MANY_POINTS = Phrase(
+    "sweep-too-many-points",
+    "values: {servers} servers x {values} values = {total} runs; at most {most} per sweep",
+)
+# `reasons`: why each point is skipped, as the runs' own refusals say it.
+NOTHING_RUNS = Phrase("sweep-nothing-runs", "no point of this sweep can run: {reasons}")
+NO_SWEEP = Phrase("no-sweep", "no sweep {sweep_id!r}")
+
 
 # A sweep's server entry, resolved: the catalog server to run, and the edited version of it.
 Entry = tuple[str, str | None]
@@ -48,7 +64,7 @@ Entry = tuple[str, str | None]
 
 def _run_request(request: SweepRequest, entry: str, runs: Entry, value: float) -> RunRequest:
     if request.vary in WHOLE_NUMBER_FIELDS and value != int(value):
-        raise InvalidRequest(f"values: {request.vary} takes whole numbers (got {value:g})")
+        raise InvalidRequest(NOT_WHOLE(vary=request.vary, value=value))
     varied: float | int = int(value) if request.vary in WHOLE_NUMBER_FIELDS else value
     # A round changes nothing in the run: it is the same run again.
     setting = {} if request.vary == "round" else {request.vary: varied}
@@ -66,7 +82,8 @@ def _run_request(request: SweepRequest, entry: str, runs: Entry, value: float) -
         return RunRequest(**made)
     except ValidationError as invalid:
         problems = describe_errors(invalid.errors())
-        raise InvalidRequest(f"base (with {request.vary}={value:g}): {problems}") from invalid
+        said = BAD_BASE(vary=request.vary, value=value, problems=problems)
+        raise InvalidRequest(said) from invalid
 
 
 def _check_rounds(request: SweepRequest) -> None:
@@ -74,10 +91,8 @@ def _check_rounds(request: SweepRequest) -> None:
         return
     wanted = [float(n) for n in range(1, len(request.values) + 1)]
     if request.values != wanted or len(request.values) > MAX_ROUNDS:
-        raise InvalidRequest(
-            f"values: rounds are numbered 1, 2, 3 ... up to at most {MAX_ROUNDS} "
-            f"(got {', '.join(f'{v:g}' for v in request.values)})"
-        )
+        values = ", ".join(f"{v:g}" for v in request.values)
+        raise InvalidRequest(BAD_ROUNDS(most=MAX_ROUNDS, values=values))
 
 
 def _in_turn(request: SweepRequest, shuffle: random.Random) -> list[tuple[float, list[str]]]:
@@ -109,12 +124,16 @@ def plan_points(
     unknown = [s for s, (server, _) in entries.items() if catalog.get(server) is None]
     if unknown:
         known = ", ".join(s.id for s in catalog.servers)
-        raise InvalidRequest(f"servers: unknown {', '.join(unknown)}; choose from {known}")
+        raise InvalidRequest(UNKNOWN_SERVERS(unknown=", ".join(unknown), known=known))
     total = len(request.servers) * len(request.values)
     if total > settings.max_sweep_points:
         raise InvalidRequest(
-            f"values: {len(request.servers)} servers x {len(request.values)} values = {total} "
-            f"runs; at most {settings.max_sweep_points} per sweep"
+            TOO_MANY_POINTS(
+                servers=len(request.servers),
+                values=len(request.values),
+                total=total,
+                most=settings.max_sweep_points,
+            )
         )
     points: list[PlannedPoint] = []
     for value, servers in _in_turn(request, shuffle or random.Random()):
@@ -128,7 +147,7 @@ def plan_points(
             points.append((server, value, run, ""))
     if all(run is None for _, _, run, _ in points):
         reasons = "; ".join(sorted({why for *_, why in points}))
-        raise InvalidRequest(f"no point of this sweep can run: {reasons}")
+        raise InvalidRequest(NOTHING_RUNS(reasons=reasons))
     return points
 
 
@@ -162,7 +181,7 @@ def create_sweep(
 def get_sweep(sweeps: SweepStore, sweep_id: str) -> Sweep:
     sweep = sweeps.get_sweep(sweep_id)
     if sweep is None:
-        raise NotFound(f"no sweep {sweep_id!r}")
+        raise NotFound(NO_SWEEP(sweep_id=sweep_id))
     return sweep
 
 

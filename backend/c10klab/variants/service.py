@@ -3,7 +3,7 @@ names), built and checked by a run of its own before it may be benchmarked (runs
 `variant` set)."""
 
 from c10klab.config import Settings
-from c10klab.errors import Forbidden, InvalidRequest, NotFound
+from c10klab.errors import Forbidden, InvalidRequest, NotFound, Phrase
 from c10klab.exercises import service as exercises
 from c10klab.exercises.schemas import ExerciseFile, Verdict
 from c10klab.people.store import Person
@@ -15,23 +15,45 @@ from c10klab.sandboxes.schemas import Catalog
 from c10klab.variants.schemas import MAX_SOURCE_BYTES, VariantCreated, VariantOut, VariantRequest
 from c10klab.variants.store import Variant, VariantStore
 
+UNKNOWN_EDITABLE = Phrase(
+    "unknown-editable-server", "server: unknown server {server!r}; edit one of {editable}"
+)
+NOT_EDITABLE = Phrase(
+    "server-not-editable", "server: only the C servers can be edited, not {server}"
+)
+SOURCE_TOO_BIG = Phrase(
+    "edited-source-too-large", "source: {size:,} bytes; an edited file may be at most {limit:,}"
+)
+SOURCE_EMPTY = Phrase("edited-source-empty", "source: the file is empty")
+SOURCE_NUL = Phrase("edited-source-nul", "source: a C file holds no NUL characters")
+ANSWERS_NO_EXERCISE = Phrase("answers-no-exercise", "exercise: no exercise {exercise!r}")
+EXERCISE_OTHER_SERVER = Phrase(
+    "exercise-other-server", "exercise: {exercise} edits {edits}, not {server}"
+)
+NO_VARIANT = Phrase("no-variant", "no variant {variant_id!r}")
+RUN_NO_VARIANT = Phrase("run-no-variant", "variant: no variant {variant_id!r}")
+NOT_YOUR_VARIANT = Phrase(
+    "not-your-variant", "variant: this variant is someone else's; open it and save your own copy"
+)
+VARIANT_OTHER_SERVER = Phrase(
+    "variant-other-server", "variant: {variant_id} is a variant of {of}, not of {server}"
+)
+
 
 def validate_source(request: VariantRequest, catalog: Catalog) -> None:
     server = catalog.get(request.server)
     if server is None:
         editable = ", ".join(s.id for s in catalog.servers if s.language == "c")
-        raise InvalidRequest(f"server: unknown server {request.server!r}; edit one of {editable}")
+        raise InvalidRequest(UNKNOWN_EDITABLE(server=request.server, editable=editable))
     if server.language != "c":
-        raise InvalidRequest(f"server: only the C servers can be edited, not {server.id}")
+        raise InvalidRequest(NOT_EDITABLE(server=server.id))
     size = len(request.source.encode())
     if size > MAX_SOURCE_BYTES:
-        raise InvalidRequest(
-            f"source: {size:,} bytes; an edited file may be at most {MAX_SOURCE_BYTES:,}"
-        )
+        raise InvalidRequest(SOURCE_TOO_BIG(size=size, limit=MAX_SOURCE_BYTES))
     if not request.source.strip():
-        raise InvalidRequest("source: the file is empty")
+        raise InvalidRequest(SOURCE_EMPTY())
     if "\0" in request.source:
-        raise InvalidRequest("source: a C file holds no NUL characters")
+        raise InvalidRequest(SOURCE_NUL())
 
 
 def create_variant(
@@ -77,11 +99,13 @@ def answered_exercise(request: VariantRequest, settings: Settings) -> ExerciseFi
         return None
     try:
         exercise = exercises.find_exercise(settings.content_dir, request.exercise)
-    except NotFound as missing:
-        raise InvalidRequest(f"exercise: {missing.message}") from missing
+    except NotFound as missing:  # find_exercise's one 404, said of the field
+        raise InvalidRequest(ANSWERS_NO_EXERCISE(exercise=request.exercise)) from missing
     if exercise.server != request.server:
         raise InvalidRequest(
-            f"exercise: {request.exercise} edits {exercise.server}, not {request.server}"
+            EXERCISE_OTHER_SERVER(
+                exercise=request.exercise, edits=exercise.server, server=request.server
+            )
         )
     return exercise
 
@@ -98,7 +122,7 @@ def checking_run(request: VariantRequest, exercise: ExerciseFile | None) -> RunR
 def get_variant(variants: VariantStore, variant_id: str) -> Variant:
     variant = variants.get(variant_id)
     if variant is None:
-        raise NotFound(f"no variant {variant_id!r}")
+        raise NotFound(NO_VARIANT(variant_id=variant_id))
     return variant
 
 
@@ -157,11 +181,11 @@ def require_own_variant(
     else's."""
     variant = variants.get(variant_id)
     if variant is None:
-        raise InvalidRequest(f"variant: no variant {variant_id!r}")
+        raise InvalidRequest(RUN_NO_VARIANT(variant_id=variant_id))
     if variant.owner_id != person.id:
-        raise Forbidden("variant: this variant is someone else's; open it and save your own copy")
+        raise Forbidden(NOT_YOUR_VARIANT())
     if server is not None and variant.server != server:
         raise InvalidRequest(
-            f"variant: {variant_id} is a variant of {variant.server}, not of {server}"
+            VARIANT_OTHER_SERVER(variant_id=variant_id, of=variant.server, server=server)
         )
     return variant

@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy import insert, select
 
 from c10klab.db import Database, from_row, now_iso
-from c10klab.errors import QueueFull
+from c10klab.errors import Phrase, QueueFull
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.store import Admission, Mine, Place, RunStore
 from c10klab.variants.tables import variants
@@ -18,6 +18,11 @@ from c10klab.variants.tables import variants
 # The newest variants looked at for builds still under way: more than the limit can ever be.
 RECENT_BUILDS = 200
 BUILD_RETRY_S = 10  # a check run takes about this long
+TOO_MANY_BUILDS = Phrase(
+    "too-many-builds",
+    "you already have {building} builds waiting or under way (at most {most}); wait for one "
+    "to finish",
+)
 
 
 @dataclass(frozen=True)
@@ -78,8 +83,7 @@ class VariantStore(Database):
             building = self.runs.unfinished_among(db, list(recent))
             if building >= builds_per_person:
                 raise QueueFull(
-                    f"you already have {building} builds waiting or under way (at most "
-                    f"{builds_per_person}); wait for one to finish",
+                    TOO_MANY_BUILDS(building=building, most=builds_per_person),
                     retry_after_s=BUILD_RETRY_S,
                 )
             self.runs.queue(db, admission, [(variant.check_run_id, request)])

@@ -20,6 +20,8 @@ def state(*events: Event) -> ClassState:
         lesson_title="The C10K problem",
         experiment=None,
         title="Look",
+        titles={"en": "Look", "zh": "Look"},
+        lesson_titles={"en": "The C10K problem", "zh": "C10K 问题"},
         run_id=RUN,
         sweep_id=None,
         spotlight=None,

@@ -1,14 +1,15 @@
 /**
  * The one place that talks HTTP to the backend. Every response is validated
  * with a zod schema before the UI sees it; failures become an ApiError whose
- * message is fit to show to a learner: the API's own `detail` as it came, or our words in
- * the interface's language at the time of the failure.
+ * message is fit to show to a learner, in the interface's language at the time of the
+ * failure: the API's refusal worded from its code (problem-text.ts), or our own words.
  */
 import { z } from 'zod';
 
 import { zProblem } from './api/generated/zod.gen';
 import { env } from './env';
 import { i18next } from './i18n';
+import { problemText } from './problem-text';
 
 export class ApiError extends Error {
   readonly status: number | null;
@@ -34,11 +35,11 @@ export function apiUrl(path: string): string {
   return `${env.VITE_API_BASE}/api${path.startsWith('/') ? path : `/${path}`}`;
 }
 
-/** A refusal's body as the API documents it (`Problem`): its `detail` is one sentence saying
- *  what was wrong and what to send instead, already fit to show. */
+/** A refusal's body as the API documents it (`Problem`), worded in the interface's language:
+ *  what was wrong and what to send instead. */
 export function describeErrorBody(body: unknown): string | null {
   const parsed = zProblem.safeParse(body);
-  return parsed.success ? parsed.data.detail : null;
+  return parsed.success ? problemText(parsed.data) : null;
 }
 
 interface RequestOptions {

@@ -73,6 +73,8 @@ export function aPresentation(overrides: Record<string, unknown> = {}) {
     lesson_title: 'The C10K problem',
     experiment: 'a1b2c3d4e5f6',
     title: 'epoll at 100 connections',
+    titles: { en: 'epoll at 100 connections', zh: 'epoll：100 个连接' },
+    lesson_titles: { en: 'The C10K problem', zh: 'C10K 问题' },
     run_id: 'r-9',
     sweep_id: null,
     spotlight: null,

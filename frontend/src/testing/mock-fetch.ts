@@ -1,5 +1,7 @@
 import { vi } from 'vitest';
 
+import { problem } from './problem';
+
 export interface MockRequest {
   method: string;
   url: string;
@@ -11,7 +13,8 @@ type Handler = (request: MockRequest) => { status?: number; body: unknown } | un
 
 /**
  * Replaces fetch with a router over `METHOD /path?query` keys (query optional
- * in the key). Unknown requests answer 404 with a FastAPI-style body.
+ * in the key). Unknown requests answer 404 as the API does for a path it has no route for
+ * (Starlette's refusal, `http-refusal`).
  */
 export function mockFetch(routes: Record<string, unknown>) {
   const calls: MockRequest[] = [];
@@ -27,7 +30,7 @@ export function mockFetch(routes: Record<string, unknown>) {
     if (typeof route === 'function') answer = (route as Handler)(request);
     else if (route !== undefined) answer = { body: route };
     const status = answer?.status ?? (answer ? 200 : 404);
-    const payload = answer ? answer.body : { detail: 'Not Found' };
+    const payload = answer ? answer.body : problem('http-refusal', { status: 404, reason: 'Not Found' });
     // 204 No Content (a logout) has no body at all: a Response refuses one.
     const noBody = status === 204 || status === 205 || status === 304;
     return new Response(noBody ? null : JSON.stringify(payload), {

@@ -43,6 +43,8 @@ const presentation = (extra: Record<string, unknown> = {}) => ({
   lesson_title: 'The C10K problem',
   experiment: KEY,
   title: 'Benchmark epoll, level-triggered',
+  titles: { en: 'Benchmark epoll, level-triggered' },
+  lesson_titles: { en: 'The C10K problem' },
   run_id: null,
   sweep_id: null,
   spotlight: null,
@@ -71,7 +73,7 @@ describe('LessonRoute for an instructor with a class', () => {
     expect(await within(widget).findByTestId('presenting')).toHaveTextContent('Presenting · Stop');
     const put = calls.find((c) => c.method === 'PUT' && c.path.endsWith('/presentation'));
     expect(put?.path).toBe('/api/classes/c-now/presentation');
-    expect(put?.body).toEqual({ lesson: '01-c10k-problem', experiment: KEY, title: 'Benchmark epoll, level-triggered' });
+    expect(put?.body).toEqual({ lesson: '01-c10k-problem', experiment: KEY });
 
     // Run on the presented block: the class is shown the new run.
     const run = within(widget).getByRole('button', { name: 'Run benchmark' });

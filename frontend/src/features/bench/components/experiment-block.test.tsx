@@ -5,6 +5,7 @@ import type { LessonExperiment } from '@/lib/api-schemas';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aProvenance, aRun, anExperiment, doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { saveRunId } from '../lib/saved-runs';
@@ -320,10 +321,11 @@ describe('ExperimentBlock', () => {
     expect(logs).toHaveTextContent('Segmentation fault');
   });
 
-  it('shows a rejected request (422) as failed with the server’s detail', async () => {
-    api({ 'POST /api/runs': reply(422, { detail: 'connections: too many', errors: [{ loc: ['body', 'connections'], msg: 'too many' }] }) });
+  it('shows a rejected request (422) as failed with the server’s sentence', async () => {
+    // A host that runs c-epoll with at most 50 connections, asked for the block's 100.
+    api({ 'POST /api/runs': reply(422, problem('too-many-connections', { server: 'c-epoll', most: 50, got: 100 })) });
     await renderAndRun();
-    await stateSays('failed: connections: too many');
+    await stateSays('failed: c-epoll can be run with at most 50 connections here (got 100).');
     expect(FakeEventSource.instances).toHaveLength(0);
   });
 
@@ -336,11 +338,12 @@ describe('ExperimentBlock', () => {
   });
 
   it('shows the server’s sentence when the queue is full (429)', async () => {
-    const sentence =
-      'you already have 2 runs waiting and may have at most 2: try again in about 30 s, when enough of them have started to make room for 1 more, or cancel one';
-    api({ 'POST /api/runs': reply(429, { detail: sentence }) });
+    api({ 'POST /api/runs': reply(429, problem('person-queue-full', { waiting: 2, most: 2, retry: 30, wanted: 1 })) });
     await renderAndRun();
-    await stateSays(`failed: ${sentence}`);
+    await stateSays(
+      'failed: You already have 2 runs waiting and may have at most 2: try again in about 30 s, ' +
+        'when enough of them have started to make room for 1 more, or cancel one.',
+    );
     expect(FakeEventSource.instances).toHaveLength(0);
     expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeEnabled();
   });
@@ -452,14 +455,14 @@ describe('ExperimentBlock in a lesson the server lists', () => {
     const presenter = presenterStub();
     renderWithProviders(<ExperimentBlock code={block} lessonSlug={lessonSlug} presenter={presenter} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
-    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load' });
+    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY });
 
     // Once it has a run, presenting shows that run.
     await clickRun();
     await stateSays('Waiting: number 1 in the queue');
     expect(presenter.present).toHaveBeenCalledTimes(1); // not presented: Run does not present it
     await userEvent.click(screen.getByRole('button', { name: 'Present' }));
-    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load', run_id: 'r1' });
+    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: lessonSlug, experiment: KEY, run_id: 'r1' });
   });
 
   it('shows "Presenting · Stop" on the presented block, and presents each new run so the class follows it', async () => {
@@ -472,7 +475,7 @@ describe('ExperimentBlock in a lesson the server lists', () => {
 
     await clickRun();
     await waitFor(() => {
-      expect(presenter.present).toHaveBeenCalledWith({ lesson: lessonSlug, experiment: KEY, title: 'epoll under load', run_id: 'r1' });
+      expect(presenter.present).toHaveBeenCalledWith({ lesson: lessonSlug, experiment: KEY, run_id: 'r1' });
     });
 
     await userEvent.click(within(presenting).getByRole('button', { name: 'Stop presenting' }));

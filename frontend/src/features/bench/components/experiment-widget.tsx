@@ -61,7 +61,7 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
   const serverId = request.server;
   const server = servers.data?.find((s) => s.id === serverId);
   const title = given ?? t('widget.benchmarkTitle', { server: server?.title ?? serverId });
-  const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
+  const presenting = usePresenting(presenter, origin ?? null);
   const blocked = runBlockedReason(
     {
       health: health.data,

@@ -4,6 +4,7 @@ import { i18next } from '@/lib/i18n';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, aProvenance, doneData, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { RunPermalink } from './run-permalink';
@@ -119,28 +120,33 @@ describe('RunPermalink', () => {
   });
 
   it.each([
-    [404, 'No run r1', 'check the link'],
-    [403, 'This run is not yours to see', 'its instructor only'],
-    [401, 'Join the class to see this run', 'Join with the class code'],
-  ])('says why a %i answer opens nothing, not a blank page', async (status, heading, advice) => {
-    mockFetch({ 'GET /api/runs/r1': reply(status, { detail: 'this run belongs to someone else' }) });
+    [404, problem('no-run', { run_id: 'r1' }), 'No run r1', 'check the link'],
+    [
+      403,
+      problem('run-not-yours'),
+      'This run is not yours to see',
+      'This run belongs to someone else: you can see only your own and your class’s.',
+    ],
+    [401, problem('not-signed-in'), 'Join the class to see this run', 'Join with the class code'],
+  ])('says why a %i answer opens nothing, not a blank page', async (status, refusal, heading, advice) => {
+    mockFetch({ 'GET /api/runs/r1': reply(status, refusal) });
     renderWithProviders(<RunPermalink runId="r1" />);
-    const problem = await screen.findByTestId('permalink-problem');
-    expect(within(problem).getByRole('heading', { level: 1 })).toHaveTextContent(heading);
-    expect(problem).toHaveTextContent(advice);
+    const page = await screen.findByTestId('permalink-problem');
+    expect(within(page).getByRole('heading', { level: 1 })).toHaveTextContent(heading);
+    expect(page).toHaveTextContent(advice);
     expect(FakeEventSource.instances).toHaveLength(0);
   });
 
   it('says why it opens nothing in Chinese, its links inside the sentence', async () => {
-    mockFetch({ 'GET /api/runs/r1': reply(401, { detail: 'join the class first' }) });
+    mockFetch({ 'GET /api/runs/r1': reply(401, problem('not-signed-in')) });
     renderWithProviders(<RunPermalink runId="r1" />);
-    const problem = await screen.findByTestId('permalink-problem');
+    const page = await screen.findByTestId('permalink-problem');
     await act(async () => {
       await i18next.changeLanguage('zh');
     });
-    expect(within(problem).getByRole('heading', { level: 1 })).toHaveTextContent('加入班级后才能查看这次运行');
-    expect(problem).toHaveTextContent('班级中的结果只对班级成员开放。请用班级码加入或以讲师身份登录，然后重新打开链接。');
-    expect(within(problem).getByRole('link', { name: '用班级码加入' })).toHaveAttribute('href', '/join');
-    expect(within(problem).getByRole('link', { name: '以讲师身份登录' })).toHaveAttribute('href', '/login');
+    expect(within(page).getByRole('heading', { level: 1 })).toHaveTextContent('加入班级后才能查看这次运行');
+    expect(page).toHaveTextContent('班级中的结果只对班级成员开放。请用班级码加入或以讲师身份登录，然后重新打开链接。');
+    expect(within(page).getByRole('link', { name: '用班级码加入' })).toHaveAttribute('href', '/join');
+    expect(within(page).getByRole('link', { name: '以讲师身份登录' })).toHaveAttribute('href', '/login');
   });
 });

@@ -231,7 +231,7 @@ describe('SeriesWidget', () => {
     const presenter = { present: vi.fn(() => Promise.resolve()), stop: vi.fn(() => Promise.resolve()), presenting: false };
     const { rerender } = renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" presenter={presenter} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Present' }));
-    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: '01-c10k-problem', experiment: 'bbbbbbbbbbbb', title: 'idle connections' });
+    expect(presenter.present).toHaveBeenLastCalledWith({ lesson: '01-c10k-problem', experiment: 'bbbbbbbbbbbb' });
 
     // The app marks the block presented; a series started now is presented too.
     const presented = { ...presenter, presenting: true };
@@ -240,7 +240,7 @@ describe('SeriesWidget', () => {
     await clickRun('Run 4 benchmarks');
     await waitFor(() => {
       expect(presenter.present).toHaveBeenLastCalledWith({
-        lesson: '01-c10k-problem', experiment: 'bbbbbbbbbbbb', title: 'idle connections', sweep_id: 's1',
+        lesson: '01-c10k-problem', experiment: 'bbbbbbbbbbbb', sweep_id: 's1',
       });
     });
     expect(calls.find((c) => c.method === 'POST' && c.path === '/api/sweeps')?.body).toMatchObject({

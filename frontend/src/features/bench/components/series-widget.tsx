@@ -87,7 +87,7 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
   const servered = versus(sweep.servers, t);
   const title = given ?? (sweep.values.length > 1 ? t('series.titleBy', { servers: servered, field: variedName(sweep.vary, t) }) : servered);
   const known = (servers.data ?? []).filter((s) => sweep.servers.includes(s.id));
-  const presenting = usePresenting(presenter, origin ? { ...origin, title } : null);
+  const presenting = usePresenting(presenter, origin ?? null);
 
   const run = async () => {
     const sweepId = await start();

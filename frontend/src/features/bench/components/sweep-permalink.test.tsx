@@ -4,6 +4,7 @@ import type { SweepPoint } from '@/lib/api-schemas';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, aPoint, aProvenance, aRun, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { SweepPermalink } from './sweep-permalink';
@@ -72,10 +73,10 @@ describe('SweepPermalink', () => {
   });
 
   it('says so when the series is another class’s', async () => {
-    mockFetch({ 'GET /api/sweeps/s1': reply(403, { detail: 'this sweep belongs to someone else' }) });
+    mockFetch({ 'GET /api/sweeps/s1': reply(403, problem('sweep-not-yours')) });
     renderWithProviders(<SweepPermalink sweepId="s1" />);
-    const problem = await screen.findByTestId('permalink-problem');
-    expect(problem).toHaveTextContent('This series is not yours to see');
-    expect(problem).toHaveTextContent('this sweep belongs to someone else');
+    const page = await screen.findByTestId('permalink-problem');
+    expect(page).toHaveTextContent('This series is not yours to see');
+    expect(page).toHaveTextContent('This sweep belongs to someone else: you can see only your own and your class’s.');
   });
 });

@@ -1,12 +1,13 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** What a class is shown: an experiment of a lesson and, when there is one, its run or series. */
+/** What a class is shown: an experiment of a lesson and, when there is one, its run or series.
+ *  No title: the API titles it from the block in each of the course's languages, so every
+ *  student reads it in their own (one the instructor typed would be shown as typed to all). */
 export interface PresentTarget {
   lesson: string;
   /** The block's key, as GET /api/lessons/{slug} lists it. */
   experiment: string;
-  title: string;
   run_id?: string;
   sweep_id?: string;
 }
@@ -37,7 +38,7 @@ export interface UsePresenting {
 }
 
 /**
- * A widget's side of presenting: the target it shows (its lesson, key and title), and the
+ * A widget's side of presenting: the target it shows (its lesson and key), and the
  * state of the last request. Null when there is no presenter (not an instructor in a class)
  * or the block has no key to present it by.
  */

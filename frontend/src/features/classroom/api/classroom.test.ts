@@ -1,5 +1,6 @@
 import { aClassroomClass, anAssignment, aPresentation, gradebook } from '@/testing/classroom-fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 
 import {
   assign,
@@ -32,8 +33,8 @@ describe('the classroom api', () => {
   });
 
   it('shows the server’s sentence when a call is refused', async () => {
-    mockFetch({ 'DELETE /api/classes/c-1/presentation': reply(404, { detail: 'Class not found' }) });
-    await expect(stopPresenting('c-1')).rejects.toThrow('Class not found');
+    mockFetch({ 'DELETE /api/classes/c-1/presentation': reply(404, problem('not-your-class', { class_id: 'c-1' })) });
+    await expect(stopPresenting('c-1')).rejects.toMatchObject({ status: 404, message: 'You do not teach this class.' });
   });
 
   it('says where the stream and the CSVs are', () => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 import { apiRequest, apiUrl } from '@/lib/api-client';
 import { classSchema } from '@/lib/api-schemas';
+import type { Language } from '@/lib/i18n';
 
 import {
   assignmentSchema,
@@ -68,8 +69,9 @@ export function classEventsUrl(id: string): string {
 
 // ───────────────────────────── students and runs ──────────────────
 
-export function getRoster(id: string, signal?: AbortSignal) {
-  return apiRequest(classPath(id, '/roster'), rosterSchema, { signal });
+/** The roster; a raised hand's lesson and experiment titled in `language`. */
+export function getRoster(id: string, language: Language, signal?: AbortSignal) {
+  return apiRequest(classPath(id, `/roster?lang=${language}`), rosterSchema, { signal });
 }
 
 /** Removes a student: their sessions end and their waiting runs are cancelled; their results stay. */
@@ -114,8 +116,9 @@ export function stopPresenting(id: string): Promise<void> {
   return apiRequest(classPath(id, '/presentation'), noContent, { method: 'DELETE' });
 }
 
-export function getBoard(id: string, signal?: AbortSignal) {
-  return apiRequest(classPath(id, '/board'), boardSchema, { signal });
+/** The class board, its lessons and experiments titled in `language`. */
+export function getBoard(id: string, language: Language, signal?: AbortSignal) {
+  return apiRequest(classPath(id, `/board?lang=${language}`), boardSchema, { signal });
 }
 
 // ───────────────────────────── assignments and the gradebook ──────
@@ -157,13 +160,13 @@ export function getLive(id: string, signal?: AbortSignal) {
 }
 
 /** A student's own hand: null while it is down. */
-export function getMyHand(id: string, signal?: AbortSignal) {
-  return apiRequest(classPath(id, '/hand'), handSchema.nullable(), { signal });
+export function getMyHand(id: string, language: Language, signal?: AbortSignal) {
+  return apiRequest(classPath(id, `/hand?lang=${language}`), handSchema.nullable(), { signal });
 }
 
 /** "I'm stuck", where: a lesson and an experiment of it (by key), each optional. */
-export function raiseHand(id: string, where: { lesson?: string; experiment?: string }) {
-  return apiRequest(classPath(id, '/hand'), handSchema, { method: 'PUT', body: where });
+export function raiseHand(id: string, where: { lesson?: string; experiment?: string }, language: Language) {
+  return apiRequest(classPath(id, `/hand?lang=${language}`), handSchema, { method: 'PUT', body: where });
 }
 
 export function lowerMyHand(id: string): Promise<void> {

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { i18next } from '@/lib/i18n';
 import { anAssignment, aGradeCell } from '@/testing/classroom-fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { AssignedExercises } from './assigned-exercises';
@@ -64,9 +65,11 @@ describe('AssignedExercises', () => {
   });
 
   it('says why when the list cannot be loaded', async () => {
-    mockFetch({ 'GET /api/classes/c-1/assignments': reply(403, { detail: 'you are not in this class' }) });
+    mockFetch({ 'GET /api/classes/c-1/assignments': reply(403, problem('other-class')) });
     renderWithProviders(<AssignedExercises classId="c-1" />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Your assigned exercises could not be loaded.you are not in this class');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your assigned exercises could not be loaded.That is another class: you can see only your own.',
+    );
   });
 
   it('speaks Chinese', async () => {

@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { zExerciseSummary } from '@/lib/api/generated/zod.gen';
 
 import { lessonListSchema } from '@/lib/api-schemas';
-import { toInputValue } from '@/lib/dates';
+import { formatDateTime, toInputValue } from '@/lib/dates';
 import { i18next } from '@/lib/i18n';
 import { anAssignment, exerciseList } from '@/testing/classroom-fixtures';
 import { lessons } from '@/testing/fixtures';
-import { mockFetch, reply } from '@/testing/mock-fetch';
+import { mockFetch, type MockRequest } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { AssignmentForm } from './assignment-form';
@@ -76,17 +77,22 @@ describe('AssignmentForm', () => {
   });
 
   it('shows the server’s sentence when the assignment is refused', async () => {
+    // The API names the time it refused, as it was sent.
     mockFetch({
-      'PUT /api/classes/c-1/assignments/et-drain': reply(422, {
-        detail: 'due_at: 2020-01-01T09:00:00+00:00 has passed; give a time in the future, or none',
+      'PUT /api/classes/c-1/assignments/et-drain': ({ body }: MockRequest) => ({
+        status: 422,
+        body: problem('due-time-passed', { due_at: (body as { due_at: string }).due_at }),
       }),
     });
     renderForm();
     await userEvent.selectOptions(screen.getByLabelText('Exercise'), 'et-drain');
     // The picker refuses a past time itself; the server has the last word (its clock, a slow submit).
-    fireEvent.change(screen.getByLabelText('Due (optional)'), { target: { value: toInputValue(new Date(Date.now() + 60_000)) } });
+    const soon = new Date(Date.now() + 60_000);
+    fireEvent.change(screen.getByLabelText('Due (optional)'), { target: { value: toInputValue(soon) } });
     await userEvent.click(screen.getByRole('button', { name: 'Assign' }));
-    expect(await screen.findByTestId('assign-error')).toHaveTextContent(/has passed; give a time in the future, or none/);
+    expect(await screen.findByTestId('assign-error')).toHaveTextContent(
+      `The due time ${formatDateTime(soon, 'en')} has passed; give a time in the future, or none.`,
+    );
     expect(screen.getByLabelText('Exercise')).toHaveValue('et-drain'); // kept, to try again
   });
 

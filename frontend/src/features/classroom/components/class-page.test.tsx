@@ -16,6 +16,7 @@ import {
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { ClassPage } from './class-page';
@@ -159,8 +160,8 @@ describe('ClassPage', () => {
     act(() => {
       FakeEventSource.latest().emit('presentation', aPresentation(), '');
     });
-    expect(await screen.findByTestId('presentation-what')).toHaveTextContent('epoll at 100 connections（The C10K problem）');
-    expect(screen.getByTestId('presentation-bar')).toHaveTextContent('正在展示：epoll at 100 connections（The C10K problem）停止展示');
+    expect(await screen.findByTestId('presentation-what')).toHaveTextContent('epoll：100 个连接（C10K 问题）');
+    expect(screen.getByTestId('presentation-bar')).toHaveTextContent('正在展示：epoll：100 个连接（C10K 问题）停止展示');
   });
 
   it('pauses and resumes the class’s runs, saying which state it is in', async () => {
@@ -293,9 +294,9 @@ describe('ClassPage', () => {
   });
 
   it('says why when the class cannot be loaded', async () => {
-    mockFetch({ 'GET /api/classes/c-9': reply(404, { detail: 'no such class' }) });
+    mockFetch({ 'GET /api/classes/c-9': reply(404, problem('not-your-class', { class_id: 'c-9' })) });
     renderWithProviders(<ClassPage classId="c-9" />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('no such class');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You do not teach this class.');
     expect(FakeEventSource.instances).toHaveLength(0);
   });
 });

@@ -1,10 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { toInputValue } from '@/lib/dates';
+import { formatDateTime, toInputValue } from '@/lib/dates';
 import { i18next } from '@/lib/i18n';
 import { anAssignment } from '@/testing/classroom-fixtures';
-import { mockFetch, reply } from '@/testing/mock-fetch';
+import { mockFetch, type MockRequest } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { assignmentSchema } from '../lib/classroom-schemas';
@@ -84,8 +85,9 @@ describe('DueEditor', () => {
   });
 
   it('shows the server’s sentence when the time is refused, and stays open', async () => {
+    // The API names the time it refused, as it was sent.
     const { calls } = mockFetch({
-      [PUT]: reply(422, { detail: 'due_at: 2020-01-01T09:00:00+00:00 has passed; give a time in the future, or none' }),
+      [PUT]: ({ body }: MockRequest) => ({ status: 422, body: problem('due-time-passed', { due_at: (body as { due_at: string }).due_at }) }),
     });
     renderList(null);
     const form = await openEditor();
@@ -93,7 +95,7 @@ describe('DueEditor', () => {
     fireEvent.change(within(form).getByLabelText('New due time'), { target: { value: soon } });
     await userEvent.click(within(form).getByRole('button', { name: `Save the due time of ${TITLE}` }));
     expect(await within(form).findByTestId('due-error')).toHaveTextContent(
-      'due_at: 2020-01-01T09:00:00+00:00 has passed; give a time in the future, or none',
+      `The due time ${formatDateTime(new Date(soon), 'en')} has passed; give a time in the future, or none.`,
     );
     expect(puts(calls)).toHaveLength(1);
     expect(within(form).getByLabelText('New due time')).toHaveValue(soon); // kept, to try again

@@ -57,13 +57,13 @@ describe('FollowPanel', () => {
     expect(screen.getByTestId('sweep-body')).toHaveTextContent('s-1');
   });
 
-  it('speaks Chinese, the presented titles as they came', async () => {
+  it('speaks Chinese, the presented titles in Chinese', async () => {
     await act(() => i18next.changeLanguage('zh'));
     renderPanel(present({ spotlight: { id: 'p-ada', name: 'Ada' } }));
     const panel = screen.getByRole('complementary', { name: '向全班展示的内容' });
-    expect(within(panel).getByTestId('follow-title')).toHaveTextContent('epoll at 100 connections');
+    expect(within(panel).getByTestId('follow-title')).toHaveTextContent('epoll：100 个连接');
     expect(within(panel).getByTestId('follow-who')).toHaveTextContent('聚焦：Ada');
-    expect(within(panel).getByRole('link', { name: '打开这节课：The C10K problem' })).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: '打开这节课：C10K 问题' })).toBeInTheDocument();
     await userEvent.click(within(panel).getByRole('button', { name: '收起' }));
     expect(within(panel).getByRole('button', { name: '展开' })).toHaveAttribute('aria-expanded', 'false');
   });
@@ -103,7 +103,7 @@ describe('FollowPanel', () => {
   });
 
   it('points to the lesson when only a lesson is presented', () => {
-    renderPanel(present({ experiment: null, title: 'The C10K problem', run_id: null }));
+    renderPanel(present({ experiment: null, title: 'The C10K problem', titles: { en: 'The C10K problem' }, run_id: null }));
     expect(screen.getByTestId('follow-title')).toHaveTextContent('The C10K problem');
     expect(screen.getByTestId('follow-body')).toHaveTextContent('open it to follow along');
   });

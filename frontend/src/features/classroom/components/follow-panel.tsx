@@ -4,8 +4,10 @@ import { Link } from 'react-router';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 import { Loading } from '@/components/loading';
+import { useLanguage } from '@/hooks/use-language';
 import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
 
+import { presentedTitles } from '../lib/class-text';
 import type { Presentation } from '../lib/classroom-schemas';
 
 import './classroom.css';
@@ -37,12 +39,13 @@ function identity(p: Presentation): string {
  */
 export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderSweep, renderReference }: FollowPanelProps) {
   const { t } = useTranslation('classroom');
+  const language = useLanguage();
   // Which presentation was minimised: a new one is shown open again without an effect.
   const [minimisedFor, setMinimisedFor] = useState<string | null>(null);
   if (!presentation) return null;
   const id = identity(presentation);
   const minimised = minimisedFor === id;
-  const title = presentation.title;
+  const { title, lesson } = presentedTitles(presentation, language);
   return (
     <aside
       className={`follow-panel ${minimised ? 'follow-panel--minimised' : 'follow-panel--open'}`}
@@ -73,7 +76,7 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
         <div className="follow-panel__body" data-testid="follow-body">
           <p>
             <Link to={`/lessons/${encodeURIComponent(presentation.lesson)}`}>
-              {t('follow.openLesson', { title: presentation.lesson_title })}
+              {t('follow.openLesson', { title: lesson })}
             </Link>
           </p>
           <ErrorBoundary name={t('follow.boundary')}>

@@ -1,6 +1,7 @@
 import { Trans, useTranslation } from 'react-i18next';
 
 import { ActionError } from '@/components/action-error';
+import { useLanguage } from '@/hooks/use-language';
 
 import { useStopPresenting } from '../hooks/use-classroom';
 import { presentationText } from '../lib/class-text';
@@ -9,6 +10,7 @@ import type { Presentation } from '../lib/classroom-schemas';
 /** The instructor's bar: what is presented to the class, and Stop presenting. */
 export function PresentationBar({ classId, presentation }: { classId: string; presentation: Presentation | null }) {
   const { t } = useTranslation('classroom');
+  const language = useLanguage();
   const stop = useStopPresenting(classId);
   if (!presentation) {
     return (
@@ -23,7 +25,7 @@ export function PresentationBar({ classId, presentation }: { classId: string; pr
         <Trans
           t={t}
           i18nKey="presentation.presenting"
-          values={{ what: presentationText(presentation, t) }}
+          values={{ what: presentationText(presentation, t, language) }}
           components={{ strong: <strong />, what: <span data-testid="presentation-what" /> }}
         />
       </p>

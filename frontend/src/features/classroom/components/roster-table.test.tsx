@@ -5,6 +5,7 @@ import { lessonListSchema } from '@/lib/api-schemas';
 import { aStudent, roster } from '@/testing/classroom-fixtures';
 import { lessons } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { RosterTable } from './roster-table';
@@ -57,12 +58,15 @@ describe('RosterTable', () => {
   it('shows the server’s sentence when a removal is refused', async () => {
     mockFetch({
       'GET /api/classes/c-1/roster': roster,
-      'DELETE /api/classes/c-1/students/p-ada': reply(404, { detail: 'no such student in this class' }),
+      'DELETE /api/classes/c-1/students/p-ada': reply(
+        404,
+        problem('no-such-student', { class_name: 'Systems, Tuesday', student_id: 'p-ada', class_id: 'c-1' }),
+      ),
     });
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderWithProviders(<RosterTable classId="c-1" live lessons={courseLessons} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Remove Ada' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('no such student in this class');
+    expect(await screen.findByRole('alert')).toHaveTextContent('“Systems, Tuesday” has no such student.');
   });
 
   it('gives a student a new personal code after asking, and shows it once', async () => {

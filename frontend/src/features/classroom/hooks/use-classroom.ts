@@ -56,9 +56,10 @@ export function useClassroomClass(id: string) {
 
 /** `live`: the class has not ended. An ended class's roster and queue change no more. */
 export function useRoster(id: string, live: boolean) {
+  const language = useLanguage();
   return useQuery({
-    queryKey: classKeys.roster(id),
-    queryFn: ({ signal }) => getRoster(id, signal),
+    queryKey: [...classKeys.roster(id), language],
+    queryFn: ({ signal }) => getRoster(id, language, signal),
     refetchInterval: live ? ROSTER_REFRESH_MS : false,
   });
 }
@@ -72,9 +73,10 @@ export function useQueue(id: string, live: boolean) {
 }
 
 export function useBoard(id: string) {
+  const language = useLanguage();
   return useQuery({
-    queryKey: classKeys.board(id),
-    queryFn: ({ signal }) => getBoard(id, signal),
+    queryKey: [...classKeys.board(id), language],
+    queryFn: ({ signal }) => getBoard(id, language, signal),
     refetchInterval: BOARD_REFRESH_MS,
   });
 }

@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
+import { useLanguage } from '@/hooks/use-language';
+
 import {
   announce,
   answerQuestion,
@@ -33,14 +35,17 @@ export function useLive(id: string) {
 /** A student's own hand, and raising or lowering it. */
 export function useMyHand(id: string) {
   const client = useQueryClient();
-  const hand = useQuery({ queryKey: liveKeys.hand(id), queryFn: ({ signal }) => getMyHand(id, signal) });
+  const language = useLanguage();
+  const key = [...liveKeys.hand(id), language];
+  const hand = useQuery({ queryKey: key, queryFn: ({ signal }) => getMyHand(id, language, signal) });
   const raise = useMutation({
-    mutationFn: (where: { lesson?: string; experiment?: string }) => raiseHand(id, where),
-    onSuccess: (up) => client.setQueryData(liveKeys.hand(id), up),
+    mutationFn: (where: { lesson?: string; experiment?: string }) => raiseHand(id, where, language),
+    onSuccess: (up) => client.setQueryData(key, up),
   });
   const lower = useMutation({
     mutationFn: () => lowerMyHand(id),
-    onSuccess: () => client.setQueryData(liveKeys.hand(id), null),
+    // Down in every language's entry, not only this one's.
+    onSuccess: () => client.setQueriesData({ queryKey: liveKeys.hand(id) }, null),
   });
   return { hand, raise, lower };
 }

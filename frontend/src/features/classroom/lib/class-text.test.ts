@@ -68,13 +68,15 @@ describe('class sentences', () => {
 
   it('says what is presented, and whose it is', () => {
     const ada = { id: 'p-ada', name: 'Ada' };
-    expect(presentationText(presentationSchema.parse(aPresentation()), t)).toBe('epoll at 100 connections, in The C10K problem');
-    expect(presentationText(presentationSchema.parse(aPresentation({ spotlight: ada })), t)).toBe(
+    expect(presentationText(presentationSchema.parse(aPresentation()), t, 'en')).toBe('epoll at 100 connections, in The C10K problem');
+    expect(presentationText(presentationSchema.parse(aPresentation({ spotlight: ada })), t, 'en')).toBe(
       'epoll at 100 connections, in The C10K problem (spotlight: Ada)',
     );
-    const lessonAlone = { experiment: null, title: 'The C10K problem', run_id: null };
-    expect(presentationText(presentationSchema.parse(aPresentation({ ...lessonAlone, spotlight: ada })), t)).toBe('The C10K problem (spotlight: Ada)');
-    expect(presentationText(presentationSchema.parse(aPresentation(lessonAlone)), t)).toBe('The C10K problem');
+    const lessonAlone = { experiment: null, title: 'The C10K problem', titles: { en: 'The C10K problem' }, run_id: null };
+    expect(presentationText(presentationSchema.parse(aPresentation({ ...lessonAlone, spotlight: ada })), t, 'en')).toBe(
+      'The C10K problem (spotlight: Ada)',
+    );
+    expect(presentationText(presentationSchema.parse(aPresentation(lessonAlone)), t, 'en')).toBe('The C10K problem');
   });
 });
 
@@ -93,9 +95,14 @@ describe('in Chinese', () => {
     expect(endsText({ ends_at: '2026-11-24T10:45:00Z', ended_at: null }, now, t)).toMatch(/^将于 .+ 结束（45 分钟后）$/);
   });
 
-  it('says what is presented', () => {
-    expect(presentationText(presentationSchema.parse(aPresentation({ spotlight: { id: 'p-ada', name: 'Ada' } })), t)).toBe(
-      'epoll at 100 connections（The C10K problem；聚焦：Ada）',
+  it('says what is presented, titled in Chinese from the stream’s titles', () => {
+    expect(presentationText(presentationSchema.parse(aPresentation({ spotlight: { id: 'p-ada', name: 'Ada' } })), t, 'zh')).toBe(
+      'epoll：100 个连接（C10K 问题；聚焦：Ada）',
+    );
+    // A title the stream has in no other language (an older API's) is shown as it came.
+    const englishOnly = { titles: {}, lesson_titles: {} };
+    expect(presentationText(presentationSchema.parse(aPresentation(englishOnly)), t, 'zh')).toBe(
+      'epoll at 100 connections（The C10K problem）',
     );
   });
 });

@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 
 import type { Class } from '@/lib/api-schemas';
 import { formatClock } from '@/lib/dates';
-import { i18next } from '@/lib/i18n';
+import { i18next, type Language } from '@/lib/i18n';
 import type { Presentation, QueuedRun } from './classroom-schemas';
 
 export type ClassroomT = TFunction<'classroom'>;
@@ -73,9 +73,19 @@ export function endsText(klass: Pick<Class, 'ends_at' | 'ended_at'>, now: number
   return null;
 }
 
+/** What is presented, titled in the reader's language (the class stream carries every
+ *  language's titles, since one stream reaches readers of each). */
+export function presentedTitles(presentation: Presentation, language: Language): { title: string; lesson: string } {
+  return {
+    title: presentation.titles[language] ?? presentation.title,
+    lesson: presentation.lesson_titles[language] ?? presentation.lesson_title,
+  };
+}
+
 /** What is presented, in one line: "Echo at 100 connections, in The C10K problem (spotlight: Ada)". */
-export function presentationText(presentation: Presentation, t: ClassroomT): string {
-  const { title, lesson_title: lesson, spotlight } = presentation;
+export function presentationText(presentation: Presentation, t: ClassroomT, language: Language): string {
+  const { title, lesson } = presentedTitles(presentation, language);
+  const { spotlight } = presentation;
   // A lesson presented alone is titled by the lesson: said once.
   if (!presentation.experiment) return spotlight ? t('presentation.lessonSpotlight', { lesson, name: spotlight.name }) : lesson;
   return spotlight

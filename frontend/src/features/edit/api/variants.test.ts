@@ -1,5 +1,6 @@
 import { ApiError } from '@/lib/api-client';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 
 import { comparisonRequest, createVariant } from './variants';
 
@@ -18,11 +19,11 @@ describe('createVariant', () => {
     expect(calls[0]?.body).toEqual({ server: 'c-epoll', source: 'int main;\n', exercise: 'et-drain' });
   });
 
-  it('refuses with the server’s detail and a 429’s Retry-After', async () => {
+  it('refuses with the server’s sentence and a 429’s Retry-After', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(() =>
-        Promise.resolve(new Response(JSON.stringify({ detail: 'you already have 3 builds waiting or under way (at most 3); wait for one to finish' }), {
+        Promise.resolve(new Response(JSON.stringify(problem('too-many-builds', { building: 3, most: 3 })), {
           status: 429,
           headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
         })),
@@ -30,12 +31,20 @@ describe('createVariant', () => {
     );
     const refused = await createVariant('c-epoll', 'x').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ status: 429, retryAfterS: 10, message: expect.stringMatching(/^you already have 3 builds/) as unknown });
+    expect(refused).toMatchObject({
+      status: 429,
+      retryAfterS: 10,
+      message: 'You already have 3 builds waiting or under way (at most 3); wait for one to finish.',
+    });
   });
 
-  it('refuses a 422 with its detail', async () => {
-    mockFetch({ 'POST /api/variants': reply(422, { detail: 'server: only the C servers can be edited, not rust-tokio' }) });
-    await expect(createVariant('rust-tokio', 'x')).rejects.toMatchObject({ status: 422, retryAfterS: null, message: 'server: only the C servers can be edited, not rust-tokio' });
+  it('refuses a 422 with its sentence', async () => {
+    mockFetch({ 'POST /api/variants': reply(422, problem('server-not-editable', { server: 'rust-tokio' })) });
+    await expect(createVariant('rust-tokio', 'x')).rejects.toMatchObject({
+      status: 422,
+      retryAfterS: null,
+      message: 'Only the C servers can be edited, not rust-tokio.',
+    });
   });
 });
 

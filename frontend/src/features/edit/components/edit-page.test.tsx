@@ -9,6 +9,7 @@ import { findEditor, stubRangeLayout } from '@/testing/codemirror';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aVariant, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { readDraft, saveDraft } from '../lib/drafts';
@@ -159,9 +160,9 @@ describe('EditPage', () => {
       'fetch',
       vi.fn((input: string, init?: RequestInit) => {
         if (init?.method === 'POST') {
-          const detail = 'you already have 3 builds waiting or under way (at most 3); wait for one to finish';
+          const refusal = problem('too-many-builds', { building: 3, most: 3 });
           return Promise.resolve(
-            new Response(JSON.stringify({ detail }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '10' } }),
+            new Response(JSON.stringify(refusal), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '10' } }),
           );
         }
         const body = input.endsWith('/api/servers') ? servers : input.endsWith('/api/variants') ? [] : source;
@@ -173,7 +174,7 @@ describe('EditPage', () => {
     type(view, 0, 0, '// mine\n');
     await userEvent.click(screen.getByRole('button', { name: 'Build & check' }));
     expect(await screen.findByTestId('build-refused')).toHaveTextContent(
-      'you already have 3 builds waiting or under way (at most 3); wait for one to finish. Try again in 10 s.',
+      'You already have 3 builds waiting or under way (at most 3); wait for one to finish. Try again in 10 s.',
     );
     expect(view.state.doc.toString()).toBe(`// mine\n${ORIGINAL}`);
     expect(screen.getByRole('button', { name: 'Build & check' })).toBeEnabled();
@@ -248,11 +249,11 @@ describe('EditPage', () => {
     expect(screen.getByTestId('draft-status')).toHaveTextContent('原始版本，未改动');
     expect(screen.getByTestId('check-state')).toHaveTextContent('尚未构建');
 
-    // A 429 in Chinese: the API's words as they came, then when to try again.
+    // A 429 in Chinese: the API's refusal worded from its code, then when to try again.
     vi.stubGlobal(
       'fetch',
       vi.fn(() =>
-        Promise.resolve(new Response(JSON.stringify({ detail: 'you already have 3 builds waiting or under way' }), {
+        Promise.resolve(new Response(JSON.stringify(problem('too-many-builds', { building: 3, most: 3 })), {
           status: 429,
           headers: { 'Content-Type': 'application/json', 'Retry-After': '10' },
         })),
@@ -260,7 +261,7 @@ describe('EditPage', () => {
     );
     type(view, 0, 0, '// mine\n');
     await userEvent.click(screen.getByRole('button', { name: '构建并检查' }));
-    expect(await screen.findByTestId('build-refused')).toHaveTextContent('you already have 3 builds waiting or under way. 请在 10 s 后重试。');
+    expect(await screen.findByTestId('build-refused')).toHaveTextContent('你已有 3 个构建在排队或进行中（最多 3 个）；请等其中一个完成。 请在 10 s 后重试。');
   });
 
   it('says a failed build’s diagnostics in Chinese, gcc’s own words kept', async () => {

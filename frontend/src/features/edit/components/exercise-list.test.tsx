@@ -43,7 +43,10 @@ describe('ExerciseIndex', () => {
   it('still lists the exercises when the learner’s answers cannot be read, and says so', async () => {
     mockFetch({ 'GET /api/exercises': exercises, 'GET /api/lessons': lessons, 'GET /api/variants': reply(500, { detail: 'database is down' }) });
     renderWithProviders(<ExerciseIndex />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('whether you tried each exercise is not shown: database is down');
+    // A 500 is a bug, not a refusal (a Problem): the page says the status, not the body.
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your answers could not be loaded, so whether you tried each exercise is not shown: GET /api/variants answered 500',
+    );
     expect(screen.getAllByTestId('exercise-item')).toHaveLength(3);
     expect(screen.queryByTestId('exercise-status')).toBeNull();
   });

@@ -7,6 +7,7 @@ import { findEditor, stubRangeLayout } from '@/testing/codemirror';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aVariant, doneData, latency, lessons } from '@/testing/fixtures';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import type { Exercise, Verdict } from '../api/exercises';
@@ -273,7 +274,7 @@ describe('ExercisePage', () => {
   });
 
   it('says there is no such exercise, with the way to the list', async () => {
-    routes({ 'GET /api/exercises/et-drain': reply(404, { detail: "no exercise 'et-drain'" }) });
+    routes({ 'GET /api/exercises/et-drain': reply(404, problem('no-exercise', { slug: 'et-drain' })) });
     renderExercise();
     expect(await screen.findByRole('heading', { level: 1, name: 'No exercise et-drain' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '← All exercises' })).toHaveAttribute('href', '/exercises');

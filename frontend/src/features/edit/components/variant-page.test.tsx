@@ -5,6 +5,7 @@ import { stubRangeLayout } from '@/testing/codemirror';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aRun, aVariant, doneData, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { VariantPage } from './variant-page';
@@ -104,14 +105,20 @@ describe('VariantPage', () => {
   });
 
   it.each([
-    [404, 'No saved edit v1'],
-    [403, 'This saved edit is not yours to see'],
-    [401, 'Join the class to see this saved edit'],
-  ])('says what to do when it answers %i', async (status, heading) => {
-    api({ 'GET /api/variants/v1': reply(status, { detail: 'no' }) });
+    [404, problem('no-variant', { variant_id: 'v1' }), 'No saved edit v1', 'There is no saved edit with this id here: check the link'],
+    [
+      403,
+      problem('variant-not-yours'),
+      'This saved edit is not yours to see',
+      'This saved edit belongs to someone else: you can see only your own and your class’s.',
+    ],
+    [401, problem('not-signed-in'), 'Join the class to see this saved edit', 'Edits in a class open for its members only.'],
+  ])('says what to do when it answers %i', async (status, refusal, heading, advice) => {
+    api({ 'GET /api/variants/v1': reply(status, refusal) });
     renderWithProviders(<VariantPage variantId="v1" />);
     expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(screen.getByTestId('variant-problem')).toHaveAttribute('data-status', String(status));
+    expect(screen.getByTestId('variant-problem')).toHaveTextContent(advice);
   });
 
   it('reads in Chinese, the date in Chinese too', async () => {
@@ -133,7 +140,7 @@ describe('VariantPage', () => {
 
   it('says what to do in Chinese when it is not the reader’s to see', async () => {
     await act(async () => { await i18next.changeLanguage('zh'); });
-    api({ 'GET /api/variants/v1': reply(401, { detail: 'no' }) });
+    api({ 'GET /api/variants/v1': reply(401, problem('not-signed-in')) });
     renderWithProviders(<VariantPage variantId="v1" />);
     expect(await screen.findByRole('heading', { name: '加入班级后才能查看这份修改' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '用班级代码加入' })).toHaveAttribute('href', '/join');

@@ -84,9 +84,12 @@ describe('CourseHome', () => {
   });
 
   it('says so when the backend fails', async () => {
+    // A 500 is a bug, not a refusal (a Problem): whatever its body says, the page says the status.
     mockFetch({ 'GET /api/lessons': reply(500, { detail: 'content folder missing' }) });
     renderWithProviders(<CourseHome />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('content folder missing');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The lessons could not be loaded.GET /api/lessons?lang=en answered 500');
+    expect(alert).not.toHaveTextContent('content folder missing');
   });
 
   it('shows the progress kept on the server for someone signed in to a class', async () => {

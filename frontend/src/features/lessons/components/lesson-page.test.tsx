@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { i18next } from '@/lib/i18n';
 import { aLesson } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { INSTRUCTOR_KEY, readInstructorMode } from '../lib/instructor-mode';
@@ -258,11 +259,13 @@ describe('LessonPage in a class', () => {
   });
 
   it('undoes a "read" the server refused, and says why', async () => {
-    serveClassLesson({ 'PUT /api/progress/read/01-c10k-problem': reply(401, { detail: 'your session has ended: join your class again' }) });
+    serveClassLesson({ 'PUT /api/progress/read/01-c10k-problem': reply(401, problem('session-ended')) });
     renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} reader={ada} />);
     const checkbox = await screen.findByRole('checkbox', { name: 'I have read this lesson' });
     await userEvent.click(checkbox);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Could not save that: your session has ended');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not save that: Your session has ended (logged out or expired): log in or join again.',
+    );
     expect(checkbox).not.toBeChecked();
   });
 

@@ -1,10 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { toInputValue } from '@/lib/dates';
+import { formatDateTime, toInputValue } from '@/lib/dates';
 import { i18next } from '@/lib/i18n';
-import { mockFetch, reply } from '@/testing/mock-fetch';
+import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
 import { aClass, instructorMe, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { ClassesPage } from './classes-page';
@@ -116,12 +117,20 @@ describe('ClassesPage', () => {
     mockFetch({
       'GET /api/auth/me': instructorMe,
       'GET /api/classes': [],
-      'POST /api/classes': reply(422, { detail: 'name: string should have at most 40 characters' }),
+      // The API names the end time it refused, as it was sent: its clock has the last word.
+      'POST /api/classes': ({ body }: MockRequest) => ({
+        status: 422,
+        body: problem('end-time-passed', { ends_at: (body as { ends_at: string }).ends_at }),
+      }),
     });
     renderWithProviders(<ClassesPage />, { route: '/classes' });
-    await userEvent.type(await screen.findByLabelText('New class'), 'x');
+    await userEvent.type(await screen.findByLabelText('New class'), 'Networks');
+    const soon = new Date(Date.now() + 60_000);
+    fireEvent.change(screen.getByLabelText('Ends at (optional)'), { target: { value: toInputValue(soon) } });
     await userEvent.click(screen.getByRole('button', { name: 'Create class' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('name: string should have at most 40 characters');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `The end time ${formatDateTime(soon, 'en')} has passed; give a time in the future, or none.`,
+    );
   });
 
   it('tells a student, and nobody, that the classes are the instructor’s', async () => {

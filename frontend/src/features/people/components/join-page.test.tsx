@@ -5,6 +5,7 @@ import { Route, Routes } from 'react-router';
 import { i18next } from '@/lib/i18n';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { joinedAda, nobodyMe, soloMe, studentMe } from '@/testing/people-fixtures';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { ME_QUERY_KEY } from '../hooks/use-me';
@@ -51,16 +52,25 @@ describe('JoinPage', () => {
   });
 
   it.each([
-    [404, "no class has the join code 'NOPE': check it with your instructor (letters and digits, e.g. K7QX-M4TP)"],
-    [410, "the class 'Systems, Tuesday' has ended; its code no longer admits anyone"],
-    [422, "name: someone in 'Systems, Tuesday' already joined as 'Ada'; add an initial or pick another name"],
-  ])('shows the server’s sentence for a %i', async (status, detail) => {
-    mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': reply(status, { detail }) });
+    [
+      404,
+      problem('no-join-code', { code: 'NOPE', example: 'K7QX-M4TP' }),
+      'No class has the join code “NOPE”: check it with your instructor (letters and digits, e.g. K7QX-M4TP).',
+    ],
+    [410, problem('class-ended', { class_name: 'Systems, Tuesday' }), 'The class “Systems, Tuesday” has ended; its code no longer lets anyone in.'],
+    [
+      422,
+      problem('name-taken', { class_name: 'Systems, Tuesday', name: 'Ada' }),
+      'Someone in “Systems, Tuesday” already joined as “Ada”. If that was you on another device, come back with your personal code; ' +
+        'otherwise add an initial or pick another name.',
+    ],
+  ])('shows the server’s sentence for a %i', async (status, refusal, sentence) => {
+    mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/classes/join': reply(status, refusal) });
     renderJoin();
     await userEvent.type(await screen.findByLabelText('Join code'), 'nope');
     await userEvent.type(screen.getByLabelText('Your name'), 'Ada');
     await userEvent.click(screen.getByRole('button', { name: 'Join' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(detail);
+    expect(await screen.findByRole('alert')).toHaveTextContent(sentence);
     expect(screen.queryByText('course home')).not.toBeInTheDocument();
   });
 

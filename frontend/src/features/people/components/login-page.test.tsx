@@ -5,6 +5,7 @@ import { Route, Routes } from 'react-router';
 import { i18next } from '@/lib/i18n';
 import { mockFetch, reply, type MockRequest } from '@/testing/mock-fetch';
 import { grace, instructorMe, nobodyMe } from '@/testing/people-fixtures';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { ME_QUERY_KEY } from '../hooks/use-me';
@@ -49,15 +50,20 @@ describe('LoginPage', () => {
   });
 
   it('shows the server’s sentence for a wrong password, and for too many tries', async () => {
-    let answer = reply(401, { detail: 'wrong name or password' });
+    let answer = reply(401, problem('wrong-login'));
     mockFetch({ 'GET /api/auth/me': nobodyMe, 'POST /api/auth/login': (request: MockRequest) => answer(request) });
     renderLogin();
     await logIn('Grace', 'nope');
-    expect(await screen.findByRole('alert')).toHaveTextContent('wrong name or password');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong name or password.');
 
-    answer = reply(429, { detail: 'too many failed logins for this account (5 in the last 15 minutes): try again in 600 s' });
+    answer = reply(429, problem('too-many-logins-for-account', { count: 5, minutes: 15, most: 5, retry: 600 }));
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByText(/try again in 600 s/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Too many failed logins for this account from browsers it has not signed in from (5 in the last 15 minutes, at most 5): ' +
+          'sign in from a browser you have signed in from before, or try again in 600 s.',
+      ),
+    ).toHaveAttribute('role', 'alert');
     expect(screen.queryByText('the classes')).not.toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import { act, screen } from '@testing-library/react';
 import { i18next } from '@/lib/i18n';
 import { servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
+import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
 
 import { SourceBlock } from './source-block';
@@ -63,9 +64,11 @@ describe('SourceBlock', () => {
   });
 
   it('shows the backend’s error when the anchor does not exist', async () => {
-    mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=nope': reply(404, { detail: 'anchor "nope" not found in servers/c/epoll.c' }) });
+    mockFetch({ 'GET /api/sources/servers/c/epoll.c?anchor=nope': reply(404, problem('anchor-not-marked', { name: 'nope' })) });
     renderWithProviders(<SourceBlock code={'path: servers/c/epoll.c\nanchor: nope'} />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('anchor "nope" not found');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The anchor “nope” is not marked in this file (ANCHOR: nope … ANCHOR_END: nope).',
+    );
   });
 
   it('captions the lines and names the editor in Chinese, the path and the server id as they are', async () => {

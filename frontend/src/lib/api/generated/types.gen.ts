@@ -2549,6 +2549,14 @@ export type PresentationOut = {
      */
     lesson_title: string;
     /**
+     * Lesson Titles
+     *
+     * the lesson's, in each language
+     */
+    lesson_titles: {
+        [key: string]: string;
+    };
+    /**
      * Run Id
      */
     run_id: string | null;
@@ -2568,6 +2576,14 @@ export type PresentationOut = {
      * Title
      */
     title: string;
+    /**
+     * Titles
+     *
+     * the title in each of the course's languages (one stream reaches readers of each): the block's own, or the lesson's, or the instructor's as given
+     */
+    titles: {
+        [key: string]: string;
+    };
 };
 
 /**
@@ -2577,6 +2593,12 @@ export type PresentationOut = {
  * every operation (openapi.py) and checked against it by the fuzz.
  */
 export type Problem = {
+    /**
+     * Code
+     *
+     * the sentence's code: the interface words it by this
+     */
+    code: 'anchor-not-marked' | 'answer-not-yours' | 'answers-no-exercise' | 'assistant-not-owner' | 'assistant-not-teacher' | 'bad-last-event-id' | 'bad-last-event-id-header' | 'batch-past-class-queue' | 'batch-past-course-queue' | 'batch-past-minute-limit' | 'batch-past-person-queue' | 'body-not-json' | 'body-too-deep' | 'body-too-large' | 'check-without-variant' | 'class-ended' | 'class-ended-read-only' | 'class-full' | 'class-queue-full' | 'class-queue-full-one' | 'co-teacher-not-owner' | 'come-back-removed' | 'come-back-results-gone' | 'course-queue-full' | 'course-queue-room' | 'course-queue-room-one' | 'due-time-passed' | 'duration-too-long' | 'edited-source-empty' | 'edited-source-nul' | 'edited-source-too-large' | 'end-time-passed' | 'end-time-too-far' | 'exercise-other-server' | 'experiment-without-lesson' | 'hand-experiment-without-lesson' | 'http-refusal' | 'huge-last-event-id' | 'instructor-exists' | 'instructors-only' | 'invalid-input' | 'knob-not-bool' | 'knob-not-choice' | 'knob-not-whole' | 'knob-out-of-range' | 'lines-not-range' | 'lines-outside-file' | 'lone-surrogate' | 'minute-limit-reached' | 'minute-limit-reached-one' | 'name-removed' | 'name-taken' | 'name-taken-other-case' | 'no-class' | 'no-class-results' | 'no-exercise' | 'no-experiment' | 'no-glossary' | 'no-hand-up' | 'no-instructor' | 'no-join-code' | 'no-knobs' | 'no-lesson' | 'no-personal-code' | 'no-question' | 'no-removed-student' | 'no-run' | 'no-such-knob' | 'no-such-student' | 'no-sweep' | 'no-variant' | 'not-assigned' | 'not-signed-in' | 'not-staff' | 'not-your-class' | 'not-your-variant' | 'other-class' | 'password-too-short' | 'past-host-limit' | 'person-queue-full' | 'person-queue-full-one' | 'present-both' | 'present-no-run' | 'present-no-sweep' | 'present-not-ours' | 'readmit-name-taken' | 'run-no-variant' | 'run-not-yours' | 'run-not-yours-to-cancel' | 'server-not-editable' | 'session-ended' | 'session-invalid' | 'signed-out-removed' | 'signed-out-results-gone' | 'solo-no-classes' | 'solo-no-logins' | 'source-gone' | 'source-not-file' | 'source-not-quoted' | 'source-too-large' | 'staff-is-owner' | 'staff-no-instructor' | 'students-only' | 'sweep-base-invalid' | 'sweep-not-yours' | 'sweep-not-yours-to-cancel' | 'sweep-nothing-runs' | 'sweep-rounds-numbering' | 'sweep-too-many-points' | 'sweep-unknown-servers' | 'sweep-value-not-whole' | 'syscall-profile-one-repetition' | 'too-many-builds' | 'too-many-connections' | 'too-many-idle-connections' | 'too-many-join-misses' | 'too-many-joins-from-address' | 'too-many-logins-for-account' | 'too-many-logins-from-address' | 'too-many-logins-from-browser' | 'unknown-editable-server' | 'unknown-server' | 'variant-not-editable' | 'variant-not-yours' | 'variant-other-server' | 'wrong-login' | 'wrong-protocol';
     /**
      * Detail
      *
@@ -2591,6 +2613,14 @@ export type Problem = {
     errors?: Array<{
         [key: string]: unknown;
     }> | null;
+    /**
+     * Params
+     *
+     * the values the sentence's wording puts in
+     */
+    params?: {
+        [key: string]: string | number | number;
+    };
 };
 
 /**
@@ -5804,7 +5834,14 @@ export type BoardApiClassesClassIdBoardGetData = {
          */
         class_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/classes/{class_id}/board';
 };
 
@@ -5982,7 +6019,14 @@ export type MyHandApiClassesClassIdHandGetData = {
          */
         class_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/classes/{class_id}/hand';
 };
 
@@ -6014,7 +6058,14 @@ export type RaiseHandApiClassesClassIdHandPutData = {
          */
         class_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/classes/{class_id}/hand';
 };
 
@@ -6468,7 +6519,14 @@ export type RosterApiClassesClassIdRosterGetData = {
          */
         class_id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Lang
+         *
+         * en (the default) or zh
+         */
+        lang?: 'en' | 'zh';
+    };
     url: '/api/classes/{class_id}/roster';
 };
 
