@@ -1,4 +1,5 @@
-"""`make bench-classroom`: a class of 30 follows a presentation and runs lesson 1's experiment.
+"""`make bench-classroom`: a class of 30 follows a presentation, runs lesson 1's experiment,
+and uses the live-class tools meanwhile.
 
 It starts the course as `make up` does (supervisor, unprivileged API, runner, real containers)
 in classroom mode on a throwaway store. An instructor makes a class; 30 simulated students
@@ -11,12 +12,19 @@ it open to the end. Then:
 2. The class runs the experiment: every student submits lesson 1's experiment at the same
    moment and follows its own run's event stream to its result. Timed: each student's wait
    from submitting to their result.
+3. While those runs queue, the live-class tools, as a class uses them: the instructor's page
+   polls the roster, the queue and the answers as the class page does; ten students raise a
+   hand, then all thirty answer lesson 1's first "Check yourself" question at once; the
+   instructor starts a timer, posts an announcement and reveals the answers. Timed: each
+   request; a hand up → on the instructor's roster, as polled; the thirty answers → all on the
+   instructor's screen; an announcement and a reveal → on every student's class stream.
 
 Meanwhile the API process's CPU time and resident memory are sampled from /proc every second.
 
 Written to results/classroom.md: Present → first point on every stream (median and max over the
-30), class-stream drops (must be 0), each student's wait to their result (median, max), and the
-API's CPU and memory while the class was on.
+30), class-stream drops (must be 0), each student's wait to their result (median, max), the
+live tools' figures, and the API's CPU and memory while the class was on (and in the minute of
+the live tools).
 
     make bench-classroom          (Docker and the images needed; about six minutes)
 """
@@ -41,7 +49,13 @@ from c10klab.config import REPO_ROOT
 from c10klab_bench.hosting import PASSWORD, free_port, start_course, wait_ready
 
 STUDENTS = 30
+HANDS = 10
 LESSON = "01-c10k-problem"
+QUESTION = 1
+# How often the instructor's class page asks (frontend: use-classroom.ts, use-live.ts).
+ROSTER_EVERY_S = 3.0
+QUEUE_EVERY_S = 2.0
+ANSWERS_EVERY_S = 2.0
 OUT = REPO_ROOT / "results" / "classroom.md"
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -57,9 +71,19 @@ class Follower:
     presented_run: str | None = None
     drops: list[str] = field(default_factory=list)
     connected: asyncio.Event = field(default_factory=asyncio.Event)
+    # When each announcement (by id) and the reveal of QUESTION first came on the stream.
+    announced_at: dict[str, float] = field(default_factory=dict)
+    revealed_at: float | None = None
 
     def take(self, event: str, data: Any) -> None:
-        if event == "presentation":
+        if event == "live":
+            now = time.monotonic()
+            for note in data["announcements"]:
+                self.announced_at.setdefault(note["id"], now)
+            shown = {(q["lesson"], q["question"]) for q in data["revealed"]}
+            if self.revealed_at is None and (LESSON, QUESTION) in shown:
+                self.revealed_at = now
+        elif event == "presentation":
             self.presented_run = (data or {}).get("run_id")
         elif (
             event == "run_event"
@@ -150,6 +174,130 @@ async def wait_until_measuring(client: httpx.AsyncClient, run_id: str) -> None:
                 raise SystemExit(f"the instructor's run {run_id} ended before it measured")
 
 
+@dataclass
+class Timed:
+    """Requests of one kind and how long each took (seconds)."""
+
+    took: list[float] = field(default_factory=list)
+
+    async def send(self, request: Any) -> httpx.Response:
+        started = time.monotonic()
+        answer: httpx.Response = await request
+        self.took.append(time.monotonic() - started)
+        answer.raise_for_status()
+        return answer
+
+
+@dataclass
+class LiveOutcome:
+    requests: dict[str, Timed]
+    hand_to_roster: list[float]
+    answers_to_screen: float | None
+    announcement_to_streams: list[float]
+    reveal_to_streams: list[float]
+    window: tuple[float, float]
+
+
+async def instructor_page(
+    teacher: httpx.AsyncClient, class_id: str, timed: dict[str, Timed], stop: asyncio.Event
+) -> dict[str, list[tuple[float, Any]]]:
+    """The class page open on the instructor's screen: the roster, the queue and the answers
+    polled as often as the page polls them. Returns each poll's answer, with when it came."""
+    seen: dict[str, list[tuple[float, Any]]] = {"roster": [], "answers": []}
+
+    async def poll(name: str, path: str, every_s: float) -> None:
+        while not stop.is_set():
+            answer = await timed[name].send(teacher.get(path))
+            if name in seen:
+                seen[name].append((time.monotonic(), answer.json()))
+            await asyncio.sleep(every_s)
+
+    base = f"/api/classes/{class_id}"
+    await asyncio.gather(
+        poll("roster", f"{base}/roster", ROSTER_EVERY_S),
+        poll("queue", f"{base}/queue", QUEUE_EVERY_S),
+        poll("answers", f"{base}/questions/{LESSON}", ANSWERS_EVERY_S),
+    )
+    return seen
+
+
+def first_seen(polls: list[tuple[float, Any]], after: float, shows: Any) -> float | None:
+    """When a poll answered after `after` first showed what `shows` looks for."""
+    return next((at for at, body in polls if at >= after and shows(body)), None)
+
+
+async def use_live_tools(
+    teacher: httpx.AsyncClient, class_id: str, followers: list["Follower"], experiment: str
+) -> LiveOutcome:
+    """Phase 3, while the class's runs queue: hands, answers, a timer, an announcement and a
+    reveal, with the instructor's page polling throughout."""
+    base = f"/api/classes/{class_id}"
+    timed = {name: Timed() for name in ("roster", "queue", "answers", "hand", "answer", "tools")}
+    stop = asyncio.Event()
+    page = asyncio.create_task(instructor_page(teacher, class_id, timed, stop))
+    started = time.monotonic()
+    await asyncio.sleep(ROSTER_EVERY_S)
+
+    hands = followers[:HANDS]
+    raised: dict[str, float] = {}
+
+    async def raise_hand(f: Follower) -> None:
+        raised[f.name] = time.monotonic()
+        await timed["hand"].send(
+            f.client.put(f"{base}/hand", json={"lesson": LESSON, "experiment": experiment})
+        )
+
+    await asyncio.gather(*(raise_hand(f) for f in hands))
+    await asyncio.sleep(2 * ROSTER_EVERY_S)
+
+    answered = time.monotonic()
+    path = f"{base}/questions/{LESSON}/{QUESTION}/answer"
+    await asyncio.gather(
+        *(
+            timed["answer"].send(f.client.put(path, json={"answer": f"{f.name}: one per thread"}))
+            for f in followers
+        )
+    )
+    await asyncio.sleep(2 * ANSWERS_EVERY_S)
+
+    await timed["tools"].send(teacher.put(f"{base}/timer", json={"minutes": 5, "label": "Q1"}))
+    announced = time.monotonic()
+    note = await timed["tools"].send(
+        teacher.post(f"{base}/announcements", json={"text": "Answers revealed in a moment"})
+    )
+    revealed = time.monotonic()
+    await timed["tools"].send(teacher.put(f"{base}/questions/{LESSON}/{QUESTION}/revealed"))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(
+        f.revealed_at is None or note.json()["id"] not in f.announced_at for f in followers
+    ):
+        await asyncio.sleep(0.05)
+    stop.set()
+    seen = await page
+    ended = time.monotonic()
+
+    def on_roster(name: str) -> Any:
+        return lambda roster: any(s["name"] == name and s["hand"] for s in roster)
+
+    def all_answers(body: Any) -> bool:
+        first = next(q for q in body["questions"] if q["question"] == QUESTION)
+        return len(first["answers"]) >= len(followers)
+
+    hand_seen = [first_seen(seen["roster"], raised[f.name], on_roster(f.name)) for f in hands]
+    on_screen = first_seen(seen["answers"], answered, all_answers)
+    note_id = note.json()["id"]
+    return LiveOutcome(
+        requests=timed,
+        hand_to_roster=[at - raised[f.name] for f, at in zip(hands, hand_seen, strict=True) if at],
+        answers_to_screen=on_screen - answered if on_screen else None,
+        announcement_to_streams=[
+            f.announced_at[note_id] - announced for f in followers if note_id in f.announced_at
+        ],
+        reveal_to_streams=[f.revealed_at - revealed for f in followers if f.revealed_at],
+        window=(started, ended),
+    )
+
+
 async def drive(base: str, supervisor: int) -> dict[str, Any]:
     await wait_ready(base)
     teacher = httpx.AsyncClient(base_url=base, timeout=60)
@@ -191,8 +339,10 @@ async def drive(base: str, supervisor: int) -> dict[str, Any]:
     to_first_point = [f.first_point_at - pressed for f in followers if f.first_point_at]
     missed = [f.name for f in followers if f.first_point_at is None]
 
-    # 2. Every student runs the experiment at once.
-    results = await asyncio.gather(*(run_to_result(f.client, run_body) for f in followers))
+    # 2. Every student runs the experiment at once; 3. the live tools while the runs queue.
+    runs = asyncio.gather(*(run_to_result(f.client, run_body) for f in followers))
+    live = await use_live_tools(teacher, klass["id"], followers, experiment["key"])
+    results = await runs
     stop.set()
     for task in following:
         task.cancel()
@@ -209,12 +359,71 @@ async def drive(base: str, supervisor: int) -> dict[str, Any]:
         "endings": [ending for _, ending in results],
         "samples": samples,
         "run": run_body,
+        "live": live,
     }
 
 
 def yaml_fields(source: str) -> dict[str, Any]:
     fields: dict[str, Any] = yaml.safe_load(source)
     return fields
+
+
+def ms(seconds: list[float]) -> str:
+    """median / max in milliseconds, or a dash when nothing was timed."""
+    if not seconds:
+        return "—"
+    return f"{statistics.median(seconds) * 1000:.0f} ms / {max(seconds) * 1000:.0f} ms"
+
+
+def cpu_between(samples: list[tuple[float, float, int]], start: float, end: float) -> float:
+    """The API's share of one core between two moments, from the samples inside them."""
+    inside = [(t, cpu) for t, cpu, _ in samples if start <= t <= end]
+    if len(inside) < 2 or inside[-1][0] <= inside[0][0]:
+        return 0.0
+    return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
+
+
+def live_lines(live: LiveOutcome, samples: list[tuple[float, float, int]]) -> list[str]:
+    requests = live.requests
+    seen_answers = (
+        f"{live.answers_to_screen:.1f} s"
+        if live.answers_to_screen is not None
+        else "not within the phase"
+    )
+    return [
+        "",
+        "## The live-class tools, while the runs queue",
+        "",
+        f"The instructor's class page polls the roster every {ROSTER_EVERY_S:.0f} s, the queue "
+        f"every {QUEUE_EVERY_S:.0f} s and the answers every {ANSWERS_EVERY_S:.0f} s, as the page "
+        f"does. {HANDS} students raise a hand; then all {STUDENTS} answer lesson 1's question "
+        f"{QUESTION} at once; the instructor starts a timer, announces, and reveals the answers.",
+        "",
+        "| figure | median / max |",
+        "|---|---:|",
+        f"| raise a hand: the request ({len(requests['hand'].took)}) | "
+        f"{ms(requests['hand'].took)} |",
+        f"| a hand up → on the instructor's roster, as polled every {ROSTER_EVERY_S:.0f} s "
+        f"({len(live.hand_to_roster)} of {HANDS} seen) | {ms(live.hand_to_roster)} |",
+        f"| answer the question: the request, {STUDENTS} at once | {ms(requests['answer'].took)} |",
+        f"| the {STUDENTS} answers → all on the instructor's screen, as polled every "
+        f"{ANSWERS_EVERY_S:.0f} s | {seen_answers} |",
+        f"| an announcement → on each student's class stream "
+        f"({len(live.announcement_to_streams)} of {STUDENTS}) | "
+        f"{ms(live.announcement_to_streams)} |",
+        f"| a reveal → on each student's class stream ({len(live.reveal_to_streams)} of "
+        f"{STUDENTS}) | {ms(live.reveal_to_streams)} |",
+        f"| the instructor's polls: roster ({len(requests['roster'].took)}) | "
+        f"{ms(requests['roster'].took)} |",
+        f"| the instructor's polls: queue ({len(requests['queue'].took)}) | "
+        f"{ms(requests['queue'].took)} |",
+        f"| the instructor's polls: answers ({len(requests['answers'].took)}) | "
+        f"{ms(requests['answers'].took)} |",
+        f"| timer, announcement, reveal: the requests | {ms(requests['tools'].took)} |",
+        "",
+        f"The API's CPU over the {live.window[1] - live.window[0]:.0f} s of the live tools: "
+        f"{cpu_between(samples, *live.window) * 100:.1f} % of one core.",
+    ]
 
 
 def report(outcome: dict[str, Any]) -> str:
@@ -254,6 +463,7 @@ def report(outcome: dict[str, Any]) -> str:
         "for one. The runs go through the one runner one after another: the waits are the "
         "queue's, about one run length per student ahead.",
     ]
+    lines += live_lines(outcome["live"], samples)
     if outcome["drops"] or outcome["missed"]:
         lines += [
             "",
