@@ -22,28 +22,40 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from c10klab.errors import Message, Phrase, problem
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN_FETCHES = frozenset({"same-origin", "none"})
+OTHER_SITE = Phrase(
+    "other-site", "a request from another site ({fetch_site}) cannot change anything here"
+)
+OTHER_ORIGIN = Phrase(
+    "other-origin",
+    "a request from {origin} cannot change anything here; if that is this course's own "
+    "address behind a proxy, add it to C10K_ALLOWED_ORIGINS",
+)
+OTHER_HOST = Phrase(
+    "other-host",
+    "this course answers to {served}, not {named!r}: open it by one of those names, or add "
+    "this one to C10K_ALLOWED_HOSTS",
+)
 
 
-def refusal(scope: Scope, allowed_origins: Iterable[str]) -> str | None:
+def refusal(scope: Scope, allowed_origins: Iterable[str]) -> Message | None:
     """Why this request must be refused as cross-site, or None."""
     if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
         return None
     headers = Headers(scope=scope)
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None and fetch_site not in SAME_ORIGIN_FETCHES:
-        return f"a request from another site ({fetch_site}) cannot change anything here"
+        return OTHER_SITE(fetch_site=fetch_site)
     origin = headers.get("origin")
     if origin is None:
         return None
     host = headers.get("host")
     if origin in allowed_origins or (host and urlsplit(origin).netloc == host):
         return None
-    return (
-        f"a request from {origin} cannot change anything here; if that is this course's own "
-        "address behind a proxy, add it to C10K_ALLOWED_ORIGINS"
-    )
+    return OTHER_ORIGIN(origin=origin)
 
 
 class CrossSiteGuard:
@@ -58,7 +70,7 @@ class CrossSiteGuard:
         if why is None:
             await self.app(scope, receive, send)
             return
-        await JSONResponse({"detail": why}, status_code=403)(scope, receive, send)
+        await JSONResponse(problem(why), status_code=403)(scope, receive, send)
 
 
 def host_name(host: str) -> str:
@@ -85,9 +97,5 @@ class HostGuard:
         if host_name(named) in self.served:
             await self.app(scope, receive, send)
             return
-        served = ", ".join(sorted(self.served))
-        why = (
-            f"this course answers to {served}, not {named[:80]!r}: open it by one of those "
-            "names, or add this one to C10K_ALLOWED_HOSTS"
-        )
-        await JSONResponse({"detail": why}, status_code=400)(scope, receive, send)
+        why = OTHER_HOST(served=", ".join(sorted(self.served)), named=named[:80])
+        await JSONResponse(problem(why), status_code=400)(scope, receive, send)
