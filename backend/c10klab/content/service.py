@@ -5,6 +5,7 @@ import contextlib
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -63,6 +64,14 @@ class ParsedLesson:
 
 
 def parse_lesson(path: Path, language: Language = "en") -> ParsedLesson:
+    """The lesson in `path`, parsed once for each version of the file (its change time and
+    size): a class's pages ask for the course's lessons and titles every few seconds."""
+    found = path.stat()
+    return _parse_lesson(path, language, found.st_mtime_ns, found.st_size)
+
+
+@lru_cache(maxsize=256)
+def _parse_lesson(path: Path, language: Language, _mtime_ns: int, _size: int) -> ParsedLesson:
     slug = path.stem
     if not SLUG.match(slug):
         raise LessonFormatError(f"{path.name}: lesson files are named NN-slug.md (e.g. 01-c10k.md)")
@@ -186,9 +195,12 @@ def block_id(fields: dict[str, object]) -> str | None:
     return str(value) if value is not None else None
 
 
+@lru_cache(maxsize=1024)
 def read_experiment(source: str) -> ExperimentRef:
     """One ```experiment block (trimmed) with its key and what it asks for: the run or sweep
-    request the widget sends, or why it cannot (a block being edited)."""
+    request the widget sends, or why it cannot (a block being edited). Parsed once for each
+    text (the YAML and the request's validation are most of a board's or roster's time); the
+    one object is shared, so callers only read it."""
     try:
         request = parse_block(source)
     except ValueError as problem:
