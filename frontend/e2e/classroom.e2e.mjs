@@ -163,7 +163,7 @@ async function classroom() {
   await linus.getByRole('button', { name: 'Join' }).click();
   const refusal = linus.getByTestId('form-error');
   await refusal.waitFor({ timeout: 10_000 });
-  assert.match((await refusal.textContent()) ?? '', /already joined as 'ADA' \(names are the same whatever their case: 'Ada'\)/);
+  assert.match((await refusal.textContent()) ?? '', /already joined as “Ada”, which is “ADA” whatever the case/);
   assert.match(linus.url(), /#\/join$/, 'a refused join stays on the form');
   await linus.screenshot({ path: join(ARTIFACTS, 'classroom-join-taken.png') });
   await joinAs(linus, 'Linus');
@@ -217,6 +217,16 @@ async function classroom() {
     await student.panel.waitFor({ timeout: 15_000 });
     await waitForText(student.page.getByTestId('follow-title'), (t) => t.length > 0, `${student.name}'s panel names it`);
   }
+  // The instructor's second screen, in Chinese, names what is presented in Chinese: the stream carries the
+  // titles in every language, and each reader reads their own.
+  const inChinese = await newPerson('instructor-zh');
+  await logInAsInstructor(inChinese, INSTRUCTOR, PASSWORD);
+  await inChinese.evaluate(() => localStorage.setItem('c10klab.language', 'zh'));
+  await inChinese.goto(`${BASE_URL}/#/classes/${classId}`, { waitUntil: 'domcontentloaded' });
+  await inChinese.reload({ waitUntil: 'domcontentloaded' });
+  await waitForText(inChinese.getByTestId('presentation-what'), (t) => t.includes('C10K 问题'), 'the presented lesson titled in Chinese');
+  assert.ok(!((await inChinese.getByTestId('presentation-what').textContent()) ?? '').includes('The C10K problem'));
+  await inChinese.context().close();
   // Presented before its run, the experiment shows its recorded reference: a chart already.
   for (const student of students) {
     await student.panel.getByTestId('presented-reference').getByTestId('qps-chart').waitFor({ timeout: 15_000 });
@@ -384,7 +394,7 @@ async function classroom() {
   await cy.goto(`${BASE_URL}/#/join?code=${code}`, { waitUntil: 'domcontentloaded' });
   await cy.getByLabel('Your name').fill('cy');
   await cy.getByRole('button', { name: 'Join' }).click();
-  await waitForText(cy.getByTestId('form-error'), (t) => /'Cy' was removed from .+ by its instructor; if that is you, ask them to let you back in/.test(t), "Cy's name stays hers");
+  await waitForText(cy.getByTestId('form-error'), (t) => /“Cy” was removed from .+ by its instructor; if that is you, ask them to let you back in/.test(t), "Cy's name stays hers");
   await instructor.getByRole('button', { name: 'Let Cy back in' }).click();
   await waitForCount(instructor.getByTestId('roster-row'), 3, 'Cy back on the roster');
   await comeBack(cy, code, cyCode);
@@ -394,13 +404,16 @@ async function classroom() {
   instructor.once('dialog', (dialog) => void dialog.accept());
   await instructor.getByRole('button', { name: 'End class' }).click();
   await waitForText(instructor.getByTestId('class-header'), (t) => /ended/i.test(t), 'the class page says it ended');
+  // Said in the reader's language: the API sends the refusal's code, the page words it.
   const late = await newPerson('late', { expectedStatuses: [410] });
   await late.goto(joinLink, { waitUntil: 'domcontentloaded' });
-  await late.getByLabel('Your name').fill('Dee');
-  await late.getByRole('button', { name: 'Join' }).click();
+  await late.evaluate(() => localStorage.setItem('c10klab.language', 'zh'));
+  await late.reload({ waitUntil: 'domcontentloaded' });
+  await late.getByLabel('你的名字').fill('Dee');
+  await late.getByRole('button', { name: '加入', exact: true }).click();
   const ended = late.getByTestId('form-error');
   await ended.waitFor({ timeout: 10_000 });
-  assert.match((await ended.textContent()) ?? '', /has ended; its code no longer admits anyone/);
+  assert.match((await ended.textContent()) ?? '', new RegExp(`班级“${CLASS_NAME}”已结束；它的加入码不再接受任何人加入`));
 
   // ── ...and its students keep their results, read-only, for the week it was given ─────────
   const endedNote = adaPhone.getByTestId('class-ended-note');
