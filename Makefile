@@ -104,14 +104,15 @@ loadgen:
 # the two tests that need the machine quiet. A suite's output is in var/test-logs/<suite>.log;
 # the table of times is printed at the end and kept in var/test-times.txt. What a suite needs
 # built first counts in the first suite needing it.
-# The lanes are about even (docs/test-times.md): vitest and the load generator's cargo tests,
-# which need no Docker, even them out, and the exercises' runs (mostly waiting for containers)
-# are in the Docker lane, which was five minutes the shorter with them in the host lane.
+# The lanes are about even (docs/test-times.md): vitest, the content check and the Rust
+# servers' cargo tests, which need no Docker, even them out, and the exercises' runs (mostly
+# waiting for containers) are in the Docker lane, which was five minutes the shorter with them
+# in the host lane.
 # The images are built once, by the Docker lane's first suite: `make test` empties IMAGES, the
 # prerequisite of every suite that needs them.
-HOST_LANE := lint test-content test-rust-servers test-conformance test-units
+HOST_LANE := lint test-loadgen test-conformance test-units
 DOCKER_LANE := images frontend test-docker test-e2e test-compose test-exercises test-frontend \
-    test-loadgen
+    test-content test-rust-servers
 IMAGES ?= images
 test: host-test deps
 	@IMAGES= $(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) \
@@ -120,7 +121,7 @@ test: host-test deps
 
 # The inner loop: lint, types and the unit tests (the backend's without Docker, on SQLite; the
 # frontend's), no Docker, no browser; two lanes side by side. The API fuzz draws 25 examples an
-# operation (`make test` draws 70). ESLint keeps a cache here: a file
+# operation (`make test` draws 50). ESLint keeps a cache here: a file
 # unchanged since the last lint is not read again (a type it uses may have changed meanwhile,
 # which `make lint` and `make test`, uncached, always see).
 check: deps

@@ -58,6 +58,7 @@ def test_a_valid_request_is_queued_with_its_position(client: TestClient) -> None
     ]
 
 
+@pytest.mark.refused_before_store
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -151,6 +152,7 @@ def test_the_queue_has_a_limit(client: TestClient, settings: Any) -> None:
     assert full.headers["Retry-After"] == "1"  # no run is running: the first starts at once
 
 
+@pytest.mark.refused_before_store
 @pytest.mark.parametrize(
     "field",
     [
@@ -179,6 +181,7 @@ def test_a_non_finite_knob_is_422(client: TestClient) -> None:
     assert "knobs.buffer_bytes" in refused(client, "/api/runs", body)["detail"]
 
 
+@pytest.mark.refused_before_store
 @pytest.mark.parametrize(
     ("content_type", "body"),
     [
