@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = RunStore(settings.store)
         app.state.sweeps = SweepStore(settings.store)
         app.state.runners = RunnerStore(settings.store)
-        app.state.news = News(settings.database_url)
+        app.state.news = News(settings.database_url, run_seqs=app.state.store.latest_seqs)
         await app.state.news.start()
         app.state.people = PeopleStore(settings.store)
         app.state.classroom = ClassroomStore(settings.store)

@@ -1012,6 +1012,17 @@ class RunStore(Database):
             self._hold(db, lease)
             return self._append(db, lease.run_id, event)
 
+    def latest_seqs(self, run_ids: list[str]) -> dict[str, int]:
+        """The number of each given run's newest event, for the runs that have one: which of
+        many streamed runs moved, in one read (news.py, on SQLite)."""
+        with self.connect() as db:
+            rows = db.execute(
+                select(events.c.run_id, func.max(events.c.seq))
+                .where(events.c.run_id.in_(run_ids))
+                .group_by(events.c.run_id)
+            )
+            return {run_id: seq for run_id, seq in rows}
+
     def events_after(self, run_id: str, after_seq: int = 0) -> list[Event]:
         with self.connect() as db:
             rows = db.execute(
