@@ -77,7 +77,7 @@ class Phrase:
         return Message(self.code, params, self.english.format(**params))
 
 
-# The three the API's frame says itself: input that failed validation (each failed check is in
+# The two the API's frame says itself: input that failed validation (each failed check is in
 # `errors`, for the interface to word one by one), and an HTTP refusal of Starlette's own
 # (a method an operation does not take).
 INVALID_INPUT = Phrase("invalid-input", "{problems}")
@@ -118,8 +118,12 @@ class DomainError(Exception):
     def __init__(self, said: Message) -> None:
         super().__init__(said.text)
         self.said = said
-        self.message = said.text
         self.headers: dict[str, str] = {}
+
+    @property
+    def message(self) -> str:
+        """The English of what was said."""
+        return self.said.text
 
 
 class NotFound(DomainError):

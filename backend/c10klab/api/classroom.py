@@ -282,8 +282,9 @@ def my_hand(
     """A student's own hand, if it is up."""
     _student_of(people, person, class_id)
     hand = classroom.hands(class_id).get(person.id)
-    titles = service.course_titles(settings.content_dir, lang)
-    return service.hand_out(titles, hand) if hand else None
+    if hand is None:
+        return None
+    return service.hand_out(service.course_titles(settings.content_dir, lang), hand)
 
 
 @classes.put("/hand")

@@ -38,10 +38,6 @@ PRESENT_BOTH = Phrase("present-both", "present a run or a sweep, not both")
 NO_CLASS = Phrase("no-class", "no class {class_id!r}")
 
 
-def lesson_titles(content_dir: Path) -> dict[str, str]:
-    return {lesson.slug: lesson.meta.title for lesson in load_lessons(content_dir)}
-
-
 @dataclass(frozen=True)
 class CourseTitles:
     """Every lesson's title by slug, and every experiment block's by (lesson, key): read in
@@ -63,8 +59,16 @@ def course_titles(content_dir: Path, language: Language = "en") -> CourseTitles:
     )
 
 
+def shown_title(course: CourseTitles, lesson: str, experiment: str | None) -> str:
+    """What a presentation is titled by when the instructor gives no title: its block's
+    title, or its lesson's when the block has none (or it is a lesson alone); a lesson no longer
+    in the course, by its slug."""
+    block = course.experiments.get((lesson, experiment or ""))
+    return block or course.lessons.get(lesson, lesson)
+
+
 def require_lesson(content_dir: Path, slug: str) -> None:
-    if slug not in lesson_titles(content_dir):
+    if slug not in course_titles(content_dir).lessons:
         raise NotFound(NO_LESSON(slug=slug))
 
 
@@ -223,14 +227,12 @@ def present(
 ) -> Presentation:
     if body.run_id is not None and body.sweep_id is not None:
         raise InvalidRequest(PRESENT_BOTH())
-    try:
-        _, block = find_experiment(content_dir, body.lesson, body.experiment)
+    try:  # the lesson and block must exist: 422 naming them
+        find_experiment(content_dir, body.lesson, body.experiment)
     except NotFound as missing:
         raise InvalidRequest(missing.said) from missing
     owner = _owner_in_class(people, sweeps, klass, body.run_id, body.sweep_id)
-    title = (
-        body.title or (block.title if block else None) or lesson_titles(content_dir)[body.lesson]
-    )
+    title = body.title or shown_title(course_titles(content_dir), body.lesson, body.experiment)
     shown = Presentation(
         lesson=body.lesson,
         experiment=body.experiment,
@@ -256,8 +258,7 @@ def presented_titles(
     for language in get_args(Language):
         course = course_titles(content_dir, language)
         lessons[language] = course.lessons.get(shown.lesson, shown.lesson)
-        block = course.experiments.get((shown.lesson, shown.experiment or ""))
-        titles[language] = block or lessons[language]
+        titles[language] = shown_title(course, shown.lesson, shown.experiment)
     if shown.title != titles["en"]:
         titles = dict.fromkeys(titles, shown.title)
     return titles, lessons
