@@ -19,7 +19,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** The part of a request a pydantic location names, as the API's English does: the field's
  *  path without the request part it sits in (`base.duration_s`, `values.2`). */
-function fieldOf(loc: unknown): string {
+export function fieldOf(loc: unknown): string {
   const steps = Array.isArray(loc) ? loc.map(String) : [];
   const field = steps.filter((s) => !['body', 'query', 'path', 'header'].includes(s)).join('.');
   return field || (steps[0] === 'body' ? 'body' : 'request');

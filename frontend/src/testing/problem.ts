@@ -7,6 +7,7 @@
  */
 import type { Problem } from '@/lib/api/generated/types.gen';
 import { zProblem } from '@/lib/api/generated/zod.gen';
+import { fieldOf } from '@/lib/problem-text';
 
 export type ProblemCode = Problem['code'];
 export type ProblemParams = NonNullable<Problem['params']>;
@@ -57,11 +58,6 @@ export interface Check {
   ctx?: Record<string, unknown>;
 }
 
-function field(loc: Check['loc']): string {
-  const steps = loc.map(String);
-  return steps.filter((s) => !['body', 'query', 'path', 'header'].includes(s)).join('.') || (steps[0] === 'body' ? 'body' : 'request');
-}
-
 /**
  * A 422 for input that failed validation (`invalid-input`), its checks in `errors` and its
  * English as errors.py's describe_errors makes it: `connections: input should be … (got 50000)`.
@@ -72,7 +68,7 @@ export function invalidInput(...checks: Check[]): Problem {
       const echoed = check.type !== 'missing' && (typeof check.input !== 'object' || check.input === null || Array.isArray(check.input));
       // `Input should be …` → `input should be …`, leaving `JSON …` alone.
       const message = /^.[A-Z]/.test(check.msg) ? check.msg : check.msg.charAt(0).toLowerCase() + check.msg.slice(1);
-      return `${field(check.loc)}: ${message}${echoed ? ` (got ${repr(check.input)})` : ''}`;
+      return `${fieldOf(check.loc)}: ${message}${echoed ? ` (got ${repr(check.input)})` : ''}`;
     })
     .join('; ');
   return { ...problem('invalid-input', { problems }), errors: checks.map((check) => ({ ...check })) };
