@@ -145,7 +145,7 @@ class News:
                 continue
             try:
                 latest = await asyncio.to_thread(run_seqs, runs)
-            except Exception as error:  # the store is busy or gone: streams wait on their own
+            except Exception as error:  # the store is busy or gone: streams look every 5 s
                 log.warning("reading which runs moved failed (%s)", error)
                 continue
             for run_id in runs:
