@@ -2,6 +2,11 @@
 # `make test` runs every check. Both work on a fresh Debian machine as root.
 
 SHELL := /bin/bash
+# Python writes its compiled modules (and pytest its rewritten test modules) where it may, even
+# where the environment says not to: every pytest process of `make test` (about fifteen, each
+# xdist worker one) otherwise compiles the course and parses every test module again, about
+# 3 s of CPU each here.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 PY := $(VENV)/bin/python
 # Debian's python3 where there is one: started as root, the course runs its API as an
@@ -113,9 +118,12 @@ loadgen:
 HOST_LANE := lint test-loadgen test-conformance test-units
 DOCKER_LANE := images frontend test-docker test-e2e test-compose test-exercises test-frontend \
     test-content test-rust-servers
+# `make test`'s cargo commands are not incremental: incremental compilation saves time on a
+# rebuild, which `make test` on a clean clone never does, and costs it on the first build (the
+# two crates' clippy and `cargo test --no-run`: 141 s of CPU incremental, 126 s not; one run each).
 IMAGES ?= images
 test: host-test deps
-	@IMAGES= $(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) \
+	@IMAGES= CARGO_INCREMENTAL=0 $(VENV_PYTHON) scripts/test_lanes.py --lane host $(HOST_LANE) \
 	    --lane docker $(DOCKER_LANE) --alone test-quiet
 	@echo "make test: all checks passed"
 
@@ -174,25 +182,32 @@ test-conformance: venv servers servers-asan loadgen
 # that touch a store: a throwaway server from Debian's package, one per pytest worker, a fresh
 # database per test, tests/conftest.py), those that start containers, and the two that need
 # the machine quiet.
-# Each lists its slowest tests, to know where the time goes.
+# Each lists its slowest tests, to know where the time goes. Tests that start containers live
+# in files named *_docker.py (tests/conftest.py refuses a docker test elsewhere), so each suite
+# collects only its own files: collecting the API fuzz alone builds two apps and reads the
+# schema, 4 s of CPU in every process that collects it.
+DOCKER_TESTS := tests/*_docker.py tests/*/*_docker.py
 test-backend: test-units test-docker test-exercises test-quiet
 test-units: test-units-sqlite
 	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker' \
-	    --store postgresql
+	    --ignore-glob='*_docker.py' --ignore=tests/compose --store postgresql
 test-units-sqlite: venv
-	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker'
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker' \
+	    --ignore-glob='*_docker.py' --ignore=tests/compose
 # Two at a time: they mostly wait for containers to start, build and stop.
 test-docker: venv $(IMAGES)
 	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=15 \
-	    -m 'docker and not compose and not quiet and not exercises'
+	    -m 'docker and not compose and not quiet and not exercises' $(DOCKER_TESTS)
 # Every exercise's starter, wrong answers and solution, built and checked as a learner's are:
 # the check fails each mistake for its reason and passes the solution.
 test-exercises: venv $(IMAGES)
-	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m exercises
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m exercises \
+	    tests/variants/test_exercises_docker.py
 # A quiet run is judged stable, and a runner measures its host's noise: beside the other
-# suites, neither would be true.
+# suites, neither would be true. Run after them, each starts once the machine has settled
+# (tests/settle.py): the host goes on writing and reclaiming for a while after the builds.
 test-quiet: venv $(IMAGES)
-	cd backend && ../$(VENV)/bin/pytest -q -m quiet
+	cd backend && ../$(VENV)/bin/pytest -q -m quiet $(DOCKER_TESTS)
 
 test-frontend: frontend-deps
 	cd frontend && npm test
@@ -290,5 +305,6 @@ bench-tab: frontend venv images
 	node frontend/bench/tab-cost.mjs $(ROUNDS)
 
 clean:
-	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/loadgen/target $(RUST_SERVERS)/target \
+	rm -rf $(VENV) frontend/node_modules frontend/dist sandboxes/target sandboxes/loadgen/target \
+	       $(RUST_SERVERS)/target \
 	       $(C_SERVERS)/build var

@@ -21,6 +21,7 @@ from c10klab.people import service as people_service
 from c10klab.runs.store import RunStore
 from c10klab.sweeps.store import SweepStore
 from tests import postgres
+from tests.settle import wait_until_settled
 
 TEMPLATE = "c10k_migrated"
 
@@ -52,10 +53,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On PostgreSQL, only the tests that touch a store (they ask for `database_url`, directly
+    """A test that starts containers lives in a file named *_docker.py (or tests/compose/):
+    `make test` runs those files alone, so one elsewhere would never run.
+
+    On PostgreSQL, only the tests that touch a store (they ask for `database_url`, directly
     or through `settings`, `store` and the like): the others would run as they did on SQLite.
     A test marked `refused_before_store` has a store only because its app needs one: its input
     is refused by validation before the store is written, the same whichever store it is."""
+    astray = [
+        i.nodeid
+        for i in items
+        if i.get_closest_marker("docker") is not None
+        and not i.path.name.endswith("_docker.py")
+        and i.path.parent.name != "compose"
+    ]
+    if astray:
+        raise pytest.UsageError(
+            f"tests marked docker outside a *_docker.py file, which make test would not run: "
+            f"{', '.join(astray[:5])}; move them into one"
+        )
     if config.getoption("--store") != "postgresql":
         return
     touching = [
@@ -66,6 +82,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ]
     config.hook.pytest_deselected(items=[i for i in items if i not in touching])
     items[:] = touching
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that needs the machine to itself starts once the machine is quiet."""
+    if item.get_closest_marker("quiet") is not None:
+        wait_until_settled()
 
 
 @pytest.fixture(scope="session")
