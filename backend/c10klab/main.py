@@ -5,10 +5,11 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import partial
+from functools import cache, partial
 
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
+from starlette.routing import BaseRoute
 
 from c10klab.api.classroom import router as classroom_router
 from c10klab.api.content import router as content_router
@@ -117,11 +118,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # take it; event streams and the frontend's pre-compressed files pass untouched.
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     install_client_address(app, trusted_proxies(settings.trusted_proxies))
+    app.router.routes.extend(api_routes())
+    mount_frontend(app, settings.frontend_dist)
+    return app
+
+
+@cache
+def api_routes() -> tuple[BaseRoute, ...]:
+    """The API's routes under /api, built once per process and mounted by every app it makes.
+    Building them analyses each endpoint's parameters and dependencies into pydantic adapters,
+    about 0.1 s for the whole API, and a route keeps nothing of an app (what a request needs it
+    finds in `request.app.state`); the tests make hundreds of apps. (So no app's
+    `dependency_overrides` reach them: the course uses none.)"""
     api = APIRouter(prefix="/api")
     routers = (health_router, content_router, sandboxes_router, people_router, runs_router)
     domains = (sweeps_router, classroom_router, lab_router, variants_router, exercises_router)
     for router in (*routers, *domains):
         api.include_router(router)
-    app.include_router(api)
-    mount_frontend(app, settings.frontend_dist)
-    return app
+    return tuple(api.routes)
