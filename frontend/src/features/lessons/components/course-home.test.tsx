@@ -32,7 +32,7 @@ describe('CourseHome', () => {
     const path = await screen.findByTestId('beginner-path');
     expect(within(path).getByRole('heading', { name: 'New to network programming?' })).toBeInTheDocument();
     expect(path).toHaveTextContent('About 25 minutes');
-    expect(within(path).getByRole('link', { name: 'Before you start: Before you start' })).toHaveAttribute('href', '/lessons/00-before-you-start');
+    expect(within(path).getByRole('link', { name: 'Read lesson 0: Before you start' })).toHaveAttribute('href', '/lessons/00-before-you-start');
     // The course's own list and its first step start at lesson 1.
     expect(within(screen.getByTestId('lesson-list')).getAllByRole('listitem')).toHaveLength(2);
     expect(screen.getByRole('link', { name: /Start the course: The C10K problem/ })).toBeInTheDocument();
