@@ -216,12 +216,11 @@ image-binaries:
 # schema, 4 s of CPU in every process that collects it.
 DOCKER_TESTS := tests/*_docker.py tests/*/*_docker.py
 test-backend: test-units test-docker test-exercises test-quiet
+UNIT_TESTS := -m 'not compose and not docker' --ignore-glob='*_docker.py' --ignore=tests/compose
 test-units: test-units-sqlite
-	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker' \
-	    --ignore-glob='*_docker.py' --ignore=tests/compose --store postgresql
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 $(UNIT_TESTS) --store postgresql
 test-units-sqlite: venv
-	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 -m 'not compose and not docker' \
-	    --ignore-glob='*_docker.py' --ignore=tests/compose
+	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=10 $(UNIT_TESTS)
 # Two at a time: they mostly wait for containers to start, build and stop.
 test-docker: venv $(IMAGES)
 	cd backend && ../$(VENV)/bin/pytest -q -n 2 --durations=15 \
