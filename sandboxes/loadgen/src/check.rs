@@ -25,9 +25,11 @@
 //!   end-of-stream. Catches a server that closes on read() == 0 before its output is sent, or
 //!   never closes.
 //! - `echo-slow-reader`: 16 MiB written while nothing is read, until the writes stall, then
-//!   the whole echo read. By then the server's writes have come back short (more was sent
-//!   than its send buffer and our receive buffer hold): catches a server that keeps what it
-//!   could not write but never asks to be told when it can write again (EPOLLOUT, POLLOUT).
+//!   the whole echo read, each piece within `--timeout-ms` of the one before (a busy host
+//!   moves 16 MiB slowly, but steadily). By then the server's writes have come back short
+//!   (more was sent than its send buffer and our receive buffer hold): catches a server that
+//!   keeps what it could not write but never asks to be told when it can write again
+//!   (EPOLLOUT, POLLOUT): nothing more comes back at all.
 //! - `echo-client-reset`: one connection answered once, then reset (SO_LINGER 0: an RST, not
 //!   a FIN), then a new connection answered once. The server's read() of the reset one fails
 //!   with ECONNRESET: catches a server that exits then, and (with the sanitized build a
@@ -52,8 +54,9 @@
 //!   end-of-stream.
 //! - `http-client-reset`: as `echo-client-reset`, one request per exchange.
 //!
-//! Every read and write is bounded: each reply (or write, or connect) must complete within
-//! `--timeout-ms`, and the whole check within [`BOUND`], so a server that never answers fails
+//! Every read and write is bounded: each reply (or write, or connect; the slow reader's each
+//! piece) must complete within `--timeout-ms`, and the whole check within [`BOUND`], so a
+//! server that never answers fails
 //! with "no reply within 5000 ms" instead of hanging the check.
 
 use std::fmt::Display;
@@ -581,14 +584,36 @@ impl Problem {
 /// Reads the echo of `sent`, comparing as the bytes arrive, so a wrong byte fails at once
 /// instead of after the timeout.
 fn read_echo(stream: &TcpStream, sent: &[u8], deadline: &Deadline) -> Result<(), Problem> {
+    read_echo_paced(stream, sent, Pace::Whole(*deadline))
+}
+
+/// How long an echo may take to come back.
+#[derive(Clone, Copy)]
+enum Pace<'a> {
+    /// All of it by then.
+    Whole(Deadline),
+    /// Each piece within `--timeout-ms` of the one before: for a reply far larger than the
+    /// socket buffers, which a busy host moves slowly but steadily, while a server that holds
+    /// its output back sends nothing more at all.
+    Steady(&'a Session),
+}
+
+fn read_echo_paced(stream: &TcpStream, sent: &[u8], pace: Pace) -> Result<(), Problem> {
     let want = sent.len();
     let mut got = vec![0u8; want];
     let mut have = 0;
+    let mut deadline = match pace {
+        Pace::Whole(deadline) => deadline,
+        Pace::Steady(s) => s.deadline(),
+    };
     while have < want {
-        let short = match read_before(stream, &mut got[have..], deadline) {
+        let short = match read_before(stream, &mut got[have..], &deadline) {
             Got::Bytes(n) => {
                 let start = have;
                 have += n;
+                if let Pace::Steady(s) = pace {
+                    deadline = s.deadline();
+                }
                 if let Some(at) = (start..have).find(|&i| got[i] != sent[i]) {
                     let message = format!("byte {at} differs");
                     return Err(Problem::at_byte(message, sent, &got[..have], at));
@@ -601,14 +626,21 @@ fn read_echo(stream: &TcpStream, sent: &[u8], deadline: &Deadline) -> Result<(),
                 return Err(Problem {
                     expected: window.expected,
                     got: window.got,
-                    ..Problem::no_reply(deadline)
+                    ..Problem::no_reply(&deadline)
                 });
             }
-            Got::Late => format!(
-                "only {have} of {} came back {}",
-                count(want),
-                deadline.within()
-            ),
+            Got::Late => match pace {
+                Pace::Whole(_) => format!(
+                    "only {have} of {} came back {}",
+                    count(want),
+                    deadline.within()
+                ),
+                Pace::Steady(_) => format!(
+                    "only {have} of {} came back, then nothing more {}",
+                    count(want),
+                    deadline.within()
+                ),
+            },
             Got::Failed(e) => format!(
                 "reading failed after {have} of {}: {}",
                 count(want),
@@ -852,12 +884,15 @@ fn echo_slow_reader(s: &mut Session) -> Result<(), Problem> {
     let stream = s.connect()?;
     let payload = s.rng.bytes(SLOW_READER_BYTES);
     let sent = AtomicUsize::new(0);
-    // The writes wait for our reads, which wait for the stall: more than one timeout.
-    let writes_deadline = s.deadline_in(s.timeout + STALL, Limit::Timeout(s.timeout + STALL));
+    let s: &Session = s;
     thread::scope(|scope| {
         let sender = scope.spawn(|| {
             for chunk in payload.chunks(SLOW_READER_CHUNK) {
-                write_before(&stream, chunk, &writes_deadline).map_err(|m| {
+                // Once stalled, a write waits for our reads, which wait for the stall: each
+                // chunk gets more than one timeout.
+                let wait = s.timeout + STALL;
+                let deadline = s.deadline_in(wait, Limit::Timeout(wait));
+                write_before(&stream, chunk, &deadline).map_err(|m| {
                     let done = sent.load(Ordering::Relaxed);
                     format!("after {} of {}: {m}", count(done), count(payload.len()))
                 })?;
@@ -866,7 +901,7 @@ fn echo_slow_reader(s: &mut Session) -> Result<(), Problem> {
             Ok(())
         });
         wait_for_stall(&sent, payload.len());
-        let echoed = read_echo(&stream, &payload, &s.deadline());
+        let echoed = read_echo_paced(&stream, &payload, Pace::Steady(s));
         if echoed.is_err() {
             // Wakes the writer if it waits for room the server will never make.
             let _ = stream.shutdown(Shutdown::Both);
