@@ -63,14 +63,14 @@ async function openLessonWidget(page, base = BASE_URL, { fresh = true } = {}) {
   return widget;
 }
 
-/** Clicks "Run live" once it is enabled (health checked, catalog loaded). */
-async function pressRunLive(page, widget) {
-  const button = widget.getByRole('button', { name: 'Run live' });
+/** Clicks "Run benchmark" once it is enabled (health checked, catalog loaded). */
+async function pressRun(page, widget) {
+  const button = widget.getByRole('button', { name: 'Run benchmark' });
   try {
     await page.waitForFunction((b) => b && !b.disabled, await button.elementHandle(), { timeout: 20_000 });
   } catch {
     const reason = await widget.getByTestId('run-blocked').textContent().catch(() => null);
-    throw new Error(`"Run live" stayed disabled: ${reason ?? 'no reason shown'}`);
+    throw new Error(`"Run benchmark" stayed disabled: ${reason ?? 'no reason shown'}`);
   }
   await button.click();
 }
@@ -187,7 +187,7 @@ async function classroom() {
     { name: 'Cy', page: cy, base: BASE_URL },
   ];
   for (const student of students) student.widget = await openLessonWidget(student.page, student.base);
-  for (const student of students) await pressRunLive(student.page, student.widget);
+  for (const student of students) await pressRun(student.page, student.widget);
   const runsStarted = Date.now();
   const queue = instructor.getByTestId('queue');
   await waitForText(queue, (t) => ['Ada', 'Linus', 'Cy'].every((n) => t.includes(n)), "the class's queue lists the three runs");
@@ -257,7 +257,7 @@ async function classroom() {
   await linus.goto(`${BASE_URL}/#/`, { waitUntil: 'domcontentloaded' });
   students[1].panel = linus.getByTestId('follow-panel');
   await students[1].panel.waitFor({ timeout: 15_000 });
-  await pressRunLive(teacherLesson, teacherWidget);
+  await pressRun(teacherLesson, teacherWidget);
   // The panels fill as the instructor's run measures, on whatever page each student is.
   for (const student of students) {
     const chart = student.panel.getByTestId('qps-chart');

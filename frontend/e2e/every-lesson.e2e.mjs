@@ -105,14 +105,18 @@ async function checkLesson(summary, language) {
     await waitForCount(body.locator('section.experiment'), experiments, 'experiment widgets');
     assert.equal(await body.getByTestId('experiment-error').count(), 0, 'no experiment block failed to parse');
     // Every block was recorded (the content checker insists): each shows its reference result
-    // at once, drawn, with "Run live" beside it.
+    // at once, drawn, with its Run button beside it, which the note quotes by the very words
+    // the button says (one label before a run and after it).
     const recorded = say(language, 'bench', 'reference result');
     await waitForCount(
       body.locator(`section.experiment:has(.run-state:text-is("${recorded}")):has(canvas)`),
       experiments,
       'widgets showing their recorded result',
     );
-    await waitForCount(body.getByRole('button', { name: say(language, 'bench', 'Run live') }), experiments, 'Run live buttons');
+    const quoted = await body.locator('section.experiment').evaluateAll((widgets) =>
+      widgets.map((w) => [w.querySelector('[data-testid="baseline-note"] strong')?.textContent, w.querySelector('[data-testid="run-button"]')?.textContent]),
+    );
+    for (const [note, button] of quoted) assert.ok(note && note === button, `the note quotes "${note}", the button says "${button}"`);
 
     const diagrams = fences(lesson.markdown, 'mermaid');
     // A drawn diagram is its container marked rendered, holding the SVG (which may nest more).

@@ -152,7 +152,7 @@ test('a live run is drawn over the recorded reference', { timeout: RUN_TIMEOUT_M
     await page.getByTestId('not-yet-loaded').first().scrollIntoViewIfNeeded();
     const widget = page.locator('section.experiment').first();
     await widget.getByTestId('baseline-note').waitFor({ timeout: 15_000 });
-    await runToEnd(widget, 'Run live');
+    await runToEnd(widget, 'Run benchmark');
     const chart = widget.getByTestId('qps-chart');
     const roles = await chart.getAttribute('data-series');
     assert.ok(roles?.includes('reference (recorded') && roles.includes('your run'), `both are drawn (series: ${roles})`);

@@ -1,7 +1,7 @@
 // End-to-end: a learner opens the course, opens the first lesson, sees its
 // Mermaid diagram drawn and its "Check yourself" answers as click-to-reveal
 // <details> (speaker notes only in instructor mode), sees the recorded reference result of
-// its experiment, then clicks "Run live"
+// its experiment, then clicks "Run benchmark"
 // and watches the run finish, in real Chromium against the real backend
 // (E2E_BASE_URL, default http://localhost:8000).
 //
@@ -119,14 +119,14 @@ async function runBenchmarkFromFirstLesson() {
   await widget.getByTestId('baseline-note').waitFor({ timeout: 15_000 });
   assert.match((await widget.getByTestId('baseline-note').textContent()) ?? '', /recorded \d{4}-\d{2}-\d{2}/);
   await widget.getByTestId('run-results').waitFor();
-  const runButton = widget.getByRole('button', { name: 'Run live' });
+  const runButton = widget.getByRole('button', { name: 'Run benchmark' });
   try {
     await page.waitForFunction((button) => button && !button.disabled, await runButton.elementHandle(), {
       timeout: 20_000,
     });
   } catch {
     const reason = await widget.getByTestId('run-blocked').textContent().catch(() => null);
-    throw new Error(`"Run live" stayed disabled: ${reason ?? 'no reason shown'}`);
+    throw new Error(`"Run benchmark" stayed disabled: ${reason ?? 'no reason shown'}`);
   }
   await runButton.click();
 

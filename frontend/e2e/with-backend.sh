@@ -6,7 +6,7 @@
 #   classroom  C10K_MODE=classroom with one instructor made first (Grace): e2e/classroom
 #
 # SUITE, the npm script to run, defaults to the mode's (e2e, e2e:classroom); e2e:gradebook runs
-# in classroom mode too.
+# in classroom mode too. A SUITE ending in .mjs is one test file (e2e/lab.e2e.mjs).
 #
 # Usage: frontend/e2e/with-backend.sh [PORT] [solo|classroom] [SUITE]     (make test-e2e)
 set -euo pipefail
@@ -60,8 +60,12 @@ if [ -z "$ready" ]; then
 fi
 
 cd "$root/frontend"
+case $suite in
+    *.mjs) run=(node --test "$suite") ;;   # one file, e.g. e2e/lab.e2e.mjs
+    *) run=(npm run --silent "$suite") ;;
+esac
 if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_INSTRUCTOR=Grace E2E_PASSWORD=$password \
-        npm run --silent "$suite"; then
+        "${run[@]}"; then
     echo "--- course log ---" >&2; tail -n 40 "$log" >&2
     exit 1
 fi

@@ -142,7 +142,9 @@ describe('ExperimentBlock', () => {
     expect(await screen.findByTestId('baseline-note')).toHaveTextContent('recorded 2026-11-22, on AMD EPYC, Linux 6.18.44');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
     expect(points('qps-chart')).toBe('1');
-    expect(screen.getByRole('button', { name: 'Run live' })).toBeInTheDocument();
+    // One label before a run and after it; the note quotes it.
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
+    expect(screen.getByTestId('baseline-note')).toHaveTextContent('Press Run benchmark to measure it on this machine now.');
   });
 
   it('shows no reference result for a block whose request changed since it was recorded', async () => {
@@ -352,7 +354,7 @@ describe('ExperimentBlock', () => {
     const { calls } = api({ 'GET /api/lessons/01-c10k-problem/baselines': recordedBlock(aProvenance()) });
     const gate = { label: 'Join your class to run benchmarks', to: '/join' };
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" gate={gate} />);
-    expect(await screen.findByTestId('baseline-note')).not.toHaveTextContent('Run live');
+    expect(await screen.findByTestId('baseline-note')).not.toHaveTextContent('Press');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
     const link = within(screen.getByTestId('run-gate')).getByRole('link', { name: 'Join your class to run benchmarks' });
     expect(link).toHaveAttribute('href', '/join');
@@ -380,6 +382,46 @@ describe('ExperimentBlock', () => {
     await stateSays('cancelled');
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/runs/r1')).toBe(true);
     expect(FakeEventSource.latest().closed).toBe(true);
+  });
+
+  it('keeps the previous run on show when the next one is cancelled halfway', async () => {
+    api({ 'DELETE /api/runs/r1': { id: 'r1', status: 'cancelled' } });
+    await renderAndRun();
+    act(() => {
+      const es = FakeEventSource.latest();
+      es.emit('started', { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' }, 1);
+      es.emit('progress', progress(1, 'measure'), 2);
+      es.emit('done', doneData, 3);
+    });
+    await stateSays('done');
+    await clickRun();
+    act(() => {
+      const es = FakeEventSource.latest();
+      es.emit('started', { server: 'c-epoll', server_cpus: '0', loadgen_cpus: '1' }, 1);
+      es.emit('progress', { ...progress(1, 'measure'), qps: 7 }, 2);
+    });
+    await stateSays('measuring');
+    expect(screen.queryByTestId('run-results')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await stateSays('cancelled');
+    // Not a failure, and the first run's figures are back, said to be the previous run.
+    expect(state()).toHaveAttribute('data-phase', 'cancelled');
+    expect(screen.queryByTestId('failure-logs')).not.toBeInTheDocument();
+    expect(screen.getByTestId('run-kept')).toHaveTextContent('your previous run is shown');
+    expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeEnabled();
+  });
+
+  it('goes back to the recorded reference when the first run is cancelled', async () => {
+    api({
+      'GET /api/lessons/01-c10k-problem/baselines': recordedBlock(aProvenance()),
+      'DELETE /api/runs/r1': { id: 'r1', status: 'cancelled' },
+    });
+    await renderAndRun();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await stateSays('cancelled');
+    expect(screen.getByTestId('run-kept')).toHaveTextContent('the recorded reference is shown');
+    expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
   });
 
   it('disables Run with the reason when Docker is unreachable', async () => {

@@ -48,6 +48,7 @@ export function ExperimentControls({ runLabel, onRun, onCancel, blocked, busy, g
       <button
         type="button"
         className="button button--primary"
+        data-testid="run-button"
         onClick={onRun}
         disabled={blocked !== null || busy}
         aria-describedby={blocked ? blockedId : undefined}

@@ -18,7 +18,7 @@ import { ExperimentControls, type RunGate } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
 import { PresentControls } from './present-controls';
 import { RunFigures } from './run-figures';
-import { RunStateLabel } from './run-state-label';
+import { CancelledLabel, RunStateLabel } from './run-state-label';
 
 import './experiment-widget.css';
 
@@ -46,12 +46,16 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
   const { t } = useTranslation('bench');
   const health = useHealth();
   const servers = useServers();
-  const { state: live, start, cancel } = useRun(runKey, request, origin);
+  const { state: live, previous, start, cancel } = useRun(runKey, request, origin);
   const recorded = useMemo(() => (baseline?.kind === 'run' ? replayRun(baseline) : null), [baseline]);
+  // A cancel takes back the run, not what was on show before it: the learner's previous run,
+  // else the recorded reference.
+  const cancelled = live.phase === 'cancelled';
+  const kept = cancelled ? previous : null;
   // Until the learner runs it, the widget shows the recorded reference result; a live run is
   // then drawn over it, the reference dimmer beneath, never instead of it.
-  const showingRecorded = live.phase === 'idle' && recorded !== null;
-  const state = showingRecorded ? recorded : live;
+  const showingRecorded = (live.phase === 'idle' || (cancelled && kept === null)) && recorded !== null;
+  const state = showingRecorded ? recorded : (kept ?? live);
   const reference = useMemo(
     () =>
       !showingRecorded && recorded !== null && baseline ? { state: recorded, label: referenceLabel(baseline.recorded_at, t) } : null,
@@ -85,14 +89,22 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
           <p className="kicker">{t('widget.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
-        {showingRecorded ? <p className="run-state">{t('state.reference')}</p> : <RunStateLabel state={state} />}
+        {cancelled ? (
+          <CancelledLabel state={live} showing={kept ? 'previous' : showingRecorded ? 'reference' : null} />
+        ) : showingRecorded ? (
+          <p className="run-state">{t('state.reference')}</p>
+        ) : (
+          <RunStateLabel state={state} />
+        )}
       </header>
-      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline, t)} canRun={!gate} /> : null}
+      {showingRecorded && baseline ? (
+        <BaselineNote text={describeBaseline(baseline, t)} runLabel={gate ? null : t('controls.run')} />
+      ) : null}
 
       <ExperimentParams request={request} servers={server ? [server] : []} />
 
       <ExperimentControls
-        runLabel={showingRecorded ? t('controls.runLive') : t('controls.run')}
+        runLabel={t('controls.run')}
         onRun={() => void run()}
         onCancel={isCancellable(state) ? () => void cancel() : null}
         blocked={blocked}

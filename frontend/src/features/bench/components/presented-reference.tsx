@@ -21,7 +21,7 @@ export function PresentedReference({ lesson, experiment }: { lesson: string; exp
   if (!baseline || !recorded) return null;
   return (
     <section className="experiment presented" aria-label={t('presented.reference')} data-testid="presented-reference">
-      <BaselineNote text={describeBaseline(baseline, t)} canRun={false} />
+      <BaselineNote text={describeBaseline(baseline, t)} runLabel={null} />
       <RunFigures state={recorded} plannedS={0} />
     </section>
   );

@@ -46,8 +46,8 @@ function datasets(testId: string): { id: string; n: number }[] {
   return JSON.parse(stub.getAttribute('data-datasets') ?? '[]') as { id: string; n: number }[];
 }
 
-async function clickRunLive() {
-  const button = await screen.findByRole('button', { name: 'Run live' });
+async function clickRun(name = 'Run benchmark') {
+  const button = await screen.findByRole('button', { name });
   await waitFor(() => {
     expect(button).toBeEnabled();
   });
@@ -79,7 +79,7 @@ describe('the recorded reference under a live run', () => {
     // Alone, the reference is the run shown.
     expect(datasets('qps-chart').map((d) => d.id)).toEqual(['warm-up', 'measure']);
 
-    await clickRunLive();
+    await clickRun();
     const es = FakeEventSource.latest();
     act(() => {
       es.open();
@@ -135,7 +135,7 @@ describe('the recorded reference under a live run', () => {
     expect(await screen.findByTestId('baseline-note')).toBeInTheDocument();
     expect(datasets('series-qps-chart').map((d) => d.id)).toEqual(['c-poll', 'c-epoll']);
 
-    await clickRunLive();
+    await clickRun('Run 4 benchmarks');
     const es = FakeEventSource.latest();
     act(() => {
       es.open();

@@ -14,6 +14,24 @@ const TONE: Record<RunState['phase'], string> = {
   cancelled: 'neutral',
 };
 
+/** A cancelled run's label, saying what the widget went back to showing: the learner's
+ *  previous run, the recorded reference, or nothing. */
+export function CancelledLabel({ state, showing }: { state: RunState; showing: 'previous' | 'reference' | null }) {
+  const { t } = useTranslation('bench');
+  return (
+    <div className="run-state">
+      <span className="run-state__label run-state__label--neutral" data-testid="run-state" data-phase="cancelled" role="status" aria-live="polite">
+        {runStateLabel(state, t)}
+      </span>
+      {showing ? (
+        <span className="run-state__hint" data-testid="run-kept">
+          {t(showing === 'previous' ? 'state.showingPrevious' : 'state.showingReference')}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 export function RunStateLabel({ state }: { state: RunState }) {
   const { t } = useTranslation('bench');
   const reconnecting = state.connection === 'reconnecting';

@@ -7,7 +7,7 @@ import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 
 import type { SweepRequest } from '../lib/experiment-block';
 import { seriesTables } from '../lib/export-tables';
-import { chartMetrics, type SeriesMetric } from '../lib/series';
+import { chartMetrics, type RunningMark, type SeriesMetric } from '../lib/series';
 
 import { SeriesChart, type SeriesReference } from './charts/series-chart';
 import { SeriesTable } from './series-table';
@@ -25,11 +25,13 @@ interface SeriesFiguresProps {
   table: Sweep | null | undefined;
   /** The recorded reference, drawn dimmer under these points and given rows of its own. */
   reference?: SeriesReference | null | undefined;
+  /** The point being measured, drawn on the throughput and latency charts until it lands. */
+  running?: RunningMark | null | undefined;
 }
 
 /** A series' charts (a series per server) and its table of points, with its exports. Shared by
  *  the series widget, the presented series a class follows and a series' permalink. */
-export function SeriesFigures({ sweep, points, table, reference }: SeriesFiguresProps) {
+export function SeriesFigures({ sweep, points, table, reference, running }: SeriesFiguresProps) {
   const { t } = useTranslation('bench');
   const exports = useMemo(() => seriesTables(sweep, points, t), [sweep, points, t]);
   // Files are named after the series (its id) or, for a recorded reference, its servers.
@@ -45,6 +47,7 @@ export function SeriesFigures({ sweep, points, table, reference }: SeriesFigures
               metric={metric}
               testId={CHARTS[metric].testId}
               reference={reference}
+              running={metric === 'calls_per_request' ? null : running}
             />
           </ErrorBoundary>
         ))}

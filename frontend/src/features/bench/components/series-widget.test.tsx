@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import type { SweepPoint } from '@/lib/api-schemas';
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { aLesson, anExperiment, aPoint, aSweep, healthyHealth, servers } from '@/testing/fixtures';
+import { aLesson, anExperiment, aPoint, aSweep, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
@@ -60,6 +60,18 @@ async function clickRun(name: string) {
   });
   await userEvent.click(button);
 }
+
+/** The series' own stream (the next point's run has one too). */
+const sweepStream = () => {
+  const found = [...FakeEventSource.instances].reverse().find((es) => es.url.startsWith('/api/sweeps/'));
+  if (!found) throw new Error('no sweep stream');
+  return found;
+};
+const runStream = (runId: string) => {
+  const found = [...FakeEventSource.instances].reverse().find((es) => es.url === `/api/runs/${runId}/events`);
+  if (!found) throw new Error(`no stream of run ${runId}`);
+  return found;
+};
 
 const plotted = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');
 
@@ -218,12 +230,68 @@ describe('SeriesWidget', () => {
     // A point finishes: the table is asked for again at once.
     table = [point('c-poll', 0, 120000), pending('c-epoll', 0, 'running'), pending('c-poll', 16000, 'queued'), pending('c-epoll', 16000, 'queued')];
     act(() => {
-      FakeEventSource.latest().emit('point', table[0], 1);
+      sweepStream().emit('point', table[0], 1);
     });
     await waitFor(() => {
       expect(screen.getByTestId('series-state')).toHaveTextContent('1 of 4 points done · 1 running · 2 queued');
     });
     expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/sweeps/s1')).toHaveLength(2);
+  });
+
+  it('keeps the previous series on show when the next one is cancelled', async () => {
+    api();
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    await clickRun('Run 4 benchmarks');
+    const first = [point('c-poll', 0, 120000), point('c-epoll', 0, 125000), point('c-poll', 16000, 30000), point('c-epoll', 16000, 31000)];
+    act(() => {
+      sweepStream().emit('done', aSweep({ points: first }), 5);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent('done');
+    });
+    await clickRun('Run 4 benchmarks');
+    act(() => {
+      sweepStream().emit('point', point('c-poll', 0, 7), 1);
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent('cancelled');
+    });
+    expect(screen.getByTestId('run-kept')).toHaveTextContent('your previous run is shown');
+    expect(plotted('series-qps-chart')).toBe('4');
+  });
+
+  it('follows the next point on its own run stream: its queue place and phase at once, its warm-up drawn', async () => {
+    const table = [pending('c-poll', 0, 'queued'), pending('c-epoll', 0, 'queued'), pending('c-poll', 16000, 'queued'), pending('c-epoll', 16000, 'queued')];
+    api({ 'GET /api/sweeps/s1': () => ({ body: { ...aSweep({ finished: false }), points: table } }) });
+    renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
+    await clickRun('Run 4 benchmarks');
+    await waitFor(() => {
+      expect(runStream('c-poll-0')).toBeDefined();
+    });
+    act(() => {
+      runStream('c-poll-0').emit('queued', { position: 2, wait_s: null }, 1);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent(
+        '0 of 4 points done · 4 queued · now c-poll at 0 (idle connections): Waiting: number 2 in the queue',
+      );
+    });
+    // It starts: the counts say so at once, though the table (asked every 5 s) still says queued.
+    act(() => {
+      runStream('c-poll-0').emit('started', { server: 'c-poll', server_cpus: '0', loadgen_cpus: '1' }, 2);
+      runStream('c-poll-0').emit('progress', { ...progress(1, 'warmup'), qps: 900 }, 3);
+      runStream('c-poll-0').emit('progress', { ...progress(2, 'warmup'), qps: 1100 }, 4);
+    });
+    await waitFor(() => {
+      expect(screen.getByTestId('series-state')).toHaveTextContent('0 of 4 points done · 1 running · 3 queued · now c-poll at 0 (idle connections): warming up');
+    });
+    // Its warm-up so far, a mark of its own on the throughput chart: no point has landed yet.
+    await waitFor(() => {
+      expect(plotted('series-qps-chart')).toBe('1');
+    });
+    const qps = JSON.parse(within(screen.getByTestId('series-qps-chart')).getByTestId('chart-stub').getAttribute('data-datasets') ?? '[]') as { id: string }[];
+    expect(qps.map((d) => d.id)).toContain('running');
   });
 
   it('tags the series with the lesson and block key, presents it and follows each new series', async () => {

@@ -8,12 +8,12 @@ import type { Baseline, SweepRequest } from '@/lib/api-schemas';
 import { formatInt } from '@/lib/format';
 
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
-import { useSweep, type SweepState } from '../hooks/use-sweep';
+import { useNextPoint, useSweep, type SweepState } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
 import { referenceLabel } from '../lib/chart-data';
 import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
-import { describeSweepProgress, sweepProgress } from '../lib/series';
+import { describeRunningSeries, runningMark, type RunningMark } from '../lib/series';
 import { statusWord, variedName, versus } from '../lib/words';
 
 import { BaselineNote } from './baseline-note';
@@ -43,11 +43,12 @@ interface SeriesWidgetProps {
 
 const BUSY = new Set(['submitting', 'running']);
 
-/** The header's state: while it runs, how many points are done and what the rest are doing. */
-function stateText(state: SweepState, total: number, t: TFunction<'bench'>): string {
+/** The header's state: while it runs, how many points are done, what the rest are doing and
+ *  where the next point is. */
+function stateText(state: SweepState, next: ReturnType<typeof useNextPoint>, sweep: SweepRequest, t: TFunction<'bench'>): string {
   switch (state.phase) {
     case 'running':
-      return describeSweepProgress(sweepProgress(total, state.points, state.table), t);
+      return describeRunningSeries(sweep, state.points, state.table, next, t);
     case 'idle':
       return t('state.idle');
     case 'submitting':
@@ -63,13 +64,20 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
   const { t } = useTranslation('bench');
   const health = useHealth();
   const servers = useServers();
-  const { state, start, cancel } = useSweep(sweep, origin);
+  const { state, previous, start, cancel } = useSweep(sweep, origin);
+  const next = useNextPoint(state);
+  const running: RunningMark | null = next ? runningMark(next.point, next.run) : null;
   const recorded = (baseline?.kind === 'series' ? baseline.result.table : undefined) ?? undefined;
+  // A cancel takes back the series, not what was on show before it: the learner's previous
+  // series, else the recorded reference.
+  const cancelled = state.phase === 'cancelled';
+  const kept = cancelled ? previous : null;
   // Until the learner runs it, the widget shows the recorded reference result; a live series
   // is then drawn over it, the reference dimmer beneath, never instead of it.
-  const showingRecorded = state.phase === 'idle' && recorded !== undefined;
-  const points = showingRecorded ? recorded.points : state.points;
-  const table = showingRecorded ? recorded : state.table;
+  const showingRecorded = (state.phase === 'idle' || (cancelled && kept === null)) && recorded !== undefined;
+  const shown = kept ?? state;
+  const points = showingRecorded ? recorded.points : shown.points;
+  const table = showingRecorded ? recorded : shown.table;
   const reference = useMemo(
     () =>
       !showingRecorded && recorded && baseline
@@ -84,6 +92,7 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
       .find((reason) => reason !== null) ?? null;
   const busy = BUSY.has(state.phase);
   const total = sweep.servers.length * sweep.values.length;
+  const runLabel = t('controls.runMany', { count: total, total: formatInt(total) });
   const servered = versus(sweep.servers, t);
   const title = given ?? (sweep.values.length > 1 ? t('series.titleBy', { servers: servered, field: variedName(sweep.vary, t) }) : servered);
   const known = (servers.data ?? []).filter((s) => sweep.servers.includes(s.id));
@@ -101,16 +110,23 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
           <p className="kicker">{t('series.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
-        <p className="run-state" data-testid="series-state" role="status" aria-live="polite">
-          {showingRecorded ? t('state.reference') : stateText(state, total, t)}
-        </p>
+        <div className="run-state run-state--series">
+          <p data-testid="series-state" data-phase={state.phase} role="status" aria-live="polite">
+            {showingRecorded && !cancelled ? t('state.reference') : stateText(state, next, sweep, t)}
+          </p>
+          {cancelled && (kept || showingRecorded) ? (
+            <span className="run-state__hint" data-testid="run-kept">
+              {t(kept ? 'state.showingPrevious' : 'state.showingReference')}
+            </span>
+          ) : null}
+        </div>
       </header>
-      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline, t)} canRun={!gate} /> : null}
+      {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline, t)} runLabel={gate ? null : runLabel} /> : null}
 
       <ExperimentParams request={sweep} servers={known} />
 
       <ExperimentControls
-        runLabel={showingRecorded ? t('controls.runLive') : t('controls.runMany', { count: total, total: formatInt(total) })}
+        runLabel={runLabel}
         onRun={() => void run()}
         onCancel={state.phase === 'running' ? () => void cancel() : null}
         blocked={blocked}
@@ -132,7 +148,7 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
       ) : null}
 
       {showingRecorded || (state.phase !== 'idle' && state.phase !== 'submitting') ? (
-        <SeriesFigures sweep={sweep} points={points} table={table} reference={reference} />
+        <SeriesFigures sweep={sweep} points={points} table={table} reference={reference} running={cancelled ? null : running} />
       ) : null}
     </section>
   );

@@ -11,10 +11,10 @@ import { formatInt } from '@/lib/format';
 
 import { getRun } from '@/lib/runs-api';
 import { getSweep } from '../api/sweeps';
-import { useFollowSweep } from '../hooks/use-sweep';
+import { useFollowSweep, useNextPoint } from '../hooks/use-sweep';
 import { formatWhen } from '../lib/permalink';
 import { entryLabel, isRoundComparison } from '../lib/round-comparison';
-import { describeSweepProgress, sweepProgress, sweepRequestOf } from '../lib/series';
+import { describeRunningSeries, runningMark, sweepRequestOf } from '../lib/series';
 import { statusWord, variedName, versus } from '../lib/words';
 
 import { ExperimentParams } from './experiment-params';
@@ -86,9 +86,10 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
   // Until the stream is open (the first render), the table says whether it still runs.
   const running = state.phase === 'running' || (state.phase === 'idle' && !sweep.finished);
   const points = running ? state.points : table.points;
+  const next = useNextPoint(state);
   const status =
     running
-      ? describeSweepProgress(sweepProgress(request.servers.length * request.values.length, state.points, state.table), t)
+      ? describeRunningSeries(request, state.points, state.table, next, t)
       : statusWord(table.points.some((p) => p.status === 'cancelled') ? 'cancelled' : 'done', t);
   const firstRun = table.points.find((p) => p.status === 'done' && p.run_id !== null)?.run_id ?? null;
   const runs = table.points.filter((p) => p.run_id !== null);
@@ -124,7 +125,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
             stem={table.id}
           />
         ) : (
-          <SeriesFigures sweep={request} points={points} table={table} />
+          <SeriesFigures sweep={request} points={points} table={table} running={next ? runningMark(next.point, next.run) : null} />
         )}
         {runs.length ? (
           <>

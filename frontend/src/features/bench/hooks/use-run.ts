@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 import { useRunStream } from '@/hooks/use-run-stream';
 import { ApiError } from '@/lib/api-client';
@@ -32,6 +32,9 @@ function errorText(error: unknown): string {
 
 export interface UseRun {
   state: RunState;
+  /** This widget's last run that finished with figures, kept while a newer one runs: a run
+   *  cancelled halfway leaves it on show, not half a chart. Null before any. */
+  previous: RunState | null;
   /** Queues a run; resolves to its id, or null when the API refused it. */
   start: () => Promise<string | null>;
   cancel: () => Promise<void>;
@@ -49,8 +52,11 @@ function useRunState() {
  */
 export function useRun(experimentKey: string, request: RunRequest, origin?: ExperimentOrigin): UseRun {
   const { state, dispatch, getState, follow, close } = useRunState();
+  const [previous, setPrevious] = useState<RunState | null>(null);
 
   const start = useCallback(async () => {
+    const last = getState();
+    if (last.phase === 'done' && last.result !== null) setPrevious(last);
     close();
     dispatch({ type: 'submit' });
     try {
@@ -70,7 +76,7 @@ export function useRun(experimentKey: string, request: RunRequest, origin?: Expe
       dispatch({ type: 'submit-failed', reason: errorText(error) });
       return null;
     }
-  }, [close, dispatch, experimentKey, request, origin, follow]);
+  }, [close, dispatch, getState, experimentKey, request, origin, follow]);
 
   const cancel = useCallback(async () => {
     const runId = getState().runId;
@@ -105,7 +111,22 @@ export function useRun(experimentKey: string, request: RunRequest, origin?: Expe
     };
   }, [experimentKey, dispatch, getState, follow]);
 
-  return { state, start, cancel };
+  return { state, previous, start, cancel };
+}
+
+/**
+ * The run `runId` from its first event, or nothing while null: a series' point being measured,
+ * followed as the series goes on. Its figures are held while measured, as a run's are.
+ */
+export function useFollowRunId(runId: string | null): RunState {
+  const { state, dispatch, follow, close } = useRunState();
+  useEffect(() => {
+    if (runId === null) return;
+    dispatch({ type: 'follow', runId });
+    follow(runId);
+    return close;
+  }, [runId, dispatch, follow, close]);
+  return runId === null ? initialRunState : state;
 }
 
 /**

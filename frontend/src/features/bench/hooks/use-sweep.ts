@@ -4,6 +4,10 @@ import { parseSweepEventFrame, SWEEP_EVENT_TYPES, type Sweep, type SweepEventFra
 
 import { cancelSweep, createSweep, getSweep, sweepEventsUrl } from '../api/sweeps';
 import type { ExperimentOrigin, SweepRequest } from '../lib/experiment-block';
+import type { RunState } from '../lib/run-state';
+import { nextPoint } from '../lib/series';
+
+import { useFollowRunId } from './use-run';
 
 export type SweepPhase = 'idle' | 'submitting' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -104,8 +108,11 @@ function useSweepStream() {
  */
 export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
   const { state, setState, listen, close } = useSweepStream();
+  // The last series that finished, kept while a newer one runs: a cancel leaves it on show.
+  const [previous, setPrevious] = useState<SweepState | null>(null);
 
   const start = useCallback(async (): Promise<string | null> => {
+    if (state.phase === 'done') setPrevious(state);
     setState({ ...initial, phase: 'submitting' });
     try {
       const created = await createSweep(request, origin);
@@ -116,7 +123,7 @@ export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
       setState((s) => ({ ...s, phase: 'failed', error: error instanceof Error ? error.message : String(error) }));
       return null;
     }
-  }, [listen, request, origin, setState]);
+  }, [listen, request, origin, state, setState]);
 
   const cancel = useCallback(async () => {
     const id = state.sweepId;
@@ -130,7 +137,7 @@ export function useSweep(request: SweepRequest, origin?: ExperimentOrigin) {
     }
   }, [close, state.sweepId, setState]);
 
-  return { state, start, cancel };
+  return { state, previous, start, cancel };
 }
 
 /**
@@ -150,4 +157,16 @@ export function useFollowSweep(sweep: Sweep | undefined): SweepState {
     return close;
   }, [sweep, setState, listen, close]);
   return state;
+}
+
+/**
+ * The point a running series measures next, followed on its own run's stream: its place in the
+ * queue and its phase at once, its warm-up figures as they come and its measured ones when its
+ * measurement ends (held while measured, as a run's are: drawing disturbs the run it shows).
+ * Null while nothing runs, and until the table has said which run is next.
+ */
+export function useNextPoint(state: SweepState): { point: SweepPoint; run: RunState } | null {
+  const point = state.phase === 'running' ? nextPoint(state.points, state.table) : null;
+  const run = useFollowRunId(point?.run_id ?? null);
+  return point !== null && run.runId === point.run_id ? { point, run } : null;
 }

@@ -90,6 +90,8 @@ export type RunAction =
     }
   | { type: 'submit-failed'; reason: string }
   | { type: 'attach'; run: Run }
+  /** A run known only by its id (a series' point): its stream from #1 says the rest. */
+  | { type: 'follow'; runId: string }
   | { type: 'cancelled' }
   | { type: 'note'; note: RunNote };
 
@@ -234,6 +236,8 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         ...queuePlace(action.run),
         connection: 'connecting',
       };
+    case 'follow':
+      return { ...initialRunState, runId: action.runId, phase: 'queued', connection: 'connecting' };
     case 'event':
       if (state.runId === null) return state;
       return applyFrame(state, action.frame);

@@ -8,7 +8,8 @@ import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 import { formatInt } from '@/lib/format';
 
 import type { SweepRequest } from './experiment-block';
-import { statusWord } from './words';
+import { runStateLabel, type RunState } from './run-state';
+import { statusWord, variedName } from './words';
 
 export type SeriesMetric = 'qps' | 'p99_us' | 'calls_per_request';
 
@@ -135,19 +136,68 @@ export interface SweepProgress {
   queued: number;
 }
 
+/** The run of the point a series is measuring or about to, as its own stream says it is. */
+export interface LivePoint {
+  runId: string;
+  status: 'queued' | 'running';
+}
+
+/**
+ * The point a running series' stream waits for: the first not finished, in the order they run
+ * (the table lists them in that order), or null before the table has come.
+ */
+export function nextPoint(arrived: SweepPoint[], table: Sweep | null): SweepPoint | null {
+  return table?.points.slice(arrived.length).find((p) => p.run_id !== null && !FINISHED.has(p.status)) ?? null;
+}
+
 /**
  * How far a series is: the points that arrived on its stream, and the newest table's statuses
  * for the rest (running, queued). `total` is what the request asked for, until a table says.
  * A table asked for just before a point arrived is a point behind: the counts never add up to
- * more than the total.
+ * more than the total. `live`, the next point's own run stream, says at once when it leaves
+ * the queue, where the table, asked for every few seconds, would lag.
  */
-export function sweepProgress(total: number, arrived: SweepPoint[], table: Sweep | null): SweepProgress {
+export function sweepProgress(total: number, arrived: SweepPoint[], table: Sweep | null, live: LivePoint | null = null): SweepProgress {
+  const status = (p: SweepPoint) => (live !== null && p.run_id === live.runId && !FINISHED.has(p.status) ? live.status : p.status);
   const points = table?.points ?? [];
-  const count = (status: SweepPoint['status']) => points.filter((p) => p.status === status).length;
+  const count = (of: SweepPoint['status']) => points.filter((p) => status(p) === of).length;
   const all = table ? points.length : total;
   const done = Math.min(all, Math.max(arrived.length, points.filter((p) => FINISHED.has(p.status)).length));
   const running = Math.min(count('running'), all - done);
   return { done, total: all, running, queued: Math.min(count('queued'), all - done - running) };
+}
+
+/** Where the next point's run is, for the counts: a run not yet started is queued. */
+export function livePoint(run: RunState): LivePoint | null {
+  // Until its stream has said anything the table knows better.
+  if (run.runId === null || run.lastSeq === 0) return null;
+  return { runId: run.runId, status: run.phase === 'queued' || run.phase === 'submitting' ? 'queued' : 'running' };
+}
+
+/** The running point as drawn before its figures come: the mean throughput and the newest p99
+ *  of its newest phase's intervals (warm-up ones until its measurement has been drawn). */
+export interface RunningMark {
+  server: string;
+  value: number;
+  phase: 'warmup' | 'measure';
+  qps: number;
+  p99_us: number;
+}
+
+export function runningMark(point: SweepPoint, run: RunState): RunningMark | null {
+  const newest = run.progress.at(-1);
+  if (newest === undefined) return null;
+  const phase = newest.phase === 'warmup' ? 'warmup' : 'measure';
+  const intervals = run.progress.filter((p) => (p.phase === 'warmup' ? 'warmup' : 'measure') === phase);
+  const qps = intervals.reduce((sum, p) => sum + p.qps, 0) / intervals.length;
+  return { server: point.server, value: point.value, phase, qps, p99_us: newest.p99 };
+}
+
+/** "c-epoll, 1,000 connections" (or the server alone when nothing varies): a point in words. */
+export function pointName(point: SweepPoint, sweep: SweepRequest, t: TFunction<'bench'>): string {
+  return variesValue(sweep)
+    ? t('progress.pointAt', { server: point.server, value: formatInt(point.value), field: variedName(sweep.vary, t) })
+    : point.server;
 }
 
 /** "2 of 8 points done · 1 running · 5 queued" */
@@ -159,6 +209,22 @@ export function describeSweepProgress({ done, total, running, queued }: SweepPro
   ]
     .filter(Boolean)
     .join(' · ');
+}
+
+/**
+ * A running series in words: how many points are done and what the rest are doing, and where
+ * the next point is ("… · now c-epoll at 1,000 (connections): measuring"), `next` its run.
+ */
+export function describeRunningSeries(
+  sweep: SweepRequest,
+  arrived: SweepPoint[],
+  table: Sweep | null,
+  next: { point: SweepPoint; run: RunState } | null,
+  t: TFunction<'bench'>,
+): string {
+  const total = sweep.servers.length * sweep.values.length;
+  const counts = describeSweepProgress(sweepProgress(total, arrived, table, next ? livePoint(next.run) : null), t);
+  return next ? `${counts} · ${t('progress.now', { point: pointName(next.point, sweep, t), state: runStateLabel(next.run, t) })}` : counts;
 }
 
 /**

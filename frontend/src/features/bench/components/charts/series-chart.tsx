@@ -21,7 +21,7 @@ import {
 import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
 
 import type { SweepRequest } from '../../lib/experiment-block';
-import { serverStyleIndexes, seriesLines, variesValue, wantsLogAxis, type SeriesLine, type SeriesMetric } from '../../lib/series';
+import { serverStyleIndexes, seriesLines, variesValue, wantsLogAxis, type RunningMark, type SeriesLine, type SeriesMetric } from '../../lib/series';
 import { variedName } from '../../lib/words';
 
 import { LogScaleToggle } from './log-scale-toggle';
@@ -45,11 +45,16 @@ interface SeriesChartProps {
   metric: SeriesMetric;
   testId: string;
   reference?: SeriesReference | null | undefined;
+  /** The point being measured (throughput and latency only): its figures so far, a mark of
+   *  its own until the point lands. */
+  running?: RunningMark | null | undefined;
 }
 
 const HOLLOW = 'rgba(0, 0, 0, 0)';
 /** The segments into and out of a point where the server refused part of the load. */
 const REFUSED_DASH = [3, 4];
+/** The running point's mark: a shape no finished point has, so it never reads as a result. */
+const RUNNING_STYLE: PointStyle = 'rectRot';
 
 /**
  * Marks the points where the server refused or dropped part of the load: an open ring, larger
@@ -91,7 +96,7 @@ function yAxis(metric: SeriesMetric, axis: string, log: boolean, theme: ChartThe
 
 /** One series per server (the reference's dimmer beside it): a line over the varied value, or
  *  one bar each when nothing varies. A server keeps its look on every chart of the page. */
-export function SeriesChart({ sweep, points, metric, testId, reference }: SeriesChartProps) {
+export function SeriesChart({ sweep, points, metric, testId, reference, running }: SeriesChartProps) {
   const { t } = useTranslation('bench');
   const theme = useChartTheme();
   const catalog = useServers();
@@ -107,7 +112,9 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
   );
   const styleOf = (server: string) => seriesStyle(styles.get(server) ?? 0);
   const all = [...lines, ...referenceLines];
-  const plotted = all.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0);
+  const runningFigure = running && metric !== 'calls_per_request' ? running[metric] : null;
+  const runningLabel = running ? t(running.phase === 'warmup' ? 'chart.series.runningWarmup' : 'chart.series.runningMeasure', { server: running.server }) : '';
+  const plotted = all.reduce((n, line) => n + line.values.filter((v) => v !== null).length, 0) + (runningFigure !== null ? 1 : 0);
   const marked = all.some((line) => line.unstable.some(Boolean));
   const partial = all.some((line) => line.refused.some(Boolean));
   const { format } = METRIC[metric];
@@ -136,10 +143,26 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
         errorBarWhiskerColor: withAlpha(style.colour, role === 'live' ? 0.9 : 0.45),
       };
     };
+    const now: LineDataset[] =
+      running && runningFigure !== null
+        ? [
+            {
+              id: 'running',
+              label: runningLabel,
+              data: [{ x: running.value, y: runningFigure }],
+              showLine: false,
+              pointStyle: RUNNING_STYLE,
+              legendPointStyle: RUNNING_STYLE,
+              pointRadius: 7,
+              borderColor: seriesStyle(styles.get(running.server) ?? 0).colour,
+              backgroundColor: withAlpha(seriesStyle(styles.get(running.server) ?? 0).colour, 0.3),
+            },
+          ]
+        : [];
     return {
-      datasets: [...lines.map((l) => dataset(l, 'live')), ...referenceLines.map((l) => dataset(l, 'reference'))],
+      datasets: [...lines.map((l) => dataset(l, 'live')), ...referenceLines.map((l) => dataset(l, 'reference')), ...now],
     };
-  }, [lines, referenceLines, reference, sweep.values, styles, t]);
+  }, [lines, referenceLines, reference, sweep.values, styles, t, running, runningFigure, runningLabel]);
 
   const unstableAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.unstable[dataIndex] ?? false;
   const refusedAt = (datasetIndex: number, dataIndex: number) => all[datasetIndex]?.refused[dataIndex] ?? false;
@@ -187,13 +210,27 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
       borderDash: role === 'reference' ? [2, 3] : [],
       borderWidth: 2,
     });
+    const now =
+      running && runningFigure !== null
+        ? [
+            {
+              id: 'running',
+              label: runningLabel,
+              data: lines.map((line) => ({ y: line.server === running.server ? runningFigure : null })),
+              backgroundColor: withAlpha(styleOf(running.server).colour, 0.25),
+              borderColor: styleOf(running.server).colour,
+              borderDash: [6, 3],
+              borderWidth: 2,
+            },
+          ]
+        : [];
     return {
       labels: lines.map((line) => line.server),
-      datasets: [bars(lines, 'live'), ...(reference ? [bars(referenceLines, 'reference')] : [])],
+      datasets: [bars(lines, 'live'), ...(reference ? [bars(referenceLines, 'reference')] : []), ...now],
     };
     // styleOf reads styles.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lines, referenceLines, reference, title, styles, theme, t]);
+  }, [lines, referenceLines, reference, title, styles, theme, t, running, runningFigure, runningLabel]);
 
   const barOptions = useMemo<ChartOptions<'barWithErrorBars'>>(
     () => ({
@@ -203,11 +240,13 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
         y: yAxis(metric, axis, log, theme),
       },
       plugins: {
-        legend: { display: reference != null },
+        legend: { display: reference != null || runningFigure !== null },
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y)}${rangeNote(
+              item.datasetIndex === (reference ? 2 : 1)
+                ? `${runningLabel}: ${format(item.parsed.y)}`
+                : `${reference ? `${item.dataset.label ?? ''}: ` : ''}${format(item.parsed.y)}${rangeNote(
                 (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.intervals[0],
               )}${unstableNote(
                 (item.datasetIndex === 0 ? lines : referenceLines)[item.dataIndex]?.unstable[0] ?? false,
@@ -217,7 +256,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference }: Series
       },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [metric, lines, referenceLines, reference, log, theme, t],
+    [metric, lines, referenceLines, reference, log, theme, t, runningFigure, runningLabel],
   );
 
   const varies = variesValue(sweep);
