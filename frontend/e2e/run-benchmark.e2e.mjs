@@ -78,12 +78,16 @@ async function checkLessonPage() {
   const checkYourself = page.getByRole('heading', { level: 2, name: 'Check yourself' });
   await checkYourself.scrollIntoViewIfNeeded();
 
-  // Speaker notes: absent for learners, shown in instructor mode.
+  // Speaker notes: absent for a learner on their own, and no switch for them either.
   const notes = lesson.getByTestId('speaker-notes');
-  assert.equal(await notes.count(), 0, 'speaker notes are hidden from learners');
   const toggle = page.getByRole('switch', { name: 'Instructor mode' });
-  await toggle.check();
-  await notes.waitFor({ timeout: 5_000 });
+  assert.equal(await notes.count(), 0, 'speaker notes are hidden from learners');
+  assert.equal(await toggle.count(), 0, 'a learner on their own sees no instructor switch');
+
+  // An instructor previewing the notes asks with ?instructor=1; the switch puts them away.
+  await page.goto(`${lessonUrl}?instructor=1`, { waitUntil: 'domcontentloaded' });
+  await notes.waitFor({ timeout: 15_000 });
+  assert.equal(await toggle.isChecked(), true, 'the switch follows ?instructor=1');
   await notes.locator('summary').click();
   await page.waitForFunction((el) => el.open, await notes.elementHandle(), { timeout: 5_000 });
   assert.match((await notes.textContent()) ?? '', /Speaker notes/);
@@ -91,13 +95,7 @@ async function checkLessonPage() {
   await page.screenshot({ path: join(ARTIFACTS, 'lesson-page.png'), fullPage: true });
   await toggle.uncheck();
   await notes.waitFor({ state: 'detached', timeout: 5_000 });
-
-  // …and from the URL: ?instructor=1 switches it on.
-  await page.goto(`${lessonUrl}?instructor=1`, { waitUntil: 'domcontentloaded' });
-  await notes.waitFor({ timeout: 15_000 });
-  assert.equal(await toggle.isChecked(), true, 'the toggle follows ?instructor=1');
-  await toggle.uncheck();
-  await notes.waitFor({ state: 'detached', timeout: 5_000 });
+  await toggle.waitFor({ state: 'detached', timeout: 5_000 });
 
   assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
 }

@@ -141,11 +141,11 @@ describe('LessonRoute for a student', () => {
 });
 
 describe('LessonRoute in solo mode', () => {
-  it('keeps progress in the browser and shows the instructor switch', async () => {
+  it('keeps progress in the browser and shows no instructor switch to a learner on their own', async () => {
     const { calls } = serveLesson(soloMe);
     renderLesson();
-    expect(await screen.findByRole('switch', { name: 'Instructor mode' })).toBeInTheDocument();
     const widget = await screen.findByRole('region', { name: /Experiment/ });
+    expect(screen.queryByRole('switch', { name: 'Instructor mode' })).not.toBeInTheDocument();
     expect(await within(widget).findByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
     expect(within(widget).queryByRole('button', { name: 'Present' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('checkbox', { name: 'I have read this lesson' }));

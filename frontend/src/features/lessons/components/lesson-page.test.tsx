@@ -136,28 +136,31 @@ describe('LessonPage', () => {
     expect(readProgress().read).toEqual({});
   });
 
-  it('hides speaker notes from learners and shows them in instructor mode, remembered', async () => {
+  it('shows a learner on their own no notes and no instructor switch', async () => {
     serveLesson();
-    const { unmount } = renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
-
+    renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
     await screen.findByRole('heading', { level: 1, name: 'The C10K problem' });
     expect(screen.getByText('Answer').closest('details')).toBeInTheDocument();
     expect(screen.queryByTestId('speaker-notes')).not.toBeInTheDocument();
     expect(screen.queryByText('Ask the room first.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Instructor mode' })).not.toBeInTheDocument();
+  });
 
-    const toggle = screen.getByRole('switch', { name: 'Instructor mode' });
-    expect(toggle).not.toBeChecked();
-    await userEvent.click(toggle);
-    expect(toggle).toBeChecked();
-    expect(screen.getByTestId('speaker-notes')).toHaveTextContent('Ask the room first.');
+  it('shows the notes once asked for with ?instructor=1, remembered, with a switch to put them away', async () => {
+    serveLesson();
+    const { unmount } = renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />, {
+      route: '/lessons/01-c10k-problem?instructor=1',
+    });
+    expect(await screen.findByTestId('speaker-notes')).toHaveTextContent('Ask the room first.');
     expect(readInstructorMode()).toBe(true);
 
-    // A reload keeps the mode.
+    // A reload keeps the mode; switched off, the switch goes with the notes.
     unmount();
     renderWithProviders(<LessonPage slug="01-c10k-problem" blocks={blocks} />);
     expect(await screen.findByTestId('speaker-notes')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('switch', { name: 'Instructor mode' }));
     expect(screen.queryByTestId('speaker-notes')).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Instructor mode' })).not.toBeInTheDocument();
     expect(window.localStorage.getItem(INSTRUCTOR_KEY)).toBe('{"version":1,"enabled":false}');
   });
 
@@ -183,17 +186,21 @@ describe('LessonPage', () => {
   });
 
   it('keeps widgets mounted when instructor mode or "read" changes', async () => {
+    window.localStorage.setItem(INSTRUCTOR_KEY, '{"version":1,"enabled":true}');
     serveLesson();
     const counted = await renderCountingMounts();
     expect(counted.mounts).toBe(1);
+    expect(screen.getByTestId('speaker-notes')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('switch', { name: 'Instructor mode' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'I have read this lesson' }));
-    expect(screen.getByTestId('speaker-notes')).toBeInTheDocument();
+    expect(screen.queryByTestId('speaker-notes')).not.toBeInTheDocument();
     expect(counted.mounts).toBe(1);
   });
 
   it('speaks Chinese around the lesson without mounting its widgets again', async () => {
+    // The notes on (as an instructor previewing them would have them): the switch shows too.
+    window.localStorage.setItem(INSTRUCTOR_KEY, '{"version":1,"enabled":true}');
     serveLesson();
     const counted = await renderCountingMounts();
     expect(screen.queryByTestId('lesson-untranslated')).not.toBeInTheDocument();

@@ -9,7 +9,7 @@ import type { LessonLink } from '@/lib/api-schemas';
 import { useGlossary, useLesson } from '../api/lessons';
 import { useInstructorMode } from '../lib/instructor-mode';
 import { useProgress, useReportCurrentLesson } from '../lib/progress';
-import { maySeeSpeakerNotes, progressStoreFor, type ReaderProp } from '../lib/reader';
+import { maySeeSpeakerNotes, progressStoreFor, showsInstructorSwitch, type ReaderProp } from '../lib/reader';
 
 import { InstructorToggle } from './instructor-toggle';
 import { LessonExercises } from './lesson-exercises';
@@ -71,7 +71,9 @@ export function LessonPage({ slug, blocks, reader, classQuestion = null }: Lesso
             <> · {t('meta.minutes', { minutes: data.minutes })}</>
             {read ? <span className="badge badge--ok">{t('meta.read')}</span> : null}
           </p>
-          {notesAllowed ? <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} /> : null}
+          {showsInstructorSwitch(reader, instructor.enabled) ? (
+            <InstructorToggle enabled={instructor.enabled} onChange={instructor.setEnabled} />
+          ) : null}
         </div>
         <h1 lang={data.language === language ? undefined : data.language}>{data.title}</h1>
         {data.summary ? <p className="lesson__summary">{data.summary}</p> : null}

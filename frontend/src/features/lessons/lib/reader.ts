@@ -37,3 +37,14 @@ export function maySeeSpeakerNotes(reader: ReaderProp): boolean {
   if (reader === null) return false;
   return reader.mode === 'solo' || reader.person?.kind === 'instructor';
 }
+
+/**
+ * Whether the lesson shows the switch for the speaker notes: to a class's instructor always; in
+ * solo mode only while the notes are on (asked for with `?instructor=1`), so they can be put
+ * away again. A learner on their own never meets a control that is not theirs.
+ */
+export function showsInstructorSwitch(reader: ReaderProp, notesOn: boolean): boolean {
+  if (!maySeeSpeakerNotes(reader)) return false;
+  const teaching = reader?.mode === 'classroom' && reader.person?.kind === 'instructor';
+  return teaching || notesOn;
+}
