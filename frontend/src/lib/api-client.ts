@@ -100,6 +100,11 @@ export async function apiRequest<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** Whether the API answered 404: what was asked for is not there (a wrong link, not a fault). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 /** react-query retry policy: retry a flaky network or 5xx once, never a 4xx answer. */
 export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status !== null && error.status >= 400 && error.status < 500) return false;

@@ -220,10 +220,15 @@ describe('LessonPage', () => {
     expect(counted.mounts).toBe(1);
   });
 
-  it('shows an error for a missing lesson', async () => {
-    mockFetch({});
+  it('says a missing lesson is not there, in words and in the tab title', async () => {
+    document.title = 'Lesson 3 · C10K Lab';
+    mockFetch({ 'GET /api/lessons/99-nope': reply(404, problem('no-lesson', { slug: '99-nope' })) });
     renderWithProviders(<LessonPage slug="99-nope" blocks={blocks} />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('This lesson could not be loaded.');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Lesson not found');
+    expect(alert).toHaveTextContent('There is no lesson “99-nope”.');
+    expect(alert).not.toHaveTextContent('GET /api/lessons');
+    expect(document.title).toBe('Lesson not found · C10K Lab');
   });
 });
 

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Loading } from '@/components/loading';
 import { useLanguage } from '@/hooks/use-language';
 import { usePageTitle } from '@/hooks/use-page-title';
+import { isNotFound } from '@/lib/api-client';
 import type { LessonLink } from '@/lib/api-schemas';
 
 import { useGlossary, useLesson } from '../api/lessons';
@@ -53,10 +54,12 @@ export function LessonPage({ slug, blocks, reader, classQuestion = null }: Lesso
   const notesAllowed = maySeeSpeakerNotes(reader);
   const language = useLanguage();
 
-  usePageTitle(lesson.data?.title);
+  // A lesson that is not there is said so, in the tab's title too (not the last page's).
+  const failed = lesson.isError ? t(isNotFound(lesson.error) ? 'page.notFound' : 'page.loadFailed') : null;
+  usePageTitle(failed ?? lesson.data?.title);
 
   if (lesson.isPending) return <Loading label={t('page.loading')} />;
-  if (lesson.isError) return <PageLoadFailure title={t('page.loadFailed')} error={lesson.error} />;
+  if (lesson.isError) return <PageLoadFailure title={failed ?? ''} error={lesson.error} />;
 
   const data = lesson.data;
   const read = isRead(data.slug);
