@@ -11,6 +11,7 @@ import {
   UNSTABLE_POINT,
   timeAxis,
   unstableCaption,
+  variedAxis,
   withAlpha,
 } from './chart';
 import { i18next } from './i18n';
@@ -96,5 +97,26 @@ describe('chart styles', () => {
     root.style.setProperty('--color-grid', '#333333');
     expect(readChartTheme(root).grid).toBe('#333333');
     root.remove();
+  });
+});
+
+describe('variedAxis', () => {
+  const theme = { text: '#111', grid: '#eee' } as Parameters<typeof variedAxis>[3];
+
+  it('ticks a log axis at the values measured, dropping any that would overlap', () => {
+    const axis = variedAxis([10, 100, 1000, 10000], true, 'connections', theme);
+    expect(axis.type).toBe('logarithmic');
+    const scale = { ticks: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20].map((value) => ({ value })) };
+    expect(axis.afterBuildTicks).toBeDefined();
+    axis.afterBuildTicks?.(scale);
+    expect(scale.ticks).toEqual([{ value: 10 }, { value: 100 }, { value: 1000 }, { value: 10000 }]);
+    expect(axis.ticks.autoSkip).toBe(true);
+    expect(axis.ticks.callback(10000)).toBe('10,000');
+  });
+
+  it('leaves a linear axis to Chart.js', () => {
+    const axis = variedAxis([1, 2, 3], false, 'payload', theme);
+    expect(axis.type).toBe('linear');
+    expect(axis.afterBuildTicks).toBeUndefined();
   });
 });

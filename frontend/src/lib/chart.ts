@@ -19,13 +19,15 @@ import {
   ScatterController,
   Tooltip,
   type ChartOptions,
+  type ChartType,
+  type Plugin,
   type PointStyle,
 } from 'chart.js';
 import { BarWithErrorBar, BarWithErrorBarsController, LineWithErrorBarsController, PointWithErrorBar } from 'chartjs-chart-error-bars';
 
-import { en } from '@/locales/en';
+import common from '@/locales/en/common.json';
 
-import { formatLatencyTickUs } from './format';
+import { formatInt, formatLatencyTickUs } from './format';
 import { i18next } from './i18n';
 
 ChartJS.register(
@@ -179,7 +181,7 @@ export function unstableCaption(): string {
 }
 
 /** The caption in English alone: for code not yet calling unstableCaption(). */
-export const UNSTABLE_CAPTION: string = en.common.chart.unstable;
+export const UNSTABLE_CAPTION: string = common.chart.unstable;
 
 /** Per-point options that mark the `unstable` points of a dataset drawn as `base`. */
 export function pointMarks(unstable: boolean[], base: { pointStyle: PointStyle; radius: number }) {
@@ -190,6 +192,44 @@ export function pointMarks(unstable: boolean[], base: { pointStyle: PointStyle; 
     pointBorderWidth: unstable.map((u) => (u ? UNSTABLE_POINT.borderWidth : 1)),
   };
 }
+
+declare module 'chart.js' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the type parameter is Chart.js's
+  interface PluginOptionsByType<TType extends ChartType> {
+    /** barValuesPlugin's: how each bar's figure is written above it, in which colour. */
+    barValues?: { format: (value: number) => string; color: string };
+  }
+}
+
+/**
+ * Writes each bar's figure above it (where `plugins.barValues` is set): beside a bar of 2.5, one
+ * of 0.04 is a sliver at the axis, and only its number says what it is.
+ */
+export const barValuesPlugin: Plugin<'bar' | 'barWithErrorBars'> = {
+  id: 'barValues',
+  afterDatasetsDraw(chart) {
+    const { format, color } = chart.options.plugins?.barValues ?? {};
+    if (!format || !color) return;
+    const { ctx } = chart;
+    ctx.save();
+    ctx.fillStyle = color;
+    ctx.font = `600 12px ${ChartJS.defaults.font.family ?? 'sans-serif'}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    chart.data.datasets.forEach((dataset, i) => {
+      const meta = chart.getDatasetMeta(i);
+      if (meta.hidden) return;
+      meta.data.forEach((bar, j) => {
+        const datum = dataset.data[j] as { y?: number | null } | number | null | undefined;
+        const value = typeof datum === 'number' ? datum : datum?.y;
+        if (value == null) return;
+        const { x, y } = bar.getProps(['x', 'y'], true) as { x: number; y: number };
+        ctx.fillText(format(value), x, y - 3);
+      });
+    });
+    ctx.restore();
+  },
+};
 
 /** A dataset may name the point shape its legend entry shows (`legendPointStyle`): Chart.js
  *  would show its first point's, which may be an unstable ×. */
@@ -269,6 +309,27 @@ export function latencyAxis({ log, usPerUnit, title, theme }: LatencyAxisOptions
       color: theme.text,
       callback: (value: number | string) => (log ? logTickLabel(Number(value), format) : format(Number(value))),
     },
+  } as const;
+}
+
+/**
+ * The x axis of a series over a varied value (connections, payload…). On a log scale Chart.js
+ * ticks every 1…9 × 10ⁿ and their labels run into each other; ticked at the values measured
+ * instead, with any that would still overlap dropped (autoSkip), it says what was run.
+ */
+export function variedAxis(values: readonly number[], log: boolean, text: string, theme: ChartTheme) {
+  return {
+    type: log ? 'logarithmic' : 'linear',
+    title: { display: true, text, color: theme.text },
+    grid: { color: theme.grid },
+    ...(log
+      ? {
+          afterBuildTicks: (axis: { ticks: { value: number }[] }) => {
+            axis.ticks = values.map((value) => ({ value }));
+          },
+        }
+      : {}),
+    ticks: { color: theme.text, autoSkip: true, autoSkipPadding: 8, maxRotation: 0, callback: (value: number | string) => formatInt(Number(value)) },
   } as const;
 }
 

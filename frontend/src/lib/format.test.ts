@@ -1,5 +1,6 @@
 import {
   formatBytes,
+  formatCalls,
   formatCount,
   formatLatencyTickUs,
   formatLatencyUs,
@@ -55,5 +56,14 @@ describe('format', () => {
     expect(formatLatencyTickUs(1500)).toBe('1.5 ms');
     expect(formatLatencyTickUs(2_000_000)).toBe('2 s');
     expect(formatLatencyTickUs(0.5)).toBe('0.5 µs');
+  });
+});
+
+describe('formatCalls', () => {
+  it('keeps two decimals, and two significant digits below 0.1', () => {
+    expect(formatCalls(2.0234)).toBe('2.02');
+    expect(formatCalls(0.04)).toBe('0.04');
+    expect(formatCalls(0.0043)).toBe('0.0043');
+    expect(formatCalls(0)).toBe('0.00');
   });
 });

@@ -1,6 +1,6 @@
 /** Number formatting shared by tables, labels and chart ticks. Numbers keep one format ("16,000")
  *  in every language; the units are symbols (µs, MiB) but for the counted things (`formatCount`). */
-import { en } from '@/locales/en';
+import common from '@/locales/en/common.json';
 
 import { i18next } from './i18n';
 
@@ -19,10 +19,10 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 }
 
 /** The things the interface counts, each with its forms in `common:units` ("1 thread", "2 个线程"). */
-export type CountUnit = PluralBase<keyof typeof en.common.units>;
+export type CountUnit = PluralBase<keyof typeof common.units>;
 type PluralBase<Key> = Key extends `${infer Base}_${'one' | 'other'}` ? Base : never;
 
-const COUNT_UNITS: ReadonlySet<string> = new Set(Object.keys(en.common.units).map((key) => key.replace(/_(one|other)$/, '')));
+const COUNT_UNITS: ReadonlySet<string> = new Set(Object.keys(common.units).map((key) => key.replace(/_(one|other)$/, '')));
 
 function isCountUnit(word: string): word is CountUnit {
   return COUNT_UNITS.has(word);
@@ -77,6 +77,13 @@ export function bytesToMiB(bytes: number): number {
 
 export function formatMiB(bytes: number): string {
   return `${oneDecimal.format(bytesToMiB(bytes))} MiB`;
+}
+
+/** System calls per request: two decimals ("2.02"), and below 0.1 two significant digits, so
+ *  io_uring's 0.04 reads as 0.04 and a 0.004 is not rounded to nothing. */
+export function formatCalls(value: number): string {
+  if (value === 0 || Math.abs(value) >= 0.1) return value.toFixed(2);
+  return String(Number(value.toPrecision(2)));
 }
 
 export function formatPercent(value: number): string {

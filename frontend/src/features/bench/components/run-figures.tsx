@@ -39,17 +39,19 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
   const hasData = state.progress.length > 0 || state.stats.length > 0;
   // A run that ended before sending any data shows no charts.
   const showCharts = state.phase !== 'idle' && (busy || hasData);
+  // On the charts the reference is named in a word, its date left to the table under them: a
+  // legend entry longer than a phone's chart is clipped at both ends.
   const under = useMemo<ReferenceRun | null>(
     () =>
       reference
         ? {
-            label: reference.label,
+            label: t('chart.referenceShort'),
             progress: reference.state.progress,
             stats: reference.state.stats,
             result: reference.state.result,
           }
         : null,
-    [reference],
+    [reference, t],
   );
   const xMax = useMemo(
     () =>
@@ -59,7 +61,7 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
   const warmups = useMemo(() => warmupBands(state.progress, warmupS), [state.progress, warmupS]);
   const columns: ResultColumn[] = [
     ...(state.result ? [{ label: under ? t('chart.live') : null, result: state.result }] : []),
-    ...(under?.result ? [{ label: under.label, result: under.result, reference: true }] : []),
+    ...(reference && under?.result ? [{ label: reference.label, result: under.result, reference: true }] : []),
   ];
   // The export names the run's column by its server id, the reference's by its label: the
   // fallbacks are column names for programs, not words for people.

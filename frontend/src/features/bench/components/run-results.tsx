@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 
 import type { Aggregate, Client, DoneEvent, Summary, Syscalls } from '@/lib/api-schemas';
-import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { formatCalls, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 import { pairSpread } from '@/lib/verdict';
 
 import { stabilityFigures } from '../lib/stability';
@@ -99,7 +99,7 @@ function openLoop(openLoop: NonNullable<Summary['open_loop']>, t: T): Cell {
 
 /** One call's share per request, with how many of them failed where that was counted. */
 function callShare(row: Syscalls['rows'][number], t: T): string {
-  const share = `${row.syscall} ${row.per_request.toFixed(2)}`;
+  const share = `${row.syscall} ${formatCalls(row.per_request)}`;
   return row.errors ? t('results.syscallFailed', { share, percent: Math.round((100 * row.errors) / row.calls) }) : share;
 }
 
@@ -111,7 +111,7 @@ function syscalls(syscalls: Syscalls, t: T): Cell {
   const requests = syscalls.requests ?? 0;
   return {
     content: t('results.syscalls', {
-      perRequest: syscalls.calls_per_request.toFixed(2),
+      perRequest: formatCalls(syscalls.calls_per_request),
       count: requests,
       requests: formatInt(requests),
       calls: syscalls.rows

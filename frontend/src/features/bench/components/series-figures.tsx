@@ -36,6 +36,9 @@ export function SeriesFigures({ sweep, points, table, reference, running }: Seri
   const exports = useMemo(() => seriesTables(sweep, points, t), [sweep, points, t]);
   // Files are named after the series (its id) or, for a recorded reference, its servers.
   const stem = table?.id ?? sweep.servers.join('-');
+  // On the charts the reference is named in a word (its date is in the table): a legend entry
+  // longer than a phone's chart is clipped at both ends.
+  const charted = useMemo(() => (reference ? { ...reference, label: t('chart.referenceShort') } : reference), [reference, t]);
   return (
     <>
       <div className="experiment__charts">
@@ -46,7 +49,7 @@ export function SeriesFigures({ sweep, points, table, reference, running }: Seri
               points={points}
               metric={metric}
               testId={CHARTS[metric].testId}
-              reference={reference}
+              reference={charted}
               running={metric === 'calls_per_request' ? null : running}
             />
           </ErrorBoundary>

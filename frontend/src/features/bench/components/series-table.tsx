@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 
 import type { SweepPoint } from '@/lib/api-schemas';
-import { formatBytes, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
+import { formatBytes, formatCalls, formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 import { runSpread } from '@/lib/verdict';
 
 import { pointNote } from '../lib/series';
@@ -71,11 +71,7 @@ function idleNote(p: SweepPoint, t: TFunction<'bench'>): string {
 }
 
 function note(p: SweepPoint, t: TFunction<'bench'>): string {
-  return [
-    pointNote(p, t),
-    idleNote(p, t),
-    p.calls_per_request != null ? t('seriesTable.syscallsPerRequest', { calls: p.calls_per_request.toFixed(2) }) : '',
-  ]
+  return [pointNote(p, t), idleNote(p, t)]
     .filter(Boolean)
     .join(t('list.clauses'));
 }
@@ -85,6 +81,9 @@ export function SeriesTable({ points, vary, memoryPerConnection, reference }: Se
   const { t } = useTranslation('bench');
   const slopes = Object.entries(memoryPerConnection).filter(([, v]) => v !== null) as [string, number][];
   const rows = tableRows(points, reference?.points);
+  // A series that counted system calls shows them in a column of their own: the figure the
+  // lesson is about, never behind a flagged point's note.
+  const counted = rows.some(({ point }) => point.calls_per_request != null);
   return (
     <div className="series-table">
       <table className="run-results" data-testid="series-table">
@@ -101,6 +100,7 @@ export function SeriesTable({ points, vary, memoryPerConnection, reference }: Se
             <th scope="col">{t('seriesTable.columns.rss')}</th>
             <th scope="col">{t('seriesTable.columns.threads')}</th>
             <th scope="col">{t('seriesTable.columns.contextSwitches')}</th>
+            {counted ? <th scope="col">{t('seriesTable.columns.calls')}</th> : null}
             <th scope="col">{t('seriesTable.columns.note')}</th>
           </tr>
         </thead>
@@ -128,6 +128,7 @@ export function SeriesTable({ points, vary, memoryPerConnection, reference }: Se
                   ? `${formatInt(p.voluntary_ctxt_switches_per_s)} + ${formatInt(p.nonvoluntary_ctxt_switches_per_s ?? 0)}`
                   : dash}
               </td>
+              {counted ? <td data-testid="calls-per-request">{p.calls_per_request != null ? formatCalls(p.calls_per_request) : dash}</td> : null}
               <td
                 className={
                   [

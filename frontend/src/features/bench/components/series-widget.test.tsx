@@ -153,12 +153,17 @@ describe('SeriesWidget', () => {
     const es = FakeEventSource.latest();
     act(() => {
       es.emit('point', point('c-poll', 100, 13000, { calls_per_request: 2.02 }), 1);
+      // Flagged unstable: its calls per request still show, in a column of their own.
+      es.emit('point', point('c-epoll', 100, 14000, { calls_per_request: 0.04, stable: false, unstable_reason: 'other processes used 38% of CPU 0 while it was measured, and more words to clamp the note' }), 2);
     });
     await waitFor(() => {
-      expect(plotted('series-syscalls-chart')).toBe('1');
+      expect(plotted('series-syscalls-chart')).toBe('2');
     });
+    expect(screen.getAllByTestId('calls-per-request').map((c) => c.textContent)).toEqual(['2.02', '0.04']);
+    const table = screen.getByTestId('series-table');
+    expect(within(table).getByRole('columnheader', { name: 'system calls per request' })).toBeInTheDocument();
     // Counted by perf's tracepoints, not strace: the throughput is a speed figure too.
-    expect(plotted('series-qps-chart')).toBe('1');
+    expect(plotted('series-qps-chart')).toBe('2');
     expect(screen.queryByTestId('series-p99-chart')).not.toBeInTheDocument();
   });
 

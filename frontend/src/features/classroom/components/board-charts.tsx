@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { ChartFrame } from '@/components/chart-frame';
 import { LineCanvas } from '@/components/line-canvas';
 import { useChartTheme } from '@/hooks/use-chart-theme';
-import { latencyAxis, palette, REFERENCE_DASH, seriesStyle, valueAxis, type ChartTheme } from '@/lib/chart';
-import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+import { latencyAxis, palette, REFERENCE_DASH, seriesStyle, valueAxis, variedAxis, type ChartTheme } from '@/lib/chart';
+import { formatLatencyUs, formatQps } from '@/lib/format';
 
 import {
   plottedBars,
@@ -165,12 +165,7 @@ function LinesChart({ series, metric, vary }: { series: BoardSeries; metric: Boa
     () => ({
       animation: false,
       scales: {
-        x: {
-          type: wantsLogAxis(series.values) ? 'logarithmic' : 'linear',
-          title: { display: true, text: vary.replaceAll('_', ' '), color: theme.text },
-          grid: { color: theme.grid },
-          ticks: { color: theme.text, callback: (value) => formatInt(Number(value)) },
-        },
+        x: variedAxis(series.values, wantsLogAxis(series.values), vary.replaceAll('_', ' '), theme),
         y: yAxis(metric, text, theme),
       },
       plugins: {

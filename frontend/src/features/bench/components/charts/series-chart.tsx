@@ -1,4 +1,4 @@
-import type { ChartData, ChartDataset, ChartOptions, PointStyle } from 'chart.js';
+import type { Chart as ChartJS, ChartData, ChartDataset, ChartOptions, LegendItem, PointStyle } from 'chart.js';
 import { useMemo, useState } from 'react';
 import { Chart } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useChartTheme } from '@/hooks/use-chart-theme';
 import { useServers } from '@/hooks/use-servers';
 import type { SweepPoint } from '@/lib/api-schemas';
 import {
+  barValuesPlugin,
   latencyAxis,
   legendShowsSeriesStyle,
   lineLook,
@@ -15,10 +16,11 @@ import {
   seriesStyle,
   unstableCaption,
   valueAxis,
+  variedAxis,
   withAlpha,
   type ChartTheme,
 } from '@/lib/chart';
-import { formatInt, formatLatencyUs, formatQps } from '@/lib/format';
+import { formatCalls, formatLatencyUs, formatQps } from '@/lib/format';
 
 import type { SweepRequest } from '../../lib/experiment-block';
 import { serverStyleIndexes, seriesLines, variesValue, wantsLogAxis, type RunningMark, type SeriesLine, type SeriesMetric } from '../../lib/series';
@@ -30,7 +32,7 @@ import { LogScaleToggle } from './log-scale-toggle';
 const METRIC = {
   qps: { title: 'chart.qps.title', axis: 'chart.requestsPerSecond', format: formatQps },
   p99_us: { title: 'chart.p99Latency', axis: 'chart.p99Latency', format: formatLatencyUs },
-  calls_per_request: { title: 'chart.series.callsTitle', axis: 'chart.series.callsAxis', format: (v: number) => v.toFixed(2) },
+  calls_per_request: { title: 'chart.series.callsTitle', axis: 'chart.series.callsAxis', format: formatCalls },
 } as const satisfies Record<SeriesMetric, { title: string; axis: string; format: (v: number) => string }>;
 
 /** The recorded reference of a series, drawn dimmer under the learner's. */
@@ -53,6 +55,7 @@ interface SeriesChartProps {
 const HOLLOW = 'rgba(0, 0, 0, 0)';
 /** The segments into and out of a point where the server refused part of the load. */
 const REFUSED_DASH = [3, 4];
+const BAR_PLUGINS = [barValuesPlugin];
 /** The running point's mark: a shape no finished point has, so it never reads as a result. */
 const RUNNING_STYLE: PointStyle = 'rectRot';
 
@@ -72,6 +75,25 @@ function refusedMarks(line: SeriesLine, colour: string) {
         line.refused[ctx.p0DataIndex] || line.refused[ctx.p1DataIndex] ? REFUSED_DASH : undefined,
     },
   };
+}
+
+/** The bar chart's legend: "your run" solid, the reference faint and dashed, the running point
+ *  dashed; in the text colour, as every server has a colour of its own. */
+function roleLegend(chart: ChartJS, theme: ChartTheme): LegendItem[] {
+  return chart.data.datasets.map((dataset, i) => {
+    const role = (dataset as { id?: string }).id;
+    const faint = role === 'reference';
+    return {
+      text: dataset.label ?? '',
+      datasetIndex: i,
+      fillStyle: faint ? withAlpha(theme.text, 0.25) : role === 'running' ? withAlpha(theme.text, 0.15) : theme.text,
+      strokeStyle: theme.text,
+      lineDash: role === 'live' ? [] : [3, 3],
+      lineWidth: 1.5,
+      fontColor: theme.text,
+      hidden: !chart.isDatasetVisible(i),
+    };
+  });
 }
 
 /** A point of a line: its figure and, where it has one, its interval as whiskers. */
@@ -171,12 +193,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference, running 
     () => ({
       animation: false,
       scales: {
-        x: {
-          type: wantsLogAxis(sweep.values) ? 'logarithmic' : 'linear',
-          title: { display: true, text: variedName(sweep.vary, t), color: theme.text },
-          grid: { color: theme.grid },
-          ticks: { color: theme.text, callback: (value) => formatInt(Number(value)) },
-        },
+        x: variedAxis(sweep.values, wantsLogAxis(sweep.values), variedName(sweep.vary, t), theme),
         y: yAxis(metric, axis, log, theme),
       },
       plugins: {
@@ -209,6 +226,8 @@ export function SeriesChart({ sweep, points, metric, testId, reference, running 
       borderColor: from.map((line) => styleOf(line.server).colour),
       borderDash: role === 'reference' ? [2, 3] : [],
       borderWidth: 2,
+      // A figure far below the others (io_uring's 0.04 calls beside poll's 2.5) still shows.
+      minBarLength: 3,
     });
     const now =
       running && runningFigure !== null
@@ -240,7 +259,14 @@ export function SeriesChart({ sweep, points, metric, testId, reference, running 
         y: yAxis(metric, axis, log, theme),
       },
       plugins: {
-        legend: { display: reference != null || runningFigure !== null },
+        legend: {
+          display: reference != null || runningFigure !== null,
+          // Each entry in the look of its role, not of its first bar: a hollow bar means
+          // unstable, so "your run" must not be drawn hollow because its first bar was.
+          labels: { generateLabels: (chart: ChartJS) => roleLegend(chart, theme) },
+        },
+        // Calls per request differ by 50× between models: their numbers say what a sliver cannot.
+        ...(metric === 'calls_per_request' ? { barValues: { format, color: theme.text } } : {}),
         tooltip: {
           callbacks: {
             label: (item) =>
@@ -279,7 +305,7 @@ export function SeriesChart({ sweep, points, metric, testId, reference, running 
       {varies ? (
         <Chart type="lineWithErrorBars" data={lineData} options={lineOptions} datasetIdKey="id" aria-label={t('chart.series.byField', { title, field: variedName(sweep.vary, t) })} role="img" />
       ) : (
-        <Chart type="barWithErrorBars" data={barData} options={barOptions} datasetIdKey="id" aria-label={t('chart.series.byServer', { title })} role="img" />
+        <Chart type="barWithErrorBars" data={barData} options={barOptions} plugins={BAR_PLUGINS} datasetIdKey="id" aria-label={t('chart.series.byServer', { title })} role="img" />
       )}
     </ChartFrame>
   );
