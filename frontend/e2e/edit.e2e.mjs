@@ -52,6 +52,38 @@ async function activeLineText() {
   return ((await page.locator('.cm-editor .cm-activeLine').first().textContent()) ?? '').trimEnd();
 }
 
+/** The edit page's saved edits: the fixed one (newest) compiled and checked, the broken one
+ *  did not compile, each said in words and told apart by its badge. */
+async function savedEditsHaveStatuses() {
+  await page.goto(`${BASE_URL}/#/edit/c-epoll`, { waitUntil: 'domcontentloaded' });
+  const items = page.getByTestId('variant-list').getByTestId('variant-item');
+  await items.nth(1).waitFor({ timeout: 15_000 });
+  assert.deepEqual(await items.evaluateAll((els) => els.slice(0, 2).map((el) => el.dataset.state)), ['checked', 'buildFailed']);
+  assert.match((await items.nth(0).textContent()) ?? '', /^edit of c-epollStatus: compiled and checked · saved /);
+  assert.match((await items.nth(1).textContent()) ?? '', /did not compile/);
+}
+
+/** History names the benchmark's edit in words (English, then Chinese), and its "Open in lab"
+ *  opens a lab that can run it: the edit ticked by name, Run enabled. */
+async function historyNamesTheEditAndOpensItInALab() {
+  const named = /^c-epoll vs your edit of c-epoll \(saved \d\d:\d\d\), 20 connections$/;
+  await page.goto(`${BASE_URL}/#/history`, { waitUntil: 'domcontentloaded' });
+  const row = page.getByTestId('history-entry').filter({ has: page.getByRole('link', { name: named }) });
+  await row.waitFor({ timeout: 15_000 });
+  await page.evaluate(() => localStorage.setItem('c10klab.language', 'zh'));
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await page.getByRole('link', { name: /^c-epoll 对比 你修改的 c-epoll（保存于 \d\d:\d\d），20 个连接$/ }).waitFor({ timeout: 15_000 });
+  await page.evaluate(() => localStorage.setItem('c10klab.language', 'en'));
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await row.getByRole('link', { name: 'Open in lab' }).click();
+  const edit = page.getByTestId('lab-servers').getByRole('checkbox', { name: /^your edit of c-epoll \(saved \d\d:\d\d\) variant:/ });
+  await edit.waitFor({ timeout: 15_000 });
+  assert.ok(await edit.isChecked(), 'the edit is among the servers');
+  const run = page.getByTestId('run-button');
+  await page.waitForFunction((el) => !el.disabled, await run.elementHandle(), { timeout: 10_000 });
+  assert.match((await page.getByTestId('lab-plan').textContent()) ?? '', /^2 runs/);
+}
+
 test('edit c-epoll: a compile error on its line, fixed, checked and benchmarked against the original', { timeout: 3 * RUN_TIMEOUT_MS + 60_000 }, async () => {
   await withFailureScreenshot(page, 'edit', async () => {
     const line = await statementLine();
@@ -133,6 +165,9 @@ test('edit c-epoll: a compile error on its line, fixed, checked and benchmarked 
     const verdict = (await page.getByTestId('comparison-verdict').textContent()) ?? '';
     assert.match(verdict, /^c-epoll \(your edit\) against c-epoll \(original\): .*95 % intervals over \d rounds?/, verdict);
     await page.screenshot({ path: join(ARTIFACTS, 'edit-comparison.png'), fullPage: true });
+
+    await savedEditsHaveStatuses();
+    await historyNamesTheEditAndOpensItInALab();
 
     assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
   });

@@ -158,7 +158,7 @@ test('every lesson renders every widget without a console error, in each languag
   );
 });
 
-test('in Chinese, a term in a lesson links to its Chinese glossary entry', { timeout: 120_000 }, async () => {
+test('in Chinese, a term in a lesson previews its Chinese glossary entry in place, and links to it, marked', { timeout: 120_000 }, async () => {
   const glossary = await api('/glossary?lang=zh');
   assert.equal(glossary.language, 'zh', 'the glossary has its Chinese text');
   const term = glossary.terms.find((heading) => heading.startsWith('就绪队列'));
@@ -171,10 +171,21 @@ test('in Chinese, a term in a lesson links to its Chinese glossary entry', { tim
     // The Chinese prose has no spaces around the term, and is linked all the same.
     const link = page.getByTestId('lesson').locator('a.glossary-link', { hasText: /^就绪队列$/ }).first();
     await link.waitFor({ timeout: RENDER_TIMEOUT_MS });
+    // Resting the pointer on it shows the entry beside the lesson: no need to leave it.
+    await link.hover();
+    const preview = page.getByRole('tooltip');
+    await preview.waitFor({ timeout: 5_000 });
+    const said = (await preview.textContent()) ?? '';
+    assert.ok(said.startsWith(term), `the preview names the term: ${said}`);
+    assert.match(said, /在术语表中打开/);
+    assert.equal(await link.getAttribute('aria-describedby'), await preview.getAttribute('id'));
     await link.click();
     const entry = page.getByRole('heading', { level: 3, name: term, exact: true });
     await entry.waitFor({ timeout: RENDER_TIMEOUT_MS });
     assert.equal(await entry.getAttribute('id'), '就绪队列-ready-list');
+    // The entry the link led to is marked, and it alone.
+    await page.waitForFunction((heading) => heading.hasAttribute('data-hash-target'), await entry.elementHandle(), { timeout: 5_000 });
+    assert.equal(await page.locator('[data-hash-target]').count(), 1, 'one entry is marked');
     // Scrolled to it: at the top of the window (a sub-pixel above it counts).
     await page.waitForFunction((heading) => {
       const box = heading.getBoundingClientRect();
@@ -185,5 +196,58 @@ test('in Chinese, a term in a lesson links to its Chinese glossary entry', { tim
     throw error;
   } finally {
     await context.close();
+  }
+});
+
+test('on a phone, a first tap on a term shows its entry and a second goes to it', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${BASE_URL}/#/lessons/05-epoll`, { waitUntil: 'domcontentloaded' });
+    const link = page.getByTestId('lesson').locator('a.glossary-link').first();
+    await link.waitFor({ timeout: RENDER_TIMEOUT_MS });
+    const term = ((await link.textContent()) ?? '').trim();
+    await link.tap();
+    const preview = page.getByRole('tooltip');
+    await preview.waitFor({ timeout: 5_000 });
+    assert.ok(page.url().includes('/lessons/05-epoll'), `the first tap stays in the lesson (${page.url()})`);
+    // Within the phone's width.
+    const box = await preview.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `the preview fits the screen: ${JSON.stringify(box)}`);
+    assert.match((await preview.textContent()) ?? '', /Open in the glossary/);
+    await link.tap();
+    await page.waitForURL(/#\/glossary#/, { timeout: 5_000 });
+    await page.locator('[data-hash-target]').first().waitFor({ timeout: RENDER_TIMEOUT_MS });
+    assert.equal(await page.locator('[data-hash-target]').count(), 1, `the entry of "${term}" is marked`);
+  } catch (error) {
+    await page.screenshot({ path: join(ARTIFACTS, 'glossary-tap-failure.png'), fullPage: true }).catch(() => undefined);
+    throw error;
+  } finally {
+    await context.close();
+  }
+});
+
+test('pages that are not there say so, in the tab title too, in each language', { timeout: 60_000 }, async () => {
+  for (const language of LANGUAGES) {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [LANGUAGE_STORAGE_KEY, language]);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${BASE_URL}/#/lessons/05-epoll`, { waitUntil: 'domcontentloaded' });
+      await page.getByTestId('lesson').waitFor({ timeout: RENDER_TIMEOUT_MS });
+      // From a lesson to one that is not there: its own title, not the last page's.
+      await page.goto(`${BASE_URL}/#/lessons/99-no-such-lesson`);
+      const missing = say(language, 'lessons', 'Lesson not found');
+      await page.getByRole('heading', { name: missing }).waitFor({ timeout: RENDER_TIMEOUT_MS });
+      assert.ok((await page.title()).startsWith(missing), `the tab says "${missing}": ${await page.title()}`);
+      const alert = (await page.getByRole('alert').textContent()) ?? '';
+      assert.ok(alert.includes('99-no-such-lesson') && !alert.includes('GET /api'), `worded for a reader: ${alert}`);
+      await page.goto(`${BASE_URL}/#/no/such/page`);
+      const notFound = say(language, 'common', 'Page not found');
+      await page.getByRole('heading', { name: notFound }).waitFor({ timeout: RENDER_TIMEOUT_MS });
+      assert.ok((await page.title()).startsWith(notFound), `the tab says "${notFound}": ${await page.title()}`);
+    } finally {
+      await context.close();
+    }
   }
 });

@@ -23,6 +23,33 @@ let page;
 let consoleErrors;
 watchedBrowserPerFile((opened) => ({ browser, page, consoleErrors } = opened));
 
+/** History names both checks by their exercise and verdict (English, then Chinese), and the
+ *  passed answer's "Open in lab" opens a lab that runs that answer: named, ticked, Run enabled. */
+async function historyNamesBothChecksAndOpensTheAnswerInALab(starterId, solvedId) {
+  const rows = page.getByTestId('history-entry');
+  const named = (outcome) => rows.filter({ has: page.getByRole('link', { name: `exercise: ${TITLE} — ${outcome}`, exact: false }) });
+  await page.goto(`${BASE_URL}/#/history`, { waitUntil: 'domcontentloaded' });
+  const failed = named('failed: ');
+  const passed = named('passed');
+  await passed.waitFor({ timeout: 15_000 });
+  assert.equal(await failed.count(), 1, 'the starter\'s check is named as a failed answer');
+  assert.equal(((await passed.getByTestId('history-status').textContent()) ?? '').trim(), 'passed');
+  await page.evaluate(() => localStorage.setItem('c10klab.language', 'zh'));
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await rows.filter({ hasText: /练习：.+ — 未通过：/ }).first().waitFor({ timeout: 15_000 });
+  assert.equal(await rows.filter({ hasText: /练习：.+ — 已通过/ }).count(), 1);
+  await page.evaluate(() => localStorage.setItem('c10klab.language', 'en'));
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await passed.getByRole('link', { name: 'Open in lab' }).click();
+  const answer = page.getByTestId('lab-servers').getByRole('checkbox', { name: new RegExp(`^your answer to ${TITLE} \\(saved `) });
+  await answer.waitFor({ timeout: 15_000 });
+  assert.ok(await answer.isChecked(), 'the answer is the server the lab runs');
+  assert.equal(await answer.getAttribute('value'), `variant:${solvedId}`);
+  assert.notEqual(starterId, solvedId);
+  const run = page.getByTestId('run-button');
+  await page.waitForFunction((el) => !el.disabled, await run.elementHandle(), { timeout: 10_000 });
+}
+
 test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from the page passes`, { timeout: 2 * RUN_TIMEOUT_MS + 90_000 }, async () => {
   await withFailureScreenshot(page, 'exercises', async () => {
     await page.goto(`${BASE_URL}/#/exercises`, { waitUntil: 'domcontentloaded' });
@@ -33,6 +60,16 @@ test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from 
     await editor.waitFor({ timeout: 15_000 });
     await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
     assert.ok((await page.getByTestId('criteria').locator('li').count()) > 0, 'it says how an answer is judged');
+    // The editor opens at the function to change, not at the file's header comment.
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="source-editor"] .cm-line')].some((line) => {
+        const box = line.getBoundingClientRect();
+        const view = line.closest('.cm-scroller')?.getBoundingClientRect();
+        return view && box.top >= view.top && box.bottom <= view.top + view.height / 2 && line.textContent === 'static void handle_readable(struct conn *c)';
+      }),
+      undefined,
+      { timeout: 10_000 },
+    );
 
     // The starter as it is (a draft left by an earlier run of this test goes first).
     const draft = page.getByTestId('draft-status');
@@ -77,6 +114,8 @@ test(`exercise ${SLUG}: the starter fails with a reason, a solution loaded from 
     const exercise = page.getByTestId('variant-exercise');
     await exercise.getByRole('link', { name: TITLE }).waitFor({ timeout: 15_000 });
     assert.equal(await exercise.getByTestId('verdict').getAttribute('data-status'), 'passed');
+
+    await historyNamesBothChecksAndOpensTheAnswerInALab(starter.variant, solved.variant);
 
     assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
   });

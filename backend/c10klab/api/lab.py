@@ -4,10 +4,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from c10klab.api.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, SweepsDep
+from c10klab.api.deps import (
+    PeopleDep,
+    PersonDep,
+    SettingsDep,
+    StoreDep,
+    SweepsDep,
+    VariantsDep,
+)
 from c10klab.lab.compare import MOST_COMPARED, compare_runs
 from c10klab.lab.fields import lab_fields
-from c10klab.lab.history import history
+from c10klab.lab.history import EditNamer, history
 from c10klab.lab.schemas import HistoryEntry, LabFields
 from c10klab.runs.schemas import LessonSlug
 from c10klab.runs.store import Mine
@@ -27,6 +34,8 @@ def get_history(
     person: PersonDep,
     store: StoreDep,
     sweeps: SweepsDep,
+    variants: VariantsDep,
+    settings: SettingsDep,
     server: Annotated[
         str | None, Query(max_length=64, description="only entries that ran this server")
     ] = None,
@@ -36,7 +45,8 @@ def get_history(
     """The asker's own runs and sweeps, newest first: a person's in a class; in solo mode,
     this browser's (a cookie tells browsers apart)."""
     mine = Mine(owner_id=person.id, browser=person.browser)
-    return history(store, sweeps, mine, server, lesson, limit)
+    namer = EditNamer(variants, store, settings)
+    return history(store, sweeps, mine, namer, server, lesson, limit)
 
 
 @router.get("/history/compare")

@@ -127,6 +127,11 @@ class ExerciseOut(ExerciseSummary):
     statement: str
     hints: list[str]
     starter: str = Field(description="the whole starter file")
+    opens_at: int = Field(
+        ge=1,
+        description="the starter's line the editor opens at: the start of the function its "
+        "first change is in (where the learner has work to do), not the file's header",
+    )
     run: RunSettings
     criteria: list[Criterion]
 

@@ -1,5 +1,6 @@
 """Reading exercises, making their starter and solution files, and judging an answer's run."""
 
+import re
 import tomllib
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -126,6 +127,27 @@ def starter_of(exercise: ExerciseFile, catalog: Catalog, sandboxes_dir: Path) ->
     return apply_changes(original, exercise.starter, "starter")
 
 
+# A C function's first line, at the start of a line: a return type and a name, then its
+# parameters' parenthesis, and not a declaration (no `;` on the line) or a preprocessor line.
+FUNCTION_START = re.compile(
+    r"^(?!#)(?!(?:return|if|else|while|for|switch|do)\b)[A-Za-z_][\w \t*]*\b\w+\s*\([^;]*$"
+)
+
+
+def opens_at(starter: str, changes: list[Change]) -> int:
+    """The 1-based line of the starter the editor opens at: the start of the function the first
+    change lands in, else that change's own line, else the top. (A change's replacement that
+    occurs more than once cannot be placed: the top, then.)"""
+    planted = changes[0].replace.strip()
+    if not planted or starter.count(planted) != 1:
+        return 1
+    lines = starter[: starter.index(planted)].split("\n")
+    for back in range(len(lines) - 1, -1, -1):
+        if FUNCTION_START.match(lines[back]):
+            return back + 1
+    return len(lines)
+
+
 def solution_of(exercise: ExerciseFile, catalog: Catalog, sandboxes_dir: Path) -> str:
     _, original = original_of(exercise, catalog, sandboxes_dir)
     return apply_changes(original, exercise.solution, "solution")
@@ -165,6 +187,7 @@ def exercise_out(
     language: Language = "en",
 ) -> ExerciseOut:
     file, _ = original_of(exercise, catalog, sandboxes_dir)
+    starter = starter_of(exercise, catalog, sandboxes_dir)
     words, said_in = in_language(exercise, slug, content_dir, language)
     return ExerciseOut(
         slug=slug,
@@ -176,7 +199,8 @@ def exercise_out(
         file=file,
         statement=words.statement,
         hints=words.hints,
-        starter=starter_of(exercise, catalog, sandboxes_dir),
+        starter=starter,
+        opens_at=opens_at(starter, exercise.starter),
         run=exercise.run,
         criteria=words.criteria,
     )

@@ -11,6 +11,7 @@ from pydantic.fields import FieldInfo
 from c10klab.config import Settings
 from c10klab.lab.schemas import LabFields, RunField
 from c10klab.runs.schemas import RunRequest
+from c10klab.runs.service import PROFILE_MOST_REPETITIONS
 from c10klab.sweeps.schemas import Varied
 
 # (label, unit of one, unit of several), in the order the form lists them. The fields not
@@ -99,4 +100,8 @@ def lab_fields(settings: Settings) -> LabFields:
         fields=[run_field(name, settings) for name in PRESENTATION],
         max_sweep_points=settings.max_sweep_points,
         max_sweep_servers=SWEEP_SERVERS,
+        # The limits service.validate_request applies across fields, sent so that the form
+        # checks them before Run rather than learn them from a refusal.
+        max_total_connections=settings.max_connections,
+        profile_max_repetitions=PROFILE_MOST_REPETITIONS,
     )

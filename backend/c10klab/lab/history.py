@@ -3,9 +3,13 @@ are not listed again on their own)."""
 
 from typing import Any
 
-from c10klab.lab.schemas import HistoryEntry, HistoryStatus
+from c10klab.config import Settings
+from c10klab.lab.schemas import HistoryEdit, HistoryEntry, HistoryStatus
 from c10klab.runs.store import Mine, Run, RunStore
+from c10klab.sweeps.schemas import VARIANT_ENTRY
 from c10klab.sweeps.store import Sweep, SweepStore
+from c10klab.variants.service import check_of, verdict_of
+from c10klab.variants.store import Variant, VariantStore
 
 # How far back a history reads: a learner's runs, a sweep's among them. A class of thirty on
 # one host runs a few hundred in a term; a history longer than this shows its newest.
@@ -85,15 +89,66 @@ def _status_of(runs: RunStore, run_id: str) -> str:
     return run.status if run else "cancelled"
 
 
+def edited_entries(entry: HistoryEntry) -> list[tuple[str, str]]:
+    """The (entry, variant id) of each edited server the entry ran: a sweep's `variant:<id>`
+    servers, a run's `variant`."""
+    if entry.kind == "sweep":
+        return [
+            (s, s.removeprefix(VARIANT_ENTRY)) for s in entry.servers if s.startswith(VARIANT_ENTRY)
+        ]
+    variant = entry.request.get("variant")
+    return [(entry.servers[0], variant)] if isinstance(variant, str) and entry.servers else []
+
+
+class EditNamer:
+    """Names the edited servers of entries, reading each variant once (a learner benchmarks
+    one edit many times)."""
+
+    def __init__(self, variants: VariantStore, runs: RunStore, settings: Settings) -> None:
+        self.variants, self.runs, self.settings = variants, runs, settings
+        self.read: dict[str, Variant | None] = {}
+
+    def variant(self, variant_id: str) -> Variant | None:
+        if variant_id not in self.read:
+            self.read[variant_id] = self.variants.get(variant_id)
+        return self.read[variant_id]
+
+    def named(self, entry: HistoryEntry) -> HistoryEntry:
+        """The entry with its edits, and if it is the run that checked an answer, the verdict."""
+        edits: list[HistoryEdit] = []
+        verdict = None
+        for name, variant_id in edited_entries(entry):
+            variant = self.variant(variant_id)
+            if variant is None:
+                continue  # an edit no longer kept: the entry still reads, by its id
+            edits.append(
+                HistoryEdit(
+                    entry=name,
+                    variant=variant.id,
+                    server=variant.server,
+                    saved_at=variant.created_at,
+                    exercise=variant.exercise,
+                    check=check_of(variant, self.runs),
+                )
+            )
+            if entry.kind == "run" and variant.check_run_id == entry.id:
+                verdict = verdict_of(variant, self.runs, self.settings)
+        if not edits:
+            return entry
+        return entry.model_copy(update={"edits": edits, "verdict": verdict})
+
+
 def history(
     runs: RunStore,
     sweeps: SweepStore,
     mine: Mine,
+    namer: EditNamer,
     server: str | None = None,
     lesson: str | None = None,
     limit: int = 100,
 ) -> list[HistoryEntry]:
-    """The learner's newest `limit` runs and sweeps, filtered by server and lesson."""
+    """The learner's newest `limit` runs and sweeps, filtered by server and lesson, each edited
+    server in them named (`namer`)."""
     their_runs = runs.history(mine, READ_RUNS)
     their_sweeps = sweeps.history(mine, READ_SWEEPS)
     statuses = {run.id: run.status for run in their_runs}
@@ -108,4 +163,4 @@ def history(
         if (server is None or server in e.servers) and (lesson is None or e.lesson == lesson)
     ]
     wanted.sort(key=lambda e: (e.created_at, e.kind == "sweep"), reverse=True)
-    return wanted[:limit]
+    return [namer.named(e) for e in wanted[:limit]]

@@ -2,8 +2,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from c10klab.exercises.schemas import Verdict
 from c10klab.runs.schemas import RunStatus
 from c10klab.sweeps.schemas import Varied
+from c10klab.variants.schemas import VariantCheck
 
 
 class RunField(BaseModel):
@@ -31,9 +33,32 @@ class LabFields(BaseModel):
         description="runs a sweep may have at most (servers times values)"
     )
     max_sweep_servers: int = Field(description="servers a sweep may compare at most")
+    max_total_connections: int = Field(
+        description="connections + idle_connections a run may have at most on this host (a "
+        "server's own `limits.max_connections` bounds only its active connections)"
+    )
+    profile_max_repetitions: dict[str, int] = Field(
+        description="per profile that limits them, the repetitions it allows at most "
+        "(syscalls: 1, calls do not vary from run to run as speed does)"
+    )
 
 
 HistoryStatus = RunStatus
+
+
+class HistoryEdit(BaseModel):
+    """One of the learner's edited servers that an entry ran, named as a person would: which
+    server it edits, when it was saved, and the exercise it answers, if any."""
+
+    entry: str = Field(
+        description="the entry's name for it: a sweep's `variant:<id>` among its `servers`; "
+        "a run's server id (the run's `request.variant` is the id)"
+    )
+    variant: str = Field(description="its id: GET /api/variants/{id}")
+    server: str = Field(description="the server it edits")
+    saved_at: str = Field(description="when it was saved (POST /api/variants)")
+    exercise: str | None = Field(None, description="the exercise it answers, by slug")
+    check: VariantCheck = Field(description="how its build and check went")
 
 
 class HistoryEntry(BaseModel):
@@ -66,3 +91,13 @@ class HistoryEntry(BaseModel):
     qps: float | None = Field(None, description="a done, valid run's requests per second")
     p99_us: float | None = Field(None, description="its 99th percentile latency in µs")
     valid: bool | None = Field(None, description="a done run: were its figures valid")
+    edits: list[HistoryEdit] = Field(
+        default_factory=list,
+        description="the learner's edited servers it ran, in the order of `servers`; none for "
+        "the original servers only (an edit no longer kept is left out)",
+    )
+    verdict: Verdict | None = Field(
+        None,
+        description="a run that checked an answer to an exercise (its edit's `exercise`): "
+        "the verdict on that answer",
+    )

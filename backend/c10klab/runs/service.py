@@ -46,6 +46,9 @@ TOO_MANY_IDLE = Phrase(
     "idle_connections: connections + idle_connections may be at most {most} here "
     "(got {connections} + {idle})",
 )
+# The most repetitions a profile allows, where it limits them: a syscall profile counts calls,
+# which do not vary from run to run as speed does. GET /api/lab/fields sends it to the form.
+PROFILE_MOST_REPETITIONS: dict[str, int] = {"syscalls": 1}
 PROFILE_ONE_REPETITION = Phrase(
     "syscall-profile-one-repetition",
     "repetitions: a syscall profile counts calls, which do not vary like speed does; "
@@ -122,7 +125,7 @@ def validate_request(request: RunRequest, catalog: Catalog, settings: Settings) 
         )
     _at_most("repetitions", request.repetitions, settings.max_repetitions)
     _at_most("ramp_s", request.ramp_s, settings.max_warmup_s, " s")
-    if request.profile == "syscalls" and request.repetitions > 1:
+    if request.repetitions > PROFILE_MOST_REPETITIONS.get(request.profile, request.repetitions):
         raise InvalidRequest(PROFILE_ONE_REPETITION())
     _at_most("payload_bytes", request.payload_bytes, settings.max_payload_bytes)
     if request.duration_s > settings.max_duration_s:

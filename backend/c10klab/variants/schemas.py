@@ -3,7 +3,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from c10klab.exercises.schemas import Verdict
-from c10klab.runs.schemas import RunCreated
+from c10klab.runs.schemas import RunCreated, RunStatus
 
 ExerciseSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
 
@@ -31,6 +31,19 @@ class VariantRequest(BaseModel):
     )
 
 
+class VariantCheck(BaseModel):
+    """How a variant's check run went (an answer's: the exercise's run, measured), so a list
+    can say "failed to compile" or "checked" without opening each run."""
+
+    status: RunStatus = Field(description="its check run's status")
+    failed: str | None = Field(
+        None,
+        description="a failed check run's reason by name: build (it did not compile), "
+        "check:<name> (it answered that correctness check wrongly), or run",
+    )
+    reason: str | None = Field(None, description="a failed check run's reason, in full")
+
+
 class VariantOut(BaseModel):
     id: str
     server: str = Field(description="the server it is a variant of")
@@ -47,6 +60,7 @@ class VariantOut(BaseModel):
     )
     exercise: str | None = Field(description="the exercise it answers, if any")
     verdict: Verdict | None = Field(description="an exercise's answer: how its check went")
+    check: VariantCheck = Field(description="how its check run went: built, checked, or not")
 
 
 class VariantCreated(BaseModel):

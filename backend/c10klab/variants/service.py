@@ -12,7 +12,13 @@ from c10klab.runs.schemas import RunCreated, RunRequest
 from c10klab.runs.service import validate_request
 from c10klab.runs.store import NOT_QUEUED, Admission, Run, RunStore
 from c10klab.sandboxes.schemas import Catalog
-from c10klab.variants.schemas import MAX_SOURCE_BYTES, VariantCreated, VariantOut, VariantRequest
+from c10klab.variants.schemas import (
+    MAX_SOURCE_BYTES,
+    VariantCheck,
+    VariantCreated,
+    VariantOut,
+    VariantRequest,
+)
 from c10klab.variants.store import Variant, VariantStore
 
 UNKNOWN_EDITABLE = Phrase(
@@ -155,6 +161,19 @@ def answer_run(run: Run, runs: RunStore) -> exercises.AnswerRun:
     return exercises.AnswerRun(run.status, failure=failure, error=run.error)
 
 
+def check_of(variant: Variant, runs: RunStore) -> VariantCheck:
+    """How the variant's check run went: its status, and a failed one's reason by name (the
+    judge's: build, check:<name> or run), so a failed compile reads apart from a failed check."""
+    run = runs.get_run(variant.check_run_id)
+    if run is None:
+        return VariantCheck(status="cancelled", failed="run", reason="its check run is gone")
+    if run.status != "failed":
+        return VariantCheck(status=run.status)
+    failure = answer_run(run, runs).failure
+    reason = (failure.reason if failure else None) or run.error
+    return VariantCheck(status="failed", failed=exercises.failure_name(failure), reason=reason)
+
+
 def variant_out(
     variant: Variant, catalog: Catalog, runs: RunStore, settings: Settings
 ) -> VariantOut:
@@ -170,6 +189,7 @@ def variant_out(
         check_run_id=variant.check_run_id,
         exercise=variant.exercise,
         verdict=verdict_of(variant, runs, settings),
+        check=check_of(variant, runs),
     )
 
 

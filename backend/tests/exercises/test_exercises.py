@@ -306,3 +306,30 @@ def test_the_content_check_says_what_is_wrong_with_a_translation(
     change(course.content_dir / "zh" / "exercises" / "et-drain.toml")
     _, problems = check_course(course)
     assert any(p.startswith("zh/exercises/et-drain.toml") and said in p for p in problems), problems
+
+
+def test_every_exercise_opens_at_the_function_its_starter_changed(client: TestClient) -> None:
+    for listed in client.get("/api/exercises").json():
+        exercise = client.get(f"/api/exercises/{listed['slug']}").json()
+        lines = exercise["starter"].split("\n")
+        first = lines[exercise["opens_at"] - 1]
+        # A function's first line, after the file's header comment.
+        assert exercise["opens_at"] > 10, (listed["slug"], first)
+        assert "(" in first and not first.startswith((" ", "\t", "#", "/")), (listed["slug"], first)
+    et = client.get("/api/exercises/et-drain").json()
+    opening = et["starter"].split("\n")[et["opens_at"] - 1]
+    assert opening == "static void handle_readable(struct conn *c)"
+
+
+def test_opens_at_finds_the_enclosing_function_or_falls_back() -> None:
+    from c10klab.exercises.schemas import Change
+    from c10klab.exercises.service import opens_at
+
+    starter = (
+        "/* header */\n#include <x.h>\n\nstatic int\nhelper(int a);\n\n"
+        "static void handle(int fd,\n    int n)\n{\n    if (n) {\n        bug();\n    }\n}\n"
+    )
+    assert opens_at(starter, [Change(find="fix();", replace="bug();")]) == 7
+    # A change outside any function is shown where it is; one that cannot be placed, the top.
+    assert opens_at("int x;\nint y = 2;\n", [Change(find="1", replace="y = 2")]) == 2
+    assert opens_at("a();\na();\n", [Change(find="b", replace="a();")]) == 1

@@ -33,5 +33,8 @@ def test_fields_carry_labels_units_bounds_and_the_hosts_limits(settings: Setting
     assert fields["rate"]["max"] == 10_000_000 and fields["rate"]["sweepable"] is True
     assert fields["profile"]["choices"] == ["throughput", "syscalls"]
     assert body["max_sweep_points"] == settings.max_sweep_points
+    # The limits across fields the runs service applies, for the form to check before Run.
+    assert body["max_total_connections"] == 5000
+    assert body["profile_max_repetitions"] == {"syscalls": 1}
     # Nothing raw: every field has a help sentence of its own, not just its label.
     assert all(f["help"] != f["label"] for f in body["fields"])

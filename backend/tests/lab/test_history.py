@@ -5,10 +5,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 
 from c10klab.api.deps import BROWSER_COOKIE
+from c10klab.config import Settings
 from c10klab.lab.history import sweep_status
+from c10klab.results.schemas import FailedData, FailedEvent
 from c10klab.runs.store import RunStore
+from c10klab.variants.store import VariantStore
+from c10klab.variants.tables import variants
 from tests.people.conftest import Browser, join, log_in, make_class
 from tests.results.figures import a_result, done
 from tests.runs.leases import claim
@@ -131,3 +136,66 @@ def test_in_a_class_history_is_the_persons(browser: Browser) -> None:
 )
 def test_a_sweeps_status(statuses: list[str], expected: str) -> None:
     assert sweep_status(statuses) == expected
+
+
+def save_edit(client: TestClient, **fields: Any) -> dict[str, Any]:
+    exercise = fields.get("exercise")
+    source = (
+        client.get(f"/api/exercises/{exercise}").json()["starter"]
+        if exercise
+        else client.get("/api/sources/servers/c/epoll.c").json()["text"] + "\n/* mine */\n"
+    )
+    created = client.post("/api/variants", json={"server": "c-epoll", "source": source, **fields})
+    assert created.status_code == 202, created.text
+    variant: dict[str, Any] = client.get(f"/api/variants/{created.json()['id']}").json()
+    return variant
+
+
+def test_edits_and_answers_are_named_with_their_server_save_time_and_check(
+    solo_browsers: Browser, store: RunStore
+) -> None:
+    ada = solo_browsers()
+    edit = save_edit(ada)
+    answer = save_edit(ada, exercise="et-drain")
+    # The edit's check run did not compile; the answer's is still queued.
+    store.finish(
+        claim(store),
+        "failed",
+        FailedEvent(type="failed", data=FailedData(reason="it did not compile", diagnostics=[])),
+    )
+    entry = f"variant:{edit['id']}"
+    body = {"servers": ["c-epoll", entry], "vary": "round", "values": [1, 2, 3]}
+    benchmark = ada.post("/api/sweeps", json=body | {"base": {"duration_s": 1}}).json()["id"]
+
+    entries = {e["id"]: e for e in history(ada)}
+    # The benchmark names its edit: which server, saved when, and that it failed to compile.
+    [named] = entries[benchmark]["edits"]
+    assert named["entry"] == entry and named["variant"] == edit["id"]
+    assert named["server"] == "c-epoll" and named["saved_at"] == edit["created_at"]
+    assert named["exercise"] is None
+    assert named["check"] == {"status": "failed", "failed": "build", "reason": "it did not compile"}
+    assert entries[benchmark]["verdict"] is None
+    # The answer's check run is listed as the exercise it answers, with its verdict.
+    checked = entries[answer["check_run_id"]]
+    assert [(e["entry"], e["exercise"]) for e in checked["edits"]] == [("c-epoll", "et-drain")]
+    assert checked["edits"][0]["check"]["status"] == "queued"
+    assert checked["verdict"]["status"] == "pending"
+    # A run of the originals names no edit; the variant list says how each check went.
+    assert all(
+        e["edits"] == [] for e in entries.values() if e["id"] not in (benchmark, checked["id"])
+    )
+    listed = {v["id"]: v["check"] for v in ada.get("/api/variants").json()}
+    assert listed[edit["id"]]["failed"] == "build"
+    assert listed[answer["id"]] == {"status": "queued", "failed": None, "reason": None}
+
+
+def test_an_edit_no_longer_kept_leaves_its_entry_readable(
+    solo_browsers: Browser, settings: Settings
+) -> None:
+    ada = solo_browsers()
+    edit = save_edit(ada)
+    ada.post("/api/runs", json={"server": "c-epoll", "variant": edit["id"], "duration_s": 1})
+    with VariantStore(settings.store).write() as db:
+        db.execute(delete(variants).where(variants.c.id == edit["id"]))
+    [run] = history(ada)
+    assert run["edits"] == [] and run["request"]["variant"] == edit["id"]

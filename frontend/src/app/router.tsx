@@ -1,6 +1,7 @@
 import { createHashRouter } from 'react-router';
 
 import { Loading } from '@/components/loading';
+import { withStrings } from '@/lib/i18n';
 
 import { AppLayout } from './layout/app-layout';
 import { HomeRoute } from './routes/home';
@@ -9,7 +10,8 @@ import { RouteErrorRoute } from './routes/route-error';
 
 /**
  * Hash-based routes (/#/lessons/01-c10k-problem): the backend only has to serve
- * index.html and its assets at /, with no SPA fallback for deep links.
+ * index.html and its assets at /, with no SPA fallback for deep links. A route that shows a
+ * feature's own strings (the lab's, the editor's, a class's) fetches them with its code.
  */
 export function createAppRouter() {
   return createHashRouter([
@@ -44,52 +46,57 @@ export function createAppRouter() {
         // A class as its instructor teaches it (roster, queue, board), and its board for everyone in it.
         {
           path: 'classes/:id',
-          lazy: async () => ({ Component: (await import('./routes/class')).ClassRoute }),
+          lazy: async () => ({ Component: (await withStrings(['classroom'], () => import('./routes/class'))).ClassRoute }),
         },
         {
           path: 'classes/:id/board',
-          lazy: async () => ({ Component: (await import('./routes/class-board')).ClassBoardRoute }),
+          lazy: async () => ({ Component: (await withStrings(['classroom'], () => import('./routes/class-board'))).ClassBoardRoute }),
         },
         // Permalinks: one run or series with its charts, table and provenance, shareable in a class.
         {
           path: 'runs/:id',
-          lazy: async () => ({ Component: (await import('./routes/run')).RunRoute }),
+          lazy: async () => ({ Component: (await withStrings(['bench'], () => import('./routes/run'))).RunRoute }),
         },
         {
           path: 'sweeps/:id',
-          lazy: async () => ({ Component: (await import('./routes/sweep')).SweepRoute }),
+          lazy: async () => ({ Component: (await withStrings(['bench'], () => import('./routes/sweep'))).SweepRoute }),
+        },
+        // A comparison of stored runs and series (a History comparison), in order.
+        {
+          path: 'compare',
+          lazy: async () => ({ Component: (await withStrings(['bench'], () => import('./routes/compare'))).CompareRoute }),
         },
         // The lab (any experiment, its setup in the URL) and the learner's own history.
         {
           path: 'lab',
-          lazy: async () => ({ Component: (await import('./routes/lab')).LabRoute }),
+          lazy: async () => ({ Component: (await withStrings(['bench'], () => import('./routes/lab'))).LabRoute }),
         },
         {
           path: 'history',
-          lazy: async () => ({ Component: (await import('./routes/history')).HistoryRoute }),
+          lazy: async () => ({ Component: (await withStrings(['bench'], () => import('./routes/history'))).HistoryRoute }),
         },
         // Edit and run: a C server's model file in the browser's editor (CodeMirror loads with
         // these routes only), built and checked in a sandbox, and a saved edit's own page.
         {
           path: 'edit',
-          lazy: async () => ({ Component: (await import('./routes/edit')).EditIndexRoute }),
+          lazy: async () => ({ Component: (await withStrings(['edit'], () => import('./routes/edit'))).EditIndexRoute }),
         },
         {
           path: 'edit/:server',
-          lazy: async () => ({ Component: (await import('./routes/edit')).EditRoute }),
+          lazy: async () => ({ Component: (await withStrings(['edit'], () => import('./routes/edit'))).EditRoute }),
         },
         {
           path: 'variants/:id',
-          lazy: async () => ({ Component: (await import('./routes/variant')).VariantRoute }),
+          lazy: async () => ({ Component: (await withStrings(['edit'], () => import('./routes/variant'))).VariantRoute }),
         },
         // Exercises: a statement and a starter file, answered in the editor and judged by a run.
         {
           path: 'exercises',
-          lazy: async () => ({ Component: (await import('./routes/exercises')).ExercisesRoute }),
+          lazy: async () => ({ Component: (await withStrings(['edit'], () => import('./routes/exercises'))).ExercisesRoute }),
         },
         {
           path: 'exercises/:slug',
-          lazy: async () => ({ Component: (await import('./routes/exercises')).ExerciseRoute }),
+          lazy: async () => ({ Component: (await withStrings(['edit'], () => import('./routes/exercises'))).ExerciseRoute }),
         },
         { path: '*', element: <NotFoundRoute /> },
       ],

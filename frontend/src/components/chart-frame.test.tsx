@@ -1,9 +1,11 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import type { ExportAbout } from '@/lib/export';
 import { i18next } from '@/lib/i18n';
 
 import { ChartFrame } from './chart-frame';
+import { ExportAboutContext } from './export-about';
 
 /** What the PNG was drawn with, and the file it was saved as. */
 function capture() {
@@ -17,6 +19,7 @@ function capture() {
     fillRect: () => undefined,
     fillText: () => undefined,
     drawImage: () => undefined,
+    scale: () => undefined,
   };
   vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(context as unknown as CanvasRenderingContext2D);
   vi.spyOn(HTMLCanvasElement.prototype, 'toDataURL').mockReturnValue('data:image/png;base64,AAAA');
@@ -48,7 +51,9 @@ describe('ChartFrame', () => {
     );
     const button = screen.getByRole('button', { name: 'Download the chart “Requests per second” as PNG' });
     await userEvent.click(button);
-    expect(saved).toEqual([{ name: 'qps-chart.png', href: 'data:image/png;base64,AAAA' }]);
+    await waitFor(() => {
+      expect(saved).toEqual([{ name: 'qps-chart.png', href: 'data:image/png;base64,AAAA' }]);
+    });
     expect(fills.slice(0, 2)).toEqual(['#1a1e24', '#e6e8eb']);
   });
 
@@ -63,7 +68,9 @@ describe('ChartFrame', () => {
     await user.tab();
     expect(screen.getByTestId('export-png')).toHaveFocus();
     await user.keyboard('{Enter}');
-    expect(saved.map((s) => s.name)).toEqual(['latency-chart.png']);
+    await waitFor(() => {
+      expect(saved.map((s) => s.name)).toEqual(['latency-chart.png']);
+    });
     expect(fills[0]).toBe('#ffffff');
   });
 
@@ -85,5 +92,50 @@ describe('ChartFrame', () => {
       </ChartFrame>,
     );
     expect(screen.getByTestId('export-png')).toBeDisabled();
+    expect(screen.getByTestId('export-svg')).toBeDisabled();
+  });
+
+  it('saves an SVG that says what the result is: its setup, host, date and link, the caption under the chart', async () => {
+    capture();
+    const blobs: Blob[] = [];
+    // As export-menu.test.tsx does: jsdom's URL has no object URLs, or read-only ones.
+    Object.defineProperty(URL, 'createObjectURL', {
+      configurable: true,
+      value: (blob: Blob) => `blob:${blobs.push(blob)}`,
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    const about: ExportAbout = {
+      title: 'c-epoll run',
+      link: 'http://localhost:8000/#/runs/3f2a',
+      lines: [
+        { label: 'Connections', value: '100' },
+        { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
+        { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
+      ],
+      data: {},
+    };
+    render(
+      <ExportAboutContext value={about}>
+        <ChartFrame testId="qps-chart" title="Requests per second" points={3} caption="Hollow ×: unstable.">
+          <canvas width={600} height={300} />
+        </ChartFrame>
+      </ExportAboutContext>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Download the chart “Requests per second” as SVG' }));
+    await waitFor(() => {
+      expect(blobs).toHaveLength(1);
+    });
+    // jsdom's Blob has no text(): read it as a browser of old would.
+    const svg = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => {
+        resolve(reader.result as string);
+      };
+      reader.readAsText(blobs[0]!);
+    });
+    expect(blobs[0]!.type).toBe('image/svg+xml');
+    for (const part of ['Requests per second', 'c-epoll run', 'Hollow ×: unstable.', 'Connections: 100', 'CPU: AMD EPYC 7B13, 2 CPUs', '2026-11-25T10:08:00Z', 'http://localhost:8000/#/runs/3f2a']) {
+      expect(svg).toContain(part);
+    }
   });
 });

@@ -1,7 +1,10 @@
-import { useRef, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { canvasToPng, downloadUrl, exportFileName } from '@/lib/export';
+import { layoutPicture, PICTURE, pictureSvg, picturePng, type PictureColours } from '@/lib/chart-picture';
+import { downloadText, downloadUrl, exportFileName, type ExportAbout } from '@/lib/export';
+
+import { useExportAbout } from './export-about';
 
 import './chart-frame.css';
 
@@ -27,43 +30,84 @@ function themeColour(element: Element, name: string, fallback: string): string {
   return getComputedStyle(element).getPropertyValue(name).trim() || fallback;
 }
 
-/** Saves the chart drawn in `frame` as `<test id>.png`, on the theme's surface, titled. */
-function downloadPng(frame: HTMLElement, testId: string, title: string): void {
-  const canvas = frame.querySelector('canvas');
-  if (!canvas) return;
-  const png = canvasToPng(canvas, {
+function themeColours(frame: HTMLElement): PictureColours {
+  return {
     background: themeColour(frame, '--color-surface', '#ffffff'),
     ink: themeColour(frame, '--color-text', '#1f2937'),
+    muted: themeColour(frame, '--color-muted', '#5b6472'),
+  };
+}
+
+/** The picture formats offered, in the order of their buttons. */
+const PICTURE_FORMATS = ['png', 'svg'] as const;
+type PictureFormat = (typeof PICTURE_FORMATS)[number];
+
+/**
+ * Saves the chart drawn in `frame` as `<test id>.png` or `.svg`: drawn again at PICTURE's size,
+ * titled, with its legend, the caption under it on the page and what the result is (`about`).
+ * Chart.js loads with the charts already; the redraw's own code only when a picture is saved.
+ */
+async function savePicture(frame: HTMLElement, format: PictureFormat, testId: string, title: string, about: ExportAbout | null) {
+  const canvas = frame.querySelector('canvas');
+  if (!canvas) return;
+  const { redrawChart } = await import('@/lib/chart-redraw');
+  const chart = redrawChart(canvas, { width: PICTURE.chartWidth, height: PICTURE.chartHeight, ratio: PICTURE.ratio });
+  const caption = frame.querySelector('.chart-frame__caption')?.textContent ?? '';
+  const layout = layoutPicture({
     title,
-    ratio: canvas.clientWidth > 0 ? canvas.width / canvas.clientWidth : window.devicePixelRatio,
+    about,
+    legend: chart.legend,
+    caption,
+    chart: { width: chart.width, height: chart.height },
+    width: PICTURE.width,
   });
-  downloadUrl(exportFileName(testId || title, '', 'png'), png);
+  const colours = themeColours(frame);
+  const name = exportFileName(testId || title, '', format);
+  if (format === 'png') downloadUrl(name, picturePng(layout, chart.image, colours, PICTURE.ratio));
+  else downloadText(name, pictureSvg(layout, chart.image.toDataURL('image/png'), colours, title), 'image/svg+xml');
 }
 
 /** Titled box around one chart, with its plotted-point count exposed for tests and a PNG of it. */
 export function ChartFrame({ testId, title, points, emptyMessage, caption, controls, series, children }: ChartFrameProps) {
   const frame = useRef<HTMLElement>(null);
+  const about = useExportAbout();
+  const [failure, setFailure] = useState<string | null>(null);
   const { t } = useTranslation();
+  const save = (format: PictureFormat) => {
+    if (!frame.current) return;
+    setFailure(null);
+    savePicture(frame.current, format, testId, title, about).catch((error: unknown) => {
+      setFailure(t('chartFrame.failed', { error: error instanceof Error ? error.message : String(error) }));
+    });
+  };
   return (
     <figure className="chart-frame" data-testid={testId} data-points={points} data-series={series?.join('|')} ref={frame}>
       <div className="chart-frame__header">
         <figcaption className="chart-frame__title">{title}</figcaption>
         <div className="chart-frame__controls">
           {controls}
-          <button
-            type="button"
-            className="chart-frame__png"
-            onClick={() => {
-              if (frame.current) downloadPng(frame.current, testId, title);
-            }}
-            disabled={points === 0}
-            aria-label={t('chartFrame.downloadPng', { title })}
-            data-testid="export-png"
-          >
-            PNG
-          </button>
+          {PICTURE_FORMATS.map((format) => (
+            <button
+              key={format}
+              type="button"
+              className="chart-frame__png"
+              onClick={() => {
+                save(format);
+              }}
+              disabled={points === 0}
+              aria-label={t(format === 'png' ? 'chartFrame.downloadPng' : 'chartFrame.downloadSvg', { title })}
+              data-testid={`export-${format}`}
+            >
+              {format.toUpperCase()}
+            </button>
+          ))}
         </div>
       </div>
+      {failure ? (
+        <p className="chart-frame__failure" role="alert">
+          {failure}
+        </p>
+      ) : null}
       <div className="chart-frame__canvas">
         {children}
         {points === 0 && emptyMessage ? <p className="chart-frame__empty">{emptyMessage}</p> : null}

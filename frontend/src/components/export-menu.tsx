@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 
 import { copyText, downloadText, exportFileName, FORMATS, toMarkdown, type ExportTable, type TableFormat } from '@/lib/export';
 
+import { useExportAbout } from './export-about';
+
 import './export-menu.css';
 
 /** One table the menu can export: `what` names its files (`<stem>-<what>.csv`), `label` the choice. */
@@ -24,24 +26,26 @@ interface ExportMenuProps {
 type Status = { kind: 'none' } | { kind: 'saved'; name: string } | { kind: 'copied' } | { kind: 'refused'; markdown: string };
 
 /**
- * CSV, JSON and "Copy as Markdown" for a results table, beside it. When the browser refuses the
+ * CSV, JSON and "Copy as Markdown" for a results table, beside it, each saying what the result
+ * is (setup, host, date, link) when the page gives it (ExportAboutContext). When the browser refuses the
  * clipboard (an http:// page has none), the Markdown is shown to select and copy by hand.
  */
 export function ExportMenu({ stem, tables, label }: ExportMenuProps) {
   const [chosen, setChosen] = useState(0);
   const [status, setStatus] = useState<Status>({ kind: 'none' });
   const selectId = useId();
+  const about = useExportAbout();
   const { t } = useTranslation();
   const current = tables[Math.min(chosen, tables.length - 1)];
   if (!current) return null;
 
   const save = (format: TableFormat) => {
     const name = exportFileName(stem, current.what, format);
-    downloadText(name, FORMATS[format].write(current.table), FORMATS[format].type);
+    downloadText(name, FORMATS[format].write(current.table, about), FORMATS[format].type);
     setStatus({ kind: 'saved', name });
   };
   const copy = async () => {
-    const markdown = toMarkdown(current.table);
+    const markdown = toMarkdown(current.table, about);
     setStatus((await copyText(markdown)) ? { kind: 'copied' } : { kind: 'refused', markdown });
   };
 

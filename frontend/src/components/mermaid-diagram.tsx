@@ -2,12 +2,12 @@ import type { Root } from 'hast';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Markdown, { type Options } from 'react-markdown';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 
 import { ErrorBoundary } from '@/components/error-boundary';
 import { useNearViewport } from '@/hooks/use-near-viewport';
 import { drawnDiagramSchema, mermaidErrorMessage, renderMermaid } from '@/lib/mermaid';
+import { rehypeNativeRaw } from '@/lib/rehype-native-raw';
 
 import './mermaid-diagram.css';
 
@@ -71,19 +71,20 @@ function MermaidSvg({ source }: { source: string }) {
   );
 }
 
-/** rehype plugin: the tree becomes the given SVG, as raw HTML for rehype-raw to parse. */
+/** rehype plugin: the tree becomes the given SVG, as raw HTML for the next step to parse. */
 function drawnSvg(svg: string) {
   return (): Root => ({ type: 'root', children: [{ type: 'raw', value: svg }] });
 }
 
 /**
  * A diagram drawn by `make diagrams`, put in the page without Mermaid. It passes through the
- * lessons' own HTML pipeline (rehype-raw, then rehype-sanitize with the diagrams' schema, then
- * React elements): its SVG comes from our committed files, and still cannot bring a script in.
+ * lessons' own HTML pipeline (parsed by the browser, then rehype-sanitize with the diagrams'
+ * schema, then React elements): its SVG comes from our committed files, and still cannot
+ * bring a script in.
  */
 function DrawnSvg({ svg }: { svg: string }) {
   const drawing = useMemo(() => {
-    const plugins: Options['rehypePlugins'] = [[drawnSvg, svg], rehypeRaw, [rehypeSanitize, drawnDiagramSchema]];
+    const plugins: Options['rehypePlugins'] = [[drawnSvg, svg], rehypeNativeRaw, [rehypeSanitize, drawnDiagramSchema]];
     return <Markdown rehypePlugins={plugins}>{''}</Markdown>;
   }, [svg]);
   return (

@@ -1,12 +1,12 @@
 import Markdown, { type Components, type Options } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
 
 import { codeLanguage, hastText } from '@/lib/markdown';
+import { remarkGfmParse } from '@/lib/remark-gfm-parse';
 
 import { CodeBlock } from './code-block';
 import { MarkdownLink } from './markdown-link';
 
-const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfmParse];
 
 const components: Components = {
   a: ({ href, className, children }) => (

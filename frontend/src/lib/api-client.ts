@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 import { zProblem } from './api/generated/zod.gen';
 import { env } from './env';
-import { i18next } from './i18n';
+import { i18next, loadStrings } from './i18n';
 import { problemText } from './problem-text';
 
 export class ApiError extends Error {
@@ -81,6 +81,8 @@ export async function apiRequest<S extends z.ZodType>(
   }
 
   if (!response.ok) {
+    // The refusals' words are on no page's first load: they come with the first refusal.
+    await loadStrings(['errors']);
     const detail = describeErrorBody(json);
     throw new ApiError(
       detail ?? i18next.t('api.answered', { ns: 'common', method, url, status: `${response.status} ${response.statusText}`.trim() }),

@@ -279,3 +279,7 @@ export type RunField = LabFields['fields'][number];
 /** GET /api/history's entries: the learner's runs and sweeps, newest first. */
 export const historyEntrySchema = zHistoryEntry;
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+/** One of the learner's edited servers an entry ran, with its base server, save time and check. */
+export type HistoryEdit = NonNullable<HistoryEntry['edits']>[number];
+/** An exercise's verdict on an answer (a check run's entry carries it). */
+export type Verdict = NonNullable<HistoryEntry['verdict']>;

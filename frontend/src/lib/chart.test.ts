@@ -1,4 +1,5 @@
 import {
+  barValuesPlugin,
   DISTINCT_SERIES,
   FALLBACK_THEMES,
   latencyAxis,
@@ -118,5 +119,23 @@ describe('variedAxis', () => {
     const axis = variedAxis([1, 2, 3], false, 'payload', theme);
     expect(axis.type).toBe('linear');
     expect(axis.afterBuildTicks).toBeUndefined();
+  });
+});
+
+describe('barValuesPlugin', () => {
+  it('writes each bar\'s figure above it with the given format, as given (not as a scriptable option)', () => {
+    const fillText = vi.fn();
+    const bar = (x: number, y: number) => ({ getProps: () => ({ x, y }) });
+    const chart = {
+      ctx: { save: vi.fn(), restore: vi.fn(), fillText, fillStyle: '', font: '', textAlign: '', textBaseline: '' },
+      config: { options: { plugins: { barValues: { format: (v: number) => v.toFixed(2), color: '#111' } } } },
+      data: { datasets: [{ data: [{ y: 2.5 }, { y: 0.04 }, { y: null }] }] },
+      getDatasetMeta: () => ({ hidden: false, data: [bar(10, 50), bar(30, 98), bar(50, 100)] }),
+    };
+    (barValuesPlugin.afterDatasetsDraw as unknown as (c: typeof chart) => void)(chart);
+    expect(fillText.mock.calls).toEqual([
+      ['2.50', 10, 47],
+      ['0.04', 30, 95],
+    ]);
   });
 });

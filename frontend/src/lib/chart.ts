@@ -208,7 +208,9 @@ declare module 'chart.js' {
 export const barValuesPlugin: Plugin<'bar' | 'barWithErrorBars'> = {
   id: 'barValues',
   afterDatasetsDraw(chart) {
-    const { format, color } = chart.options.plugins?.barValues ?? {};
+    // The options as given: Chart.js would call a function in its resolved options as a
+    // scriptable option, with its context instead of the value.
+    const { format, color } = chart.config.options?.plugins?.barValues ?? {};
     if (!format || !color) return;
     const { ctx } = chart;
     ctx.save();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { canvasToPng, copyText, downloadText, exportFileName, toCsv, toJson, toMarkdown, type ExportTable } from './export';
+import { copyText, downloadText, exportFileName, toCsv, toJson, toMarkdown, type ExportAbout, type ExportTable } from './export';
 
 const sweep: ExportTable = {
   columns: ['connections', 'c-epoll', 'c-poll'],
@@ -9,6 +9,66 @@ const sweep: ExportTable = {
     [1000, 50111, null],
   ],
 };
+
+/** A run's about as the bench makes it (features/bench/lib/result-about.ts). */
+const about: ExportAbout = {
+  title: 'c-epoll run',
+  link: 'http://localhost:8000/#/runs/3f2a',
+  lines: [
+    { label: 'Server', value: 'epoll (c-epoll)' },
+    { label: 'Connections', value: '100' },
+    { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
+    { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
+  ],
+  data: { setup: { server: 'c-epoll', connections: 100 }, host: { cpu_model: 'AMD EPYC 7B13' }, date: '2026-11-25T10:08:00Z' },
+};
+
+describe('a result’s about in each format', () => {
+  it('opens a CSV with # lines saying what, where and when, then the table as before', () => {
+    expect(toCsv(sweep, about).split('\r\n')).toEqual([
+      '# c-epoll run',
+      '# Server: epoll (c-epoll)',
+      '# Connections: 100',
+      '# CPU: AMD EPYC 7B13, 2 CPUs',
+      '# Measured: 25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)',
+      '# http://localhost:8000/#/runs/3f2a',
+      'connections,c-epoll,c-poll',
+      '100,51234.5,40210',
+      '1000,50111,',
+      '',
+    ]);
+  });
+
+  it('keeps a # line on one line whatever its value holds', () => {
+    const multiline = { ...about, lines: [{ label: 'Note', value: 'one\ntwo' }] };
+    expect(toCsv(sweep, multiline).split('\r\n')[1]).toBe('# Note: one two');
+  });
+
+  it('puts the about beside the rows in JSON, its data keyed for programs', () => {
+    const json = JSON.parse(toJson(sweep, about)) as { about: Record<string, unknown>; rows: unknown[] };
+    expect(json.about).toEqual({
+      title: 'c-epoll run',
+      link: 'http://localhost:8000/#/runs/3f2a',
+      setup: { server: 'c-epoll', connections: 100 },
+      host: { cpu_model: 'AMD EPYC 7B13' },
+      date: '2026-11-25T10:08:00Z',
+    });
+    expect(json.rows).toHaveLength(2);
+  });
+
+  it('says it above a Markdown table', () => {
+    expect(toMarkdown(sweep, about).split('\n').slice(0, 8)).toEqual([
+      '**c-epoll run**',
+      '',
+      '- Server: epoll (c-epoll)',
+      '- Connections: 100',
+      '- CPU: AMD EPYC 7B13, 2 CPUs',
+      '- Measured: 25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)',
+      '- http://localhost:8000/#/runs/3f2a',
+      '',
+    ]);
+  });
+});
 
 describe('toCsv', () => {
   it('writes a header of column names and a CRLF after every record', () => {
@@ -93,27 +153,5 @@ describe('the browser side', () => {
     await expect(copyText('| a |')).resolves.toBe(false);
     vi.stubGlobal('navigator', {});
     await expect(copyText('| a |')).resolves.toBe(false);
-  });
-
-  it('draws a chart over the background with its title above it', () => {
-    const calls: string[] = [];
-    const context = {
-      set fillStyle(value: string) {
-        calls.push(`fill ${value}`);
-      },
-      font: '',
-      textBaseline: '',
-      fillRect: (...args: number[]) => calls.push(`rect ${args.join(',')}`),
-      fillText: (text: string) => calls.push(`text ${text}`),
-      drawImage: (_: unknown, x: number, y: number) => calls.push(`image ${x},${y}`),
-    };
-    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(context as unknown as CanvasRenderingContext2D);
-    vi.spyOn(HTMLCanvasElement.prototype, 'toDataURL').mockReturnValue('data:image/png;base64,AAAA');
-    const chart = document.createElement('canvas');
-    chart.width = 600;
-    chart.height = 300;
-    const png = canvasToPng(chart, { background: '#1a1e24', ink: '#e6e8eb', title: 'QPS', ratio: 2 });
-    expect(png).toBe('data:image/png;base64,AAAA');
-    expect(calls).toEqual(['fill #1a1e24', 'rect 0,0,600,356', 'fill #e6e8eb', 'text QPS', 'image 0,56']);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Results as files a learner keeps: a table as CSV, JSON or a Markdown table, a chart as PNG.
- * The formats are pure functions over one shape (columns and rows); the rest hands them to the
+ * Results as files a learner keeps: a table as CSV, JSON or a Markdown table (a chart as PNG or
+ * SVG is chart-picture.ts). The formats are pure functions over one shape (columns and rows),
+ * each carrying what the result is when given it (ExportAbout); the rest hands them to the
  * browser (a download, the clipboard). Columns that hold one server's figures are named by the
  * server's id (`c-epoll`), as everywhere else.
  */
@@ -11,6 +12,29 @@ export type Cell = string | number | boolean | null;
 export interface ExportTable {
   columns: string[];
   rows: Cell[][];
+}
+
+/** One fact about a result, for people: "Connections: 100", "CPU: AMD EPYC 7B13 × 2". */
+export interface AboutLine {
+  label: string;
+  value: string;
+}
+
+/**
+ * What a result is, where and when it was measured, and where it lives, carried by every file
+ * exported from it (as Vega and Observable exports carry their title and source), so a file
+ * read on its own still says what it shows. `lines` are for people (a CSV's `#` lines, an
+ * image's text), `data` the same facts for programs (a JSON's `about`).
+ */
+export interface ExportAbout {
+  /** The result in words: "c-epoll, 100 connections". */
+  title: string;
+  /** Its permalink, absolute; null for one that has none (a recorded reference). */
+  link: string | null;
+  /** Setup, legend, host and date, labelled, in that order. */
+  lines: AboutLine[];
+  /** The request as sent, the host as recorded, the date as ISO 8601: keys for programs. */
+  data: Record<string, unknown>;
 }
 
 // ───────────────────────────── formats ─────────────────────────────
@@ -25,15 +49,32 @@ function csvField(cell: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** RFC 4180 CSV: a header row, CRLF after every record, empty fields for missing figures. */
-export function toCsv(table: ExportTable): string {
-  return [table.columns, ...table.rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+/** The about's lines as they read in a text file: its title, each fact, its link. */
+function aboutText(about: ExportAbout): string[] {
+  return [about.title, ...about.lines.map((line) => `${line.label}: ${line.value}`), ...(about.link ? [about.link] : [])];
 }
 
-/** The rows as objects keyed by column name, numbers kept as numbers. */
-export function toJson(table: ExportTable): string {
+/** A line break inside a `#` line would start a line a reader takes for a record. */
+function oneLine(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ');
+}
+
+/**
+ * RFC 4180 CSV: a header row, CRLF after every record, empty fields for missing figures. With
+ * an `about`, `#` lines before the header say what the table is (pandas reads them with
+ * `comment='#'`, R's read.csv with `comment.char='#'`).
+ */
+export function toCsv(table: ExportTable, about?: ExportAbout | null): string {
+  const preface = about ? aboutText(about).map((line) => `# ${oneLine(line)}\r\n`).join('') : '';
+  return preface + [table.columns, ...table.rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+}
+
+/** The rows as objects keyed by column name, numbers kept as numbers; with an `about`, they
+ *  go under `rows` beside it: `{ "about": {title, link, ...data}, "rows": [...] }`. */
+export function toJson(table: ExportTable, about?: ExportAbout | null): string {
   const records = table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column, row[i] ?? null])));
-  return `${JSON.stringify(records, null, 2)}\n`;
+  const body = about ? { about: { title: about.title, link: about.link, ...about.data }, rows: records } : records;
+  return `${JSON.stringify(body, null, 2)}\n`;
 }
 
 /** A GFM cell: a pipe would end the cell (escaped), a line break the row (a space instead). */
@@ -47,11 +88,19 @@ function isNumeric(table: ExportTable, column: number): boolean {
   return cells.length > 0 && cells.every((cell) => typeof cell === 'number');
 }
 
-/** A GitHub-flavoured Markdown table, to paste into a report or a forum post. */
-export function toMarkdown(table: ExportTable): string {
+/** The about as Markdown above a pasted table: its title in bold, each fact, its link. */
+function aboutMarkdown(about: ExportAbout): string {
+  const facts = about.lines.map((line) => `- ${oneLine(line.label)}: ${oneLine(line.value)}\n`).join('');
+  return `**${oneLine(about.title)}**\n\n${facts}${about.link ? `- ${about.link}\n` : ''}\n`;
+}
+
+/** A GitHub-flavoured Markdown table, to paste into a report or a forum post; with an
+ *  `about`, what it shows above it. */
+export function toMarkdown(table: ExportTable, about?: ExportAbout | null): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |\n`;
   const rule = table.columns.map((_, i) => (isNumeric(table, i) ? '---:' : '---'));
   return [
+    about ? aboutMarkdown(about) : '',
     line(table.columns.map(markdownCell)),
     line(rule),
     ...table.rows.map((row) => line(table.columns.map((_, i) => markdownCell(row[i] ?? null)))),
@@ -60,7 +109,7 @@ export function toMarkdown(table: ExportTable): string {
 
 export type TableFormat = 'csv' | 'json';
 
-export const FORMATS: Record<TableFormat, { write: (table: ExportTable) => string; type: string }> = {
+export const FORMATS: Record<TableFormat, { write: (table: ExportTable, about?: ExportAbout | null) => string; type: string }> = {
   csv: { write: toCsv, type: 'text/csv;charset=utf-8' },
   json: { write: toJson, type: 'application/json' },
 };
@@ -111,32 +160,4 @@ export async function copyText(text: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * A chart's canvas as a PNG data URL, on `background` (charts are drawn transparent, and a
- * transparent PNG is unreadable on a dark viewer) with `title` above it, at the canvas's own
- * resolution. `ratio`: device pixels per CSS pixel, for the title's size.
- */
-export function canvasToPng(
-  canvas: HTMLCanvasElement,
-  { background, ink, title, ratio }: { background: string; ink: string; title: string; ratio: number },
-): string {
-  const fontPx = Math.round(14 * ratio);
-  const band = title ? Math.round(fontPx * 2) : 0;
-  const out = document.createElement('canvas');
-  out.width = canvas.width;
-  out.height = canvas.height + band;
-  const context = out.getContext('2d');
-  if (!context) return canvas.toDataURL('image/png');
-  context.fillStyle = background;
-  context.fillRect(0, 0, out.width, out.height);
-  if (title) {
-    context.fillStyle = ink;
-    context.font = `600 ${fontPx}px system-ui, sans-serif`;
-    context.textBaseline = 'middle';
-    context.fillText(title, Math.round(8 * ratio), band / 2);
-  }
-  context.drawImage(canvas, 0, band);
-  return out.toDataURL('image/png');
 }

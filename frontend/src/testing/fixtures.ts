@@ -228,6 +228,7 @@ export function aVariant(overrides: Partial<Variant> = {}): Variant {
     check_run_id: 'r1',
     exercise: null,
     verdict: null,
+    check: { status: 'done', failed: null, reason: null },
     ...overrides,
   };
 }
@@ -235,5 +236,6 @@ export function aVariant(overrides: Partial<Variant> = {}): Variant {
 /** A variant `id` that answers `exercise` (null: an edit in the free editor), its verdict's
  *  status `status` (null: none), as GET /api/variants lists it. */
 export function anAnswer(id: string, exercise: string | null, status: 'pending' | 'passed' | 'failed' | null): Variant {
-  return aVariant({ id, check_run_id: `r-${id}`, exercise, verdict: status ? { status, reasons: [], failed: [], measured: [] } : null });
+  const check = { status: status === 'pending' ? ('running' as const) : ('done' as const), failed: null, reason: null };
+  return aVariant({ id, check_run_id: `r-${id}`, exercise, check, verdict: status ? { status, reasons: [], failed: [], measured: [] } : null });
 }

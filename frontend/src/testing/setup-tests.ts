@@ -3,7 +3,7 @@ import { cleanup } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
-import { i18next, i18nReady } from '@/lib/i18n';
+import { i18next, i18nReady, LATER_NAMESPACES, loadStrings } from '@/lib/i18n';
 
 import { FakeEventSource } from './fake-event-source';
 
@@ -31,6 +31,9 @@ Object.defineProperty(window, 'scrollTo', { value: () => undefined, writable: tr
 // Unit tests read the English strings, whatever the machine's locale.
 beforeEach(async () => {
   await i18nReady;
+  // A test draws a feature's components without the route or lazy import that fetches their
+  // strings with them (loaded once; every later call resolves at once).
+  await loadStrings(LATER_NAMESPACES);
   if (i18next.resolvedLanguage !== 'en') await i18next.changeLanguage('en');
   FakeEventSource.reset();
   vi.stubGlobal('EventSource', FakeEventSource);

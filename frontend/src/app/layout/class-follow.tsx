@@ -7,12 +7,14 @@ import { ClassBanner, FollowPanel, useClassStream } from '@/features/classroom';
 import { useMe } from '@/features/people';
 import { LESSON_QUERY_PREFIX } from '@/hooks/use-lesson';
 import type { RunEventFrame, Sweep } from '@/lib/api-schemas';
+import { withStrings } from '@/lib/i18n';
 
 // The bench feature draws a presented run or sweep with its own charts; it is a third of a
 // lesson's JavaScript, so it loads when something is presented, as lesson pages load it.
-const PresentedRun = lazy(async () => ({ default: (await import('@/features/bench')).PresentedRun }));
-const PresentedSweep = lazy(async () => ({ default: (await import('@/features/bench')).PresentedSweep }));
-const PresentedReference = lazy(async () => ({ default: (await import('@/features/bench')).PresentedReference }));
+const bench = () => withStrings(['bench'], () => import('@/features/bench'));
+const PresentedRun = lazy(async () => ({ default: (await bench()).PresentedRun }));
+const PresentedSweep = lazy(async () => ({ default: (await bench()).PresentedSweep }));
+const PresentedReference = lazy(async () => ({ default: (await bench()).PresentedReference }));
 
 function LazyPresentedRun({ runId, frames }: { runId: string; frames: RunEventFrame[] }) {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@ import { act, render } from '@testing-library/react';
 import { useState } from 'react';
 import { MemoryRouter } from 'react-router';
 
-import { useScrollToHash } from './use-scroll-to-hash';
+import { HASH_TARGET, useScrollToHash } from './use-scroll-to-hash';
 
 function Page({ later }: { later: boolean }) {
   useScrollToHash();
@@ -41,6 +41,8 @@ describe('useScrollToHash', () => {
     });
     expect(scrollIntoView).toHaveBeenCalledTimes(1);
     expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('edge-triggered'));
+    // …and marks it, for the eye to land on.
+    expect(document.getElementById('edge-triggered')).toHaveAttribute(HASH_TARGET);
   });
 
   it('scrolls at once when it is already there, and not at all without a hash', () => {

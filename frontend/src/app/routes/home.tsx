@@ -2,9 +2,12 @@ import { lazy, Suspense } from 'react';
 
 import { CourseHome } from '@/features/lessons';
 import { useMe } from '@/features/people';
+import { withStrings } from '@/lib/i18n';
 
 // The classroom feature loads for a student in a class only (as their class banner does).
-const AssignedExercises = lazy(async () => ({ default: (await import('@/features/classroom')).AssignedExercises }));
+const AssignedExercises = lazy(async () => ({
+  default: (await withStrings(['classroom'], () => import('@/features/classroom'))).AssignedExercises,
+}));
 
 export function HomeRoute() {
   // Who reads says where progress is kept: the server for someone in a class, else this browser.

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 
-import { LabPage } from '@/features/bench';
+// The page's own module, not the feature's index: Rolldown gives a route everything an index
+// re-exports (rolldown/rolldown#8920), and this page would load the lesson widget's highlighter.
+import { LabPage } from '@/features/bench/components/lab/lab-page';
 import { usePageTitle } from '@/hooks/use-page-title';
 
 export function LabRoute() {

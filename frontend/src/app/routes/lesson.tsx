@@ -13,10 +13,14 @@ import { SourceBlock } from '@/features/sources';
 import { useLessonExperiment } from '@/hooks/use-lesson';
 import { zClassOut, zPresentationOut } from '@/lib/api/generated/zod.gen';
 import { apiRequest } from '@/lib/api-client';
+import { withStrings } from '@/lib/i18n';
 
 // The bench feature (Chart.js, run state, the widgets) is a third of a lesson's JavaScript and
-// every widget sits below the first screen: it loads when the reader scrolls to the first one.
-const ExperimentBlock = lazy(async () => ({ default: (await import('@/features/bench')).ExperimentBlock }));
+// every widget sits below the first screen: it loads (with its strings) when the reader scrolls
+// to the first one.
+const ExperimentBlock = lazy(async () => ({
+  default: (await withStrings(['bench'], () => import('@/features/bench'))).ExperimentBlock,
+}));
 
 /** Roughly a widget's height with its reference result drawn, so the page hardly moves when it comes. */
 const WIDGET_HEIGHT = '60rem';
@@ -102,8 +106,12 @@ const PresentationContext = createContext<Presentation | null>(null);
 // ───────────────────── a class's questions and raised hands ─────────────────────
 
 // The classroom feature loads for people in a class only, as the follow panel does.
-const ClassQuestion = lazy(async () => ({ default: (await import('@/features/classroom')).ClassQuestion }));
-const HandButton = lazy(async () => ({ default: (await import('@/features/classroom')).HandButton }));
+const ClassQuestion = lazy(async () => ({
+  default: (await withStrings(['classroom'], () => import('@/features/classroom'))).ClassQuestion,
+}));
+const HandButton = lazy(async () => ({
+  default: (await withStrings(['classroom'], () => import('@/features/classroom'))).HandButton,
+}));
 
 interface InClass {
   classId: string;

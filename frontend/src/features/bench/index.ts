@@ -1,4 +1,5 @@
 // Public API of the bench feature.
+export { ComparePermalink } from './components/compare-permalink';
 export { ExperimentBlock } from './components/experiment-block';
 export type { RunGate } from './components/experiment-controls';
 export { HistoryPage } from './components/lab/history-page';

@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ExportAboutContext } from '@/components/export-about';
+import { ShareResult } from '@/components/share-result';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
 import type { Baseline, RunRequest } from '@/lib/api-schemas';
@@ -11,6 +13,7 @@ import { describeBaseline, replayRun } from '../lib/baseline';
 import { referenceLabel } from '../lib/chart-data';
 import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
+import { resultAbout } from '../lib/result-about';
 import { isBusy, isCancellable } from '../lib/run-state';
 
 import { BaselineNote } from './baseline-note';
@@ -43,7 +46,7 @@ interface ExperimentWidgetProps {
 
 /** The Run widget: parameters, Run/Cancel, live state, four charts and the final figures. */
 export function ExperimentWidget({ title: given, request, runKey, origin, baseline, gate, presenter, labHref }: ExperimentWidgetProps) {
-  const { t } = useTranslation('bench');
+  const { t, i18n } = useTranslation('bench');
   const health = useHealth();
   const servers = useServers();
   const { state: live, previous, start, cancel } = useRun(runKey, request, origin);
@@ -76,6 +79,26 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
     t,
   );
   const planned = request.duration_s !== undefined ? request.duration_s + (request.warmup_s ?? 0) : 0;
+  // The run on show has a permalink of its own; the recorded reference has none.
+  const sharedPath = !showingRecorded && state.runId !== null ? `/runs/${encodeURIComponent(state.runId)}` : null;
+  const about = useMemo(
+    () =>
+      resultAbout(
+        {
+          title,
+          request,
+          servers: server ? [server] : [],
+          provenance: state.result?.provenance,
+          createdAt: showingRecorded ? baseline?.recorded_at : null,
+          path: sharedPath,
+          legend: reference ? [t('chart.live'), reference.label] : [serverId],
+          result: state.result,
+        },
+        t,
+        i18n.resolvedLanguage,
+      ),
+    [title, request, server, state.result, showingRecorded, baseline?.recorded_at, sharedPath, reference, serverId, t, i18n.resolvedLanguage],
+  );
 
   const run = async () => {
     const runId = await start();
@@ -120,7 +143,10 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
         ) : null}
       </ExperimentControls>
 
-      <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} reference={reference} />
+      {sharedPath ? <ShareResult to={sharedPath} /> : null}
+      <ExportAboutContext value={about}>
+        <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} reference={reference} />
+      </ExportAboutContext>
     </section>
   );
 }

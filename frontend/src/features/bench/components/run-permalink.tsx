@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
+import { ExportAboutContext } from '@/components/export-about';
 import { Loading } from '@/components/loading';
+import { ShareResult } from '@/components/share-result';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import type { Run } from '@/lib/api-schemas';
@@ -9,6 +11,7 @@ import type { Run } from '@/lib/api-schemas';
 import { getRun } from '@/lib/runs-api';
 import { useFollowRun } from '../hooks/use-run';
 import { formatWhen } from '../lib/permalink';
+import { resultAbout } from '../lib/result-about';
 
 import { ExperimentParams } from './experiment-params';
 import { LessonLink, PermalinkProblem, PermalinkSection, ProvenanceList } from './permalink-parts';
@@ -46,6 +49,12 @@ function RunPage({ run }: { run: Run }) {
   const title = t('permalink.runTitle', { server: server?.title ?? run.server });
   usePageTitle(when ? t('permalink.pageTitleWhen', { title, when }) : title);
   const planned = request.duration_s + request.warmup_s;
+  const path = `/runs/${encodeURIComponent(run.id)}`;
+  const about = resultAbout(
+    { title, request, servers: server ? [server] : [], provenance: state.result?.provenance, createdAt: run.created_at, path, legend: [run.server] },
+    t,
+    i18n.resolvedLanguage,
+  );
 
   return (
     <article className="permalink" data-testid="run-permalink" aria-labelledby="permalink-title">
@@ -57,6 +66,7 @@ function RunPage({ run }: { run: Run }) {
           <RunStateLabel state={state} />
         </div>
         {lesson ? <LessonLink slug={lesson} /> : null}
+        <ShareResult to={path} />
       </header>
 
       <PermalinkSection id="permalink-parameters" title={t('permalink.parameters')}>
@@ -67,7 +77,9 @@ function RunPage({ run }: { run: Run }) {
         {state.phase === 'queued' || state.phase === 'starting' ? (
           <p className="permalink__muted">{t('permalink.followsLive')}</p>
         ) : null}
-        <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} />
+        <ExportAboutContext value={about}>
+          <RunFigures state={state} plannedS={planned} warmupS={request.warmup_s} />
+        </ExportAboutContext>
       </PermalinkSection>
 
       <PermalinkSection id="permalink-provenance" title={t('permalink.provenance')}>

@@ -297,6 +297,7 @@ describe('SeriesWidget', () => {
     });
     const qps = JSON.parse(within(screen.getByTestId('series-qps-chart')).getByTestId('chart-stub').getAttribute('data-datasets') ?? '[]') as { id: string }[];
     expect(qps.map((d) => d.id)).toContain('running');
+    expect(screen.getByTestId('series-qps-chart')).toHaveAttribute('data-series', 'c-poll now (warm-up so far, not a result)');
   });
 
   it('tags the series with the lesson and block key, presents it and follows each new series', async () => {

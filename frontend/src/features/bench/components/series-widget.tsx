@@ -2,17 +2,21 @@ import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ExportAboutContext } from '@/components/export-about';
+import { ShareResult } from '@/components/share-result';
 import { useHealth } from '@/hooks/use-health';
 import { useServers } from '@/hooks/use-servers';
 import type { Baseline, SweepRequest } from '@/lib/api-schemas';
 import { formatInt } from '@/lib/format';
 
 import { usePresenting, type Presenter } from '../hooks/use-presenting';
+import { useRunProvenance } from '../hooks/use-run-provenance';
 import { useNextPoint, useSweep, type SweepState } from '../hooks/use-sweep';
 import { describeBaseline } from '../lib/baseline';
 import { referenceLabel } from '../lib/chart-data';
 import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
+import { resultAbout } from '../lib/result-about';
 import { describeRunningSeries, runningMark, type RunningMark } from '../lib/series';
 import { statusWord, variedName, versus } from '../lib/words';
 
@@ -61,7 +65,7 @@ function stateText(state: SweepState, next: ReturnType<typeof useNextPoint>, swe
 /** A series experiment: several servers and/or one parameter over several values, one run
  *  per point through POST /api/sweeps, drawn as one chart with a series per server. */
 export function SeriesWidget({ title: given, sweep, origin, baseline, gate, presenter, labHref }: SeriesWidgetProps) {
-  const { t } = useTranslation('bench');
+  const { t, i18n } = useTranslation('bench');
   const health = useHealth();
   const servers = useServers();
   const { state, previous, start, cancel } = useSweep(sweep, origin);
@@ -95,8 +99,33 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
   const runLabel = t('controls.runMany', { count: total, total: formatInt(total) });
   const servered = versus(sweep.servers, t);
   const title = given ?? (sweep.values.length > 1 ? t('series.titleBy', { servers: servered, field: variedName(sweep.vary, t) }) : servered);
-  const known = (servers.data ?? []).filter((s) => sweep.servers.includes(s.id));
+  const known = useMemo(() => (servers.data ?? []).filter((s) => sweep.servers.includes(s.id)), [servers.data, sweep.servers]);
   const presenting = usePresenting(presenter, origin ?? null);
+  // The series on show has a permalink of its own; the recorded reference has none.
+  const shownId = showingRecorded ? null : shown.sweepId;
+  const sharedPath = shownId !== null ? `/sweeps/${encodeURIComponent(shownId)}` : null;
+  // A recorded reference says where it was measured itself: its runs were on another machine,
+  // in another store, and are not asked for here.
+  const firstRun = showingRecorded ? null : (points.find((p) => p.status === 'done' && p.run_id != null)?.run_id ?? null);
+  const measured = useRunProvenance(firstRun).provenance;
+  const provenance = showingRecorded ? baseline?.provenance : measured;
+  const about = useMemo(
+    () =>
+      resultAbout(
+        {
+          title,
+          request: sweep,
+          servers: known,
+          provenance,
+          createdAt: showingRecorded ? baseline?.recorded_at : table?.created_at,
+          path: sharedPath,
+          legend: reference ? [...sweep.servers, reference.label] : sweep.servers,
+        },
+        t,
+        i18n.resolvedLanguage,
+      ),
+    [title, sweep, known, provenance, showingRecorded, baseline?.recorded_at, table?.created_at, sharedPath, reference, t, i18n.resolvedLanguage],
+  );
 
   const run = async () => {
     const sweepId = await start();
@@ -110,8 +139,8 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
           <p className="kicker">{t('series.kicker')}</p>
           <p className="experiment__title">{title}</p>
         </div>
-        <div className="run-state run-state--series">
-          <p data-testid="series-state" data-phase={state.phase} role="status" aria-live="polite">
+        <div className="series-state">
+          <p className="run-state" data-testid="series-state" data-phase={state.phase} role="status" aria-live="polite">
             {showingRecorded && !cancelled ? t('state.reference') : stateText(state, next, sweep, t)}
           </p>
           {cancelled && (kept || showingRecorded) ? (
@@ -148,7 +177,12 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
       ) : null}
 
       {showingRecorded || (state.phase !== 'idle' && state.phase !== 'submitting') ? (
-        <SeriesFigures sweep={sweep} points={points} table={table} reference={reference} running={cancelled ? null : running} />
+        <>
+          {sharedPath ? <ShareResult to={sharedPath} /> : null}
+          <ExportAboutContext value={about}>
+            <SeriesFigures sweep={sweep} points={points} table={table} reference={reference} running={cancelled ? null : running} />
+          </ExportAboutContext>
+        </>
       ) : null}
     </section>
   );

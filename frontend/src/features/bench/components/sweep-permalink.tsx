@@ -3,16 +3,19 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { ExportAboutContext } from '@/components/export-about';
 import { Loading } from '@/components/loading';
+import { ShareResult } from '@/components/share-result';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useServers } from '@/hooks/use-servers';
 import type { Sweep } from '@/lib/api-schemas';
 import { formatInt } from '@/lib/format';
 
-import { getRun } from '@/lib/runs-api';
 import { getSweep } from '../api/sweeps';
+import { useRunProvenance } from '../hooks/use-run-provenance';
 import { useFollowSweep, useNextPoint } from '../hooks/use-sweep';
 import { formatWhen } from '../lib/permalink';
+import { resultAbout } from '../lib/result-about';
 import { entryLabel, isRoundComparison } from '../lib/round-comparison';
 import { describeRunningSeries, runningMark, sweepRequestOf } from '../lib/series';
 import { statusWord, variedName, versus } from '../lib/words';
@@ -46,17 +49,11 @@ export function SweepPermalink({ sweepId }: { sweepId: string }) {
  *  each point's own record is one link away. */
 function FirstPointProvenance({ runId }: { runId: string | null }) {
   const { t } = useTranslation('bench');
-  const provenance = useQuery({
-    queryKey: ['runs', runId, 'provenance'],
-    queryFn: ({ signal }) => getRun(runId ?? '', signal),
-    enabled: runId !== null,
-    staleTime: Infinity,
-    select: (run) => run.result?.provenance ?? null,
-  });
+  const { provenance } = useRunProvenance(runId);
   return (
     <>
       {runId ? <p className="permalink__muted">{t('permalink.firstPoint')}</p> : null}
-      <ProvenanceList provenance={provenance.data} pending={runId ? t('permalink.loading') : t('permalink.seriesPending')} />
+      <ProvenanceList provenance={provenance} pending={runId ? t('permalink.loading') : t('permalink.seriesPending')} />
     </>
   );
 }
@@ -66,8 +63,8 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
   const state = useFollowSweep(sweep);
   const table = state.table ?? sweep;
   const request = useMemo(() => sweepRequestOf(table), [table]);
-  const servers = useServers().data ?? [];
-  const known = servers.filter((s) => request.servers.includes(s.id));
+  const catalog = useServers().data;
+  const known = useMemo(() => (catalog ?? []).filter((s) => request.servers.includes(s.id)), [catalog, request.servers]);
   const when = formatWhen(sweep.created_at, i18n.resolvedLanguage);
   // A comparison in rounds (an edited server against its original): medians and their spread.
   const rounds = isRoundComparison(request);
@@ -93,6 +90,14 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
       : statusWord(table.points.some((p) => p.status === 'cancelled') ? 'cancelled' : 'done', t);
   const firstRun = table.points.find((p) => p.status === 'done' && p.run_id !== null)?.run_id ?? null;
   const runs = table.points.filter((p) => p.run_id !== null);
+  const path = `/sweeps/${encodeURIComponent(sweep.id)}`;
+  const { provenance } = useRunProvenance(firstRun);
+  const legend = rounds ? request.servers.map((s) => entryLabel(s, request.servers, t)) : request.servers;
+  const about = resultAbout(
+    { title, request: sweep.request, servers: known, provenance, createdAt: sweep.created_at, path, legend },
+    t,
+    i18n.resolvedLanguage,
+  );
 
   return (
     <article className="permalink" data-testid="sweep-permalink" aria-labelledby="permalink-title">
@@ -108,6 +113,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
           </p>
         </div>
         {sweep.request.lesson ? <LessonLink slug={sweep.request.lesson} /> : null}
+        <ShareResult to={path} />
       </header>
 
       <PermalinkSection id="permalink-parameters" title={t('permalink.parameters')}>
@@ -115,6 +121,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
       </PermalinkSection>
 
       <PermalinkSection id="permalink-result" title={t('permalink.result')}>
+        <ExportAboutContext value={about}>
         {rounds ? (
           <RoundComparison
             sweep={request}
@@ -127,6 +134,7 @@ function SweepPage({ sweep }: { sweep: Sweep }) {
         ) : (
           <SeriesFigures sweep={request} points={points} table={table} running={next ? runningMark(next.point, next.run) : null} />
         )}
+        </ExportAboutContext>
         {runs.length ? (
           <>
             <h3 className="permalink__muted">{t('permalink.eachRun')}</h3>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Comparison, Run } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
+import { runInterval } from '@/lib/verdict';
 import { aPoint, aRun, aSweep, doneData, noise31 } from '@/testing/fixtures';
 
 import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, shortTime, sweepRows, verdictWords } from './compare';
@@ -45,8 +46,11 @@ describe('compareTable', () => {
   it('exports each result with its server id, raw figures, run-to-run spread and verdict', () => {
     const noisy = run({ result: { ...doneData, host_noise: { ...noise31, sigma: 0.05 } } });
     const table = compareTable([runRow(noisy, t, 'en')], () => 'the reference');
-    expect(table.columns).toEqual(['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note']);
-    expect(table.rows[0]?.slice(1, 6)).toEqual(['c-epoll', 51234.5, rowSpread({ ...noise31, sigma: 0.05 }), 120, 900]);
+    expect(table.columns).toEqual(['result', 'server', 'qps', 'qps_run_to_run_95', 'qps_low_95', 'qps_high_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note']);
+    const [low, high] = runInterval(51234.5, { ...noise31, sigma: 0.05 });
+    expect(table.rows[0]?.slice(1, 8)).toEqual(['c-epoll', 51234.5, rowSpread({ ...noise31, sigma: 0.05 }), low, high, 120, 900]);
+    expect(low).toBeLessThan(51234.5);
+    expect(high).toBeGreaterThan(51234.5);
     expect(table.rows[0]?.at(-2)).toBe('the reference');
   });
 });

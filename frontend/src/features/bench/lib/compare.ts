@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import type { Comparison, HostNoise, Run, Sweep } from '@/lib/api-schemas';
 import { dateLocale } from '@/lib/dates';
 import type { ExportTable } from '@/lib/export';
-import { runSpread } from '@/lib/verdict';
+import { runInterval, runSpread } from '@/lib/verdict';
 
 import { changeWords } from './round-comparison';
 import { statusWord } from './words';
@@ -146,7 +146,11 @@ export function verdictWords(row: CompareRow, reference: CompareRow | undefined,
  *  its verdict against the reference in words. */
 export function compareTable(rows: CompareRow[], verdictOf: (row: CompareRow) => string): ExportTable {
   return {
-    columns: ['result', 'server', 'qps', 'qps_run_to_run_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note'],
-    rows: rows.map((r) => [r.label, r.server, r.qps, rowSpread(r.noise), r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, verdictOf(r), r.note]),
+    columns: ['result', 'server', 'qps', 'qps_run_to_run_95', 'qps_low_95', 'qps_high_95', 'p50_us', 'p99_us', 'cpu_percent_of_one_core', 'rss_bytes', 'threads', 'against_reference', 'note'],
+    rows: rows.map((r) => {
+      // Where a second run would land (95 %), as the chart's whiskers draw it.
+      const interval = r.qps !== null && r.noise ? runInterval(r.qps, r.noise) : null;
+      return [r.label, r.server, r.qps, rowSpread(r.noise), interval?.[0] ?? null, interval?.[1] ?? null, r.p50_us, r.p99_us, r.cpu_percent, r.rss_bytes, r.threads, verdictOf(r), r.note];
+    }),
   };
 }

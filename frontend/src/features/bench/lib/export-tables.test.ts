@@ -1,7 +1,8 @@
 import { doneEventSchema, sweepPointSchema, type SweepPoint } from '@/lib/api-schemas';
 import { toCsv } from '@/lib/export';
 import { i18next } from '@/lib/i18n';
-import { doneData } from '@/testing/fixtures';
+import { runInterval } from '@/lib/verdict';
+import { doneData, noise31 } from '@/testing/fixtures';
 
 import type { SweepRequest } from './experiment-block';
 import { runTable, seriesTables } from './export-tables';
@@ -38,6 +39,33 @@ describe('runTable', () => {
     const csv = toCsv(runTable([{ name: 'c-epoll', result }, { name: 'c-poll', result: slower }]));
     expect(csv.split('\r\n').slice(0, 2)).toEqual(['field,c-epoll,c-poll', 'qps,51234.5,40000']);
     expect(csv).toContain('\r\ninvalid_reason,,"errors, 3"\r\n');
+  });
+});
+
+describe('the interval of each figure', () => {
+  it('gives a run’s QPS its 95 % interval from the host’s run-to-run spread', () => {
+    const measured = doneEventSchema.parse({ ...doneData, host_noise: noise31 });
+    const fields = Object.fromEntries(runTable([{ name: 'c-epoll', result: measured }]).rows.map((row) => [String(row[0]), row[1]]));
+    const [low, high] = runInterval(51234.5, noise31);
+    expect(fields.qps_low_95).toBe(Math.round(low * 10) / 10);
+    expect(fields.qps_high_95).toBe(Math.round(high * 10) / 10);
+    // Without the host's spread there is no interval to give, and no empty column for it.
+    expect(Object.fromEntries(runTable([{ name: 'c-epoll', result }]).rows.map((row) => [String(row[0]), row[1]]))).not.toHaveProperty('qps_low_95');
+  });
+
+  it('puts each server’s interval beside its figure in a series, and in every point’s row', () => {
+    const sweep: SweepRequest = { servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [100], base: {} };
+    const points = [
+      point('c-epoll', 100, { qps: 50000, qps_interval: { low: 48000, high: 52000, level: 0.95, estimate: 50000, count: 1, method: 'host_noise' }, p99_us: 300 }),
+      point('c-poll', 100, { qps: 45000, p99_us: 400 }),
+    ];
+    const [qps, , every] = seriesTables(sweep, points, t);
+    expect(toCsv(qps!.table)).toBe(
+      'connections,c-epoll,c-epoll_low_95,c-epoll_high_95,c-poll,c-poll_low_95,c-poll_high_95\r\n100,50000,48000,52000,45000,,\r\n',
+    );
+    const columns = every!.table.columns;
+    expect(every!.table.rows[0]?.[columns.indexOf('qps_low_95')]).toBe(48000);
+    expect(every!.table.rows[0]?.[columns.indexOf('qps_high_95')]).toBe(52000);
   });
 });
 

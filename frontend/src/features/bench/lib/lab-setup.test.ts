@@ -5,12 +5,10 @@ import { i18next } from '@/lib/i18n';
 
 import {
   EMPTY_SETUP,
-  fieldProblem,
   planFor,
   plannedSeconds,
   setupFromRequest,
   setupFromSearch,
-  setupProblems,
   setupToSearch,
   type LabSetup,
 } from './lab-setup';
@@ -62,36 +60,6 @@ describe('planFor', () => {
   });
 });
 
-describe('setupProblems', () => {
-  it('says what is wrong in words, with the host limits', () => {
-    const problems = setupProblems(
-      setup({ servers: ['c-threaded'], fields: { connections: 20000, duration_s: 0, repetitions: 1.5 }, knobs: { 'c-threaded': { stack_kib: 1 } } }),
-      FIELDS,
-      KNOBS,
-      40,
-      t,
-    );
-    expect(problems).toEqual([
-      'Connections may be at most 19000 connections here',
-      'Duration must be more than 0 s',
-      'Repetitions takes whole numbers',
-      'c-threaded: Thread stack must be at least 64',
-    ]);
-  });
-
-  it('needs a server, two values for a sweep, and no more runs than the host allows', () => {
-    expect(setupProblems(EMPTY_SETUP, FIELDS, KNOBS, 40, t)).toEqual(['Pick at least one server']);
-    expect(setupProblems(setup({ servers: ['c-epoll'], vary: 'connections', values: [10] }), FIELDS, KNOBS, 40, t)).toContain('A sweep needs at least two values');
-    const many = setup({ servers: ['c-epoll', 'c-poll'], vary: 'connections', values: [1, 2, 3] });
-    expect(setupProblems(many, FIELDS, KNOBS, 4, t)).toContain('6 runs: a sweep may have at most 4 here');
-  });
-
-  it('checks a choice and a bool', () => {
-    expect(fieldProblem(FIELDS[0]!, 'udp', t)).toBe('Protocol is one of echo, http');
-    expect(fieldProblem(FIELDS[5]!, true, t)).toBeNull();
-  });
-});
-
 describe('the URL', () => {
   it('round-trips a setup with only what differs from the defaults', () => {
     const original = setup({
@@ -111,7 +79,6 @@ describe('the URL', () => {
     const back = setupFromSearch(new URLSearchParams('servers=c-epoll&connections=lots&vary=bogus'), FIELDS, KNOBS);
     expect(back.fields.connections).toBeNaN();
     expect(back.vary).toBeNull();
-    expect(setupProblems(back, FIELDS, KNOBS, 40, t)).toEqual(['Connections needs a number']);
   });
 });
 

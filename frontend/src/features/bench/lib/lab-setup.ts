@@ -39,88 +39,12 @@ function isVaried(name: string): name is VariedField {
   return (VARIED_FIELDS as readonly string[]).includes(name);
 }
 
-// ─────────────────────────── checking values ───────────────────────────
-
-/** A bound with its unit, when the field has one: "19000 connections", "0 s". */
-function withUnit(value: number, unit: string | null | undefined): string {
-  return unit ? `${value} ${unit}` : String(value);
-}
-
-function describeBound(field: RunField, value: number, t: TFunction<'bench'>): string | null {
-  const label = field.label;
-  if (field.min != null && (field.min_exclusive ? value <= field.min : value < field.min)) {
-    const bound = withUnit(field.min, field.units);
-    return field.min_exclusive ? t('lab.problem.moreThan', { label, bound }) : t('lab.problem.atLeast', { label, bound });
-  }
-  if (field.max != null && value > field.max) return t('lab.problem.atMostHere', { label, bound: withUnit(field.max, field.units) });
-  return null;
-}
-
-/** Why a value is refused for a field, or null: the same bounds POST /api/runs applies. */
-export function fieldProblem(field: RunField, value: FieldValue, t: TFunction<'bench'>): string | null {
-  const label = field.label;
-  if (field.kind === 'bool') return typeof value === 'boolean' ? null : t('lab.problem.onOff', { label });
-  if (field.kind === 'choice') {
-    return field.choices?.includes(String(value)) ? null : t('lab.problem.oneOf', { label, choices: field.choices?.join(', ') ?? '' });
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value)) return t('lab.problem.number', { label });
-  if (field.kind === 'int' && !Number.isInteger(value)) return t('lab.problem.whole', { label });
-  return describeBound(field, value, t);
-}
-
-/** Why a knob value is refused, or null (the catalog's type, range and values). */
-export function knobProblem(knob: Knob, value: KnobValue, t: TFunction<'bench'>): string | null {
-  const label = knobFormLabel(knob);
-  if (knob.type === 'bool') return typeof value === 'boolean' ? null : t('lab.problem.onOff', { label });
-  if (knob.type === 'enum') {
-    return knob.values?.map(String).includes(String(value)) ? null : t('lab.problem.oneOf', { label, choices: knob.values?.join(', ') ?? '' });
-  }
-  if (typeof value !== 'number' || !Number.isInteger(value)) return t('lab.problem.whole', { label });
-  if (knob.min != null && value < knob.min) return t('lab.problem.atLeast', { label, bound: String(knob.min) });
-  if (knob.max != null && value > knob.max) return t('lab.problem.atMost', { label, bound: String(knob.max) });
-  return null;
-}
-
 // ─────────────────────────── the request ───────────────────────────
 
-function fieldValues(setup: LabSetup, fields: RunField[]): Record<string, FieldValue> {
+/** Every field's value in the setup's runs: the learner's, else the field's default. (The
+ *  form's checks are in lab-checks.ts.) */
+export function runValues(setup: LabSetup, fields: RunField[]): Record<string, FieldValue> {
   return Object.fromEntries(fields.map((f) => [f.name, setup.fields[f.name] ?? f.default]));
-}
-
-/** Every problem with the setup, in the form's order; empty when it can run. */
-export function setupProblems(
-  setup: LabSetup,
-  fields: RunField[],
-  knobs: Record<string, Knob[]>,
-  maxPoints: number,
-  t: TFunction<'bench'>,
-): string[] {
-  const problems: string[] = [];
-  if (setup.servers.length === 0) problems.push(t('lab.problem.pickServer'));
-  const values = fieldValues(setup, fields);
-  for (const field of fields) {
-    if (setup.vary === field.name) continue;
-    const problem = fieldProblem(field, values[field.name] ?? field.default, t);
-    if (problem) problems.push(problem);
-  }
-  for (const server of setup.servers) {
-    for (const [name, value] of Object.entries(setup.knobs[server] ?? {})) {
-      const knob = knobs[server]?.find((k) => k.name === name);
-      const problem = knob ? knobProblem(knob, value, t) : t('lab.problem.noKnob', { server, knob: name });
-      if (problem) problems.push(t('lab.problem.ofServer', { server, problem }));
-    }
-  }
-  if (setup.vary) {
-    const field = fields.find((f) => f.name === setup.vary);
-    if (setup.values.length < 2) problems.push(t('lab.problem.twoValues'));
-    for (const value of setup.values) {
-      const problem = field ? fieldProblem(field, value, t) : null;
-      if (problem) problems.push(problem);
-    }
-  }
-  const runs = setup.servers.length * Math.max(1, setup.vary ? setup.values.length : 1);
-  if (runs > maxPoints) problems.push(t('lab.problem.tooMany', { runs, max: maxPoints }));
-  return [...new Set(problems)];
 }
 
 /** Only the fields set away from their defaults: what the request and the URL carry. A field
@@ -136,15 +60,23 @@ function setKnobs(setup: LabSetup): Record<string, Record<string, KnobValue>> {
   );
 }
 
+/** What a run of one server entry asks for: a server, or a learner's edit (`variant:<id>`, as a
+ *  sweep names it) as its base server (`bases`) with `variant`. */
+function runTarget(entry: string, bases: Record<string, string>): Pick<RunRequest, 'server' | 'variant'> {
+  const base = bases[entry];
+  return base ? { server: base, variant: entry.slice(entry.indexOf(':') + 1) } : { server: entry };
+}
+
 /** The setup as the one request it becomes: a run for one server with nothing varied, else a
- *  sweep (several servers without `vary` compare them at one connection count). */
-export function planFor(setup: LabSetup, fields: RunField[], t: TFunction<'bench'>): LabPlan {
+ *  sweep (several servers without `vary` compare them at one connection count). `bases` names
+ *  the server each of the learner's edits among them edits (a sweep sends the edit's entry). */
+export function planFor(setup: LabSetup, fields: RunField[], t: TFunction<'bench'>, bases: Record<string, string> = {}): LabPlan {
   const changed = changedFields(setup, fields) as Partial<RunRequest>;
   const knobs = setKnobs(setup);
   const [first = ''] = setup.servers;
   const title = setup.servers.length > 1 || setup.vary ? t('lab.sweepTitle') : t('lab.runTitle');
   if (setup.servers.length === 1 && !setup.vary) {
-    const request: RunRequest = { ...changed, server: first, ...(knobs[first] ? { knobs: knobs[first] } : {}) };
+    const request: RunRequest = { ...changed, ...runTarget(first, bases), ...(knobs[first] ? { knobs: knobs[first] } : {}) };
     return { kind: 'run', title, request };
   }
   const { [setup.vary ?? 'connections']: varied, ...base } = changed as Record<string, FieldValue>;
@@ -157,7 +89,7 @@ export function planFor(setup: LabSetup, fields: RunField[], t: TFunction<'bench
 
 /** About how long the setup takes to run, in seconds (warm-up and duration per repetition). */
 export function plannedSeconds(setup: LabSetup, fields: RunField[]): number {
-  const values = fieldValues(setup, fields);
+  const values = runValues(setup, fields);
   const each = (Number(values.warmup_s) + Number(values.duration_s)) * (Number(values.repetitions) || 1);
   return each * setup.servers.length * (setup.vary ? setup.values.length : 1);
 }

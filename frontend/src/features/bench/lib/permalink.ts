@@ -85,3 +85,15 @@ export function provenanceRows(
   ];
   return rows.filter((row): row is [string, string] => row[1] !== null);
 }
+
+/** The host a run was measured on, as a program reads it: the provenance's keys that say which
+ *  machine (runner, CPU, kernel, Docker), those it has. */
+export function hostFacts(provenance: Record<string, unknown> | null | undefined): Record<string, string> {
+  const keys = ['runner', 'runner_host', 'cpu_model', 'cpus', 'kernel', 'cgroup_version', 'docker_version', 'server_cpus', 'loadgen_cpus'];
+  return Object.fromEntries(
+    keys.flatMap((key) => {
+      const value = text(provenance?.[key]);
+      return value === null ? [] : [[key, value]];
+    }),
+  );
+}

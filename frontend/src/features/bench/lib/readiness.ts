@@ -6,6 +6,8 @@ import type { TFunction } from 'i18next';
 
 import type { Health, Server } from '@/lib/api-schemas';
 
+import { isVariantEntry } from './round-comparison';
+
 export interface ReadinessInput {
   health: Health | undefined;
   healthError: unknown;
@@ -28,7 +30,9 @@ export function runBlockedReason({ health, healthError, servers, serverId }: Rea
   }
 
   const server = servers?.find((s) => s.id === serverId);
-  if (servers && !server) {
+  // A learner's edit (a sweep's `variant:<id>`) is no catalog server: the API resolves it, and
+  // refuses it in words if it is not theirs.
+  if (servers && !server && !isVariantEntry(serverId)) {
     return t('readiness.unknownServer', { server: serverId });
   }
 

@@ -4,7 +4,8 @@ import { zVariantCreated, zVariantOut } from '@/lib/api/generated/zod.gen';
 import { apiRequest } from '@/lib/api-client';
 import { sourceSchema, sweepCreatedSchema, type SweepRequest } from '@/lib/api-schemas';
 
-export type Variant = z.infer<typeof zVariantOut>;
+// One client function per call: reading a variant is shared (the lab runs one too).
+export { getVariant, type Variant } from '@/lib/variants-api';
 export type VariantCreated = z.infer<typeof zVariantCreated>;
 const variantListSchema = z.array(zVariantOut);
 
@@ -16,10 +17,6 @@ const variantListSchema = z.array(zVariantOut);
 export function createVariant(server: string, source: string, exercise: string | null = null): Promise<VariantCreated> {
   const body = exercise === null ? { server, source } : { server, source, exercise };
   return apiRequest('/variants', zVariantCreated, { method: 'POST', body });
-}
-
-export function getVariant(id: string, signal?: AbortSignal) {
-  return apiRequest(`/variants/${encodeURIComponent(id)}`, zVariantOut, { signal });
 }
 
 /** The react-query key of the learner's own list, refreshed after each build. */

@@ -25,8 +25,16 @@ export interface EditorWords {
   original?: string;
 }
 
+interface CheckedEditorPaneProps {
+  editing: CheckedEditor;
+  words: EditorWords;
+  file: string;
+  /** The 1-based line the editor opens at (an exercise's function to change); the top if unset. */
+  opensAt?: number | undefined;
+}
+
 /** The toolbar, a refused check's reason, the editor and, on request, the changes. */
-export function CheckedEditorPane({ editing, words, file }: { editing: CheckedEditor; words: EditorWords; file: string }) {
+export function CheckedEditorPane({ editing, words, file, opensAt }: CheckedEditorPaneProps) {
   const { t } = useTranslation('edit');
   const { editor, statusId, original, start, text, showing, layout, busy, run, check, onChange } = editing;
   const { state, cancel } = run;
@@ -63,6 +71,7 @@ export function CheckedEditorPane({ editing, words, file }: { editing: CheckedEd
         <SourceEditor
           ref={editor}
           initialText={start.text}
+          initialLine={opensAt}
           label={words.editor}
           describedBy={statusId}
           diagnostics={diagnosticsOf(state)}

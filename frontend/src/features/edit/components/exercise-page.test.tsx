@@ -31,6 +31,7 @@ const exercise: Exercise = {
   statement: 'This `c-epoll` runs **edge-triggered**: see [the lesson](02-blocking.md).',
   hints: ['Read `epoll(7)`.', 'Loop on READ_AGAIN.', 'A do/while is enough.'],
   starter: STARTER,
+  opens_at: 1,
   run: {
     protocol: 'echo',
     connections: 20,
@@ -142,6 +143,15 @@ describe('ExercisePage', () => {
     const levels = [...container.querySelectorAll('h1, h2, h3')].map((h) => Number(h.tagName[1]));
     expect(levels[0]).toBe(1);
     levels.slice(1).forEach((level, i) => { expect(level - (levels[i] ?? 1)).toBeLessThanOrEqual(1); });
+  });
+
+  it('opens the editor at the function to change, not at the file’s header', async () => {
+    const starter = ['/* epoll.c: one thread, epoll */', '#include <sys/epoll.h>', '', STARTER].join('\n');
+    routes({ 'GET /api/exercises/et-drain': { ...exercise, starter, opens_at: 4 } });
+    renderExercise();
+    const view = await editor();
+    expect(view.state.doc.lineAt(view.state.selection.main.head).number).toBe(4);
+    expect(view.state.doc.line(4).text).toBe('void handle_readable(struct conn *c)');
   });
 
   it('reveals the hints one at a time, each saying which it is', async () => {

@@ -127,6 +127,7 @@ function ExerciseAnswer({ exercise }: { exercise: Exercise }) {
         <CheckedEditorPane
           editing={editing}
           file={file}
+          opensAt={exercise.opens_at}
           words={{
             baseName: t('exercise.answer.baseName'),
             reset: t('exercise.answer.reset'),

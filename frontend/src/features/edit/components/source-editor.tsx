@@ -21,6 +21,9 @@ export interface SourceEditorHandle {
 interface SourceEditorProps {
   /** The text it opens with; later changes come from typing or the handle. */
   initialText: string;
+  /** The 1-based line it opens at, cursor there and that line at the top of its view; the
+   *  page itself is not scrolled (nor the editor focused): the reader is still reading. */
+  initialLine?: number | undefined;
   label: string;
   describedBy?: string;
   /** The compiler's messages to draw on their lines: set again whenever this array changes. */
@@ -29,8 +32,26 @@ interface SourceEditorProps {
   ref?: Ref<SourceEditorHandle>;
 }
 
+/** Puts the cursor at the start of `line` and scrolls the editor's own view so the line (and a
+ *  few above it, for context) are at the top. EditorView.scrollIntoView would scroll the page
+ *  as well, past whatever the reader is reading above the editor. */
+function openAt(editor: EditorView, line: number) {
+  const doc = editor.state.doc;
+  const target = doc.line(Math.min(line, doc.lines));
+  editor.dispatch({ selection: EditorSelection.cursor(target.from) });
+  editor.requestMeasure({
+    read: (view) => view.lineBlockAt(doc.line(Math.max(1, target.number - CONTEXT_LINES)).from).top,
+    write: (top, view) => {
+      view.scrollDOM.scrollTop = top;
+    },
+  });
+}
+
+/** Lines shown above the one an editor opens at. */
+const CONTEXT_LINES = 3;
+
 /** The CodeMirror 6 editor of a C file, with the compiler's messages drawn on their lines. */
-export function SourceEditor({ initialText, label, describedBy, diagnostics, onChange, ref }: SourceEditorProps) {
+export function SourceEditor({ initialText, initialLine, label, describedBy, diagnostics, onChange, ref }: SourceEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
@@ -61,6 +82,7 @@ export function SourceEditor({ initialText, label, describedBy, diagnostics, onC
       ],
     });
     view.current = editor;
+    if (initialLine !== undefined && initialLine > 1) openAt(editor, initialLine);
     return () => {
       editor.destroy();
       view.current = null;

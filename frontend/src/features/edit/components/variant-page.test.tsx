@@ -77,6 +77,7 @@ describe('VariantPage', () => {
         statement: 'Drain it.',
         hints: ['Loop.'],
         starter: ORIGINAL,
+        opens_at: 1,
         run: {},
         criteria: [{ id: 'answers-all', kind: 'errors_at_most', says: 'every request is answered' }],
       },

@@ -2,18 +2,21 @@ import type { ComponentPropsWithoutRef, ComponentType, ReactNode } from 'react';
 import { Children, createContext, isValidElement, use, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import Markdown, { type Components, type Options } from 'react-markdown';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
 
 import { CodeBlock } from '@/components/code-block';
 import { MarkdownLink } from '@/components/markdown-link';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
 import type { Diagram } from '@/lib/api-schemas';
 import { codeLanguage, hastText, slugify } from '@/lib/markdown';
+import { rehypeNativeRaw } from '@/lib/rehype-native-raw';
+import { remarkGfmParse } from '@/lib/remark-gfm-parse';
 
-import { rehypeGlossaryLinks } from '../lib/glossary-links';
+import { GlossaryMarkdownContext } from '../lib/glossary-entry';
+import { GLOSSARY_LINK_CLASS, rehypeGlossaryLinks } from '../lib/glossary-links';
 import { CLASS_QUESTION_CLASS, lessonSanitizeSchema, SPEAKER_NOTES_CLASS } from '../lib/sanitize-schema';
+
+import { GlossaryTermLink } from './glossary-term-link';
 
 /** Components that render special fenced blocks (```experiment, ```source), keyed by language. */
 export type FencedBlockRenderers = Record<string, ComponentType<{ code: string }>>;
@@ -28,14 +31,14 @@ function textOf(children: ReactNode): string {
     .join('');
 }
 
-const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfmParse];
 
 /**
  * Raw HTML in lessons (<details> answers, speaker notes) is parsed, then sanitised; then the
  * first mention of each glossary term becomes a link to its entry.
  */
 function rehypePluginsFor(glossaryTerms: readonly string[]): Options['rehypePlugins'] {
-  return [rehypeRaw, [rehypeSanitize, lessonSanitizeSchema], [rehypeGlossaryLinks, { terms: glossaryTerms }]];
+  return [rehypeNativeRaw, [rehypeSanitize, lessonSanitizeSchema], [rehypeGlossaryLinks, { terms: glossaryTerms }]];
 }
 
 /** The lesson's drawn diagrams (`make diagrams`), by the trimmed text of their block. */
@@ -122,6 +125,15 @@ function makeComponents(blocks: FencedBlockRenderers): Components {
     details: LessonDetails,
     div: LessonDiv,
     a({ href, className, children }) {
+      // A term the glossary plugin linked: previewed in place.
+      const term = className?.split(' ').includes(GLOSSARY_LINK_CLASS) ? href?.split('#')[1] : undefined;
+      if (term) {
+        return (
+          <GlossaryTermLink anchor={decodeURIComponent(term)} className={className}>
+            {children}
+          </GlossaryTermLink>
+        );
+      }
       return (
         <MarkdownLink href={href} className={className}>
           {children}
@@ -150,6 +162,8 @@ interface LessonMarkdownProps {
   showSpeakerNotes?: boolean;
   /** The glossary's terms: the first mention of each in the prose links to its entry. */
   glossaryTerms?: readonly string[];
+  /** The glossary's Markdown: a linked term previews its entry in place. */
+  glossaryMarkdown?: string | null | undefined;
   /** In a class: what stands at each question of Check yourself (its answers, the reveal). */
   classQuestion?: ClassQuestionRenderer | null;
 }
@@ -164,6 +178,7 @@ export function LessonMarkdown({
   diagrams = NO_DIAGRAMS,
   showSpeakerNotes = false,
   glossaryTerms = NO_TERMS,
+  glossaryMarkdown = null,
   classQuestion = null,
 }: LessonMarkdownProps) {
   // Stable component identities: new ones would remount every widget on each render.
@@ -184,7 +199,9 @@ export function LessonMarkdown({
     <div className="prose">
       <DiagramsContext value={drawings}>
         <ClassQuestionContext value={classQuestion}>
-          <SpeakerNotesContext value={showSpeakerNotes}>{content}</SpeakerNotesContext>
+          <SpeakerNotesContext value={showSpeakerNotes}>
+            <GlossaryMarkdownContext value={glossaryMarkdown}>{content}</GlossaryMarkdownContext>
+          </SpeakerNotesContext>
         </ClassQuestionContext>
       </DiagramsContext>
     </div>

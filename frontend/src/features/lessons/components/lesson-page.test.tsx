@@ -224,8 +224,8 @@ describe('LessonPage', () => {
     document.title = 'Lesson 3 · C10K Lab';
     mockFetch({ 'GET /api/lessons/99-nope': reply(404, problem('no-lesson', { slug: '99-nope' })) });
     renderWithProviders(<LessonPage slug="99-nope" blocks={blocks} />);
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Lesson not found');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Lesson not found' })).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('There is no lesson “99-nope”.');
     expect(alert).not.toHaveTextContent('GET /api/lessons');
     expect(document.title).toBe('Lesson not found · C10K Lab');

@@ -45,7 +45,7 @@ export function LessonPage({ slug, blocks, reader, classQuestion = null }: Lesso
   const { t } = useTranslation('lessons');
   const lesson = useLesson(slug);
   // Its terms link from the lesson's prose; without it (still loading, or failed) none do.
-  const glossaryTerms = useGlossary().data?.terms;
+  const glossary = useGlossary().data;
   const store = progressStoreFor(reader);
   const { isRead, setRead, canSave, saveError } = useProgress(store);
   useReportCurrentLesson(slug, store);
@@ -93,7 +93,8 @@ export function LessonPage({ slug, blocks, reader, classQuestion = null }: Lesso
           blocks={blocks}
           diagrams={data.diagrams}
           showSpeakerNotes={notesAllowed && instructor.enabled}
-          glossaryTerms={glossaryTerms}
+          glossaryTerms={glossary?.terms}
+          glossaryMarkdown={glossary?.markdown}
           classQuestion={classQuestion}
         />
       </div>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -10,7 +10,13 @@ import { languageFromPath } from '@/lib/highlight';
 
 import { useSource } from '../api/get-source';
 import { editableServer } from '../lib/edit-link';
-import { parseSourceBlock, type SourceBlock as Block } from '../lib/source-block';
+import {
+  checkSourceBlock,
+  readPlainBlock,
+  readYamlBlock,
+  type SourceBlock as Block,
+  type SourceBlockText,
+} from '../lib/source-block';
 
 import './source-block.css';
 
@@ -52,14 +58,35 @@ function SourceCode({ block }: { block: Block }) {
   );
 }
 
+/** The block's text as YAML reads it: at once for plain `key: value` lines (every block of the
+ *  course), after the YAML parser has come for any other; null until then. */
+function useBlockText(code: string): SourceBlockText | null {
+  const plain = useMemo(() => readPlainBlock(code), [code]);
+  const [read, setRead] = useState<{ code: string; text: SourceBlockText } | null>(null);
+  useEffect(() => {
+    if (plain) return;
+    let current = true;
+    void readYamlBlock(code).then((text) => {
+      if (current) setRead({ code, text });
+    });
+    return () => {
+      current = false;
+    };
+  }, [code, plain]);
+  return plain ?? (read?.code === code ? read.text : null);
+}
+
 /** A lesson's ```source block: the real file's lines, fetched from /api/sources. */
 export function SourceBlock({ code }: { code: string }) {
   const { t } = useTranslation('sources');
+  const text = useBlockText(code);
   // With `t`: a broken block's reasons are written again in the language switched to.
-  const parsed = useMemo(() => parseSourceBlock(code, t), [code, t]);
+  const parsed = useMemo(() => (text ? checkSourceBlock(text, t) : null), [text, t]);
   return (
     <ErrorBoundary name={t('block.name')}>
-      {parsed.ok ? (
+      {parsed === null ? (
+        <Loading />
+      ) : parsed.ok ? (
         <SourceCode block={parsed.block} />
       ) : (
         <ErrorMessage title={t('block.broken')} error={parsed.error} />

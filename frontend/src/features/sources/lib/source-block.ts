@@ -1,9 +1,13 @@
 /**
  * The ```source fenced block: `path` (relative to sandboxes/) and either
- * `anchor: NAME` or `lines: A-B` (docs/ARCHITECTURE.md).
+ * `anchor: NAME` or `lines: A-B` (docs/ARCHITECTURE.md), written in YAML.
+ *
+ * Every block of the course is a few `key: word` lines, and the YAML parser is 30 kB of
+ * compressed JavaScript, a tenth of a lesson's budget: such lines are read here, to exactly
+ * what YAML makes of them (source-block.test.ts holds the two to it), and the parser is
+ * fetched only for a block written any other way.
  */
 import type { TFunction } from 'i18next';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 import { i18next } from '@/lib/i18n';
@@ -54,18 +58,63 @@ export type SourceBlock = z.infer<typeof sourceBlockSchema>;
 
 export type SourceBlockParseResult = { ok: true; block: SourceBlock } | { ok: false; error: string };
 
-/** A block's text parsed, or what is wrong with it in words (`t`'s language: the interface's by default). */
-export function parseSourceBlock(
-  text: string,
-  t: TFunction<'sources'> = i18next.getFixedT(null, 'sources'),
-): SourceBlockParseResult {
-  let data: unknown;
+/** A block's text as YAML reads it: its data, or the first line of the YAML parser's error. */
+export type SourceBlockText = { yaml: true; data: unknown } | { yaml: false; error: string };
+
+/** `key: value`, a key YAML reads as a string and a value of no space, quote, colon or `#`. */
+const PLAIN_LINE = /^([a-z][a-z_]*): +([A-Za-z0-9_/][A-Za-z0-9_./-]*)$/;
+/** Words YAML 1.2's core schema (the parser's default) reads as null or a boolean. */
+const NOT_STRINGS: Record<string, null | boolean> = {
+  null: null, Null: null, NULL: null,
+  true: true, True: true, TRUE: true,
+  false: false, False: false, FALSE: false,
+};
+
+/** One value as the core schema reads it: a decimal integer, a null or boolean word, or a
+ *  string. Undefined for anything else starting with a digit (1.5, 1e3, 0x1f, 0o17), left to YAML. */
+function plainValue(value: string): string | number | boolean | null | undefined {
+  if (Object.hasOwn(NOT_STRINGS, value)) return NOT_STRINGS[value];
+  if (/^[0-9]+$/.test(value)) return Number.parseInt(value, 10);
+  if (/^[0-9]/.test(value) && !/^[0-9]+-[0-9]+$/.test(value)) return undefined;
+  return value;
+}
+
+/**
+ * A block of `key: value` lines (blank lines allowed), read as YAML reads it; undefined for
+ * any other text (a comment, quotes, a list, a repeated key, Windows line ends, …).
+ */
+export function readPlainBlock(text: string): SourceBlockText | undefined {
+  const data: Record<string, unknown> = {};
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const [, key, raw] = PLAIN_LINE.exec(line) ?? [];
+    if (key === undefined || raw === undefined || Object.hasOwn(NOT_STRINGS, key) || Object.hasOwn(data, key)) return undefined;
+    const value = plainValue(raw);
+    if (value === undefined) return undefined;
+    data[key] = value;
+  }
+  return Object.keys(data).length > 0 ? { yaml: true, data } : undefined;
+}
+
+/** Any block's text read by the YAML parser, which is fetched for it. */
+export async function readYamlBlock(text: string): Promise<SourceBlockText> {
+  const { parse } = await import('yaml');
   try {
-    data = parseYaml(text);
+    return { yaml: true, data: parse(text) as unknown };
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    return { ok: false, error: t('parse.notYaml', { error: message }) };
+    return { yaml: false, error: message };
   }
+}
+
+/** A block read from its YAML checked, or what is wrong with it in words (`t`'s language:
+ *  the interface's by default). */
+export function checkSourceBlock(
+  read: SourceBlockText,
+  t: TFunction<'sources'> = i18next.getFixedT(null, 'sources'),
+): SourceBlockParseResult {
+  if (!read.yaml) return { ok: false, error: t('parse.notYaml', { error: read.error }) };
+  const { data } = read;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, error: t('parse.notMapping') };
   }
@@ -83,6 +132,14 @@ export function parseSourceBlock(
     return { ok: false, error: t('parse.invalid', { problems }) };
   }
   return { ok: true, block: parsed.data };
+}
+
+/** A block's text parsed, or what is wrong with it in words (`t`'s language: the interface's by default). */
+export async function parseSourceBlock(
+  text: string,
+  t: TFunction<'sources'> = i18next.getFixedT(null, 'sources'),
+): Promise<SourceBlockParseResult> {
+  return checkSourceBlock(readPlainBlock(text) ?? (await readYamlBlock(text)), t);
 }
 
 /** GET /api/sources/{path}?anchor=… | ?lines=… — each path segment URL-encoded. */

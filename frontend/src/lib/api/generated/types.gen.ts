@@ -1065,6 +1065,12 @@ export type ExerciseOut = {
      * Lesson
      */
     lesson: string;
+    /**
+     * Opens At
+     *
+     * the starter's line the editor opens at: the start of the function its first change is in (where the learner has work to do), not the file's header
+     */
+    opens_at: number;
     run: RunSettings;
     /**
      * Server
@@ -1498,6 +1504,49 @@ export type Health = {
 };
 
 /**
+ * HistoryEdit
+ *
+ * One of the learner's edited servers that an entry ran, named as a person would: which
+ * server it edits, when it was saved, and the exercise it answers, if any.
+ */
+export type HistoryEdit = {
+    /**
+     * how its build and check went
+     */
+    check: VariantCheck;
+    /**
+     * Entry
+     *
+     * the entry's name for it: a sweep's `variant:<id>` among its `servers`; a run's server id (the run's `request.variant` is the id)
+     */
+    entry: string;
+    /**
+     * Exercise
+     *
+     * the exercise it answers, by slug
+     */
+    exercise?: string | null;
+    /**
+     * Saved At
+     *
+     * when it was saved (POST /api/variants)
+     */
+    saved_at: string;
+    /**
+     * Server
+     *
+     * the server it edits
+     */
+    server: string;
+    /**
+     * Variant
+     *
+     * its id: GET /api/variants/{id}
+     */
+    variant: string;
+};
+
+/**
  * HistoryEntry
  *
  * A run or a sweep in a learner's history, with enough to find it again; open it for the
@@ -1508,6 +1557,12 @@ export type HistoryEntry = {
      * Created At
      */
     created_at: string;
+    /**
+     * Edits
+     *
+     * the learner's edited servers it ran, in the order of `servers`; none for the original servers only (an edit no longer kept is left out)
+     */
+    edits?: Array<HistoryEdit>;
     /**
      * Experiment
      *
@@ -1608,6 +1663,10 @@ export type HistoryEntry = {
      * a sweep's varied field
      */
     vary?: 'connections' | 'idle_connections' | 'rate' | 'payload_bytes' | 'round' | null;
+    /**
+     * a run that checked an answer to an exercise (its edit's `exercise`): the verdict on that answer
+     */
+    verdict?: Verdict | null;
 };
 
 /**
@@ -1903,6 +1962,20 @@ export type LabFields = {
      * servers a sweep may compare at most
      */
     max_sweep_servers: number;
+    /**
+     * Max Total Connections
+     *
+     * connections + idle_connections a run may have at most on this host (a server's own `limits.max_connections` bounds only its active connections)
+     */
+    max_total_connections: number;
+    /**
+     * Profile Max Repetitions
+     *
+     * per profile that limits them, the repetitions it allows at most (syscalls: 1, calls do not vary from run to run as speed does)
+     */
+    profile_max_repetitions: {
+        [key: string]: number;
+    };
 };
 
 /**
@@ -4670,6 +4743,33 @@ export type Traffic = {
 };
 
 /**
+ * VariantCheck
+ *
+ * How a variant's check run went (an answer's: the exercise's run, measured), so a list
+ * can say "failed to compile" or "checked" without opening each run.
+ */
+export type VariantCheck = {
+    /**
+     * Failed
+     *
+     * a failed check run's reason by name: build (it did not compile), check:<name> (it answered that correctness check wrongly), or run
+     */
+    failed?: string | null;
+    /**
+     * Reason
+     *
+     * a failed check run's reason, in full
+     */
+    reason?: string | null;
+    /**
+     * Status
+     *
+     * its check run's status
+     */
+    status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+};
+
+/**
  * VariantCreated
  */
 export type VariantCreated = {
@@ -4687,6 +4787,10 @@ export type VariantCreated = {
  * VariantOut
  */
 export type VariantOut = {
+    /**
+     * how its check run went: built, checked, or not
+     */
+    check: VariantCheck;
     /**
      * Check Run Id
      *

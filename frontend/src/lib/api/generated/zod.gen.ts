@@ -507,57 +507,6 @@ export const zHandRequest = z.object({
 });
 
 /**
- * HistoryEntry
- *
- * A run or a sweep in a learner's history, with enough to find it again; open it for the
- * rest (GET /api/runs/{id}, GET /api/sweeps/{id}).
- */
-export const zHistoryEntry = z.object({
-    created_at: z.string(),
-    experiment: z.string().nullish(),
-    id: z.string(),
-    kind: z.enum(['run', 'sweep']),
-    knobs: z.record(z.string(), z.union([
-        z.int(),
-        z.string(),
-        z.boolean()
-    ])).optional(),
-    lesson: z.string().nullish(),
-    p99_us: z.number().nullish(),
-    points: z.int().nullish(),
-    points_ended: z.int().nullish(),
-    qps: z.number().nullish(),
-    request: z.record(z.string(), z.union([
-        z.number(),
-        z.int(),
-        z.boolean(),
-        z.string()
-    ]).nullable()),
-    server_knobs: z.record(z.string(), z.record(z.string(), z.union([
-        z.int(),
-        z.string(),
-        z.boolean()
-    ]))).optional(),
-    servers: z.array(z.string()),
-    status: z.enum([
-        'queued',
-        'running',
-        'done',
-        'failed',
-        'cancelled'
-    ]),
-    valid: z.boolean().nullish(),
-    values: z.array(z.number()).nullish(),
-    vary: z.enum([
-        'connections',
-        'idle_connections',
-        'rate',
-        'payload_bytes',
-        'round'
-    ]).nullish()
-});
-
-/**
  * HostNoise
  *
  * How far separate identical runs scatter on one runner host.
@@ -1366,7 +1315,9 @@ export const zRunField = z.object({
 export const zLabFields = z.object({
     fields: z.array(zRunField),
     max_sweep_points: z.int(),
-    max_sweep_servers: z.int()
+    max_sweep_servers: z.int(),
+    max_total_connections: z.int(),
+    profile_max_repetitions: z.record(z.string(), z.int())
 });
 
 /**
@@ -1463,6 +1414,7 @@ export const zExerciseOut = z.object({
     hints: z.array(z.string()),
     language: z.enum(['en', 'zh']).optional().default('en'),
     lesson: z.string(),
+    opens_at: z.int().gte(1),
     run: zRunSettings,
     server: z.string(),
     slug: z.string(),
@@ -2035,6 +1987,39 @@ export const zTraffic = z.object({
 });
 
 /**
+ * VariantCheck
+ *
+ * How a variant's check run went (an answer's: the exercise's run, measured), so a list
+ * can say "failed to compile" or "checked" without opening each run.
+ */
+export const zVariantCheck = z.object({
+    failed: z.string().nullish(),
+    reason: z.string().nullish(),
+    status: z.enum([
+        'queued',
+        'running',
+        'done',
+        'failed',
+        'cancelled'
+    ])
+});
+
+/**
+ * HistoryEdit
+ *
+ * One of the learner's edited servers that an entry ran, named as a person would: which
+ * server it edits, when it was saved, and the exercise it answers, if any.
+ */
+export const zHistoryEdit = z.object({
+    check: zVariantCheck,
+    entry: z.string(),
+    exercise: z.string().nullish(),
+    saved_at: z.string(),
+    server: z.string(),
+    variant: z.string()
+});
+
+/**
  * VariantCreated
  */
 export const zVariantCreated = z.object({
@@ -2071,9 +2056,63 @@ export const zVerdict = z.object({
 });
 
 /**
+ * HistoryEntry
+ *
+ * A run or a sweep in a learner's history, with enough to find it again; open it for the
+ * rest (GET /api/runs/{id}, GET /api/sweeps/{id}).
+ */
+export const zHistoryEntry = z.object({
+    created_at: z.string(),
+    edits: z.array(zHistoryEdit).optional(),
+    experiment: z.string().nullish(),
+    id: z.string(),
+    kind: z.enum(['run', 'sweep']),
+    knobs: z.record(z.string(), z.union([
+        z.int(),
+        z.string(),
+        z.boolean()
+    ])).optional(),
+    lesson: z.string().nullish(),
+    p99_us: z.number().nullish(),
+    points: z.int().nullish(),
+    points_ended: z.int().nullish(),
+    qps: z.number().nullish(),
+    request: z.record(z.string(), z.union([
+        z.number(),
+        z.int(),
+        z.boolean(),
+        z.string()
+    ]).nullable()),
+    server_knobs: z.record(z.string(), z.record(z.string(), z.union([
+        z.int(),
+        z.string(),
+        z.boolean()
+    ]))).optional(),
+    servers: z.array(z.string()),
+    status: z.enum([
+        'queued',
+        'running',
+        'done',
+        'failed',
+        'cancelled'
+    ]),
+    valid: z.boolean().nullish(),
+    values: z.array(z.number()).nullish(),
+    vary: z.enum([
+        'connections',
+        'idle_connections',
+        'rate',
+        'payload_bytes',
+        'round'
+    ]).nullish(),
+    verdict: zVerdict.nullish()
+});
+
+/**
  * VariantOut
  */
 export const zVariantOut = z.object({
+    check: zVariantCheck,
     check_run_id: z.string(),
     created_at: z.string(),
     exercise: z.string().nullable(),

@@ -240,6 +240,8 @@ export function SeriesChart({ sweep, points, metric, testId, reference, running 
               borderColor: styleOf(running.server).colour,
               borderDash: [6, 3],
               borderWidth: 2,
+              // Over its server's place, not beside an empty bar of "your run".
+              grouped: false,
             },
           ]
         : [];
@@ -293,11 +295,16 @@ export function SeriesChart({ sweep, points, metric, testId, reference, running 
     partial ? t(varies ? 'chart.series.refusedCaption' : 'chart.series.refusedBarCaption') : null,
   ].filter(Boolean);
   const caption = captions.length > 0 ? captions.join(' ') : undefined;
+  // The lines (or bars) drawn, by name, for screen readers: those with a figure to show.
+  const drawn = (varies ? lineData.datasets : barData.datasets).flatMap((d) =>
+    (d.data as ({ y: number | null } | null)[]).some((datum) => datum?.y != null) ? [d.label ?? ''] : [],
+  );
   return (
     <ChartFrame
       testId={testId}
       title={title}
       points={plotted}
+      series={drawn}
       emptyMessage={t('chart.series.empty')}
       controls={isLatency ? <LogScaleToggle checked={log} onChange={setLog} /> : undefined}
       caption={caption}

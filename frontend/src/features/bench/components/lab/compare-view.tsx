@@ -1,29 +1,60 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
 import { Chart } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 
 import { ChartFrame } from '@/components/chart-frame';
+import { ExportAboutContext } from '@/components/export-about';
 import { ExportMenu } from '@/components/export-menu';
+import { ShareResult } from '@/components/share-result';
 import { useChartTheme } from '@/hooks/use-chart-theme';
-import type { Comparison, HistoryEntry } from '@/lib/api-schemas';
+import { useServers } from '@/hooks/use-servers';
+import type { Comparison, Run, Sweep } from '@/lib/api-schemas';
 import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 import { getRun } from '@/lib/runs-api';
+import { compareLink, type ComparedResult } from '@/lib/share-link';
 import { runInterval } from '@/lib/verdict';
 
 import { compareRuns } from '../../api/lab';
 import { getSweep } from '../../api/sweeps';
-import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, sweepRows, verdictWords, type CompareRow } from '../../lib/compare';
+import { useRunProvenance } from '../../hooks/use-run-provenance';
+import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, shortTime, sweepRows, verdictWords, type CompareRow } from '../../lib/compare';
+import { comparisonAbout, type ComparedFacts } from '../../lib/result-about';
+import { versus } from '../../lib/words';
+import { PermalinkProblem } from '../permalink-parts';
 
 interface CompareViewProps {
-  entries: HistoryEntry[];
+  /** The results compared, in order: the first is the reference (a History entry is one). */
+  entries: ComparedResult[];
   /** Server ids in the catalog's order: a server keeps its look on every chart. */
   serverOrder: string[];
+  /** On a page of its own (`/compare`): a result that cannot be opened is the page's problem,
+   *  said as a permalink says it (403, 404), not a line under a list. */
+  standalone?: boolean;
+}
+
+type Source = { kind: 'run'; run: Run } | { kind: 'sweep'; sweep: Sweep };
+
+/** A stored result as its comparison's about names it: its row's label, its request, its date. */
+function sourceFacts(source: Source, t: TFunction<'bench'>, lng: string | undefined): ComparedFacts {
+  if (source.kind === 'run') {
+    const { run } = source;
+    return { label: runRow(run, t, lng).label, request: run.request, createdAt: run.created_at };
+  }
+  const { sweep } = source;
+  return { label: `${versus(sweep.request.servers, t)} · ${shortTime(sweep.created_at, lng)}`, request: sweep.request, createdAt: sweep.created_at };
 }
 
 /** The picked results as rows, their words in the interface's language: the queries keep the
  *  API's answers, the rows are made from them at each render. */
-function useCompareRows(entries: HistoryEntry[]): { rows: CompareRow[]; loading: boolean; error: Error | null } {
+function useCompareRows(entries: ComparedResult[]): {
+  rows: CompareRow[];
+  sources: Source[];
+  loading: boolean;
+  error: { error: Error; entry: ComparedResult } | null;
+} {
   const { t, i18n } = useTranslation('bench');
   const lng = i18n.resolvedLanguage;
   const results = useQueries({
@@ -33,13 +64,17 @@ function useCompareRows(entries: HistoryEntry[]): { rows: CompareRow[]; loading:
         : { queryKey: ['sweep', entry.id], queryFn: async ({ signal }: { signal: AbortSignal }) => ({ kind: 'sweep' as const, sweep: await getSweep(entry.id, signal) }) },
     ),
   });
+  const failed = results.findIndex((r) => r.error);
+  const failure = failed >= 0 ? results[failed]?.error : null;
+  const entry = entries[failed];
   return {
     rows: results.flatMap((r) => {
       if (!r.data) return [];
       return r.data.kind === 'run' ? [runRow(r.data.run, t, lng)] : sweepRows(r.data.sweep, t, lng);
     }),
+    sources: results.flatMap((r) => (r.data ? [r.data] : [])),
     loading: results.some((r) => r.isPending),
-    error: results.find((r) => r.error)?.error ?? null,
+    error: failure && entry ? { error: failure, entry } : null,
   };
 }
 
@@ -144,24 +179,46 @@ const EXPORT_STEM = 'comparison';
 const dash = (value: number | null, format: (v: number) => string) => (value === null ? '—' : format(value));
 
 /** The picked results on one chart per figure and one table. */
-export function CompareView({ entries, serverOrder }: CompareViewProps) {
-  const { t } = useTranslation('bench');
-  const { rows, loading, error } = useCompareRows(entries);
+export function CompareView({ entries, serverOrder, standalone = false }: CompareViewProps) {
+  const { t, i18n } = useTranslation('bench');
+  const { rows, sources, loading, error } = useCompareRows(entries);
   const { verdicts, error: verdictError } = useVerdicts(rows);
-  if (error) return <p role="alert">{t('compare.loadFailed', { error: error.message })}</p>;
-  if (loading) return <p role="status">{t('compare.loading', { count: entries.length })}</p>;
   const reference = referenceRow(rows);
+  const { provenance } = useRunProvenance(reference?.runId ?? null);
+  const catalog = useServers().data;
+  const path = compareLink(entries);
+  const lng = i18n.resolvedLanguage;
+  const about = useMemo(
+    () =>
+      comparisonAbout(
+        { results: sources.map((source) => sourceFacts(source, t, lng)), servers: catalog ?? [], provenance, path, legend: rows.map((r) => r.label) },
+        t,
+        lng,
+      ),
+    [sources, catalog, provenance, path, rows, t, lng],
+  );
+  if (error) {
+    return standalone ? (
+      <PermalinkProblem what={error.entry.kind === 'run' ? 'run' : 'series'} id={error.entry.id} error={error.error} />
+    ) : (
+      <p role="alert">{t('compare.loadFailed', { error: error.error.message })}</p>
+    );
+  }
+  if (loading) return <p role="status">{t('compare.loading', { count: entries.length })}</p>;
   const verdictOf = (row: CompareRow) => verdictWords(row, reference, verdicts, t);
   const tables = [{ what: 'results', label: t('export.results'), table: compareTable(rows, verdictOf) }];
   return (
     <section className="compare" aria-label={t('compare.label')} data-testid="compare">
       <h2>{t('compare.heading')}</h2>
-      <div className="compare__charts">
-        {FIGURES.map(({ title, ...chart }) => (
-          <FigureChart key={chart.testId} {...chart} title={t(title)} rows={rows} serverOrder={serverOrder} />
-        ))}
-      </div>
-      <ExportMenu stem={EXPORT_STEM} label={t('export.comparisonLabel')} tables={tables} />
+      <ShareResult to={path} />
+      <ExportAboutContext value={about}>
+        <div className="compare__charts">
+          {FIGURES.map(({ title, ...chart }) => (
+            <FigureChart key={chart.testId} {...chart} title={t(title)} rows={rows} serverOrder={serverOrder} />
+          ))}
+        </div>
+        <ExportMenu stem={EXPORT_STEM} label={t('export.comparisonLabel')} tables={tables} />
+      </ExportAboutContext>
       {reference && rows.length > 1 ? (
         <p className="compare__method" data-testid="compare-method">
           {t('compare.verdict.method', { reference: reference.label })}

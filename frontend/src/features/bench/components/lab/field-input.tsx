@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 import type { Knob, RunField } from '@/lib/api-schemas';
 
+import { refuses, type LabProblem } from '../../lib/lab-checks';
 import { knobFormLabel, type FieldValue } from '../../lib/lab-setup';
 
 /** What an input says of the value it sets, as GET /api/lab/fields says it of a run field. */
@@ -11,8 +12,9 @@ type InputSpec = Pick<RunField, 'label' | 'help' | 'kind' | 'units' | 'min' | 'm
 interface ValueInputProps {
   spec: InputSpec;
   value: FieldValue;
-  /** Set when the value is refused: said under the input and linked to it. */
-  problem: string | null;
+  /** What is wrong with the value, or with it and another field: said under the input and
+   *  linked to it. A sweep's skipped points are said too, but do not mark the value wrong. */
+  problems: readonly LabProblem[];
   onChange: (value: FieldValue) => void;
   /** A varied field is set by the sweep's values instead: shown, not editable. */
   disabled?: boolean;
@@ -23,10 +25,36 @@ function numberText(value: FieldValue): string {
 }
 
 /** One labelled input of the lab's form, with its unit, range and help said beside it. */
-function ValueInput({ spec, value, problem, onChange, disabled }: ValueInputProps) {
+/** Each text once: a knob shown once for several servers has the same problem for each. */
+function distinctTexts(problems: readonly LabProblem[]): string[] {
+  return [...new Set(problems.map((p) => p.text))];
+}
+
+/** What is wrong beside an input (red), and which of a sweep's points will be skipped (not
+ *  red: the sweep still runs). `id` is what the input's aria-describedby names. */
+export function FieldProblems({ id, problems }: { id: string; problems: readonly LabProblem[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <div id={id}>
+      {distinctTexts(problems.filter((p) => !p.skips)).map((text) => (
+        <p key={text} className="lab-field__problem" data-testid="lab-field-problem">
+          {text}
+        </p>
+      ))}
+      {distinctTexts(problems.filter((p) => p.skips)).map((text) => (
+        <p key={text} className="lab-field__skipped" data-testid="lab-field-skipped">
+          {text}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function ValueInput({ spec, value, problems, onChange, disabled }: ValueInputProps) {
   const { label, help, kind, units: unit, min, max, choices } = spec;
   const id = useId();
-  const described = `${id}-help${problem ? ` ${id}-problem` : ''}`;
+  const described = `${id}-help${problems.length > 0 ? ` ${id}-problem` : ''}`;
+  const invalid = refuses(problems) ? true : undefined;
   const range = min != null || max != null ? ` (${min ?? '…'}–${max ?? '…'}${unit ? ` ${unit}` : ''})` : '';
   let input;
   if (kind === 'bool') {
@@ -35,7 +63,7 @@ function ValueInput({ spec, value, problem, onChange, disabled }: ValueInputProp
     );
   } else if (kind === 'choice') {
     input = (
-      <select id={id} value={String(value)} disabled={disabled} aria-describedby={described} onChange={(e) => { onChange(e.target.value); }}>
+      <select id={id} value={String(value)} disabled={disabled} aria-invalid={invalid} aria-describedby={described} onChange={(e) => { onChange(e.target.value); }}>
         {(choices ?? []).map((choice) => (
           <option key={choice} value={choice}>
             {choice}
@@ -54,14 +82,14 @@ function ValueInput({ spec, value, problem, onChange, disabled }: ValueInputProp
         max={max ?? undefined}
         value={numberText(value)}
         disabled={disabled}
-        aria-invalid={problem ? true : undefined}
+        aria-invalid={invalid}
         aria-describedby={described}
         onChange={(e) => { onChange(e.target.value === '' ? Number.NaN : Number(e.target.value)); }}
       />
     );
   }
   return (
-    <div className={`lab-field lab-field--${kind}${problem ? ' lab-field--bad' : ''}`}>
+    <div className={`lab-field lab-field--${kind}`}>
       <label htmlFor={id}>{label}</label>
       <div className="lab-field__input">
         {input}
@@ -71,11 +99,7 @@ function ValueInput({ spec, value, problem, onChange, disabled }: ValueInputProp
         {help}
         {range}
       </p>
-      {problem ? (
-        <p className="lab-field__problem" id={`${id}-problem`}>
-          {problem}
-        </p>
-      ) : null}
+      <FieldProblems id={`${id}-problem`} problems={problems} />
     </div>
   );
 }

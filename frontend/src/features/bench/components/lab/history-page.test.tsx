@@ -90,6 +90,53 @@ describe('HistoryPage', () => {
     expect(screen.getByTestId('compare-qps')).toHaveAttribute('data-points', '3');
   });
 
+  it('names edits, answers and lessons in words, and reopens only what can run', async () => {
+    const variant = '15a63321aaaabbbbccccddddeeeeffff';
+    const edit = { variant, server: 'c-epoll', saved_at: '2026-11-25T09:43:00Z', exercise: null, check: { status: 'done', failed: null, reason: null } };
+    const benchmark = {
+      ...sweepEntry,
+      id: 's2',
+      servers: ['c-epoll', `variant:${variant}`],
+      request: { connections: 20 },
+      vary: 'round',
+      values: [1, 2, 3],
+      edits: [{ ...edit, entry: `variant:${variant}` }],
+    };
+    const answer = {
+      ...runEntry,
+      id: 'r2',
+      status: 'failed',
+      request: { connections: 20, variant: 'a'.repeat(32) },
+      edits: [{ ...edit, variant: 'a'.repeat(32), entry: 'c-epoll', exercise: 'et-drain', check: { status: 'failed', failed: 'build', reason: 'no' } }],
+      verdict: { status: 'failed', reasons: ['no'], failed: ['build'], measured: [] },
+    };
+    mockFetch({
+      'GET /api/servers': servers,
+      'GET /api/lessons': lessons,
+      'GET /api/exercises?lang=en': [{ slug: 'et-drain', title: 'Edge-triggered epoll', lesson: '05-epoll', server: 'c-epoll', summary: 's' }],
+      'GET /api/history': [benchmark, answer],
+    });
+    renderWithProviders(<HistoryPage />, { route: '/history' });
+    await screen.findByText(/exercise: Edge-triggered epoll/);
+    const [bench, checked] = screen.getAllByTestId('history-entry');
+    // The edit by its server and save time; the lesson by its title, not its slug.
+    expect(within(bench!).getByRole('link', { name: /^c-epoll vs your edit of c-epoll \(saved .*\), 20 connections$/ })).toHaveAttribute('href', '/sweeps/s2');
+    expect(bench).toHaveTextContent('from The C10K problem');
+    expect(within(bench!).getByRole('link', { name: 'Open in lab' })).toHaveAttribute('href', `/lab?servers=c-epoll%2Cvariant%3A${variant}&connections=20`);
+    // The answer by its exercise and verdict; it did not compile, so it opens at the edit.
+    expect(within(checked!).getByRole('link', { name: 'exercise: Edge-triggered epoll — failed: it did not compile' })).toBeInTheDocument();
+    expect(within(checked!).getByTestId('history-status')).toHaveTextContent('failed');
+    expect(within(checked!).queryByRole('link', { name: 'Open in lab' })).toBeNull();
+    const open = within(checked!).getByRole('link', { name: 'Open the edit: it did not compile, so the lab could not run it' });
+    expect(open).toHaveAttribute('href', `/variants/${'a'.repeat(32)}`);
+
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    expect(within(checked!).getByTestId('history-status')).toHaveTextContent('未通过');
+    expect(within(bench!).getByRole('link', { name: /^c-epoll 对比 你修改的 c-epoll（保存于 .*），20 个连接$/ })).toBeInTheDocument();
+  });
+
   it('says so when there is nothing yet', async () => {
     mockFetch({ 'GET /api/servers': servers, 'GET /api/lessons': lessons, 'GET /api/history': [] });
     renderWithProviders(<HistoryPage />, { route: '/history' });

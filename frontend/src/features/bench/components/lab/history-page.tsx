@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useId, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
 import { Loading } from '@/components/loading';
+import { exerciseListQuery } from '@/hooks/use-exercises';
 import { useLanguage } from '@/hooks/use-language';
 import { lessonListQuery } from '@/hooks/use-lesson';
 import { useServers } from '@/hooks/use-servers';
@@ -12,7 +14,8 @@ import { formatLatencyUs, formatQps } from '@/lib/format';
 
 import { getHistory } from '../../api/lab';
 import { shortTime } from '../../lib/compare';
-import { describeEntry, entryLabUrl } from '../../lib/history';
+import { checkFailure } from '../../lib/edit-names';
+import { describeEntry, entryLabUrl, unrunnableEdit, type EntryWords } from '../../lib/history';
 import { statusWord } from '../../lib/words';
 
 import { CompareView } from './compare-view';
@@ -56,16 +59,58 @@ function Filters({ server, lesson, onChange }: FiltersProps) {
   );
 }
 
+/** The names the rows need in the reader's language: lessons' and exercises' titles by slug
+ *  (the slug until their lists load). */
+function useTitles(): { lessonTitle: (slug: string) => string; words: EntryWords } {
+  const { i18n } = useTranslation('bench');
+  const language = useLanguage();
+  const lessons = useQuery(lessonListQuery(language));
+  const exercises = useQuery(exerciseListQuery(language));
+  const lessonTitles = new Map((lessons.data ?? []).map((l) => [l.slug, l.title]));
+  const exerciseTitles = new Map((exercises.data ?? []).map((e) => [e.slug, e.title]));
+  return {
+    lessonTitle: (slug) => lessonTitles.get(slug) ?? slug,
+    words: { lng: i18n.resolvedLanguage, exerciseTitle: (slug) => exerciseTitles.get(slug) ?? slug },
+  };
+}
+
+/** Where the row reopens: the lab with its setup, or, for an edit the lab could not run (it
+ *  failed to compile or its check), that edit's page, saying why; nothing for one not kept. */
+function Reopen({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('bench');
+  const lab = entryLabUrl(entry);
+  if (lab) return <Link to={lab}>{t('controls.openInLab')}</Link>;
+  const edit = unrunnableEdit(entry)?.edit;
+  if (!edit) return null;
+  const why = t('history.openEditWhy', { why: checkFailure(edit, t) });
+  return (
+    <Link to={`/variants/${encodeURIComponent(edit.variant)}`} aria-label={why} title={why} data-testid="history-open-edit">
+      {t('history.openEdit')}
+    </Link>
+  );
+}
+
+/** A run's or a sweep's status; for an answer's check run, the exercise's verdict on it. */
+function entryStatus(entry: HistoryEntry, t: TFunction<'bench'>): string {
+  if (entry.verdict) return t(`edits.verdict.${entry.verdict.status}`);
+  if (entry.kind === 'sweep' && entry.points) {
+    return t('history.statusOfPoints', { status: statusWord(entry.status, t), ended: entry.points_ended ?? 0, points: entry.points });
+  }
+  return statusWord(entry.status, t);
+}
+
 interface EntryRowProps {
   entry: HistoryEntry;
   picked: boolean;
   onPick: (picked: boolean) => void;
+  lessonTitle: (slug: string) => string;
+  words: EntryWords;
 }
 
-function EntryRow({ entry, picked, onPick }: EntryRowProps) {
+function EntryRow({ entry, picked, onPick, lessonTitle, words }: EntryRowProps) {
   const { t, i18n } = useTranslation('bench');
   const permalink = `/${entry.kind === 'run' ? 'runs' : 'sweeps'}/${entry.id}`;
-  const what = describeEntry(entry, t);
+  const what = describeEntry(entry, t, words);
   return (
     <tr data-testid="history-entry" data-kind={entry.kind} data-id={entry.id}>
       <td>
@@ -74,17 +119,13 @@ function EntryRow({ entry, picked, onPick }: EntryRowProps) {
       <td>{shortTime(entry.created_at, i18n.resolvedLanguage)}</td>
       <th scope="row">
         <Link to={permalink}>{what}</Link>
-        {entry.lesson ? <span className="history__lesson"> · {t('history.fromLesson', { lesson: entry.lesson })}</span> : null}
+        {entry.lesson ? <span className="history__lesson"> · {t('history.fromLesson', { lesson: lessonTitle(entry.lesson) })}</span> : null}
       </th>
-      <td>
-        {entry.kind === 'sweep' && entry.points
-          ? t('history.statusOfPoints', { status: statusWord(entry.status, t), ended: entry.points_ended ?? 0, points: entry.points })
-          : statusWord(entry.status, t)}
-      </td>
+      <td data-testid="history-status">{entryStatus(entry, t)}</td>
       <td>{entry.qps != null ? formatQps(entry.qps) : '—'}</td>
       <td>{entry.p99_us != null ? formatLatencyUs(entry.p99_us) : '—'}</td>
       <td>
-        <Link to={entryLabUrl(entry)}>{t('controls.openInLab')}</Link>
+        <Reopen entry={entry} />
       </td>
     </tr>
   );
@@ -102,6 +143,7 @@ export function HistoryPage() {
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<string[] | null>(null);
   const servers = useServers();
+  const { lessonTitle, words } = useTitles();
   const history = useQuery({
     queryKey: ['history', server, lesson],
     queryFn: ({ signal }) => getHistory({ server: server || undefined, lesson: lesson || undefined }, signal),
@@ -166,6 +208,8 @@ export function HistoryPage() {
                     key={entry.id}
                     entry={entry}
                     picked={picked.includes(entry.id)}
+                    lessonTitle={lessonTitle}
+                    words={words}
                     onPick={(on) => { setPicked((now) => (on ? [...now, entry.id] : now.filter((id) => id !== entry.id))); }}
                   />
                 ))}

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 
+import type { Server } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
 import { healthyHealth, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -12,18 +13,31 @@ import { LabPage } from './lab-page';
 const fields = {
   max_sweep_points: 40,
   max_sweep_servers: 12,
+  max_total_connections: 19000,
+  profile_max_repetitions: { syscalls: 1 },
   fields: [
     { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], min_exclusive: false, sweepable: false },
     { name: 'connections', label: 'Connections', help: 'active connections', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
     { name: 'duration_s', label: 'Duration', help: 'measured seconds', kind: 'float', unit: 's', units: 's', min: 0, min_exclusive: true, max: 60, default: 10, sweepable: false },
     { name: 'warmup_s', label: 'Warm-up', help: 'seconds before measuring', kind: 'float', unit: 's', units: 's', min: 0, max: 30, default: 2, sweepable: false },
+    { name: 'idle_connections', label: 'Idle connections', help: 'connections that never send', kind: 'int', unit: 'connection', units: 'connections', min: 0, max: 18999, default: 0, sweepable: true },
   ],
+};
+
+// select() watches descriptors below FD_SETSIZE only: the catalog's ceiling for it.
+const [epoll] = servers;
+const cSelect: Server = {
+  ...epoll!,
+  id: 'c-select',
+  title: 'select() event loop',
+  knobs: epoll!.knobs.filter((k) => k.name === 'buffer_bytes'),
+  limits: { ...epoll!.limits, max_connections: 1018 },
 };
 
 function api() {
   return mockFetch({
     'GET /api/health': healthyHealth,
-    'GET /api/servers': servers,
+    'GET /api/servers': [...servers, cSelect],
     'GET /api/lab/fields': fields,
     'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
     'POST /api/sweeps': reply(202, { id: 's1', points: 2, skipped: 0 }),
@@ -112,14 +126,74 @@ describe('LabPage', () => {
     });
   });
 
-  it('says what is wrong and offers no run until it is fixed', async () => {
+  it('shows Run from the start, disabled with its reason, and nothing red before any input', async () => {
+    api();
+    renderLab('/lab');
+    const run = await screen.findByRole('button', { name: 'Run benchmark' });
+    expect(run).toBeDisabled();
+    expect(run).toHaveAccessibleDescription('Tick a server to run');
+    expect(screen.queryAllByTestId('lab-field-problem')).toEqual([]);
+    expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('checkbox', { name: /c-poll/ }));
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeEnabled();
+    });
+  });
+
+  it('says each problem beside its field, and the first as Run’s reason', async () => {
     api();
     renderLab('/lab?servers=c-epoll&connections=20000&duration_s=0');
-    const problems = await screen.findByTestId('lab-problems');
-    expect(problems).toHaveTextContent('Connections may be at most 19000 connections here');
-    expect(problems).toHaveTextContent('Duration must be more than 0 s');
-    expect(screen.queryByRole('button', { name: /Run/ })).toBeNull();
-    expect(screen.getByLabelText('Connections')).toHaveAttribute('aria-invalid', 'true');
+    const connections = await screen.findByLabelText('Connections');
+    expect(connections).toHaveAttribute('aria-invalid', 'true');
+    expect(connections).toHaveAccessibleDescription(/Connections may be at most 19000 connections here/);
+    expect(screen.getByLabelText('Duration')).toHaveAccessibleDescription(/Duration must be more than 0 s/);
+    const run = screen.getByRole('button', { name: 'Run benchmark' });
+    expect(run).toBeDisabled();
+    expect(run).toHaveAccessibleDescription('Connections may be at most 19000 connections here (and 1 more thing to fix, marked in the form)');
+  });
+
+  it('checks connections and idle connections together before Run, in the learner’s words', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll&connections=10000');
+    const idle = await screen.findByLabelText('Idle connections');
+    await userEvent.clear(idle);
+    await userEvent.type(idle, '9500');
+    const said = 'Connections plus Idle connections may be at most 19000 connections here (now 19500)';
+    expect(screen.getByLabelText('Idle connections')).toHaveAccessibleDescription(new RegExp(said.replace(/[()]/g, '\\$&')));
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toHaveAccessibleDescription(said);
+    // Never the API's field name.
+    expect(screen.getByTestId('lab-blocked')).not.toHaveTextContent('idle_connections');
+  });
+
+  it('holds c-select to its descriptor ceiling, and skips only its points in a comparison', async () => {
+    api();
+    renderLab('/lab?servers=c-select&connections=2000');
+    const connections = await screen.findByLabelText('Connections');
+    expect(connections).toHaveAccessibleDescription(/c-select can be run with at most 1018 connections here/);
+    expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: /c-epoll/ }));
+    expect(await screen.findByTestId('lab-field-skipped')).toHaveTextContent('c-select will be skipped: c-select can be run with at most 1018 connections here');
+    expect(screen.getByLabelText('Connections')).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('button', { name: 'Run 2 benchmarks' })).toBeInTheDocument();
+  });
+
+  it('shows the knobs the servers share once, and each server’s own folded away', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll,c-select');
+    const shared = await screen.findByTestId('lab-knobs-shared');
+    const buffer = within(shared).getByLabelText('Read buffer');
+    await userEvent.clear(buffer);
+    await userEvent.type(buffer, '4096');
+    await waitFor(() => {
+      expect(screen.getByTestId('search')).toHaveTextContent('knob.c-epoll.buffer_bytes=4096&knob.c-select.buffer_bytes=4096');
+    });
+    const own = screen.getByTestId('lab-knobs-c-epoll');
+    expect(own).not.toHaveAttribute('open');
+    expect(within(own).getByText('(1 knob)')).toBeInTheDocument();
+    expect(screen.queryByTestId('lab-knobs-c-select')).toBeNull();
+    // Left the only server, its knobs are the ones to set: open.
+    await userEvent.click(screen.getByRole('checkbox', { name: /c-select/ }));
+    expect(await screen.findByTestId('lab-knobs-c-epoll')).toHaveAttribute('open');
   });
 
   it('sweeps a field over values typed with commas', async () => {
@@ -135,7 +209,7 @@ describe('LabPage', () => {
   it('sets up, plans and refuses in Chinese once the language is switched', async () => {
     api();
     renderLab('/lab?servers=c-epoll,c-poll&duration_s=0');
-    await screen.findByTestId('lab-problems');
+    await screen.findByTestId('lab-blocked');
     await act(async () => {
       await i18next.changeLanguage('zh');
     });
@@ -143,7 +217,8 @@ describe('LabPage', () => {
     expect(screen.getByRole('group', { name: '服务器' })).toBeInTheDocument();
     expect(within(screen.getByTestId('lab-servers')).getByRole('link', { name: '编辑 c-epoll' })).toHaveAttribute('href', '/edit/c-epoll');
     // The field's label is the backend's, the sentence around it the interface's.
-    expect(screen.getByTestId('lab-problems')).toHaveTextContent('运行前需要先解决：Duration 必须大于 0 s');
+    expect(screen.getByLabelText('Duration')).toHaveAccessibleDescription(/Duration 必须大于 0 s/);
+    expect(screen.getByRole('button', { name: '运行基准测试' })).toHaveAccessibleDescription('Duration 必须大于 0 s');
     await userEvent.clear(screen.getByLabelText('Duration'));
     await userEvent.type(screen.getByLabelText('Duration'), '5');
     expect(await screen.findByTestId('lab-plan')).toHaveTextContent('2 次运行，组成一个扫描实验，开始后约施加 14 秒的负载。');

@@ -8,7 +8,10 @@ import { useServers } from '@/hooks/use-servers';
 import type { Knob, RunField, Server } from '@/lib/api-schemas';
 
 import { getLabFields } from '../../api/lab';
-import { describeSeconds, planFor, plannedSeconds, setupFromSearch, setupProblems, setupToSearch, type LabSetup } from '../../lib/lab-setup';
+import { useLabEdits } from '../../hooks/use-lab-edits';
+import { blockingProblems, problemReason, setupProblems, type LabProblem } from '../../lib/lab-checks';
+import { describeSeconds, planFor, plannedSeconds, setupFromSearch, setupToSearch, type LabSetup } from '../../lib/lab-setup';
+import { ExperimentControls } from '../experiment-controls';
 import { ExperimentWidget } from '../experiment-widget';
 import { SeriesWidget } from '../series-widget';
 
@@ -32,25 +35,38 @@ function withoutDefaultKnobs(setup: LabSetup, knobs: Record<string, Knob[]>): La
 interface LabResultProps {
   setup: LabSetup;
   fields: RunField[];
-  problems: string[];
+  /** What stops Run (each is also said beside its field); empty when it can run. */
+  blocking: LabProblem[];
+  /** The server each of the learner's edits in the setup edits (useLabEdits). */
+  bases: Record<string, string>;
 }
 
-/** What the setup runs as, and its widget (Run, live charts, results), or why it cannot run. */
-function LabResult({ setup, fields, problems }: LabResultProps) {
+/** Run, shown from the start: disabled, with the first thing to fix as its reason (and how many
+ *  more the form marks), until the setup can run. */
+function BlockedRun({ blocking }: { blocking: LabProblem[] }) {
   const { t } = useTranslation('bench');
-  const plan = useMemo(() => (problems.length === 0 ? planFor(setup, fields, t) : null), [setup, fields, problems, t]);
-  if (!plan) {
-    return (
-      <div className="lab-problems" role="status" data-testid="lab-problems">
-        <p>{t('lab.beforeRun')}</p>
-        <ul>
-          {problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      </div>
-    );
-  }
+  const [first] = blocking;
+  const reason = first ? problemReason(first, t) : '';
+  const more = blocking.length - 1;
+  return (
+    <div className="lab-result" data-testid="lab-blocked">
+      <ExperimentControls
+        runLabel={t('controls.run')}
+        // A disabled button is never pressed: there is nothing to run yet.
+        onRun={() => undefined}
+        onCancel={null}
+        blocked={more > 0 ? t('lab.problem.andMore', { first: reason, count: more }) : reason}
+        busy={false}
+      />
+    </div>
+  );
+}
+
+/** What the setup runs as, and its widget (Run, live charts, results), or Run disabled with why. */
+function LabResult({ setup, fields, blocking, bases }: LabResultProps) {
+  const { t } = useTranslation('bench');
+  const plan = useMemo(() => (blocking.length === 0 ? planFor(setup, fields, t, bases) : null), [setup, fields, blocking, t, bases]);
+  if (!plan) return <BlockedRun blocking={blocking} />;
   const runs = plan.kind === 'run' ? 1 : plan.sweep.servers.length * plan.sweep.values.length;
   const key = JSON.stringify(plan.kind === 'run' ? plan.request : plan.sweep);
   return (
@@ -75,8 +91,11 @@ function LabResult({ setup, fields, problems }: LabResultProps) {
 export function LabPage() {
   const { t } = useTranslation('bench');
   const [params, setParams] = useSearchParams();
-  const servers = useServers();
+  const catalog = useServers();
   const fields = useQuery({ queryKey: ['lab-fields'], queryFn: ({ signal }) => getLabFields(signal), staleTime: Infinity });
+  // The learner's edits among the servers (`variant:<id>`) join the catalog as servers of their own.
+  const edits = useLabEdits((params.get('servers') ?? '').split(','), catalog.data);
+  const servers = useMemo(() => ({ error: catalog.error, data: catalog.data && [...catalog.data, ...edits.servers] }), [catalog.error, catalog.data, edits.servers]);
   const knobs = useMemo(() => knobsByServer(servers.data ?? []), [servers.data]);
   const setup = useMemo(() => setupFromSearch(params, fields.data?.fields ?? [], knobs), [params, fields.data, knobs]);
 
@@ -87,9 +106,9 @@ export function LabPage() {
       </p>
     );
   }
-  if (!servers.data || !fields.data) return <Loading />;
+  if (!servers.data || !fields.data || edits.pending) return <Loading />;
   const labFields = fields.data.fields;
-  const problems = setupProblems(setup, labFields, knobs, fields.data.max_sweep_points, t);
+  const problems = [...edits.problems, ...setupProblems(setup, fields.data, servers.data, t)];
   const change = (next: LabSetup) => { setParams(setupToSearch(withoutDefaultKnobs(next, knobs), labFields), { replace: true }); };
 
   return (
@@ -99,8 +118,8 @@ export function LabPage() {
         <Trans t={t} i18nKey="lab.intro" components={{ history: <Link to="/history" /> }} />
       </p>
       <div className="lab__columns">
-        <LabForm setup={setup} onChange={change} fields={labFields} servers={servers.data} />
-        <LabResult setup={setup} fields={labFields} problems={problems} />
+        <LabForm setup={setup} onChange={change} fields={labFields} servers={servers.data} problems={problems} />
+        <LabResult setup={setup} fields={labFields} blocking={blockingProblems(problems)} bases={edits.bases} />
       </div>
     </div>
   );
