@@ -58,7 +58,12 @@ async function savedEditsHaveStatuses() {
   await page.goto(`${BASE_URL}/#/edit/c-epoll`, { waitUntil: 'domcontentloaded' });
   const items = page.getByTestId('variant-list').getByTestId('variant-item');
   await items.nth(1).waitFor({ timeout: 15_000 });
-  assert.deepEqual(await items.evaluateAll((els) => els.slice(0, 2).map((el) => el.dataset.state)), ['checked', 'buildFailed']);
+  // One still being checked says so, and the list follows it until it has been.
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('[data-testid="variant-item"]')].slice(0, 2).map((el) => el.dataset.state).join() === 'checked,buildFailed',
+    undefined,
+    { timeout: RUN_TIMEOUT_MS, polling: 250 },
+  );
   assert.match((await items.nth(0).textContent()) ?? '', /^edit of c-epollStatus: compiled and checked · saved /);
   assert.match((await items.nth(1).textContent()) ?? '', /did not compile/);
 }

@@ -117,6 +117,15 @@ async function checkLesson(summary, language) {
       widgets.map((w) => [w.querySelector('[data-testid="baseline-note"] strong')?.textContent, w.querySelector('[data-testid="run-button"]')?.textContent]),
     );
     for (const [note, button] of quoted) assert.ok(note && note === button, `the note quotes "${note}", the button says "${button}"`);
+    // A series that counted system calls shows each point's calls per request in a column of
+    // their own, flagged point or not.
+    const countedSeries = [...lesson.markdown.matchAll(/```experiment\n([\s\S]*?)```/g)].filter(
+      ([, block]) => /^servers:/m.test(block) && /^profile: syscalls$/m.test(block),
+    );
+    if (countedSeries.length > 0) {
+      const calls = await body.getByTestId('calls-per-request').allTextContents();
+      assert.ok(calls.length > 0 && calls.every((c) => /^\d+(\.\d+)?$/.test(c)), `calls per request shown: ${calls.join(', ')}`);
+    }
 
     const diagrams = fences(lesson.markdown, 'mermaid');
     // A drawn diagram is its container marked rendered, holding the SVG (which may nest more).

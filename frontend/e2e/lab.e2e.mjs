@@ -219,6 +219,7 @@ test('change a knob in the lab and run it', { timeout: RUN_TIMEOUT_MS + 60_000 }
     }
     assert.match(svg, /<image [^>]*href="data:image\/png;base64,/, 'the SVG holds the chart');
     await page.screenshot({ path: join(ARTIFACTS, 'lab-run.png'), fullPage: true });
+
   });
 });
 
@@ -347,6 +348,16 @@ test('a live run is drawn over the recorded reference', { timeout: RUN_TIMEOUT_M
     await scrollThroughPage(page);
     await widget.scrollIntoViewIfNeeded();
     await widget.screenshot({ path: join(ARTIFACTS, 'overlay.png') });
+    // Run again and cancel: a cancel, not a failure, and the run before it stays on show.
+    const figures = await widget.getByTestId('run-results').textContent();
+    await widget.getByRole('button', { name: 'Run benchmark' }).click();
+    const cancel = widget.getByRole('button', { name: 'Cancel' });
+    await cancel.waitFor({ timeout: 10_000 });
+    await cancel.click();
+    await widget.locator('[data-testid="run-state"][data-phase="cancelled"]').waitFor({ timeout: 15_000 });
+    assert.equal(await widget.getByTestId('run-kept').textContent(), 'your previous run is shown');
+    assert.equal(await widget.getByTestId('failure-logs').count(), 0, 'no server log for a cancel');
+    assert.equal(await widget.getByTestId('run-results').textContent(), figures, 'the previous figures are back');
   });
   assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
 });

@@ -93,7 +93,8 @@ async function checkLessonPage() {
   assert.match((await notes.textContent()) ?? '', /Speaker notes/);
   await scrollThroughPage(page); // every diagram and widget drawn for the full-page picture
   await page.screenshot({ path: join(ARTIFACTS, 'lesson-page.png'), fullPage: true });
-  await toggle.uncheck();
+  // Switched off, the notes go and the switch with them (uncheck() would wait on a gone box).
+  await toggle.click();
   await notes.waitFor({ state: 'detached', timeout: 5_000 });
   await toggle.waitFor({ state: 'detached', timeout: 5_000 });
 

@@ -39,12 +39,24 @@ function openAt(editor: EditorView, line: number) {
   const doc = editor.state.doc;
   const target = doc.line(Math.min(line, doc.lines));
   editor.dispatch({ selection: EditorSelection.cursor(target.from) });
-  editor.requestMeasure({
-    read: (view) => view.lineBlockAt(doc.line(Math.max(1, target.number - CONTEXT_LINES)).from).top,
-    write: (top, view) => {
-      view.scrollDOM.scrollTop = top;
-    },
-  });
+  // Lines below the first screen have estimated heights until drawn: scroll by the estimate,
+  // then, once the line is drawn, by how far it actually stands from where it should.
+  const settle = (passes: number) => {
+    editor.requestMeasure({
+      read: (view) => {
+        const drawn = view.coordsAtPos(target.from);
+        if (!drawn) return { by: view.lineBlockAt(target.from).top - view.scrollDOM.scrollTop };
+        return { by: drawn.top - view.scrollDOM.getBoundingClientRect().top };
+      },
+      write: ({ by }, view) => {
+        const off = by - CONTEXT_LINES * view.defaultLineHeight;
+        if (Math.abs(off) <= 1) return;
+        view.scrollDOM.scrollTop += off;
+        if (passes > 1) settle(passes - 1);
+      },
+    });
+  };
+  settle(4);
 }
 
 /** Lines shown above the one an editor opens at. */

@@ -30,11 +30,19 @@ function VariantItem({ variant, current, exerciseTitle }: { variant: Variant; cu
   );
 }
 
+/** How often the list is asked again while one of its edits is being checked. */
+const CHECKING_REFRESH_MS = 2_000;
+
 /** "Your edited servers": every file the learner built, newest first, each at its own page,
  *  each saying whether it compiled, passed its check, or which exercise it answers and how. */
 export function VariantList({ current }: { current?: string | null }) {
   const { t } = useTranslation('edit');
-  const variants = useQuery({ queryKey: VARIANTS_KEY, queryFn: ({ signal }) => listVariants(signal) });
+  const variants = useQuery({
+    queryKey: VARIANTS_KEY,
+    queryFn: ({ signal }) => listVariants(signal),
+    // An edit still being checked says how its check went once it has: asked again until then.
+    refetchInterval: (query) => (query.state.data?.some((v) => variantState(v) === 'checking') ? CHECKING_REFRESH_MS : false),
+  });
   const exercises = useQuery(exerciseListQuery(useLanguage()));
   const titles = new Map((exercises.data ?? []).map((e) => [e.slug, e.title]));
   const exerciseTitle = (slug: string) => titles.get(slug) ?? slug;
