@@ -1,8 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import type { ExportAbout } from '@/lib/export';
 import { i18next } from '@/lib/i18n';
+import { anExportAbout } from '@/testing/fixtures';
 
 import { ChartFrame } from './chart-frame';
 import { ExportAboutContext } from './export-about';
@@ -104,16 +104,11 @@ describe('ChartFrame', () => {
       value: (blob: Blob) => `blob:${blobs.push(blob)}`,
     });
     Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
-    const about: ExportAbout = {
-      title: 'c-epoll run',
-      link: 'http://localhost:8000/#/runs/3f2a',
-      lines: [
-        { label: 'Connections', value: '100' },
-        { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
-        { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
-      ],
-      data: {},
-    };
+    const about = anExportAbout([
+      { label: 'Connections', value: '100' },
+      { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
+      { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
+    ]);
     render(
       <ExportAboutContext value={about}>
         <ChartFrame testId="qps-chart" title="Requests per second" points={3} caption="Hollow ×: unstable.">

@@ -1,23 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
-import { layoutPicture, PICTURE, pictureSvg, textWidth, wrapText, type PictureSpec } from './chart-picture';
-import type { ExportAbout } from './export';
+import { anExportAbout } from '@/testing/fixtures';
 
-const about: ExportAbout = {
-  title: 'c-epoll run',
-  link: 'http://localhost:8000/#/runs/3f2a',
-  lines: [
-    { label: 'Server', value: 'epoll (c-epoll)' },
-    { label: 'Connections', value: '100' },
-    { label: 'Payload', value: '64 B' },
-    { label: 'Duration', value: '10 s' },
-    { label: 'trigger', value: 'edge-triggered' },
-    { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
-    { label: 'Kernel', value: 'Linux 6.1.0-28-amd64, cgroup v2' },
-    { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
-  ],
-  data: {},
-};
+import { layoutPicture, PICTURE, pictureSvg, textWidth, wrapText, type PictureSpec } from './chart-picture';
+
+const about = anExportAbout([
+  { label: 'Server', value: 'epoll (c-epoll)' },
+  { label: 'Connections', value: '100' },
+  { label: 'Payload', value: '64 B' },
+  { label: 'Duration', value: '10 s' },
+  { label: 'trigger', value: 'edge-triggered' },
+  { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
+  { label: 'Kernel', value: 'Linux 6.1.0-28-amd64, cgroup v2' },
+  { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
+]);
 
 const spec: PictureSpec = {
   title: 'Requests per second',

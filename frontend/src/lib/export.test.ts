@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { copyText, downloadText, exportFileName, toCsv, toJson, toMarkdown, type ExportAbout, type ExportTable } from './export';
+import { anExportAbout } from '@/testing/fixtures';
+
+import { copyText, downloadText, exportFileName, toCsv, toJson, toMarkdown, type ExportTable } from './export';
 
 const sweep: ExportTable = {
   columns: ['connections', 'c-epoll', 'c-poll'],
@@ -10,18 +12,11 @@ const sweep: ExportTable = {
   ],
 };
 
-/** A run's about as the bench makes it (features/bench/lib/result-about.ts). */
-const about: ExportAbout = {
-  title: 'c-epoll run',
-  link: 'http://localhost:8000/#/runs/3f2a',
-  lines: [
-    { label: 'Server', value: 'epoll (c-epoll)' },
-    { label: 'Connections', value: '100' },
-    { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
-    { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
-  ],
-  data: { setup: { server: 'c-epoll', connections: 100 }, host: { cpu_model: 'AMD EPYC 7B13' }, date: '2026-11-25T10:08:00Z' },
-};
+const about = anExportAbout(undefined, {
+  setup: { server: 'c-epoll', connections: 100 },
+  host: { cpu_model: 'AMD EPYC 7B13' },
+  date: '2026-11-25T10:08:00Z',
+});
 
 describe('a result’s about in each format', () => {
   it('opens a CSV with # lines saying what, where and when, then the table as before', () => {

@@ -15,6 +15,7 @@ import {
   type Sweep,
   type SweepPoint,
 } from '@/lib/api-schemas';
+import type { AboutLine, ExportAbout } from '@/lib/export';
 
 /** A host's noise as the API sends it: 12 runs in 3 sets, 9 degrees of freedom, t = 2.2622. */
 export const noise31: HostNoise = {
@@ -239,3 +240,34 @@ export function anAnswer(id: string, exercise: string | null, status: 'pending' 
   const check = { status: status === 'pending' ? ('running' as const) : ('done' as const), failed: null, reason: null };
   return aVariant({ id, check_run_id: `r-${id}`, exercise, check, verdict: status ? { status, reasons: [], failed: [], measured: [] } : null });
 }
+
+/** What a run's export says about it, as the bench makes it (features/bench/lib/result-about.ts):
+ *  `lines` in place of the usual server, connections, CPU and date. */
+export function anExportAbout(lines?: AboutLine[], data: Record<string, unknown> = {}): ExportAbout {
+  return {
+    title: 'c-epoll run',
+    link: 'http://localhost:8000/#/runs/3f2a',
+    lines: lines ?? [
+      { label: 'Server', value: 'epoll (c-epoll)' },
+      { label: 'Connections', value: '100' },
+      { label: 'CPU', value: 'AMD EPYC 7B13, 2 CPUs' },
+      { label: 'Measured', value: '25 Nov 2026, 10:08 (2026-11-25T10:08:00Z)' },
+    ],
+    data,
+  };
+}
+
+/** GET /api/lab/fields as this 2-core host answers it: the lab's fields and limits. */
+export const labFields = {
+  max_sweep_points: 40,
+  max_sweep_servers: 12,
+  max_total_connections: 19000,
+  profile_max_repetitions: { syscalls: 1 },
+  fields: [
+    { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], min_exclusive: false, sweepable: false },
+    { name: 'connections', label: 'Connections', help: 'active connections', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
+    { name: 'duration_s', label: 'Duration', help: 'measured seconds', kind: 'float', unit: 's', units: 's', min: 0, min_exclusive: true, max: 60, default: 10, sweepable: false },
+    { name: 'warmup_s', label: 'Warm-up', help: 'seconds before measuring', kind: 'float', unit: 's', units: 's', min: 0, max: 30, default: 2, sweepable: false },
+    { name: 'idle_connections', label: 'Idle connections', help: 'connections that never send', kind: 'int', unit: 'connection', units: 'connections', min: 0, max: 18999, default: 0, sweepable: true },
+  ],
+};

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { i18next } from '@/lib/i18n';
-import { aVariant, healthyHealth, servers } from '@/testing/fixtures';
+import { aVariant, healthyHealth, labFields, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { problem } from '@/testing/problem';
 import { renderWithProviders } from '@/testing/render';
@@ -13,22 +13,12 @@ import { LabPage } from './lab-page';
 // an exercise's check (`variant:<id>` among the servers, as POST /api/sweeps takes them).
 const MINE = 'a'.repeat(32);
 const THEIRS = 'b'.repeat(32);
-const fields = {
-  max_sweep_points: 40,
-  max_sweep_servers: 12,
-  max_total_connections: 19000,
-  profile_max_repetitions: { syscalls: 1 },
-  fields: [
-    { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], min_exclusive: false, sweepable: false },
-    { name: 'connections', label: 'Connections', help: 'active connections', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
-  ],
-};
 
 function api() {
   return mockFetch({
     'GET /api/health': healthyHealth,
     'GET /api/servers': servers,
-    'GET /api/lab/fields': fields,
+    'GET /api/lab/fields': labFields,
     'GET /api/exercises?lang=en': [{ slug: 'et-drain', title: 'Edge-triggered epoll', lesson: '05-epoll', server: 'c-epoll', summary: 's' }],
     [`GET /api/variants/${MINE}`]: aVariant({ id: MINE, exercise: 'et-drain', created_at: '2026-11-25T09:43:00Z' }),
     [`GET /api/variants/${THEIRS}`]: reply(403, problem('variant-not-yours')),

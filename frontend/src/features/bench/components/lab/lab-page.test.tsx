@@ -4,25 +4,12 @@ import { Route, Routes, useLocation } from 'react-router';
 
 import type { Server } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
-import { healthyHealth, servers } from '@/testing/fixtures';
+import { healthyHealth, labFields, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
 
 import { LabPage } from './lab-page';
 
-const fields = {
-  max_sweep_points: 40,
-  max_sweep_servers: 12,
-  max_total_connections: 19000,
-  profile_max_repetitions: { syscalls: 1 },
-  fields: [
-    { name: 'protocol', label: 'Protocol', help: 'echo or http', kind: 'choice', default: 'echo', choices: ['echo', 'http'], min_exclusive: false, sweepable: false },
-    { name: 'connections', label: 'Connections', help: 'active connections', kind: 'int', unit: 'connection', units: 'connections', min: 1, max: 19000, default: 100, sweepable: true },
-    { name: 'duration_s', label: 'Duration', help: 'measured seconds', kind: 'float', unit: 's', units: 's', min: 0, min_exclusive: true, max: 60, default: 10, sweepable: false },
-    { name: 'warmup_s', label: 'Warm-up', help: 'seconds before measuring', kind: 'float', unit: 's', units: 's', min: 0, max: 30, default: 2, sweepable: false },
-    { name: 'idle_connections', label: 'Idle connections', help: 'connections that never send', kind: 'int', unit: 'connection', units: 'connections', min: 0, max: 18999, default: 0, sweepable: true },
-  ],
-};
 
 // select() watches descriptors below FD_SETSIZE only: the catalog's ceiling for it.
 const [epoll] = servers;
@@ -38,7 +25,7 @@ function api() {
   return mockFetch({
     'GET /api/health': healthyHealth,
     'GET /api/servers': [...servers, cSelect],
-    'GET /api/lab/fields': fields,
+    'GET /api/lab/fields': labFields,
     'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
     'POST /api/sweeps': reply(202, { id: 's1', points: 2, skipped: 0 }),
   });
