@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-import { runStateLabel, type RunState } from '../lib/run-state';
+import { ON_MEASURED_MACHINE, runStateLabel, type RunState } from '../lib/run-state';
 
 const TONE: Record<RunState['phase'], string> = {
   idle: 'neutral',
@@ -35,8 +35,9 @@ export function CancelledLabel({ state, showing }: { state: RunState; showing: '
 export function RunStateLabel({ state }: { state: RunState }) {
   const { t } = useTranslation('bench');
   const reconnecting = state.connection === 'reconnecting';
-  // Said while it holds: the page holds its new figures so as not to disturb the run it shows.
-  const quiet = state.phase === 'warmup' || state.phase === 'measure';
+  // Said while it holds: the page holds its new figures so as not to disturb the run it shows,
+  // when it runs on the machine that run is measured on.
+  const quiet = ON_MEASURED_MACHINE && (state.phase === 'warmup' || state.phase === 'measure');
   return (
     <div className="run-state">
       <span

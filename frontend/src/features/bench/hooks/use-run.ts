@@ -7,22 +7,26 @@ import { cancelRun, getRun } from '@/lib/runs-api';
 
 import { createRun } from '../api/runs';
 import type { ExperimentOrigin, RunRequest } from '../lib/experiment-block';
-import { initialRunState, runReducer, type RunState } from '../lib/run-state';
+import { initialRunState, ON_MEASURED_MACHINE, runReducer, type RunState } from '../lib/run-state';
 import { forgetRunId, loadSavedRunId, saveRunId } from '../lib/saved-runs';
 
 /** Charts and labels re-render at most this often (≤ 10 Hz). */
 export const RENDER_INTERVAL_MS = 100;
-/** How soon a run's page may draw `next`, having drawn `drawn`: new figures of a run being
- *  warmed up or measured wait for the next phase (held: an infinite interval); a new phase, a
- *  connection lost or found, a note or the result are drawn at once. The page runs on the
- *  machine it measures: drawing new figures every 2 s with the label's dot pulsing took about
- *  17 % of a core, and the stability check called every such run disturbed; with the dot still,
- *  half of them; with the figures held, none (results/tab-before.md, tab-still.md, tab.md). */
-export function renderIntervalFor(next: RunState, drawn: RunState): number {
+
+/**
+ * How soon a run's page may draw `next`, having drawn `drawn`. On the machine it measures, new
+ * figures of a run being warmed up or measured wait for the next phase (held: an infinite
+ * interval); a new phase, a connection lost or found, a note or the result are drawn at once.
+ * Drawing new figures every 2 s with the label's dot pulsing took about 17 % of a core there,
+ * and the stability check called every such run disturbed; with the dot still, half of them;
+ * with the figures held, none (results/tab-before.md, tab-still.md, tab.md). A page on another
+ * machine disturbs nothing it measures: it draws as the figures come.
+ */
+export function renderIntervalFor(next: RunState, drawn: RunState, holds = ON_MEASURED_MACHINE): number {
   const measuring = next.phase === 'warmup' || next.phase === 'measure';
   const onlyFigures =
     next.phase === drawn.phase && next.connection === drawn.connection && next.notes === drawn.notes && next.result === drawn.result;
-  return measuring && onlyFigures ? Number.POSITIVE_INFINITY : RENDER_INTERVAL_MS;
+  return holds && measuring && onlyFigures ? Number.POSITIVE_INFINITY : RENDER_INTERVAL_MS;
 }
 const MAX_RESUBSCRIBE_ATTEMPTS = 8;
 

@@ -4,6 +4,7 @@ import { aRun, doneData, progress } from '@/testing/fixtures';
 
 import {
   describeWait,
+  onMeasuredMachine,
   initialRunState,
   isCancellable,
   noteText,
@@ -209,5 +210,12 @@ describe('the labels in Chinese', () => {
     const built = runReducer(queued, event('build', 1, { t_s: 0, status: 'compiled', seconds: 2.5 }));
     expect(built.notes.map((note) => noteText(note, zh))).toEqual(['你修改的服务器编译用时 2.5 秒']);
     expect(built.notes.map((note) => noteText(note, t))).toEqual(['your edited server compiled in 2.5 s']);
+  });
+});
+
+describe('the page on the machine it measures', () => {
+  it('is one opened by a loopback name', () => {
+    for (const name of ['localhost', 'LOCALHOST', 'course.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]']) expect(onMeasuredMachine(name), name).toBe(true);
+    for (const name of ['192.168.1.20', 'lab.example.org', '10.0.0.5', 'fe80::1', '128.0.0.1']) expect(onMeasuredMachine(name), name).toBe(false);
   });
 });

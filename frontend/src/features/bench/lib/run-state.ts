@@ -98,6 +98,18 @@ export type RunAction =
 const TERMINAL: ReadonlySet<RunPhase> = new Set(['done', 'failed', 'cancelled']);
 const MAX_NOTES = 5;
 
+/** A page opened by a loopback name runs on the machine that serves it, and so on the one the
+ *  course measures (`make up` serves it there; a class's students open it by the host's
+ *  address from their own devices). */
+export function onMeasuredMachine(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/** Whether this page runs on the machine it measures: opened by a loopback name, as `make up`
+ *  serves the course. A student's browser in a class, or a learner's on another device, is not. */
+export const ON_MEASURED_MACHINE = onMeasuredMachine(window.location.hostname);
+
 export function isTerminal(phase: RunPhase): boolean {
   return TERMINAL.has(phase);
 }
