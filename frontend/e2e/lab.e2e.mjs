@@ -104,12 +104,12 @@ async function runButtonState() {
 }
 
 /** Types connections + idle connections past the host's total and reads what the form says. */
-async function overTheTotal() {
+async function overTheTotal(idleLabel) {
   await page.goto(`${BASE_URL}/#/lab?servers=c-epoll&connections=10000`, { waitUntil: 'domcontentloaded' });
   // Only the hash changed: the page is loaded again so that it reads the language set.
   await page.reload({ waitUntil: 'domcontentloaded' });
-  // The field's label is the backend's in either language.
-  const input = page.getByRole('spinbutton', { name: 'Idle connections', exact: true });
+  // The field by its label in the reader's language.
+  const input = page.getByRole('spinbutton', { name: idleLabel, exact: true });
   await input.fill('9500');
   const beside = page.getByTestId('lab-fields').getByTestId('lab-field-problem');
   await beside.waitFor({ timeout: 5_000 });
@@ -131,7 +131,7 @@ test('the lab checks limits before Run, says why Run waits, and keeps Run reacha
     assert.ok(Math.abs(box.x - (width - box.x - box.width)) <= 2, `the lab is centred (${box.x} px left, ${width - box.x - box.width} px right)`);
 
     // Connections + idle connections past the host's total: said beside the field, in words, before Run.
-    const en = await overTheTotal();
+    const en = await overTheTotal('Idle connections');
     assert.equal(en.beside, 'Connections plus Idle connections may be at most 19000 connections here (now 19500)');
     assert.equal(en.invalid, 'true');
     assert.ok(en.disabled, 'Run is disabled');
@@ -139,8 +139,8 @@ test('the lab checks limits before Run, says why Run waits, and keeps Run reacha
 
     await page.evaluate((key) => window.localStorage.setItem(key, 'zh'), LANGUAGE_KEY);
     try {
-      const zh = await overTheTotal();
-      assert.equal(zh.beside, 'Connections 与 Idle connections 之和在此最多为 19000 connections（现为 19500）');
+      const zh = await overTheTotal('空闲连接数');
+      assert.equal(zh.beside, '连接数 与 空闲连接数 之和在此最多为 19000 个连接（现为 19500）');
       assert.ok(zh.disabled, 'Run is disabled in Chinese too');
       assert.equal(zh.reason, zh.beside);
       await page.goto(`${BASE_URL}/#/lab`, { waitUntil: 'domcontentloaded' });

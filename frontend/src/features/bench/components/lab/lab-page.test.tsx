@@ -69,7 +69,8 @@ describe('LabPage', () => {
     renderLab('/lab?servers=c-epoll');
     const connections = await screen.findByLabelText('Connections');
     expect(connections).toHaveValue(100);
-    expect(connections).toHaveAccessibleDescription('active connections (1–19000 connections)');
+    // Said in the interface's words (the same as the API's in English), bounds from the API.
+    expect(connections).toHaveAccessibleDescription('active connections, one request in flight (1–19000 connections)');
     const knobs = screen.getByTestId('lab-knobs-c-epoll');
     expect(within(knobs).getByLabelText('Read buffer')).toHaveValue(16384);
     expect(screen.getByTestId('lab-plan')).toHaveTextContent('One run, about 12 s of load');
@@ -203,11 +204,11 @@ describe('LabPage', () => {
     expect(screen.getByRole('heading', { level: 1, name: '实验室' })).toBeInTheDocument();
     expect(screen.getByRole('group', { name: '服务器' })).toBeInTheDocument();
     expect(within(screen.getByTestId('lab-servers')).getByRole('link', { name: '编辑 c-epoll' })).toHaveAttribute('href', '/edit/c-epoll');
-    // The field's label is the backend's, the sentence around it the interface's.
-    expect(screen.getByLabelText('Duration')).toHaveAccessibleDescription(/Duration 必须大于 0 s/);
-    expect(screen.getByRole('button', { name: '运行基准测试' })).toHaveAccessibleDescription('Duration 必须大于 0 s');
-    await userEvent.clear(screen.getByLabelText('Duration'));
-    await userEvent.type(screen.getByLabelText('Duration'), '5');
+    // The field, its unit and the sentence around it all in the reader's words.
+    expect(screen.getByLabelText('时长')).toHaveAccessibleDescription(/时长 必须大于 0 秒/);
+    expect(screen.getByRole('button', { name: '运行基准测试' })).toHaveAccessibleDescription('时长 必须大于 0 秒');
+    await userEvent.clear(screen.getByLabelText('时长'));
+    await userEvent.type(screen.getByLabelText('时长'), '5');
     expect(await screen.findByTestId('lab-plan')).toHaveTextContent('2 次运行，组成一个扫描实验，开始后约施加 14 秒的负载。');
     expect(screen.getByRole('button', { name: '运行 2 次基准测试' })).toBeInTheDocument();
   });

@@ -11,6 +11,7 @@ import { getLabFields } from '../../api/lab';
 import { useLabEdits } from '../../hooks/use-lab-edits';
 import { blockingProblems, problemReason, setupProblems, type LabProblem } from '../../lib/lab-checks';
 import { describeSeconds, planFor, plannedSeconds, setupFromSearch, setupToSearch, type LabSetup } from '../../lib/lab-setup';
+import { wordLabFields } from '../../lib/lab-words';
 import { ExperimentControls } from '../experiment-controls';
 import { ExperimentWidget } from '../experiment-widget';
 import { SeriesWidget } from '../series-widget';
@@ -92,7 +93,9 @@ export function LabPage() {
   const { t } = useTranslation('bench');
   const [params, setParams] = useSearchParams();
   const catalog = useServers();
-  const fields = useQuery({ queryKey: ['lab-fields'], queryFn: ({ signal }) => getLabFields(signal), staleTime: Infinity });
+  const asked = useQuery({ queryKey: ['lab-fields'], queryFn: ({ signal }) => getLabFields(signal), staleTime: Infinity });
+  // In the reader's words: the form's labels, units and help, and every problem that names them.
+  const fields = useMemo(() => ({ ...asked, data: asked.data && wordLabFields(asked.data, t) }), [asked, t]);
   // The learner's edits among the servers (`variant:<id>`) join the catalog as servers of their own.
   const edits = useLabEdits((params.get('servers') ?? '').split(','), catalog.data);
   const servers = useMemo(() => ({ error: catalog.error, data: catalog.data && [...catalog.data, ...edits.servers] }), [catalog.error, catalog.data, edits.servers]);
