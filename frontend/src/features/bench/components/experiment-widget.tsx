@@ -14,7 +14,7 @@ import { referenceLabel } from '../lib/chart-data';
 import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { resultAbout } from '../lib/result-about';
-import { isBusy, isCancellable } from '../lib/run-state';
+import { isBusy, isCancellable, widgetShows } from '../lib/run-state';
 
 import { BaselineNote } from './baseline-note';
 import { ExperimentControls, type RunGate } from './experiment-controls';
@@ -51,14 +51,11 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
   const servers = useServers();
   const { state: live, previous, start, cancel } = useRun(runKey, request, origin);
   const recorded = useMemo(() => (baseline?.kind === 'run' ? replayRun(baseline) : null), [baseline]);
-  // A cancel takes back the run, not what was on show before it: the learner's previous run,
-  // else the recorded reference.
+  // The recorded reference until the learner runs it, then a live run drawn over it (the
+  // reference dimmer beneath, never instead of it); after a cancel, what was on show before.
+  const { kept, showingRecorded, afterCancel } = widgetShows(live.phase, previous, recorded !== null);
   const cancelled = live.phase === 'cancelled';
-  const kept = cancelled ? previous : null;
-  // Until the learner runs it, the widget shows the recorded reference result; a live run is
-  // then drawn over it, the reference dimmer beneath, never instead of it.
-  const showingRecorded = (live.phase === 'idle' || (cancelled && kept === null)) && recorded !== null;
-  const state = showingRecorded ? recorded : (kept ?? live);
+  const state = showingRecorded && recorded ? recorded : (kept ?? live);
   const reference = useMemo(
     () =>
       !showingRecorded && recorded !== null && baseline ? { state: recorded, label: referenceLabel(baseline.recorded_at, t) } : null,
@@ -113,7 +110,7 @@ export function ExperimentWidget({ title: given, request, runKey, origin, baseli
           <p className="experiment__title">{title}</p>
         </div>
         {cancelled ? (
-          <CancelledLabel state={live} showing={kept ? 'previous' : showingRecorded ? 'reference' : null} />
+          <CancelledLabel state={live} showing={afterCancel} />
         ) : showingRecorded ? (
           <p className="run-state">{t('state.reference')}</p>
         ) : (

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-import { ON_MEASURED_MACHINE, runStateLabel, type RunState } from '../lib/run-state';
+import { ON_MEASURED_MACHINE, runStateLabel, type KeptAfterCancel, type RunState } from '../lib/run-state';
 
 const TONE: Record<RunState['phase'], string> = {
   idle: 'neutral',
@@ -16,19 +16,26 @@ const TONE: Record<RunState['phase'], string> = {
 
 /** A cancelled run's label, saying what the widget went back to showing: the learner's
  *  previous run, the recorded reference, or nothing. */
-export function CancelledLabel({ state, showing }: { state: RunState; showing: 'previous' | 'reference' | null }) {
+export function CancelledLabel({ state, showing }: { state: RunState; showing: KeptAfterCancel }) {
   const { t } = useTranslation('bench');
   return (
     <div className="run-state">
       <span className="run-state__label run-state__label--neutral" data-testid="run-state" data-phase="cancelled" role="status" aria-live="polite">
         {runStateLabel(state, t)}
       </span>
-      {showing ? (
-        <span className="run-state__hint" data-testid="run-kept">
-          {t(showing === 'previous' ? 'state.showingPrevious' : 'state.showingReference')}
-        </span>
-      ) : null}
+      <KeptHint showing={showing} />
     </div>
+  );
+}
+
+/** Beside "cancelled": what the widget went back to showing (nothing when nothing was). */
+export function KeptHint({ showing }: { showing: KeptAfterCancel }) {
+  const { t } = useTranslation('bench');
+  if (showing === null) return null;
+  return (
+    <span className="run-state__hint" data-testid="run-kept">
+      {t(showing === 'previous' ? 'state.showingPrevious' : 'state.showingReference')}
+    </span>
   );
 }
 

@@ -17,6 +17,7 @@ import { referenceLabel } from '../lib/chart-data';
 import type { ExperimentOrigin } from '../lib/experiment-block';
 import { runBlockedReason } from '../lib/readiness';
 import { resultAbout } from '../lib/result-about';
+import { widgetShows } from '../lib/run-state';
 import { describeRunningSeries, runningMark, type RunningMark } from '../lib/series';
 import { statusWord, variedName, versus } from '../lib/words';
 
@@ -24,6 +25,7 @@ import { BaselineNote } from './baseline-note';
 import { ExperimentControls, type RunGate } from './experiment-controls';
 import { ExperimentParams } from './experiment-params';
 import { PresentControls } from './present-controls';
+import { KeptHint } from './run-state-label';
 import { SeriesFigures } from './series-figures';
 
 import './experiment-widget.css';
@@ -72,16 +74,13 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
   const next = useNextPoint(state);
   const running: RunningMark | null = next ? runningMark(next.point, next.run) : null;
   const recorded = (baseline?.kind === 'series' ? baseline.result.table : undefined) ?? undefined;
-  // A cancel takes back the series, not what was on show before it: the learner's previous
-  // series, else the recorded reference.
+  // The recorded reference until the learner runs it, then a live series drawn over it (the
+  // reference dimmer beneath, never instead of it); after a cancel, what was on show before.
+  const { kept, showingRecorded, afterCancel } = widgetShows(state.phase, previous, recorded !== undefined);
   const cancelled = state.phase === 'cancelled';
-  const kept = cancelled ? previous : null;
-  // Until the learner runs it, the widget shows the recorded reference result; a live series
-  // is then drawn over it, the reference dimmer beneath, never instead of it.
-  const showingRecorded = (state.phase === 'idle' || (cancelled && kept === null)) && recorded !== undefined;
   const shown = kept ?? state;
-  const points = showingRecorded ? recorded.points : shown.points;
-  const table = showingRecorded ? recorded : shown.table;
+  const points = showingRecorded && recorded ? recorded.points : shown.points;
+  const table = showingRecorded && recorded ? recorded : shown.table;
   const reference = useMemo(
     () =>
       !showingRecorded && recorded && baseline
@@ -143,11 +142,7 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
           <p className="run-state" data-testid="series-state" data-phase={state.phase} role="status" aria-live="polite">
             {showingRecorded && !cancelled ? t('state.reference') : stateText(state, next, sweep, t)}
           </p>
-          {cancelled && (kept || showingRecorded) ? (
-            <span className="run-state__hint" data-testid="run-kept">
-              {t(kept ? 'state.showingPrevious' : 'state.showingReference')}
-            </span>
-          ) : null}
+          <KeptHint showing={afterCancel} />
         </div>
       </header>
       {showingRecorded && baseline ? <BaselineNote text={describeBaseline(baseline, t)} runLabel={gate ? null : runLabel} /> : null}

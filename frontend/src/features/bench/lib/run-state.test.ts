@@ -5,6 +5,7 @@ import { aRun, doneData, progress } from '@/testing/fixtures';
 import {
   describeWait,
   onMeasuredMachine,
+  widgetShows,
   initialRunState,
   isCancellable,
   noteText,
@@ -217,5 +218,15 @@ describe('the page on the machine it measures', () => {
   it('is one opened by a loopback name', () => {
     for (const name of ['localhost', 'LOCALHOST', 'course.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]']) expect(onMeasuredMachine(name), name).toBe(true);
     for (const name of ['192.168.1.20', 'lab.example.org', '10.0.0.5', 'fe80::1', '128.0.0.1']) expect(onMeasuredMachine(name), name).toBe(false);
+  });
+});
+
+describe('what a widget shows', () => {
+  it('shows the reference before a run, the live result during one, and after a cancel what was there before', () => {
+    expect(widgetShows('idle', null, true)).toEqual({ kept: null, showingRecorded: true, afterCancel: null });
+    expect(widgetShows('measure', 'first', true)).toEqual({ kept: null, showingRecorded: false, afterCancel: null });
+    expect(widgetShows('cancelled', 'first', true)).toEqual({ kept: 'first', showingRecorded: false, afterCancel: 'previous' });
+    expect(widgetShows('cancelled', null, true)).toEqual({ kept: null, showingRecorded: true, afterCancel: 'reference' });
+    expect(widgetShows('cancelled', null, false)).toEqual({ kept: null, showingRecorded: false, afterCancel: null });
   });
 });

@@ -98,6 +98,27 @@ export type RunAction =
 const TERMINAL: ReadonlySet<RunPhase> = new Set(['done', 'failed', 'cancelled']);
 const MAX_NOTES = 5;
 
+/** What went back on show after a cancel: the learner's previous result, the reference, or
+ *  nothing (neither was there). */
+export type KeptAfterCancel = 'previous' | 'reference' | null;
+
+/**
+ * What a run or series widget shows. Until the learner runs it, the recorded reference (when
+ * there is one); then their live result; and a cancel takes back the run, not what was on show
+ * before it: their previous result (`previous`, of this widget), else the reference.
+ */
+export function widgetShows<T>(
+  phase: string,
+  previous: T | null,
+  hasRecorded: boolean,
+): { kept: T | null; showingRecorded: boolean; afterCancel: KeptAfterCancel } {
+  const cancelled = phase === 'cancelled';
+  const kept = cancelled ? previous : null;
+  const showingRecorded = (phase === 'idle' || (cancelled && kept === null)) && hasRecorded;
+  const afterCancel: KeptAfterCancel = !cancelled ? null : kept !== null ? 'previous' : showingRecorded ? 'reference' : null;
+  return { kept, showingRecorded, afterCancel };
+}
+
 /** A page opened by a loopback name runs on the machine that serves it, and so on the one the
  *  course measures (`make up` serves it there; a class's students open it by the host's
  *  address from their own devices). */
