@@ -58,11 +58,15 @@ class RunSettings(BaseModel):
     repetitions: int = Field(
         1, ge=1, description="independent repetitions; the result reports median and spread"
     )
-    profile: Literal["throughput", "syscalls"] = Field(
+    profile: Literal["throughput", "syscalls", "cpu", "offcpu"] = Field(
         "throughput",
         description="syscalls: also count the server's system calls at full speed (perf's "
-        "tracepoints, in a container beside it) and return them per request; the speed "
-        "figures stand as in any run",
+        "tracepoints, in a container beside it) and return them per request; cpu: also sample "
+        "the server's call stacks, user and kernel, over the measured phase (a flame graph, "
+        "and the shares of user code, system calls, softirq and idle); offcpu: also record "
+        "where its threads left the CPU and for how long (blocked or waiting for a CPU). The "
+        "speed figures stand as in any run, with what profiling costs in them: compare a "
+        "profiled run only with runs profiled the same way",
     )
 
 

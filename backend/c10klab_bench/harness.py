@@ -91,3 +91,10 @@ def median_and_spread(values: list[float]) -> tuple[float, float] | None:
     median = statistics.median(values)
     spread = (max(values) - min(values)) / median if median else 0.0
     return median, spread
+
+
+def write_result(path: Path, lines: list[str]) -> None:
+    """A bench's Markdown, written where it was asked for, and said so."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines))
+    print(f"wrote {path}")

@@ -32,7 +32,7 @@ from fastapi.testclient import TestClient
 from c10klab.config import REPO_ROOT, Settings
 from c10klab.main import create_app
 from c10klab.runner.worker import cpu_model
-from c10klab_bench.harness import harness
+from c10klab_bench.harness import harness, write_result
 
 POLL_S = 5.0  # the API answers each poll on the measured cores: not more often
 RESULT = REPO_ROOT / "results" / "trust.md"
@@ -255,9 +255,7 @@ def main() -> int:
         "",
         *runs_section(runs),
     ]
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text("\n".join(lines))
-    print(f"wrote {args.output}")
+    write_result(args.output, lines)
     return 0
 
 

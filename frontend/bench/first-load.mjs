@@ -109,7 +109,8 @@ function lessonPage(lesson) {
 }
 
 /** The pages besides the lessons. The permalink's run was queued with no runner: it waits, but
- *  the page loads all it would for a finished one (its charts' code comes with the route). */
+ *  the page loads all it would for a finished one (a queued run has its charts up, so their code
+ *  loads too). The lab's and the history's charts, and their code, wait for a run or a comparison. */
 function otherPages(runId) {
   return [
     { slug: 'home', path: '/#/', ready: (page) => visible(page.getByTestId('lesson-list')) },

@@ -361,3 +361,30 @@ test('a live run is drawn over the recorded reference', { timeout: RUN_TIMEOUT_M
   });
   assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
 });
+
+test("a cpu profile shows where the server's time went, kernel included, and exports it", { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  await withFailureScreenshot(page, 'lab-profile', async () => {
+    await page.goto(`${BASE_URL}/#/lab?servers=c-epoll&duration_s=2&warmup_s=0.5&connections=20&profile=cpu`, { waitUntil: 'domcontentloaded' });
+    const widget = page.locator('section.experiment');
+    await runToEnd(widget, 'Run benchmark');
+    const panel = widget.getByTestId('profile-panel');
+    await panel.getByRole('heading', { name: "Where the server's CPU time went" }).waitFor({ timeout: 15_000 });
+    const shares = await panel.getByTestId('profile-shares').textContent();
+    assert.match(shares, /network softirq \(kernel\) \d/, `the shares name softirq: ${shares}`);
+    const graph = panel.getByTestId('flame-graph');
+    await graph.locator('g.frame').first().waitFor({ timeout: 15_000 });
+    const names = await graph.locator('g.frame').evaluateAll((frames) => frames.map((g) => g.getAttribute('name')));
+    for (const name of ['c-epoll', 'main', 'epoll_wait']) assert.ok(names.includes(name), `the flame graph has ${name}: ${names.slice(0, 30).join(', ')}`);
+    assert.ok(names.some((n) => /^tcp_/.test(n)), 'the kernel TCP frames are drawn');
+    assert.ok(!names.some((n) => /^(0x)?[0-9a-f]{8,}$/i.test(n)), 'no address is drawn');
+    // Search says how much of the time matches; a click zooms into a frame.
+    await panel.getByRole('searchbox', { name: 'Find a function' }).fill('tcp_');
+    await page.waitForFunction((el) => /Frames that match: \d/.test(el.textContent ?? ''), await panel.locator('.flame-graph__details').elementHandle());
+    const folded = await download(panel.getByRole('button', { name: 'Stacks as folded text' }));
+    assert.match(folded.bytes.toString('utf8'), /^c-epoll;.* \d+$/m, 'folded stacks, one per line');
+    const svg = await download(panel.getByRole('button', { name: 'Flame graph as SVG' }));
+    assert.match(svg.bytes.toString('utf8'), /name="epoll_wait"/, 'the SVG holds the frames');
+    await panel.screenshot({ path: join(ARTIFACTS, 'flame-graph.png') });
+    await keepForDocs(join(ARTIFACTS, 'flame-graph.png'), 'flame-graph.png');
+  });
+});

@@ -12,6 +12,8 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=toolchain /opt/rust /opt/rust
 ENV PATH=/opt/rust/bin:$PATH CARGO_HOME=/cargo
+# Frame pointers, so a cpu or offcpu profile can walk its stacks (results/profile.md).
+ENV RUSTFLAGS="-C force-frame-pointers=yes"
 COPY servers/rust /src
 WORKDIR /src
 RUN cargo build --release --locked --bins

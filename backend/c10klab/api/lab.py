@@ -32,6 +32,7 @@ def get_lab_fields(settings: SettingsDep) -> LabFields:
 @router.get("/history")
 def get_history(
     person: PersonDep,
+    people: PeopleDep,
     store: StoreDep,
     sweeps: SweepsDep,
     variants: VariantsDep,
@@ -45,7 +46,7 @@ def get_history(
     """The asker's own runs and sweeps, newest first: a person's in a class; in solo mode,
     this browser's (a cookie tells browsers apart)."""
     mine = Mine(owner_id=person.id, browser=person.browser)
-    namer = EditNamer(variants, store, settings)
+    namer = EditNamer(variants, store, settings, people, person)
     return history(store, sweeps, mine, namer, server, lesson, limit)
 
 

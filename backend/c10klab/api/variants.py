@@ -9,7 +9,12 @@ from fastapi import APIRouter, Query
 
 from c10klab.api.deps import PeopleDep, PersonDep, SettingsDep, StoreDep, VariantsDep
 from c10klab.http_guards import BODY_LIMIT_KEY
-from c10klab.people.access import admission_for, require_answer_reader, require_viewer
+from c10klab.people.access import (
+    admission_for,
+    owner_seen,
+    require_answer_reader,
+    require_viewer,
+)
 from c10klab.runs.store import Mine
 from c10klab.sandboxes.service import load_catalog
 from c10klab.variants import service
@@ -39,6 +44,7 @@ def create_variant(
 @router.get("")
 def list_variants(
     person: PersonDep,
+    people: PeopleDep,
     settings: SettingsDep,
     variants: VariantsDep,
     runs: StoreDep,
@@ -47,7 +53,10 @@ def list_variants(
     """The asker's own variants, newest first (in solo mode, this browser's)."""
     catalog = load_catalog(settings.sandboxes_dir)
     mine = Mine(owner_id=person.id, browser=person.browser)
-    return [service.variant_out(v, catalog, runs, settings) for v in variants.history(mine, limit)]
+    return [
+        service.variant_out(v, owner_seen(people, person, v.owner_id), catalog, runs, settings)
+        for v in variants.history(mine, limit)
+    ]
 
 
 @router.get("/{variant_id}")
@@ -59,9 +68,13 @@ def get_variant(
     variants: VariantsDep,
     runs: StoreDep,
 ) -> VariantOut:
+    """A saved edit, for whoever may see it; `owner` says whose it is to the asker (a
+    classmate's by name, their instructor's), as a link shared in the class opens it."""
     variant = service.get_variant(variants, variant_id)
     if variant.exercise is None:
         require_viewer(people, person, variant.owner_id, variant.class_id, "variant")
     else:
         require_answer_reader(people, person, variant.owner_id, variant.class_id)
-    return service.variant_out(variant, load_catalog(settings.sandboxes_dir), runs, settings)
+    owner = owner_seen(people, person, variant.owner_id)
+    catalog = load_catalog(settings.sandboxes_dir)
+    return service.variant_out(variant, owner, catalog, runs, settings)

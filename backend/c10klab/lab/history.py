@@ -5,6 +5,9 @@ from typing import Any
 
 from c10klab.config import Settings
 from c10klab.lab.schemas import HistoryEdit, HistoryEntry, HistoryStatus
+from c10klab.people.access import owner_seen
+from c10klab.people.schemas import Ownership
+from c10klab.people.store import PeopleStore, Person
 from c10klab.runs.store import Mine, Run, RunStore
 from c10klab.sweeps.schemas import VARIANT_ENTRY
 from c10klab.sweeps.store import Sweep, SweepStore
@@ -101,17 +104,31 @@ def edited_entries(entry: HistoryEntry) -> list[tuple[str, str]]:
 
 
 class EditNamer:
-    """Names the edited servers of entries, reading each variant once (a learner benchmarks
-    one edit many times)."""
+    """Names the edited servers of entries for the asker (`person`), reading each variant and
+    whose it is once (a learner benchmarks one edit many times)."""
 
-    def __init__(self, variants: VariantStore, runs: RunStore, settings: Settings) -> None:
+    def __init__(
+        self,
+        variants: VariantStore,
+        runs: RunStore,
+        settings: Settings,
+        people: PeopleStore,
+        person: Person,
+    ) -> None:
         self.variants, self.runs, self.settings = variants, runs, settings
+        self.people, self.person = people, person
         self.read: dict[str, Variant | None] = {}
+        self.owners: dict[str, Ownership] = {}
 
     def variant(self, variant_id: str) -> Variant | None:
         if variant_id not in self.read:
             self.read[variant_id] = self.variants.get(variant_id)
         return self.read[variant_id]
+
+    def owner(self, owner_id: str) -> Ownership:
+        if owner_id not in self.owners:
+            self.owners[owner_id] = owner_seen(self.people, self.person, owner_id)
+        return self.owners[owner_id]
 
     def named(self, entry: HistoryEntry) -> HistoryEntry:
         """The entry with its edits, and if it is the run that checked an answer, the verdict."""
@@ -129,6 +146,7 @@ class EditNamer:
                     saved_at=variant.created_at,
                     exercise=variant.exercise,
                     check=check_of(variant, self.runs),
+                    owner=self.owner(variant.owner_id),
                 )
             )
             if entry.kind == "run" and variant.check_run_id == entry.id:

@@ -3,6 +3,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from c10klab.exercises.schemas import Verdict
+from c10klab.people.schemas import Ownership
 from c10klab.runs.schemas import RunStatus
 from c10klab.sweeps.schemas import Varied
 from c10klab.variants.schemas import VariantCheck
@@ -59,6 +60,7 @@ class HistoryEdit(BaseModel):
     saved_at: str = Field(description="when it was saved (POST /api/variants)")
     exercise: str | None = Field(None, description="the exercise it answers, by slug")
     check: VariantCheck = Field(description="how its build and check went")
+    owner: Ownership = Field(description="whose it is, as the asker knows them")
 
 
 class HistoryEntry(BaseModel):

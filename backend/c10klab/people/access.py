@@ -16,6 +16,7 @@ from typing import Literal
 
 from c10klab.config import Settings
 from c10klab.errors import Forbidden, NotFound, Phrase
+from c10klab.people.schemas import Ownership
 from c10klab.people.store import Class, PeopleStore, Person, StaffRole
 from c10klab.runs.store import Admission, Scope
 
@@ -90,6 +91,27 @@ def may_view(people: PeopleStore, person: Person, owner_id: str, class_id: str |
         return False
     # The class's own instructor's runs, and its staff's: what they show the class.
     return klass.instructor_id == owner_id or people.staff_role(klass, owner_id) is not None
+
+
+def owner_seen(people: PeopleStore, person: Person, owner_id: str) -> Ownership:
+    """Whose something of `owner_id` is, as `person` knows them (see Ownership): a student
+    knows their classmates by name (the class's board names them) and their class's teachers
+    as its instructor; an instructor knows the students of the classes they teach by name
+    (their rosters). Anyone else is nameless to them."""
+    if owner_id == person.id:  # solo mode's one person too: everything is theirs
+        return Ownership(mine=True, name=None, instructor=False)
+    owner = people.get_person(owner_id)
+    if owner is None:
+        return Ownership(mine=False, name=None, instructor=False)
+    if owner.kind == "student":
+        classmate = person.kind == "student" and person.class_id == owner.class_id
+        known = owner.class_id is not None and (
+            classmate or owner.class_id in class_ids_taught(people, person)
+        )
+        return Ownership(mine=False, name=owner.name if known else None, instructor=False)
+    klass = people.get_class(person.class_id) if person.class_id else None
+    teaches = klass is not None and people.staff_role(klass, owner.id) is not None
+    return Ownership(mine=False, name=None, instructor=person.kind == "student" and teaches)
 
 
 def require_viewer(

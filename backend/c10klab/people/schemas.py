@@ -18,6 +18,23 @@ Name = Annotated[
 ]
 
 
+class Ownership(BaseModel):
+    """Whose a learner's saved work is (an edit of a server), as the asker knows them: their
+    own, a classmate's or their student's by the name the class knows, or their instructor's.
+    Never a name the asker could not already read (the class's board, its roster)."""
+
+    mine: bool = Field(description="the asker's own: the lab runs only the asker's own edits")
+    name: str | None = Field(
+        description="someone else's: the name their class knows them by (a classmate's, or "
+        "a student's of a class the asker teaches); null for the asker's own, for their "
+        "instructor's (`instructor`), and for anyone the asker knows no name of"
+    )
+    instructor: bool = Field(
+        description="someone else's, by a teacher of the asking student's class (its own "
+        "instructor or its staff): the class knows them as its instructor, not by name"
+    )
+
+
 class LoginRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -239,6 +239,59 @@ class Syscalls(Figures):
     total: SyscallTotal | None = None
 
 
+class FoldedStack(Figures):
+    stack: str = Field(
+        description="frames root first, ';'-separated, starting with the command's name; "
+        "kernel frames end in _[k]; names only, never an address"
+    )
+    weight: int = Field(description="samples (cpu) or microseconds off the CPU (offcpu)")
+
+
+class CpuShares(Figures):
+    """Where the server's CPU time went in a cpu profile: shares of its CPUs' time over the
+    measured window (they sum to 1 with idle)."""
+
+    user: float = Field(description="the server's own code and its libraries")
+    syscalls: float = Field(description="the kernel serving its system calls, less softirq")
+    softirq: float = Field(
+        description="the kernel's network receive and transmit work (softirq) run on the "
+        "server's time: on loopback, the TCP stack of both ends"
+    )
+    other_kernel: float = Field(description="page faults, interrupts and other kernel work")
+    idle: float = Field(
+        description="the rest: none of the server's threads ran (its CPUs were idle, or ran "
+        "something else: the run's interference check says which)"
+    )
+
+
+class OffCpuTotals(Figures):
+    """An offcpu profile's totals, summed over the server's threads."""
+
+    blocked_s: float = Field(description="time asleep: waiting for I/O, a lock, a connection")
+    runnable_s: float = Field(description="time ready but switched out: waiting for a CPU")
+    switches: int
+    switches_per_request: float | None
+
+
+class Stacks(Figures):
+    """A cpu or offcpu profile (perf's call stacks beside the server, sandboxes/counter/
+    profile-stacks.sh) over the measured window; or, where the host would not profile, why
+    (`refused`) and no stacks."""
+
+    mode: Literal["cpu", "offcpu"]
+    refused: str | None
+    unit: Literal["samples", "microseconds"]
+    frequency_hz: int | None = Field(description="cpu: samples a second of a busy CPU")
+    window_s: float | None = Field(description="how long recording ran: the measured phase")
+    total: int = Field(description="the sum of every stack's weight, merged ones included")
+    stacks: list[FoldedStack]
+    merged: int = Field(
+        0, description="stacks beyond the kept ones, merged into one '[other stacks]' line"
+    )
+    shares: CpuShares | None = None
+    offcpu: OffCpuTotals | None = None
+
+
 class Image(Figures):
     tag: str
     id: str | None
@@ -306,6 +359,7 @@ class Outcome(Figures):
     client: Client | None = None
     drift: Drift | None = None
     syscalls: Syscalls | None = None
+    stacks: Stacks | None = Field(None, description="a cpu or offcpu profile's, of the server")
     traffic: Traffic | None = Field(
         None, description="the server side's count; results before it have none"
     )

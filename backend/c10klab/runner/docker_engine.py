@@ -223,6 +223,17 @@ class Engine:
             container.kill(signal="SIGINT")
 
     @staticmethod
+    def run_in(container: Container, argv: list[str]) -> tuple[int | None, str]:
+        """A fixed command of ours in a container of ours (never a server's): its exit code
+        and output; (None, why) if the container is gone or the engine refused."""
+        try:
+            code, output = container.exec_run(argv, stdout=True, stderr=True)
+        except (NotFound, APIError) as exc:
+            return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        text = output if isinstance(output, bytes) else b"".join(output)  # not streamed
+        return code, text.decode(errors="replace").strip()
+
+    @staticmethod
     def kill(container: Container) -> None:
         with contextlib.suppress(NotFound, APIError):  # already gone: that is what we wanted
             container.kill()

@@ -511,8 +511,11 @@ def combine(outcomes: list[Repetition], noisy_spread: float) -> RunResult:
         client=_marked(client.client, client.repetition),
         drift=_marked(disturbed.drift, disturbed.repetition),
         syscalls=middle.syscalls,
+        # The median repetition's stacks, once: every repetition's would multiply what a
+        # result stores by their number.
+        stacks=middle.stacks,
         traffic=middle.traffic,
-        repetitions=outcomes,
+        repetitions=[o.model_copy(update={"stacks": None}) for o in outcomes],
         aggregate=Aggregate(
             count=len(outcomes),
             median_repetition=middle.repetition,

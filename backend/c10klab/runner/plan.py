@@ -102,6 +102,7 @@ class RunPlan:
     loadgen: ContainerSpec  # network_mode: the server's network namespace, set at start
     deadline_s: float
     counter: ContainerSpec | None = None  # a syscall profile's; pid_mode set at start
+    profiler: ContainerSpec | None = None  # a cpu or offcpu profile's; pid_mode set at start
     observer: ContainerSpec | None = None  # pid_mode and network_mode: the server's, at start
 
 
@@ -221,7 +222,7 @@ def seccomp_option(settings: Settings, io_uring: bool = True) -> str:
 # PID namespace, stays as bare as ever (nobody, no capabilities): it cannot touch a root
 # process. The host's tracefs, read-only, is where perf reads the tracepoints' ids.
 COUNTER_CAPABILITIES = ["PERFMON"]
-COUNTER_CAPABILITIES_BEFORE_PERFMON = ["SYS_ADMIN"]
+BEFORE_PERFMON = "SYS_ADMIN"
 TRACEFS = "/sys/kernel/tracing"
 
 
@@ -249,6 +250,56 @@ def counter_spec(run_id: str, settings: Settings, names: list[str]) -> Container
             mem_limit="256m",
             memswap_limit="256m",
             pids_limit=8,
+        ),
+    )
+
+
+# The stack profiler (counter/profile-stacks.sh) records with perf like the counter, and
+# names frames: CAP_SYSLOG reads the kernel's symbol addresses (/proc/kallsyms, which this
+# host's kptr_restrict and perf_event_paranoid hide from others), CAP_SYS_PTRACE reads the
+# server's maps and mapped files (/proc/PID/maps and /proc/PID/root: the server runs as
+# another user), CAP_CHOWN, CAP_FOWNER and CAP_DAC_OVERRIDE hand those copies to the
+# unprivileged user that parses them, and CAP_SETUID, CAP_SETGID and CAP_SETPCAP let the
+# script become that user with no capability left (setpriv) before perf reads a single file
+# of the server's. Names leave the container, never addresses (runner/stacks.py checks).
+PROFILER_CAPABILITIES = [
+    *COUNTER_CAPABILITIES,
+    "SYSLOG",
+    "SYS_PTRACE",
+    "CHOWN",
+    "FOWNER",
+    "DAC_OVERRIDE",
+    "SETUID",
+    "SETGID",
+    "SETPCAP",
+]
+PROFILE_FREQUENCY_HZ = 499  # not 500: off the kernel's own timers, which would alias
+# perf.data and the copies of the server's files live in the profiler's /tmp, which its
+# memory limit counts: an offcpu recording of a thread-per-connection server writes ~6 MB a
+# second (sched_switch with stacks), so a long run's needs room.
+PROFILER_TMPFS = "512m"
+PROFILER_MEMORY = "1g"
+
+
+def profiler_spec(run_id: str, settings: Settings, mode: str) -> ContainerSpec:
+    """The stack profiler that joins the server's PID namespace (set at start)."""
+    locked = _locked_down(run_id, "profiler", settings)
+    if mode == "offcpu":  # sched:sched_switch is a tracepoint: perf reads its id there
+        locked["mounts"] = [Mount(target=TRACEFS, source=TRACEFS, type="bind", read_only=True)]
+    return ContainerSpec(
+        image=COUNTER_IMAGE,
+        command=[mode, str(PROFILE_FREQUENCY_HZ)],
+        kwargs=locked
+        | ContainerOptions(
+            user="0:0",
+            entrypoint=["/usr/local/bin/profile-stacks"],
+            cap_add=PROFILER_CAPABILITIES,
+            tmpfs={"/tmp": f"size={PROFILER_TMPFS},mode=1777"},
+            network_mode="none",
+            cpuset_cpus=watcher_cpus(settings),
+            mem_limit=PROFILER_MEMORY,
+            memswap_limit=PROFILER_MEMORY,
+            pids_limit=32,
         ),
     )
 
@@ -378,10 +429,19 @@ def plan_run(
         settings,
         deadline,
     )
-    counter = None
+    counter = profiler = None
     if request.profile == "syscalls":
         counter = counter_spec(run_id, settings, counter_args())
-    return RunPlan(server_spec, loadgen_spec, deadline, counter, observer_spec(run_id, settings))
+    elif request.profile in ("cpu", "offcpu"):
+        profiler = profiler_spec(run_id, settings, request.profile)
+    return RunPlan(
+        server_spec,
+        loadgen_spec,
+        deadline,
+        counter=counter,
+        profiler=profiler,
+        observer=observer_spec(run_id, settings),
+    )
 
 
 def loadgen_container(

@@ -68,6 +68,7 @@ from c10klab.runner.plan import (
     runner_name,
     store_label,
 )
+from c10klab.runner.profiler import Profiler
 from c10klab.runs.store import Lease, LeaseLost, Run, RunStore
 from c10klab.sandboxes.schemas import Server
 from c10klab.sandboxes.service import load_catalog
@@ -171,6 +172,7 @@ class Repetition:
     measure_to_s: float | None = None
     intervals: list[measure.Interval] = field(default_factory=list)
     observer: Observer | None = None  # the server's side, counted apart from the loadgen
+    profiler: Profiler | None = None  # a cpu or offcpu profile's, on from the measured phase
     done: threading.Event = field(default_factory=threading.Event)
     stop_reason: str | None = None
     cancelled: bool = False
@@ -488,6 +490,10 @@ class Runner:
         if ex.plan.counter is not None:
             counter = Counter(self.engine, ex.plan.counter)
             counter.start(server)
+        if ex.plan.profiler is not None:
+            cpus = len(parse_cpus(self.settings.server_cpus))
+            rep.profiler = Profiler(self.engine, ex.plan.profiler, ex.run.request.profile, cpus)
+            rep.profiler.start(server)
         # After the counter has listed the server's processes (it must not count the
         # observer's calls), before the load generator (its first line is the baseline).
         if ex.plan.observer is not None:
@@ -522,6 +528,7 @@ class Runner:
         # Every request the server answered: the load's, plus loadgen's one verification.
         requests = (summary.requests_total or summary.requests) + 1
         syscalls = counter.stop(requests) if counter is not None else None  # before the server
+        stacks = rep.profiler.stop(requests) if rep.profiler is not None else None  # and this
         observed = self.observed(ex, rep, summary)  # before the server, too
         server_exit = Engine.stop(server, SIGTERM_GRACE_S)
         invalid = measure.judge(
@@ -551,6 +558,7 @@ class Runner:
             drift=stability.drift,
             client=stability.client.model_copy(update=engine),
             syscalls=syscalls,
+            stacks=stacks,
         )
         return outcome, summary
 
@@ -609,6 +617,8 @@ class Runner:
             line = parse_line(text)
             if isinstance(line, PhaseLine) and line.phase == "measure":
                 rep.server_stats.measure_from_s = ex.t_s()
+                if rep.profiler is not None:
+                    rep.profiler.enable()
             elif isinstance(line, ProgressLine):
                 event = measure.progress_event(line, ex.t_s())
                 procs = rep.observer.latest_procs() if rep.observer else None

@@ -3,6 +3,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from c10klab.exercises.schemas import Verdict
+from c10klab.people.schemas import Ownership
 from c10klab.runs.schemas import RunCreated, RunStatus
 
 ExerciseSlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,79}$")]
@@ -55,6 +56,7 @@ class VariantOut(BaseModel):
     source_sha256: str
     created_at: str
     owner_id: str
+    owner: Ownership = Field(description="whose it is, as the asker knows them")
     check_run_id: str = Field(
         description="the run that builds and checks it: follow GET /api/runs/{id}/events"
     )

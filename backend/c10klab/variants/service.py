@@ -6,6 +6,7 @@ from c10klab.config import Settings
 from c10klab.errors import Forbidden, InvalidRequest, NotFound, Phrase
 from c10klab.exercises import service as exercises
 from c10klab.exercises.schemas import ExerciseFile, Verdict
+from c10klab.people.schemas import Ownership
 from c10klab.people.store import Person
 from c10klab.results.schemas import FailedData, RunResult
 from c10klab.runs.schemas import RunCreated, RunRequest
@@ -175,8 +176,9 @@ def check_of(variant: Variant, runs: RunStore) -> VariantCheck:
 
 
 def variant_out(
-    variant: Variant, catalog: Catalog, runs: RunStore, settings: Settings
+    variant: Variant, owner: Ownership, catalog: Catalog, runs: RunStore, settings: Settings
 ) -> VariantOut:
+    """The variant as the asker reads it, `owner` saying whose it is to them."""
     server = catalog.get(variant.server)
     return VariantOut(
         id=variant.id,
@@ -186,6 +188,7 @@ def variant_out(
         source_sha256=variant.source_sha256,
         created_at=variant.created_at,
         owner_id=variant.owner_id,
+        owner=owner,
         check_run_id=variant.check_run_id,
         exercise=variant.exercise,
         verdict=verdict_of(variant, runs, settings),

@@ -31,7 +31,7 @@ def test_fields_carry_labels_units_bounds_and_the_hosts_limits(settings: Setting
     assert fields["protocol"]["choices"] == ["echo", "http"]
     assert fields["new_connection_per_request"]["kind"] == "bool"
     assert fields["rate"]["max"] == 10_000_000 and fields["rate"]["sweepable"] is True
-    assert fields["profile"]["choices"] == ["throughput", "syscalls"]
+    assert fields["profile"]["choices"] == ["throughput", "syscalls", "cpu", "offcpu"]
     assert body["max_sweep_points"] == settings.max_sweep_points
     # The limits across fields the runs service applies, for the form to check before Run.
     assert body["max_total_connections"] == 5000

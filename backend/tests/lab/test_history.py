@@ -173,6 +173,7 @@ def test_edits_and_answers_are_named_with_their_server_save_time_and_check(
     assert named["entry"] == entry and named["variant"] == edit["id"]
     assert named["server"] == "c-epoll" and named["saved_at"] == edit["created_at"]
     assert named["exercise"] is None
+    assert named["owner"] == {"mine": True, "name": None, "instructor": False}
     assert named["check"] == {"status": "failed", "failed": "build", "reason": "it did not compile"}
     assert entries[benchmark]["verdict"] is None
     # The answer's check run is listed as the exercise it answers, with its verdict.
@@ -199,3 +200,12 @@ def test_an_edit_no_longer_kept_leaves_its_entry_readable(
         db.execute(delete(variants).where(variants.c.id == edit["id"]))
     [run] = history(ada)
     assert run["edits"] == [] and run["request"]["variant"] == edit["id"]
+
+
+def test_in_a_class_the_edits_a_history_names_are_the_persons_own(browser: Browser) -> None:
+    code = make_class(log_in(browser(), "Grace"))
+    ada = join(browser(), code, "Ada")
+    edit = save_edit(ada)
+    queue_run(ada, variant=edit["id"])
+    [run] = history(ada)
+    assert [e["owner"] for e in run["edits"]] == [{"mine": True, "name": None, "instructor": False}]

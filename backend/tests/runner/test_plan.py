@@ -8,6 +8,7 @@ from c10klab.config import Settings
 from c10klab.runner.plan import (
     MEASURER,
     NOBODY,
+    PROFILE_FREQUENCY_HZ,
     SELF_DEADLINE_AFTER_S,
     SERVER_PORT,
     check_plan,
@@ -196,6 +197,32 @@ def test_a_syscall_profile_counts_beside_the_server_which_runs_as_always() -> No
     tracefs = counter["mounts"][0]
     assert tracefs["Source"] == "/sys/kernel/tracing" and tracefs["ReadOnly"] is True
     assert counter["labels"]["c10klab.role"] == "counter"
+
+
+@pytest.mark.parametrize("mode", ["cpu", "offcpu"])
+def test_a_stack_profile_records_beside_the_server_with_what_naming_frames_needs(
+    mode: str,
+) -> None:
+    plain = plan_run("abc123", SERVER, REQUEST, Settings())
+    profiled = plan_run("abc123", SERVER, asking(profile=mode), Settings())
+    assert profiled.server == plain.server and profiled.counter is None
+    assert profiled.profiler is not None and plain.profiler is None
+    options = profiled.profiler.kwargs
+    assert profiled.profiler.command == [mode, str(PROFILE_FREQUENCY_HZ)]
+    assert options["entrypoint"] == ["/usr/local/bin/profile-stacks"]
+    # perf's capability, the kernel's symbols, the server's files, and the means to drop
+    # them all before a file of the server's is parsed; nothing else of root's
+    assert options["cap_drop"] == ["ALL"]
+    assert set(options["cap_add"]) == {
+        "PERFMON", "SYSLOG", "SYS_PTRACE", "CHOWN", "FOWNER", "DAC_OVERRIDE", "SETUID",
+        "SETGID", "SETPCAP",
+    }  # fmt: skip
+    assert options["read_only"] and options["network_mode"] == "none"
+    assert options["security_opt"] == ["no-new-privileges"]
+    # the scheduler's tracepoint needs the tracefs; cpu-clock samples need nothing mounted
+    mounts = [m["Source"] for m in options.get("mounts", [])]
+    assert mounts == (["/sys/kernel/tracing"] if mode == "offcpu" else [])
+    assert options["labels"]["c10klab.role"] == "profiler"
 
 
 def test_a_server_with_a_process_per_connection_may_hold_what_its_request_needs() -> None:

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
 from c10klab.main import create_app
+from c10klab.runner import stacks
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, TRACEFS, ContainerOptions, plan_run, store_label
@@ -190,6 +191,57 @@ def test_a_syscall_profile_counts_every_call_of_the_server_at_full_speed(
         assert 0.9 < per_request["read"] < 1.5 and 0.9 < per_request["write"] < 1.5, per_request
     assert syscalls["total"]["calls"] == sum(row["calls"] for row in syscalls["rows"])
     assert syscalls["requests"] == run["result"]["summary"]["requests_total"] + 1
+    assert leftovers(settings) == []
+
+
+def test_a_cpu_profile_names_the_servers_functions_and_the_kernels_tcp_and_no_address(
+    runner: Runner, settings: Settings
+) -> None:
+    request = QUICK_RUN | {"server": "c-epoll", "profile": "cpu", "duration_s": 2, "warmup_s": 0.5}
+    with TestClient(create_app(settings)) as client:
+        frames, run = run_to_end(client, request)
+    assert frames[-1]["event"] == "done", frames[-1]
+    profile = run["result"]["stacks"]
+    assert profile["mode"] == "cpu" and profile["refused"] is None, profile["refused"]
+    frames_seen = {f for s in profile["stacks"] for f in s["stack"].split(";")}
+    # c-epoll's own functions (frame pointers walk through them), its call, the kernel's TCP
+    assert {"main", "epoll_serve", "epoll_wait"} <= frames_seen, sorted(frames_seen)[:40]
+    assert any(f.startswith("tcp_") and f.endswith("_[k]") for f in frames_seen)
+    assert not any(stacks.ADDRESS.search(f) for f in frames_seen)
+    assert all(s["stack"].startswith("c-epoll;") for s in profile["stacks"])
+    shares = profile["shares"]
+    assert shares["softirq"] > 0 and shares["syscalls"] > 0 and shares["user"] > 0, shares
+    assert 0.99 < sum(shares.values()) < 1.01, shares
+    # only the measured window: about its 2 s (the stop comes as the summary does)
+    assert 1.5 < profile["window_s"] < 4, profile["window_s"]
+    assert "stacks" not in run["result"]["repetitions"][0] or (
+        run["result"]["repetitions"][0]["stacks"] is None
+    )
+    assert leftovers(settings) == []
+
+
+def test_an_offcpu_profile_shows_a_thread_per_connection_server_blocked_in_read(
+    runner: Runner, settings: Settings
+) -> None:
+    request = QUICK_RUN | {
+        "server": "c-threaded",
+        "profile": "offcpu",
+        "duration_s": 1,
+        "warmup_s": 0.5,
+    }
+    with TestClient(create_app(settings)) as client:
+        frames, run = run_to_end(client, request)
+    assert frames[-1]["event"] == "done", frames[-1]
+    profile = run["result"]["stacks"]
+    assert profile["mode"] == "offcpu" and profile["refused"] is None, profile["refused"]
+    assert profile["unit"] == "microseconds" and profile["shares"] is None
+    offcpu = profile["offcpu"]
+    assert offcpu["blocked_s"] > 0 and offcpu["switches_per_request"] > 0, offcpu
+    blocked_in_read = [
+        s for s in profile["stacks"] if "read" in s["stack"] and s["stack"].endswith("[blocked]")
+    ]
+    assert blocked_in_read, [s["stack"] for s in profile["stacks"][:5]]
+    assert all(s["stack"].startswith("c-threaded;") for s in profile["stacks"])
     assert leftovers(settings) == []
 
 

@@ -6,6 +6,9 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from c10klab.config import Settings
+from c10klab.people.access import owner_seen
+from c10klab.people.schemas import Ownership
+from c10klab.people.store import PeopleStore, Person
 from c10klab.runs.store import RunStore
 from c10klab.variants.schemas import MAX_SOURCE_BYTES
 from c10klab.variants.store import VariantStore
@@ -102,6 +105,67 @@ def test_in_a_class_variants_are_the_owners_and_open_to_classmates(
     stranger = join(browser(), make_class(log_in(browser(), "Linus")), "Eve")
     assert stranger.get(f"/api/variants/{variant['id']}").status_code == 403
     assert VariantStore(classroom.store).get(variant["id"]) is not None
+
+
+def whose(reader: TestClient, variant_id: str) -> dict[str, object]:
+    """The variant's `owner`, as `reader` opens it."""
+    answer = reader.get(f"/api/variants/{variant_id}")
+    assert answer.status_code == 200, answer.text
+    owner: dict[str, object] = answer.json()["owner"]
+    return owner
+
+
+MINE = {"mine": True, "name": None, "instructor": False}
+
+
+def test_a_variant_says_whose_it_is_by_the_name_the_class_knows(browser: Browser) -> None:
+    grace, linus = log_in(browser(), "Grace"), log_in(browser(), "Linus")
+    code = make_class(grace)
+    class_id = grace.get("/api/classes").json()[0]["id"]
+    staff = grace.put(f"/api/classes/{class_id}/staff", json={"name": "Linus", "role": "assistant"})
+    assert staff.status_code == 200, staff.text
+    ada, bob = join(browser(), code, "Ada"), join(browser(), code, "Bob")
+    adas, graces, linuses = (
+        who.post("/api/variants", json={"server": "c-epoll", "source": edited()}).json()["id"]
+        for who in (ada, grace, linus)
+    )
+
+    # The owner's own, however it is read: one by one, or in their list.
+    assert whose(ada, adas) == MINE and whose(grace, graces) == MINE
+    assert [v["owner"] for v in ada.get("/api/variants").json()] == [MINE]
+    # A classmate, the class's instructor and its staff know a student by name.
+    adas_by_name = {"mine": False, "name": "Ada", "instructor": False}
+    assert whose(bob, adas) == whose(grace, adas) == whose(linus, adas) == adas_by_name
+    # A student knows the class's teachers (its own instructor, its staff) as its instructor.
+    instructors = {"mine": False, "name": None, "instructor": True}
+    assert whose(ada, graces) == whose(bob, linuses) == instructors
+
+
+def person_of(client: TestClient, people: PeopleStore) -> Person:
+    """Who a browser is, as the store keeps them."""
+    person = people.get_person(client.get("/api/auth/me").json()["person"]["id"])
+    assert person is not None
+    return person
+
+
+def test_whose_a_variant_is_names_no_one_outside_the_askers_class(
+    browser: Browser, people: PeopleStore
+) -> None:
+    grace, linus = log_in(browser(), "Grace"), log_in(browser(), "Linus")
+    ada = join(browser(), make_class(grace), "Ada")
+    eve = join(browser(), make_class(linus, "Another class"), "Eve")
+    grace_, linus_, ada_, eve_ = (person_of(b, people) for b in (grace, linus, ada, eve))
+
+    nobody = Ownership(mine=False, name=None, instructor=False)
+    # Another class's student, an instructor who teaches the asker nothing, no one: nameless.
+    assert owner_seen(people, ada_, eve_.id) == nobody
+    assert owner_seen(people, grace_, eve_.id) == nobody
+    assert owner_seen(people, ada_, linus_.id) == nobody
+    assert owner_seen(people, linus_, grace_.id) == nobody
+    assert owner_seen(people, ada_, "no-such-person") == nobody
+    # Their own class's: a student by name, its instructor as such.
+    assert owner_seen(people, grace_, ada_.id).name == "Ada"
+    assert owner_seen(people, ada_, grace_.id).instructor is True
 
 
 def test_an_answer_to_an_exercise_opens_for_its_author_and_instructor_only(

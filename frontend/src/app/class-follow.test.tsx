@@ -3,9 +3,10 @@ import userEvent from '@testing-library/user-event';
 
 import { aClassroomClass, aPresentation, aQueuedRun, board, roster } from '@/testing/classroom-fixtures';
 import { FakeEventSource } from '@/testing/fake-event-source';
-import { healthyHealth, lessons, servers } from '@/testing/fixtures';
+import { aRun, healthyHealth, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { aClass, instructorMe, studentMe } from '@/testing/people-fixtures';
+import { sharedLink } from '@/testing/shared-result';
 
 import { App } from './app';
 
@@ -27,6 +28,7 @@ function classroomRoutes(me: unknown): Record<string, unknown> {
     'GET /api/classes/c-1/roster': roster,
     'GET /api/classes/c-1/queue': { paused: false, runs: [aQueuedRun()] },
     'GET /api/classes/c-1/board': board,
+    'GET /api/runs/r-9': aRun({ id: 'r-9', status: 'queued', result: null }),
   };
 }
 
@@ -61,8 +63,9 @@ describe('App with a class', () => {
     expect(within(banner).getByTestId('class-paused')).toBeInTheDocument();
     const panel = await screen.findByRole('complementary', { name: 'Presented to the class' });
     expect(within(panel).getByTestId('follow-who')).toHaveTextContent('Spotlight: Ada');
-    // The bench feature draws the run, loaded when something is presented.
-    expect(await within(panel).findByTestId('presented-run')).toBeInTheDocument();
+    // The bench feature draws the run, loaded when something is presented, shared by its permalink.
+    expect(await within(panel).findByTestId('presented-run')).toContainElement(screen.getByTestId('share-result'));
+    expect((await sharedLink(userEvent.setup())).shown).toMatch(/#\/runs\/r-9$/);
 
     await userEvent.click(within(banner).getByRole('link', { name: 'Class board' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Class board' })).toBeInTheDocument();

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { i18next } from '@/lib/i18n';
 import { anExportAbout } from '@/testing/fixtures';
 
-import { ChartFrame } from './chart-frame';
+import { ChartFrame, ChartLoading } from './chart-frame';
 import { ExportAboutContext } from './export-about';
 
 /** What the PNG was drawn with, and the file it was saved as. */
@@ -132,5 +132,20 @@ describe('ChartFrame', () => {
     for (const part of ['Requests per second', 'c-epoll run', 'Hollow ×: unstable.', 'Connections: 100', 'CPU: AMD EPYC 7B13, 2 CPUs', '2026-11-25T10:08:00Z', 'http://localhost:8000/#/runs/3f2a']) {
       expect(svg).toContain(part);
     }
+  });
+});
+
+describe('ChartLoading', () => {
+  it('keeps a chart’s place while its code loads: its frame as an empty chart’s, saying it is loading', async () => {
+    render(<ChartLoading title="Server CPU and memory" caption="Sampled once a second." />);
+    const place = screen.getByTestId('chart-loading');
+    expect(place).toHaveClass('chart-frame');
+    expect(place).toHaveAttribute('data-points', '0');
+    expect(screen.getByText('Server CPU and memory')).toHaveClass('chart-frame__title');
+    expect(place.querySelector('.chart-frame__canvas')).toHaveTextContent('Loading the chart…');
+    expect(screen.getByText('Sampled once a second.')).toHaveClass('chart-frame__caption');
+    expect(screen.getByTestId('export-png')).toBeDisabled();
+    await act(() => i18next.changeLanguage('zh'));
+    expect(place.querySelector('.chart-frame__canvas')).toHaveTextContent('正在加载图表…');
   });
 });

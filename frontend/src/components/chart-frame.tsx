@@ -117,3 +117,17 @@ export function ChartFrame({ testId, title, points, emptyMessage, caption, contr
     </figure>
   );
 }
+
+/**
+ * The place of a chart whose code is still loading: its frame as an empty chart shows it (title,
+ * buttons, canvas box, and its caption when it always has one), so the page does not jump when
+ * the chart arrives, saying it is on its way.
+ */
+export function ChartLoading({ title, caption }: { title: string; caption?: string }) {
+  const { t } = useTranslation();
+  return (
+    <ChartFrame testId="chart-loading" title={title} points={0} emptyMessage={t('chartFrame.loading')} caption={caption}>
+      {null}
+    </ChartFrame>
+  );
+}

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import type { ExportTable } from '@/lib/export';
 import { i18next } from '@/lib/i18n';
+import { captureDownloads, read } from '@/testing/downloads';
 
 import { ExportMenu } from './export-menu';
 
@@ -13,37 +14,6 @@ const qpsAndP99 = [
   { what: 'qps', label: 'QPS', table: qps },
   { what: 'p99', label: 'p99 latency', table: p99 },
 ];
-
-/** Every file the menu saves, read back from the Blob it made. */
-function captureDownloads() {
-  const blobs: Blob[] = [];
-  const saved: { name: string; blob: Blob }[] = [];
-  Object.defineProperty(URL, 'createObjectURL', {
-    configurable: true,
-    value: (blob: Blob) => `blob:${blobs.push(blob)}`,
-  });
-  Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    const blob = blobs[Number(this.href.split(':').at(-1)) - 1];
-    if (blob) saved.push({ name: this.download, blob });
-  });
-  return saved;
-}
-
-/** jsdom's Blob has no text(): read it the old way. */
-function read(blob: Blob | undefined): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (!blob) {
-      reject(new Error('nothing was saved'));
-      return;
-    }
-    const reader = new FileReader();
-    reader.onload = () => {
-      resolve(reader.result as string);
-    };
-    reader.readAsText(blob);
-  });
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -133,6 +133,10 @@ type RunResult = z.infer<typeof zRunResult>;
 export type Aggregate = NonNullable<RunResult['aggregate']>;
 /** A syscall profile: perf's counts per request served, or why the host would not count. */
 export type Syscalls = NonNullable<RunResult['syscalls']>;
+/** A cpu or offcpu profile's stacks (runner/stacks.py), names only. */
+export type Stacks = NonNullable<RunResult['stacks']>;
+export type FoldedStack = Stacks['stacks'][number];
+export type CpuShares = NonNullable<Stacks['shares']>;
 export type Interference = NonNullable<RunResult['interference']>;
 /** How the server's (or the load generator's) CPUs were used while a run was measured. */
 export type CpuUse = Interference['server'];
@@ -283,3 +287,5 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 export type HistoryEdit = NonNullable<HistoryEntry['edits']>[number];
 /** An exercise's verdict on an answer (a check run's entry carries it). */
 export type Verdict = NonNullable<HistoryEntry['verdict']>;
+/** Whose a saved edit is, as the reader knows them: theirs, a classmate's by name, the instructor's. */
+export type Ownership = HistoryEdit['owner'];

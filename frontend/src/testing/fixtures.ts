@@ -226,6 +226,7 @@ export function aVariant(overrides: Partial<Variant> = {}): Variant {
     source_sha256: 'x',
     created_at: '2026-11-25T10:00:00Z',
     owner_id: 'p-solo',
+    owner: { mine: true, name: null, instructor: false },
     check_run_id: 'r1',
     exercise: null,
     verdict: null,

@@ -16,30 +16,30 @@ const PresentedRun = lazy(async () => ({ default: (await bench()).PresentedRun }
 const PresentedSweep = lazy(async () => ({ default: (await bench()).PresentedSweep }));
 const PresentedReference = lazy(async () => ({ default: (await bench()).PresentedReference }));
 
-function LazyPresentedRun({ runId, frames }: { runId: string; frames: RunEventFrame[] }) {
+function LazyPresentedRun({ runId, frames, title }: { runId: string; frames: RunEventFrame[]; title: string }) {
   const { t } = useTranslation();
   return (
     <Suspense fallback={<Loading label={t('app.loadingRun')} />}>
-      <PresentedRun runId={runId} frames={frames} />
+      <PresentedRun runId={runId} frames={frames} title={title} />
     </Suspense>
   );
 }
 
-function LazyPresentedSweep({ sweep }: { sweep: Sweep }) {
+function LazyPresentedSweep({ sweep, title }: { sweep: Sweep; title: string }) {
   const { t } = useTranslation();
   return (
     <Suspense fallback={<Loading label={t('app.loadingSeries')} />}>
-      <PresentedSweep sweep={sweep} />
+      <PresentedSweep sweep={sweep} title={title} />
     </Suspense>
   );
 }
 
-function renderRun(runId: string, frames: RunEventFrame[]) {
-  return <LazyPresentedRun runId={runId} frames={frames} />;
+function renderRun(runId: string, frames: RunEventFrame[], title: string) {
+  return <LazyPresentedRun runId={runId} frames={frames} title={title} />;
 }
 
-function renderSweep(sweep: Sweep) {
-  return <LazyPresentedSweep sweep={sweep} />;
+function renderSweep(sweep: Sweep, title: string) {
+  return <LazyPresentedSweep sweep={sweep} title={title} />;
 }
 
 function renderReference(lesson: string, experiment: string) {

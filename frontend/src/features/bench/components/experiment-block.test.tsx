@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { LessonExperiment } from '@/lib/api-schemas';
+import { findChart } from '@/testing/charts';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aProvenance, aRun, anExperiment, doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -141,6 +142,7 @@ describe('ExperimentBlock', () => {
     renderWithProviders(<ExperimentBlock code={block} lessonSlug="01-c10k-problem" />);
     expect(await screen.findByTestId('baseline-note')).toHaveTextContent('recorded 2026-11-22, on AMD EPYC, Linux 6.18.44');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
+    await findChart('qps-chart');
     expect(points('qps-chart')).toBe('1');
     // One label before a run and after it; the note quotes it.
     expect(screen.getByRole('button', { name: 'Run benchmark' })).toBeInTheDocument();
@@ -232,6 +234,7 @@ describe('ExperimentBlock', () => {
     });
     await stateSays('measuring');
     expect(screen.getByTestId('run-quiet-drawing')).toHaveTextContent('the charts catch up when the measurement ends');
+    await findChart('qps-chart');
     expect(points('qps-chart')).toBe('3');
     expect(points('latency-live-chart')).toBe('4'); // p50 + p99 of two measured intervals
     expect(points('latency-chart')).toBe('4'); // the newest interval: 50/90/99/99.9
@@ -269,6 +272,7 @@ describe('ExperimentBlock', () => {
       es.emit('progress', progress(1, 'warmup'), 2);
       es.emit('progress', progress(2, 'measure'), 3);
     });
+    await findChart('qps-chart');
     await waitFor(() => {
       expect(points('qps-chart')).toBe('2');
     });
@@ -452,6 +456,7 @@ describe('ExperimentBlock', () => {
       es.emit('done', doneData, 3);
     });
     await stateSays('done');
+    await findChart('qps-chart');
     expect(points('qps-chart')).toBe('1');
   });
 

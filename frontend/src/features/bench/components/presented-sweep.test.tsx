@@ -1,10 +1,12 @@
 import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 
 import type { Sweep, SweepPoint } from '@/lib/api-schemas';
 import { i18next } from '@/lib/i18n';
-import { aSweep } from '@/testing/fixtures';
+import { aProvenance, aRun, aSweep, doneData, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
+import { copiedMarkdown, sharedLink } from '@/testing/shared-result';
 
 import { PresentedSweep } from './presented-sweep';
 
@@ -18,53 +20,70 @@ function table(points: SweepPoint[], finished = false): Sweep {
   return aSweep({ request, finished, points, memory_per_connection: { 'c-poll': 2048, 'c-epoll': null } });
 }
 
-const plotted = (testId: string) => screen.getByTestId(testId).getAttribute('data-points');
+/** The series as the follow panel draws it, titled as the instructor presents it. */
+function presented(sweep: Sweep) {
+  return <PresentedSweep sweep={sweep} title="poll against epoll, idle connections" />;
+}
+
+/** How many points a chart plots, once its code (loaded lazily) has drawn it. */
+const plotted = async (testId: string) => (await screen.findByTestId(testId)).getAttribute('data-points');
 
 describe('PresentedSweep', () => {
   beforeEach(() => {
-    mockFetch({});
+    // The table draws it; where its first measured point ran, from that run's record.
+    const measured = aRun({ id: 'c-poll-0', result: { ...doneData, provenance: aProvenance({ cpu_model: 'AMD EPYC 7B13', cpus: 2 }) } });
+    mockFetch({ 'GET /api/servers': servers, 'GET /api/runs/c-poll-0': measured });
   });
 
-  it('draws a running series from its table, with how far it is', () => {
+  it('draws a running series from its table, with how far it is', async () => {
     renderWithProviders(
-      <PresentedSweep
-        sweep={table([point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'running'), point('c-poll', 16000, 'queued'), point('c-epoll', 16000, 'queued')])}
-      />,
+      presented(table([point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'running'), point('c-poll', 16000, 'queued'), point('c-epoll', 16000, 'queued')])),
     );
     expect(screen.getByTestId('series-state')).toHaveTextContent('1 of 4 points done · 1 running · 2 queued');
     expect(screen.getByTestId('presented-sweep')).toHaveTextContent('Series · c-poll vs c-epoll');
-    expect(plotted('series-qps-chart')).toBe('1');
-    expect(plotted('series-p99-chart')).toBe('1');
+    expect(await plotted('series-qps-chart')).toBe('1');
+    expect(await plotted('series-p99-chart')).toBe('1');
     const rows = within(screen.getByTestId('series-table')).getAllByRole('row');
     expect(rows).toHaveLength(5);
     expect(rows[2]).toHaveTextContent('running');
     expect(screen.getByRole('columnheader', { name: 'idle connections' })).toBeInTheDocument();
   });
 
-  it('draws the final table as the series widget does', () => {
+  it('draws the final table as the series widget does', async () => {
     const points = [point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'done', 125000), point('c-poll', 16000, 'done', 30000), point('c-epoll', 16000, 'done', 124000)];
-    const { rerender } = renderWithProviders(<PresentedSweep sweep={table(points.slice(0, 2))} />);
-    rerender(<PresentedSweep sweep={table(points, true)} />);
+    const { rerender } = renderWithProviders(presented(table(points.slice(0, 2))));
+    rerender(presented(table(points, true)));
     expect(screen.getByTestId('series-state')).toHaveTextContent('done');
-    expect(plotted('series-qps-chart')).toBe('4');
+    expect(await plotted('series-qps-chart')).toBe('4');
     expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-poll 2 KiB');
   });
 
-  it('draws calls per request beside throughput for a series that counts system calls', () => {
+  it('shares the series by its permalink, and its exports say what it is: title, setup, legend, host, date', async () => {
+    const user = userEvent.setup();
+    const link = `${window.location.origin}${window.location.pathname}#/sweeps/s1`;
+    renderWithProviders(presented(table([point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'done', 125000)])));
+    expect(await sharedLink(user)).toEqual({ copied: link, shown: link });
+
+    // Where it ran is its first measured point's, asked for once that point is done.
+    const markdown = await copiedMarkdown(user, 'Export the series', '- CPU: AMD EPYC 7B13, 2 CPUs');
+    expect(markdown.startsWith('**poll against epoll, idle connections**\n\n- Servers: poll() event loop (c-poll), epoll, level-triggered (c-epoll)\n')).toBe(true);
+    expect(markdown).toContain('- Idle connections: 0, 16,000\n- Connections: 10\n- Legend: c-poll, c-epoll\n');
+    expect(markdown).toMatch(new RegExp(`\\(2026-11-25T10:01:00\\+00:00\\)\\n- ${link}\\n`));
+  });
+
+  it('draws calls per request beside throughput for a series that counts system calls', async () => {
     const counted: Sweep = {
       ...table([{ ...point('c-poll', 100, 'done', 13000), calls_per_request: 2.02 }], true),
       request: { servers: ['c-poll'], vary: 'connections', values: [100], base: { profile: 'syscalls' } },
     };
-    renderWithProviders(<PresentedSweep sweep={counted} />);
-    expect(plotted('series-syscalls-chart')).toBe('1');
-    expect(plotted('series-qps-chart')).toBe('1');
+    renderWithProviders(presented(counted));
+    expect(await plotted('series-syscalls-chart')).toBe('1');
+    expect(await plotted('series-qps-chart')).toBe('1');
   });
 
   it('says how far the series is, and heads its table, in Chinese once the language is switched', async () => {
     renderWithProviders(
-      <PresentedSweep
-        sweep={table([point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'running'), point('c-poll', 16000, 'queued'), point('c-epoll', 16000, 'queued')])}
-      />,
+      presented(table([point('c-poll', 0, 'done', 120000), point('c-epoll', 0, 'running'), point('c-poll', 16000, 'queued'), point('c-epoll', 16000, 'queued')])),
     );
     await act(async () => {
       await i18next.changeLanguage('zh');

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { findChart } from '@/testing/charts';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, anExperiment, aPoint, aProvenance, aSweep, doneData, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -77,6 +78,7 @@ describe('the recorded reference under a live run', () => {
     renderWithProviders(<ExperimentBlock code={runBlock} lessonSlug="01-c10k-problem" />);
     expect(await screen.findByTestId('baseline-note')).toBeInTheDocument();
     // Alone, the reference is the run shown.
+    await findChart('qps-chart');
     expect(datasets('qps-chart').map((d) => d.id)).toEqual(['warm-up', 'measure']);
 
     await clickRun();
@@ -133,6 +135,7 @@ describe('the recorded reference under a live run', () => {
     });
     renderWithProviders(<ExperimentBlock code={seriesBlock} lessonSlug="01-c10k-problem" />);
     expect(await screen.findByTestId('baseline-note')).toBeInTheDocument();
+    await findChart('series-qps-chart');
     expect(datasets('series-qps-chart').map((d) => d.id)).toEqual(['c-poll', 'c-epoll']);
 
     await clickRun('Run 4 benchmarks');

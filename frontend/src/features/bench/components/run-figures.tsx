@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ChartLoading } from '@/components/chart-frame';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ExportMenu } from '@/components/export-menu';
 
@@ -8,12 +9,17 @@ import { timeAxisMax, warmupBands, type ReferenceRun } from '../lib/chart-data';
 import { runTable } from '../lib/export-tables';
 import { isBusy, noteText, type RunState } from '../lib/run-state';
 
-import { LatencyLiveChart } from './charts/latency-live-chart';
-import { LatencyPercentileChart } from './charts/latency-percentile-chart';
-import { QpsChart } from './charts/qps-chart';
-import { ServerStatsChart } from './charts/server-stats-chart';
 import { FailureDetails } from './failure-details';
+import { ProfilePanel } from './profile/profile-panel';
 import { RunResults, type ResultColumn } from './run-results';
+
+// The charts come with Chart.js when a run first has one to draw: a page showing none (the lab
+// before its first run) does not fetch them. Each keeps its place meanwhile (ChartLoading).
+const charts = () => import('./charts/run-charts');
+const QpsChart = lazy(async () => ({ default: (await charts()).QpsChart }));
+const LatencyLiveChart = lazy(async () => ({ default: (await charts()).LatencyLiveChart }));
+const LatencyPercentileChart = lazy(async () => ({ default: (await charts()).LatencyPercentileChart }));
+const ServerStatsChart = lazy(async () => ({ default: (await charts()).ServerStatsChart }));
 
 interface RunFiguresProps {
   state: RunState;
@@ -84,16 +90,24 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
       {showCharts ? (
         <div className="experiment__charts">
           <ErrorBoundary name={t('boundary.qpsChart')}>
-            <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} result={state.result} reference={under} />
+            <Suspense fallback={<ChartLoading title={t('chart.qps.title')} />}>
+              <QpsChart progress={state.progress} xMax={xMax} warmupBands={warmups} result={state.result} reference={under} />
+            </Suspense>
           </ErrorBoundary>
           <ErrorBoundary name={t('boundary.latencyChart')}>
-            <LatencyLiveChart progress={state.progress} xMax={xMax} reference={under} />
+            <Suspense fallback={<ChartLoading title={t('chart.liveLatency.title')} />}>
+              <LatencyLiveChart progress={state.progress} xMax={xMax} reference={under} />
+            </Suspense>
           </ErrorBoundary>
           <ErrorBoundary name={t('boundary.percentileChart')}>
-            <LatencyPercentileChart progress={state.progress} result={state.result} reference={under} />
+            <Suspense fallback={<ChartLoading title={t('chart.percentile.title')} />}>
+              <LatencyPercentileChart progress={state.progress} result={state.result} reference={under} />
+            </Suspense>
           </ErrorBoundary>
           <ErrorBoundary name={t('boundary.statsChart')}>
-            <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} reference={under} />
+            <Suspense fallback={<ChartLoading title={t('chart.stats.title')} caption={t('chart.stats.caption')} />}>
+              <ServerStatsChart stats={state.stats} xMax={xMax} warmupBands={warmups} reference={under} />
+            </Suspense>
           </ErrorBoundary>
         </div>
       ) : null}
@@ -102,6 +116,11 @@ export function RunFigures({ state, plannedS, warmupS, reference }: RunFiguresPr
         <ErrorBoundary name={t('boundary.resultsTable')}>
           <ExportMenu stem={server} tables={tables} label={t('export.resultsLabel')} />
           <RunResults columns={columns} />
+        </ErrorBoundary>
+      ) : null}
+      {state.result?.stacks ? (
+        <ErrorBoundary name={t('boundary.profile')}>
+          <ProfilePanel stacks={state.result.stacks} stem={server} />
         </ErrorBoundary>
       ) : null}
     </>

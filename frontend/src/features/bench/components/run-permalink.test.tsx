@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 
 import { i18next } from '@/lib/i18n';
+import { findChart } from '@/testing/charts';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, aProvenance, doneData, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -77,7 +78,7 @@ describe('RunPermalink', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/run$/);
     expect(screen.getByTestId('run-permalink')).toHaveTextContent('Run · c-epoll');
     expect(screen.getByTestId('experiment-params')).toHaveTextContent('200');
-    expect(screen.getByTestId('qps-chart')).toHaveAttribute('data-points', '2');
+    expect(await findChart('qps-chart')).toHaveAttribute('data-points', '2');
     expect(screen.getByTestId('run-results')).toHaveTextContent('51,235');
     expect(screen.getByRole('group', { name: 'Export the results' })).toContainElement(screen.getByTestId('export-csv'));
     expect(screen.getAllByTestId('export-png')).toHaveLength(4); // every chart
@@ -116,7 +117,7 @@ describe('RunPermalink', () => {
     await waitFor(() => {
       expect(screen.getByTestId('run-state')).toHaveTextContent('measuring');
     });
-    expect(screen.getByTestId('qps-chart')).toHaveAttribute('data-points', '1');
+    expect(await findChart('qps-chart')).toHaveAttribute('data-points', '1');
   });
 
   it.each([

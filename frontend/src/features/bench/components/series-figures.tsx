@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ChartLoading } from '@/components/chart-frame';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ExportMenu } from '@/components/export-menu';
 import type { Sweep, SweepPoint } from '@/lib/api-schemas';
@@ -9,14 +10,18 @@ import type { SweepRequest } from '../lib/experiment-block';
 import { seriesTables } from '../lib/export-tables';
 import { chartMetrics, type RunningMark, type SeriesMetric } from '../lib/series';
 
-import { SeriesChart, type SeriesReference } from './charts/series-chart';
+import type { SeriesReference } from './charts/series-chart';
 import { SeriesTable } from './series-table';
 
+// The charts come with Chart.js when a series first draws them; each keeps its place meanwhile.
+const SeriesChart = lazy(async () => ({ default: (await import('./charts/series-chart')).SeriesChart }));
+
+// `title` is the chart's own (series-chart's), said while it loads.
 const CHARTS = {
-  qps: { name: 'boundary.throughputChart', testId: 'series-qps-chart' },
-  p99_us: { name: 'boundary.latencyChart', testId: 'series-p99-chart' },
-  calls_per_request: { name: 'boundary.syscallsChart', testId: 'series-syscalls-chart' },
-} as const satisfies Record<SeriesMetric, { name: string; testId: string }>;
+  qps: { name: 'boundary.throughputChart', title: 'chart.qps.title', testId: 'series-qps-chart' },
+  p99_us: { name: 'boundary.latencyChart', title: 'chart.p99Latency', testId: 'series-p99-chart' },
+  calls_per_request: { name: 'boundary.syscallsChart', title: 'chart.series.callsTitle', testId: 'series-syscalls-chart' },
+} as const satisfies Record<SeriesMetric, { name: string; title: string; testId: string }>;
 
 interface SeriesFiguresProps {
   sweep: SweepRequest;
@@ -44,14 +49,16 @@ export function SeriesFigures({ sweep, points, table, reference, running }: Seri
       <div className="experiment__charts">
         {chartMetrics(sweep).map((metric) => (
           <ErrorBoundary key={metric} name={t(CHARTS[metric].name)}>
-            <SeriesChart
-              sweep={sweep}
-              points={points}
-              metric={metric}
-              testId={CHARTS[metric].testId}
-              reference={charted}
-              running={metric === 'calls_per_request' ? null : running}
-            />
+            <Suspense fallback={<ChartLoading title={t(CHARTS[metric].title)} />}>
+              <SeriesChart
+                sweep={sweep}
+                points={points}
+                metric={metric}
+                testId={CHARTS[metric].testId}
+                reference={charted}
+                running={metric === 'calls_per_request' ? null : running}
+              />
+            </Suspense>
           </ErrorBoundary>
         ))}
       </div>

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { SweepPoint } from '@/lib/api-schemas';
+import { findChart } from '@/testing/charts';
 import { FakeEventSource } from '@/testing/fake-event-source';
 import { aLesson, anExperiment, aPoint, aSweep, healthyHealth, progress, servers } from '@/testing/fixtures';
 import { mockFetch, reply } from '@/testing/mock-fetch';
@@ -115,6 +116,7 @@ describe('SeriesWidget', () => {
       es.emit('point', point('c-poll', 0, 120000), 1);
       es.emit('point', point('c-epoll', 0, 125000), 2);
     });
+    await findChart('series-qps-chart');
     await waitFor(() => {
       expect(plotted('series-qps-chart')).toBe('2');
     });
@@ -156,6 +158,7 @@ describe('SeriesWidget', () => {
       // Flagged unstable: its calls per request still show, in a column of their own.
       es.emit('point', point('c-epoll', 100, 14000, { calls_per_request: 0.04, stable: false, unstable_reason: 'other processes used 38% of CPU 0 while it was measured, and more words to clamp the note' }), 2);
     });
+    await findChart('series-syscalls-chart');
     await waitFor(() => {
       expect(plotted('series-syscalls-chart')).toBe('2');
     });
@@ -180,7 +183,7 @@ describe('SeriesWidget', () => {
       expect(screen.getByTestId('memory-per-connection')).toHaveTextContent('c-epoll 112 B');
     });
     expect(within(screen.getByTestId('series-table')).getAllByRole('row')[2]).toHaveTextContent('1 spread 3.1 %');
-    expect(screen.getByTestId('series-qps-chart')).not.toHaveTextContent('Whiskers');
+    expect(await findChart('series-qps-chart')).not.toHaveTextContent('Whiskers');
   });
 
   it('says what the whiskers are when a point has an interval', async () => {
@@ -191,6 +194,7 @@ describe('SeriesWidget', () => {
     act(() => {
       FakeEventSource.latest().emit('point', point('c-epoll', 0, 125000, { qps_interval: interval }), 1);
     });
+    await findChart('series-qps-chart');
     await waitFor(() => {
       expect(screen.getByTestId('series-qps-chart')).toHaveTextContent("Whiskers: the figure's 95 % interval");
     });
@@ -212,7 +216,7 @@ describe('SeriesWidget', () => {
     const table = await screen.findByTestId('series-table');
     expect(table).toHaveTextContent('992 idle connections refused (9,930 drops, counting their reconnects dropped again)');
     expect(table).toHaveTextContent('3 idle connections dropped');
-    expect(screen.getByTestId('series-qps-chart')).toHaveTextContent('An open ring on dashed segments');
+    expect(await findChart('series-qps-chart')).toHaveTextContent('An open ring on dashed segments');
   });
 
   it('shows the backend’s refusal of a block with both server and servers', async () => {
@@ -263,6 +267,7 @@ describe('SeriesWidget', () => {
       expect(screen.getByTestId('series-state')).toHaveTextContent('cancelled');
     });
     expect(screen.getByTestId('run-kept')).toHaveTextContent('your previous run is shown');
+    await findChart('series-qps-chart');
     expect(plotted('series-qps-chart')).toBe('4');
   });
 
@@ -292,6 +297,7 @@ describe('SeriesWidget', () => {
       expect(screen.getByTestId('series-state')).toHaveTextContent('0 of 4 points done · 1 running · 3 queued · now c-poll at 0 (idle connections): warming up');
     });
     // Its warm-up so far, a mark of its own on the throughput chart: no point has landed yet.
+    await findChart('series-qps-chart');
     await waitFor(() => {
       expect(plotted('series-qps-chart')).toBe('1');
     });

@@ -57,8 +57,11 @@ export function useLabEdits(entries: readonly string[], catalog: Server[] | unde
       const variant = read?.data;
       const base = variant ? catalog?.find((s) => s.id === variant.server) : undefined;
       if (!variant || !base) return;
-      result.servers.push({ ...base, id: entry, title: editName({ ...variant, saved_at: variant.created_at }, exerciseTitle, t, lng) });
+      const title = editName({ ...variant, saved_at: variant.created_at }, exerciseTitle, t, lng);
+      result.servers.push({ ...base, id: entry, title });
       result.bases[entry] = base.id;
+      // Only an edit's author may run it (the API answers 403): said before Run, not after.
+      if (!variant.owner.mine) result.problems.push({ place: 'servers', text: t('lab.problem.notYourEdit', { edit: title }), skips: false });
     });
     return result;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `edited` and `reads` are new arrays each render; their keys say when they changed

@@ -1,11 +1,12 @@
 /**
  * A learner's saved edit (a variant) in words, wherever the bench shows one: "your edit of
- * c-epoll (saved 14:43)", "your answer to Edge-triggered epoll (saved 14:43)"; and whether the
- * lab can run it. Pure, for the history, the lab and the tests.
+ * c-epoll (saved 14:43)", "your answer to Edge-triggered epoll (saved 14:43)", or a classmate's
+ * shared with the class, "Ada's edit of c-epoll (saved 14:43)"; and whether the lab can run
+ * it. Pure, for the history, the lab and the tests.
  */
 import type { TFunction } from 'i18next';
 
-import type { Verdict } from '@/lib/api-schemas';
+import type { Ownership, Verdict } from '@/lib/api-schemas';
 import { formatClock, formatListDate } from '@/lib/dates';
 
 /** What naming an edit needs: the history's edits and the variants resource both carry it. */
@@ -15,6 +16,8 @@ export interface EditFacts {
   /** When it was saved (the history's `saved_at`, the variant's `created_at`). */
   saved_at: string;
   check: { status: string; failed?: string | null };
+  /** Whose it is, as the API knows the reader: theirs, a classmate's by name, the instructor's. */
+  owner: Ownership;
 }
 
 /** An exercise's title in the reader's language, by slug (the slug until the list loads). */
@@ -27,12 +30,23 @@ export function savedWhen(iso: string, lng: string | undefined, now: Date = new 
   return saved.toDateString() === now.toDateString() ? formatClock(saved, lng) : formatListDate(iso, lng);
 }
 
-/** "your edit of c-epoll (saved 14:43)", or for an answer "your answer to <exercise> (saved …)". */
+/** Whose an edit reads as: the reader's ("your edit"), someone they know by name ("Ada's
+ *  edit"), the class's instructor, or someone else. */
+function whose(owner: Ownership): '' | 'By' | 'ByInstructor' | 'BySomeone' {
+  if (owner.mine) return '';
+  if (owner.name) return 'By';
+  return owner.instructor ? 'ByInstructor' : 'BySomeone';
+}
+
+/** "your edit of c-epoll (saved 14:43)", or for an answer "your answer to <exercise> (saved …)";
+ *  someone else's by whose it is: "Ada's edit of c-epoll (saved …)", "the instructor's …". */
 export function editName(edit: EditFacts, exerciseTitle: ExerciseTitle, t: TFunction<'bench'>, lng: string | undefined): string {
   const saved = savedWhen(edit.saved_at, lng);
+  const by = whose(edit.owner);
+  const owner = edit.owner.name ?? '';
   return edit.exercise
-    ? t('edits.answer', { exercise: exerciseTitle(edit.exercise), saved })
-    : t('edits.edit', { server: edit.server, saved });
+    ? t(`edits.answer${by}`, { exercise: exerciseTitle(edit.exercise), saved, owner })
+    : t(`edits.edit${by}`, { server: edit.server, saved, owner });
 }
 
 /** Can a run of this edit get past its build and check? Not once its check run failed or was

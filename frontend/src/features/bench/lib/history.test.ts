@@ -62,7 +62,8 @@ describe('reopening in the lab', () => {
 
 const VARIANT = '15a63321aaaabbbbccccddddeeeeffff';
 const compiled = { status: 'done' as const, failed: null, reason: null };
-const edit = { entry: `variant:${VARIANT}`, variant: VARIANT, server: 'c-epoll', saved_at: '2026-11-25T09:43:00Z', exercise: null, check: compiled };
+const mine = { mine: true, name: null, instructor: false };
+const edit = { entry: `variant:${VARIANT}`, variant: VARIANT, server: 'c-epoll', saved_at: '2026-11-25T09:43:00Z', exercise: null, check: compiled, owner: mine };
 
 const benchmark: HistoryEntry = {
   kind: 'sweep',

@@ -55,9 +55,10 @@ export function fieldProblem(field: RunField, value: FieldValue, t: TFunction<'b
   return describeBound(field, value, t);
 }
 
-/** Why a knob value is refused, or null (the catalog's type, range and values). */
-export function knobProblem(knob: Knob, value: KnobValue, t: TFunction<'bench'>): string | null {
-  const label = knobFormLabel(knob);
+/** Why a knob value (of `server`, when known) is refused, or null (the catalog's type, range
+ *  and values). */
+export function knobProblem(knob: Knob, value: KnobValue, t: TFunction<'bench'>, server?: string): string | null {
+  const label = knobFormLabel(knob, t, server);
   if (knob.type === 'bool') return typeof value === 'boolean' ? null : t('lab.problem.onOff', { label });
   if (knob.type === 'enum') {
     return knob.values?.map(String).includes(String(value)) ? null : t('lab.problem.oneOf', { label, choices: knob.values?.join(', ') ?? '' });
@@ -176,7 +177,7 @@ function knobProblems(setup: LabSetup, servers: Server[], t: TFunction<'bench'>)
   return setup.servers.flatMap((id) =>
     Object.entries(setup.knobs[id] ?? {}).flatMap(([name, value]): LabProblem[] => {
       const knob = servers.find((s) => s.id === id)?.knobs.find((k) => k.name === name);
-      const text = knob ? knobProblem(knob, value, t) : t('lab.problem.noKnob', { server: id, knob: name });
+      const text = knob ? knobProblem(knob, value, t, id) : t('lab.problem.noKnob', { server: id, knob: name });
       return text ? [{ place: `knob.${id}.${name}`, text, server: id, skips: false }] : [];
     }),
   );

@@ -27,9 +27,10 @@ export interface LabSetup {
 /** What the setup runs as: the title the widget shows and the one request it posts. */
 export type LabPlan = { kind: 'run'; title: string; request: RunRequest } | { kind: 'sweep'; title: string; sweep: SweepRequest };
 
-/** What the form calls a knob: its catalog label, capitalised as the run fields are. */
-export function knobFormLabel(knob: Knob): string {
-  const label = knobLabel(knob.name, knob);
+/** What the form calls a knob (of `server`, when it is one server's): its label in the
+ *  interface's words, capitalised as the run fields are. */
+export function knobFormLabel(knob: Knob, t: TFunction<'bench'>, server?: string): string {
+  const label = knobLabel(knob.name, knob, t, server);
   return label.charAt(0).toUpperCase() + label.slice(1);
 }
 

@@ -59,15 +59,18 @@ export function setupRows(request: RunRequest | SweepRequest, servers: Server[],
   if (s.duration_s !== undefined) rows.push([t('params.duration'), `${s.duration_s} s`]);
   if (s.repetitions && s.repetitions > 1) rows.push([t('params.repetitions'), String(s.repetitions)]);
   if (s.profile === 'syscalls') rows.push([t('params.profile'), t('params.syscallProfile')]);
+  // A run's knobs are its one server's (a learner's edit is none in the catalog); a series'
+  // shared knobs are any of its servers'.
+  const [only] = ids.length === 1 ? ids : [];
   for (const [name, value] of Object.entries(s.knobs ?? {})) {
-    const knob = catalogKnob(name, servers);
-    rows.push([knobLabel(name, knob), knobValue(value, knob, t)]);
+    const knob = catalogKnob(name, servers, only) ?? catalogKnob(name, servers);
+    rows.push([knobLabel(name, knob, t, only), knobValue(value, knob, t, only)]);
   }
   // A series' knobs of one server only, named with their server.
   for (const [id, knobs] of Object.entries(own)) {
     for (const [name, value] of Object.entries(knobs)) {
       const knob = catalogKnob(name, servers, id);
-      rows.push([t('params.knobOf', { knob: knobLabel(name, knob), server: id }), knobValue(value, knob, t)]);
+      rows.push([t('params.knobOf', { knob: knobLabel(name, knob, t, id), server: id }), knobValue(value, knob, t, id)]);
     }
   }
 

@@ -43,25 +43,28 @@ describe('FollowPanel', () => {
       '/lessons/01-c10k-problem',
     );
     expect(within(panel).getByTestId('run-body')).toHaveTextContent('r-9: 1 events');
-    expect(renderRun).toHaveBeenLastCalledWith('r-9', frames);
+    // Drawn titled as presented: the run's exports carry the title.
+    expect(renderRun).toHaveBeenLastCalledWith('r-9', frames, 'epoll at 100 connections');
     rerender(null);
     expect(screen.queryByTestId('follow-panel')).not.toBeInTheDocument();
   });
 
   it('names the student in the spotlight, and draws a presented sweep once its table comes', () => {
     const sweepShown = present({ run_id: null, sweep_id: 's-1', spotlight: { id: 'p-ada', name: 'Ada' } });
-    const { rerender } = renderPanel(sweepShown);
+    const { rerender, renderSweep } = renderPanel(sweepShown);
     expect(screen.getByTestId('follow-who')).toHaveTextContent('Spotlight: Ada');
     expect(screen.getByRole('status')).toHaveTextContent('Waiting for the series’ table…');
     rerender(sweepShown, table);
     expect(screen.getByTestId('sweep-body')).toHaveTextContent('s-1');
+    expect(renderSweep).toHaveBeenLastCalledWith(table, 'epoll at 100 connections');
   });
 
   it('speaks Chinese, the presented titles in Chinese', async () => {
     await act(() => i18next.changeLanguage('zh'));
-    renderPanel(present({ spotlight: { id: 'p-ada', name: 'Ada' } }));
+    const { renderRun } = renderPanel(present({ spotlight: { id: 'p-ada', name: 'Ada' } }));
     const panel = screen.getByRole('complementary', { name: '向全班展示的内容' });
     expect(within(panel).getByTestId('follow-title')).toHaveTextContent('epoll：100 个连接');
+    expect(renderRun).toHaveBeenLastCalledWith('r-9', frames, 'epoll：100 个连接'); // its exports' title too
     expect(within(panel).getByTestId('follow-who')).toHaveTextContent('聚焦：Ada');
     expect(within(panel).getByRole('link', { name: '打开这节课：C10K 问题' })).toBeInTheDocument();
     await userEvent.click(within(panel).getByRole('button', { name: '收起' }));

@@ -19,10 +19,11 @@ export interface FollowPanelProps {
   runFrames: RunEventFrame[];
   /** The presented sweep's table, once the stream has sent it. */
   sweep: Sweep | null;
-  /** Draws a presented run: the app layer supplies it, since the bench feature draws runs. */
-  renderRun: (runId: string, frames: RunEventFrame[]) => ReactNode;
-  /** Draws a presented sweep's table and charts. */
-  renderSweep: (sweep: Sweep) => ReactNode;
+  /** Draws a presented run, titled as presented (its exports' title): the app layer supplies
+   *  it, since the bench feature draws runs. */
+  renderRun: (runId: string, frames: RunEventFrame[], title: string) => ReactNode;
+  /** Draws a presented sweep's table and charts, titled as presented. */
+  renderSweep: (sweep: Sweep, title: string) => ReactNode;
   /** Draws an experiment presented before its run: its recorded reference. */
   renderReference?: (lesson: string, experiment: string) => ReactNode;
 }
@@ -82,6 +83,7 @@ export function FollowPanel({ presentation, runFrames, sweep, renderRun, renderS
           <ErrorBoundary name={t('follow.boundary')}>
             <PresentedBody
               presentation={presentation}
+              title={title}
               runFrames={runFrames}
               sweep={sweep}
               renderRun={renderRun}
@@ -102,11 +104,12 @@ function PresentedBody({
   renderRun,
   renderSweep,
   renderReference,
-}: FollowPanelProps & { presentation: Presentation }) {
+  title,
+}: FollowPanelProps & { presentation: Presentation; title: string }) {
   const { t } = useTranslation('classroom');
-  if (presentation.run_id !== null) return <>{renderRun(presentation.run_id, runFrames)}</>;
+  if (presentation.run_id !== null) return <>{renderRun(presentation.run_id, runFrames, title)}</>;
   if (presentation.sweep_id !== null) {
-    return sweep ? <>{renderSweep(sweep)}</> : <Loading label={t('follow.waitingSweep')} />;
+    return sweep ? <>{renderSweep(sweep, title)}</> : <Loading label={t('follow.waitingSweep')} />;
   }
   if (presentation.experiment && renderReference) {
     // Before the run: the reference, so there is a chart to look at while it is explained.

@@ -728,6 +728,46 @@ export type Comparison = {
 };
 
 /**
+ * CpuShares
+ *
+ * Where the server's CPU time went in a cpu profile: shares of its CPUs' time over the
+ * measured window (they sum to 1 with idle).
+ */
+export type CpuShares = {
+    /**
+     * Idle
+     *
+     * the rest: none of the server's threads ran (its CPUs were idle, or ran something else: the run's interference check says which)
+     */
+    idle: number;
+    /**
+     * Other Kernel
+     *
+     * page faults, interrupts and other kernel work
+     */
+    other_kernel: number;
+    /**
+     * Softirq
+     *
+     * the kernel's network receive and transmit work (softirq) run on the server's time: on loopback, the TCP stack of both ends
+     */
+    softirq: number;
+    /**
+     * Syscalls
+     *
+     * the kernel serving its system calls, less softirq
+     */
+    syscalls: number;
+    /**
+     * User
+     *
+     * the server's own code and its libraries
+     */
+    user: number;
+    [key: string]: unknown;
+};
+
+/**
  * CpuUse
  *
  * How a CPU set was used while the run was measured, as fractions of its capacity:
@@ -1266,6 +1306,25 @@ export type Figure = {
 };
 
 /**
+ * FoldedStack
+ */
+export type FoldedStack = {
+    /**
+     * Stack
+     *
+     * frames root first, ';'-separated, starting with the command's name; kernel frames end in _[k]; names only, never an address
+     */
+    stack: string;
+    /**
+     * Weight
+     *
+     * samples (cpu) or microseconds off the CPU (offcpu)
+     */
+    weight: number;
+    [key: string]: unknown;
+};
+
+/**
  * GivenAnswer
  */
 export type GivenAnswer = {
@@ -1526,6 +1585,10 @@ export type HistoryEdit = {
      * the exercise it answers, by slug
      */
     exercise?: string | null;
+    /**
+     * whose it is, as the asker knows them
+     */
+    owner: Ownership;
     /**
      * Saved At
      *
@@ -2302,6 +2365,35 @@ export type Measured = {
 };
 
 /**
+ * OffCpuTotals
+ *
+ * An offcpu profile's totals, summed over the server's threads.
+ */
+export type OffCpuTotals = {
+    /**
+     * Blocked S
+     *
+     * time asleep: waiting for I/O, a lock, a connection
+     */
+    blocked_s: number;
+    /**
+     * Runnable S
+     *
+     * time ready but switched out: waiting for a CPU
+     */
+    runnable_s: number;
+    /**
+     * Switches
+     */
+    switches: number;
+    /**
+     * Switches Per Request
+     */
+    switches_per_request: number | null;
+    [key: string]: unknown;
+};
+
+/**
  * OpenLoop
  *
  * An open loop's target against what it achieved, and its other two latencies: from the
@@ -2331,6 +2423,34 @@ export type OpenLoop = {
      */
     target_qps: number;
     [key: string]: unknown;
+};
+
+/**
+ * Ownership
+ *
+ * Whose a learner's saved work is (an edit of a server), as the asker knows them: their
+ * own, a classmate's or their student's by the name the class knows, or their instructor's.
+ * Never a name the asker could not already read (the class's board, its roster).
+ */
+export type Ownership = {
+    /**
+     * Instructor
+     *
+     * someone else's, by a teacher of the asking student's class (its own instructor or its staff): the class knows them as its instructor, not by name
+     */
+    instructor: boolean;
+    /**
+     * Mine
+     *
+     * the asker's own: the lab runs only the asker's own edits
+     */
+    mine: boolean;
+    /**
+     * Name
+     *
+     * someone else's: the name their class knows them by (a classmate's, or a student's of a class the asker teaches); null for the asker's own, for their instructor's (`instructor`), and for anyone the asker knows no name of
+     */
+    name: string | null;
 };
 
 /**
@@ -3334,6 +3454,10 @@ export type Repetition = {
      * Stable
      */
     stable?: boolean | null;
+    /**
+     * a cpu or offcpu profile's, of the server
+     */
+    stacks?: Stacks | null;
     summary: Summary;
     syscalls?: Syscalls | null;
     /**
@@ -3765,9 +3889,9 @@ export type RunRequest = {
     /**
      * Profile
      *
-     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; the speed figures stand as in any run
+     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; cpu: also sample the server's call stacks, user and kernel, over the measured phase (a flame graph, and the shares of user code, system calls, softirq and idle); offcpu: also record where its threads left the CPU and for how long (blocked or waiting for a CPU). The speed figures stand as in any run, with what profiling costs in them: compare a profiled run only with runs profiled the same way
      */
-    profile?: 'throughput' | 'syscalls';
+    profile?: 'throughput' | 'syscalls' | 'cpu' | 'offcpu';
     /**
      * Protocol
      *
@@ -3841,6 +3965,10 @@ export type RunResult = {
      * Stable
      */
     stable?: boolean | null;
+    /**
+     * a cpu or offcpu profile's, of the server
+     */
+    stacks?: Stacks | null;
     summary: Summary;
     syscalls?: Syscalls | null;
     /**
@@ -3909,9 +4037,9 @@ export type RunSettings = {
     /**
      * Profile
      *
-     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; the speed figures stand as in any run
+     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; cpu: also sample the server's call stacks, user and kernel, over the measured phase (a flame graph, and the shares of user code, system calls, softirq and idle); offcpu: also record where its threads left the CPU and for how long (blocked or waiting for a CPU). The speed figures stand as in any run, with what profiling costs in them: compare a profiled run only with runs profiled the same way
      */
-    profile?: 'throughput' | 'syscalls';
+    profile?: 'throughput' | 'syscalls' | 'cpu' | 'offcpu';
     /**
      * Protocol
      *
@@ -4220,6 +4348,59 @@ export type Spread = {
 };
 
 /**
+ * Stacks
+ *
+ * A cpu or offcpu profile (perf's call stacks beside the server, sandboxes/counter/
+ * profile-stacks.sh) over the measured window; or, where the host would not profile, why
+ * (`refused`) and no stacks.
+ */
+export type Stacks = {
+    /**
+     * Frequency Hz
+     *
+     * cpu: samples a second of a busy CPU
+     */
+    frequency_hz: number | null;
+    /**
+     * Merged
+     *
+     * stacks beyond the kept ones, merged into one '[other stacks]' line
+     */
+    merged?: number;
+    /**
+     * Mode
+     */
+    mode: 'cpu' | 'offcpu';
+    offcpu?: OffCpuTotals | null;
+    /**
+     * Refused
+     */
+    refused: string | null;
+    shares?: CpuShares | null;
+    /**
+     * Stacks
+     */
+    stacks: Array<FoldedStack>;
+    /**
+     * Total
+     *
+     * the sum of every stack's weight, merged ones included
+     */
+    total: number;
+    /**
+     * Unit
+     */
+    unit: 'samples' | 'microseconds';
+    /**
+     * Window S
+     *
+     * how long recording ran: the measured phase
+     */
+    window_s: number | null;
+    [key: string]: unknown;
+};
+
+/**
  * StaffOut
  */
 export type StaffOut = {
@@ -4402,9 +4583,9 @@ export type SweepBase = {
     /**
      * Profile
      *
-     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; the speed figures stand as in any run
+     * syscalls: also count the server's system calls at full speed (perf's tracepoints, in a container beside it) and return them per request; cpu: also sample the server's call stacks, user and kernel, over the measured phase (a flame graph, and the shares of user code, system calls, softirq and idle); offcpu: also record where its threads left the CPU and for how long (blocked or waiting for a CPU). The speed figures stand as in any run, with what profiling costs in them: compare a profiled run only with runs profiled the same way
      */
-    profile?: 'throughput' | 'syscalls';
+    profile?: 'throughput' | 'syscalls' | 'cpu' | 'offcpu';
     /**
      * Protocol
      *
@@ -4817,6 +4998,10 @@ export type VariantOut = {
      * Id
      */
     id: string;
+    /**
+     * whose it is, as the asker knows them
+     */
+    owner: Ownership;
     /**
      * Owner Id
      */
@@ -5411,6 +5596,10 @@ export type RunResultWritable = {
      * Stable
      */
     stable?: boolean | null;
+    /**
+     * a cpu or offcpu profile's, of the server
+     */
+    stacks?: Stacks | null;
     summary: Summary;
     syscalls?: Syscalls | null;
     /**

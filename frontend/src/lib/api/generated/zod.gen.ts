@@ -176,6 +176,20 @@ export const zComeBackRequest = z.object({
 });
 
 /**
+ * CpuShares
+ *
+ * Where the server's CPU time went in a cpu profile: shares of its CPUs' time over the
+ * measured window (they sum to 1 with idle).
+ */
+export const zCpuShares = z.object({
+    idle: z.number(),
+    other_kernel: z.number(),
+    softirq: z.number(),
+    syscalls: z.number(),
+    user: z.number()
+});
+
+/**
  * CpuUse
  *
  * How a CPU set was used while the run was measured, as fractions of its capacity:
@@ -407,6 +421,14 @@ export const zFigure = z.object({
     text: z.string().nullable(),
     unit: z.string().nullable(),
     value: z.number().nullable()
+});
+
+/**
+ * FoldedStack
+ */
+export const zFoldedStack = z.object({
+    stack: z.string(),
+    weight: z.int()
 });
 
 /**
@@ -736,6 +758,31 @@ export const zMeasured = z.object({
     ok: z.boolean(),
     says: z.string(),
     value: z.number().nullable()
+});
+
+/**
+ * OffCpuTotals
+ *
+ * An offcpu profile's totals, summed over the server's threads.
+ */
+export const zOffCpuTotals = z.object({
+    blocked_s: z.number(),
+    runnable_s: z.number(),
+    switches: z.int(),
+    switches_per_request: z.number().nullable()
+});
+
+/**
+ * Ownership
+ *
+ * Whose a learner's saved work is (an edit of a server), as the asker knows them: their
+ * own, a classmate's or their student's by the name the class knows, or their instructor's.
+ * Never a name the asker could not already read (the class's board, its roster).
+ */
+export const zOwnership = z.object({
+    instructor: z.boolean(),
+    mine: z.boolean(),
+    name: z.string().nullable()
 });
 
 /**
@@ -1339,7 +1386,12 @@ export const zRunRequest = z.object({
     lesson: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/).nullish(),
     new_connection_per_request: z.boolean().optional().default(false),
     payload_bytes: z.int().gte(1).optional().default(64),
-    profile: z.enum(['throughput', 'syscalls']).optional().default('throughput'),
+    profile: z.enum([
+        'throughput',
+        'syscalls',
+        'cpu',
+        'offcpu'
+    ]).optional().default('throughput'),
     protocol: z.enum(['echo', 'http']).optional().default('echo'),
     ramp_s: z.number().gte(0).optional().default(0),
     rate: z.number().gte(0).lte(10000000).optional().default(0),
@@ -1397,7 +1449,12 @@ export const zRunSettings = z.object({
     ])).optional().default({}),
     new_connection_per_request: z.boolean().optional().default(false),
     payload_bytes: z.int().gte(1).optional().default(64),
-    profile: z.enum(['throughput', 'syscalls']).optional().default('throughput'),
+    profile: z.enum([
+        'throughput',
+        'syscalls',
+        'cpu',
+        'offcpu'
+    ]).optional().default('throughput'),
     protocol: z.enum(['echo', 'http']).optional().default('echo'),
     ramp_s: z.number().gte(0).optional().default(0),
     rate: z.number().gte(0).lte(10000000).optional().default(0),
@@ -1636,6 +1693,26 @@ export const zBoard = z.object({
 });
 
 /**
+ * Stacks
+ *
+ * A cpu or offcpu profile (perf's call stacks beside the server, sandboxes/counter/
+ * profile-stacks.sh) over the measured window; or, where the host would not profile, why
+ * (`refused`) and no stacks.
+ */
+export const zStacks = z.object({
+    frequency_hz: z.int().nullable(),
+    merged: z.int().optional().default(0),
+    mode: z.enum(['cpu', 'offcpu']),
+    offcpu: zOffCpuTotals.nullish(),
+    refused: z.string().nullable(),
+    shares: zCpuShares.nullish(),
+    stacks: z.array(zFoldedStack),
+    total: z.int(),
+    unit: z.enum(['samples', 'microseconds']),
+    window_s: z.number().nullable()
+});
+
+/**
  * StaffOut
  */
 export const zStaffOut = z.object({
@@ -1725,7 +1802,12 @@ export const zSweepBase = z.object({
     ])).optional().default({}),
     new_connection_per_request: z.boolean().optional().default(false),
     payload_bytes: z.int().gte(1).optional().default(64),
-    profile: z.enum(['throughput', 'syscalls']).optional().default('throughput'),
+    profile: z.enum([
+        'throughput',
+        'syscalls',
+        'cpu',
+        'offcpu'
+    ]).optional().default('throughput'),
     protocol: z.enum(['echo', 'http']).optional().default('echo'),
     ramp_s: z.number().gte(0).optional().default(0),
     rate: z.number().gte(0).lte(10000000).optional().default(0),
@@ -2014,6 +2096,7 @@ export const zHistoryEdit = z.object({
     check: zVariantCheck,
     entry: z.string(),
     exercise: z.string().nullish(),
+    owner: zOwnership,
     saved_at: z.string(),
     server: z.string(),
     variant: z.string()
@@ -2118,6 +2201,7 @@ export const zVariantOut = z.object({
     exercise: z.string().nullable(),
     file: z.string(),
     id: z.string(),
+    owner: zOwnership,
     owner_id: z.string(),
     server: z.string(),
     source: z.string(),
@@ -2155,6 +2239,7 @@ export const zRepetition = z.object({
     repetition: z.int(),
     server: zServerFigures.nullish(),
     stable: z.boolean().nullish(),
+    stacks: zStacks.nullish(),
     summary: zSummary,
     syscalls: zSyscalls.nullish(),
     traffic: zTraffic.nullish(),
@@ -2179,6 +2264,7 @@ export const zRunResult = z.object({
     repetitions: z.array(zRepetition).optional().default([]),
     server: zServerFigures.nullish(),
     stable: z.boolean().nullish(),
+    stacks: zStacks.nullish(),
     summary: zSummary,
     syscalls: zSyscalls.nullish(),
     traffic: zTraffic.nullish(),
@@ -2414,6 +2500,7 @@ export const zRunResultWritable = z.object({
     repetitions: z.array(zRepetition).optional().default([]),
     server: zServerFigures.nullish(),
     stable: z.boolean().nullish(),
+    stacks: zStacks.nullish(),
     summary: zSummary,
     syscalls: zSyscalls.nullish(),
     traffic: zTraffic.nullish(),

@@ -1,17 +1,14 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useMemo } from 'react';
-import { Chart } from 'react-chartjs-2';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { ChartFrame } from '@/components/chart-frame';
+import { ChartLoading } from '@/components/chart-frame';
 import { ExportAboutContext } from '@/components/export-about';
 import { ExportMenu } from '@/components/export-menu';
 import { ShareResult } from '@/components/share-result';
-import { useChartTheme } from '@/hooks/use-chart-theme';
 import { useServers } from '@/hooks/use-servers';
 import type { Comparison, Run, Sweep } from '@/lib/api-schemas';
-import { seriesStyle, withAlpha } from '@/lib/chart';
 import { formatInt, formatLatencyUs, formatMiB, formatPercent, formatQps } from '@/lib/format';
 import { getRun } from '@/lib/runs-api';
 import { compareLink, type ComparedResult } from '@/lib/share-link';
@@ -24,6 +21,10 @@ import { compareTable, comparedRuns, referenceRow, runRow, rowSpread, shortTime,
 import { comparisonAbout, type ComparedFacts } from '../../lib/result-about';
 import { versus } from '../../lib/words';
 import { PermalinkProblem } from '../permalink-parts';
+
+// A figure's chart comes with Chart.js when a comparison is first drawn (the history shows none
+// until asked); it keeps its place meanwhile.
+const FigureChart = lazy(async () => ({ default: (await import('./compare-chart')).FigureChart }));
 
 interface CompareViewProps {
   /** The results compared, in order: the first is the reference (a History entry is one). */
@@ -98,72 +99,9 @@ function qpsWithSpread(row: CompareRow): string {
   return spread === null ? formatQps(row.qps) : `${formatQps(row.qps)} ±${formatPercent(spread * 100)}`;
 }
 
-interface FigureChartProps {
-  testId: string;
-  title: string;
-  rows: CompareRow[];
-  figure: (row: CompareRow) => number | null;
-  /** The figure's 95 % interval, drawn as whiskers, where it has one. */
-  interval?: (row: CompareRow) => [number, number] | null;
-  serverOrder: string[];
-  format: (value: number) => string;
-}
-
 /** A row's QPS interval: where a second run would land by its host's noise, when known. */
 function qpsInterval(row: CompareRow): [number, number] | null {
   return row.qps !== null && row.noise ? runInterval(row.qps, row.noise) : null;
-}
-
-/** One figure of every row as a bar, each coloured (and outlined) as its server, with its
- *  interval as whiskers where it has one. */
-function FigureChart({ testId, title, rows, figure, interval, serverOrder, format }: FigureChartProps) {
-  const { t } = useTranslation('bench');
-  const theme = useChartTheme();
-  const drawn = rows.filter((r) => figure(r) !== null);
-  const styles = drawn.map((r) => seriesStyle(Math.max(0, serverOrder.indexOf(r.server))));
-  const bars = drawn.map((r) => {
-    const x = figure(r) ?? 0;
-    const range = interval?.(r);
-    return range ? { x, xMin: range[0], xMax: range[1] } : { x };
-  });
-  const whiskers = bars.some((b) => 'xMin' in b);
-  return (
-    <ChartFrame
-      testId={testId}
-      title={title}
-      points={drawn.length}
-      emptyMessage={t('compare.noFigure')}
-      caption={whiskers ? t('compare.whiskerCaption') : undefined}
-    >
-      <Chart
-        type="barWithErrorBars"
-        aria-label={title}
-        role="img"
-        data={{
-          labels: drawn.map((r) => r.label),
-          datasets: [
-            {
-              label: title,
-              data: bars,
-              backgroundColor: styles.map((s) => withAlpha(s.colour, 0.55)),
-              borderColor: styles.map((s) => s.colour),
-              borderWidth: 2,
-              errorBarColor: theme.text,
-              errorBarWhiskerColor: theme.text,
-            },
-          ],
-        }}
-        options={{
-          indexAxis: 'y',
-          plugins: { legend: { display: false }, tooltip: { callbacks: { label: (c) => format(c.parsed.x) } } },
-          scales: {
-            x: { beginAtZero: true, ticks: { color: theme.muted, callback: (v) => format(Number(v)) }, grid: { color: theme.grid } },
-            y: { ticks: { color: theme.text }, grid: { display: false } },
-          },
-        }}
-      />
-    </ChartFrame>
-  );
 }
 
 /** The figures compared, a chart each (titles as keys): QPS, with its interval where the
@@ -214,7 +152,9 @@ export function CompareView({ entries, serverOrder, standalone = false }: Compar
       <ExportAboutContext value={about}>
         <div className="compare__charts">
           {FIGURES.map(({ title, ...chart }) => (
-            <FigureChart key={chart.testId} {...chart} title={t(title)} rows={rows} serverOrder={serverOrder} />
+            <Suspense key={chart.testId} fallback={<ChartLoading title={t(title)} />}>
+              <FigureChart {...chart} title={t(title)} rows={rows} serverOrder={serverOrder} />
+            </Suspense>
           ))}
         </div>
         <ExportMenu stem={EXPORT_STEM} label={t('export.comparisonLabel')} tables={tables} />

@@ -1,8 +1,10 @@
+import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { Knob, RunField } from '@/lib/api-schemas';
 
+import { knobWords } from '../../lib/knob-display';
 import { refuses, type LabProblem } from '../../lib/lab-checks';
 import { knobFormLabel, type FieldValue } from '../../lib/lab-setup';
 
@@ -111,13 +113,17 @@ export function FieldInput({ field, disabled, ...input }: Omit<ValueInputProps, 
   return <ValueInput spec={spec} disabled={disabled} {...input} />;
 }
 
-/** A server's knob from the catalog (GET /api/servers), said as a run field is. */
-function knobSpec(knob: Knob): InputSpec {
+/** A server's knob from the catalog (GET /api/servers), said as a run field is, in the
+ *  interface's words. */
+function knobSpec(knob: Knob, t: TFunction<'bench'>, server?: string): InputSpec {
   const kind = knob.type === 'enum' ? 'choice' : knob.type === 'bool' ? 'bool' : 'int';
-  return { label: knobFormLabel(knob), help: knob.help, kind, units: knob.unit, min: knob.min, max: knob.max, choices: knob.values };
+  const { help, units } = knobWords(knob.name, knob, t, server);
+  return { label: knobFormLabel(knob, t, server), help, kind, units, min: knob.min, max: knob.max, choices: knob.values };
 }
 
-/** A server's knob, by its label, with its unit and range. */
-export function KnobInput({ knob, ...input }: Omit<ValueInputProps, 'spec' | 'disabled'> & { knob: Knob }) {
-  return <ValueInput spec={knobSpec(knob)} {...input} />;
+/** A server's knob, by its label, with its unit and range. `server` when it is one server's
+ *  (a knob shown once for several is said in its words for any of them). */
+export function KnobInput({ knob, server, ...input }: Omit<ValueInputProps, 'spec' | 'disabled'> & { knob: Knob; server?: string }) {
+  const { t } = useTranslation('bench');
+  return <ValueInput spec={knobSpec(knob, t, server)} {...input} />;
 }

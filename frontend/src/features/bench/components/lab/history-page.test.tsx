@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { i18next } from '@/lib/i18n';
+import { findChart } from '@/testing/charts';
 import { aRun, doneData, lessons, servers } from '@/testing/fixtures';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/render';
@@ -87,12 +88,13 @@ describe('HistoryPage', () => {
     const table = await screen.findByTestId('compare-table');
     const labels = within(table).getAllByRole('rowheader').map((h) => h.textContent.split(' · ')[0]);
     expect(labels).toEqual(['c-epoll', 'c-epoll @ 10 connections', 'c-poll @ 10 connections']);
-    expect(screen.getByTestId('compare-qps')).toHaveAttribute('data-points', '3');
+    expect(await findChart('compare-qps')).toHaveAttribute('data-points', '3');
   });
 
   it('names edits, answers and lessons in words, and reopens only what can run', async () => {
     const variant = '15a63321aaaabbbbccccddddeeeeffff';
-    const edit = { variant, server: 'c-epoll', saved_at: '2026-11-25T09:43:00Z', exercise: null, check: { status: 'done', failed: null, reason: null } };
+    const owner = { mine: true, name: null, instructor: false };
+    const edit = { variant, server: 'c-epoll', saved_at: '2026-11-25T09:43:00Z', exercise: null, check: { status: 'done', failed: null, reason: null }, owner };
     const benchmark = {
       ...sweepEntry,
       id: 's2',

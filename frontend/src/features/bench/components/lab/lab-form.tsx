@@ -128,6 +128,7 @@ function OwnKnobs({ server, knobs, setup, problems, openFirst, onSet }: OwnKnobs
         <KnobInput
           key={knob.name}
           knob={knob}
+          server={server.id}
           value={knobValue(setup, server.id, knob)}
           problems={problemsAt(problems, `knob.${server.id}.${knob.name}`)}
           onChange={(v) => { onSet(server.id, knob.name, v); }}
@@ -135,6 +136,12 @@ function OwnKnobs({ server, knobs, setup, problems, openFirst, onSet }: OwnKnobs
       ))}
     </details>
   );
+}
+
+/** The server whose catalog entry a shared knob is: its words are that server's (the help
+ *  may word the knob for each server). */
+function ownerOf(knob: Knob, servers: Server[]): string | undefined {
+  return servers.find((s) => s.knobs.includes(knob))?.id;
 }
 
 /** The chosen servers' knobs: those they all have alike once, then each server's own. */
@@ -152,6 +159,7 @@ function ServerKnobs({ setup, onChange, servers, problems }: Omit<LabFormProps, 
             <KnobInput
               key={knob.name}
               knob={knob}
+              server={ownerOf(knob, servers)}
               value={value}
               problems={setup.servers.flatMap((id) => problemsAt(problems, `knob.${id}.${knob.name}`))}
               onChange={(v) => { onChange(withSharedKnob(setup, knob.name, v)); }}

@@ -13,6 +13,7 @@ import { LabPage } from './lab-page';
 // an exercise's check (`variant:<id>` among the servers, as POST /api/sweeps takes them).
 const MINE = 'a'.repeat(32);
 const THEIRS = 'b'.repeat(32);
+const ADAS = 'c'.repeat(32);
 
 function api() {
   return mockFetch({
@@ -22,6 +23,7 @@ function api() {
     'GET /api/exercises?lang=en': [{ slug: 'et-drain', title: 'Edge-triggered epoll', lesson: '05-epoll', server: 'c-epoll', summary: 's' }],
     [`GET /api/variants/${MINE}`]: aVariant({ id: MINE, exercise: 'et-drain', created_at: '2026-11-25T09:43:00Z' }),
     [`GET /api/variants/${THEIRS}`]: reply(403, problem('variant-not-yours')),
+    [`GET /api/variants/${ADAS}`]: aVariant({ id: ADAS, owner_id: 'p-ada', owner: { mine: false, name: 'Ada', instructor: false } }),
     'POST /api/runs': reply(202, { id: 'r1', status: 'queued', position: 1, wait_s: 0 }),
     'POST /api/sweeps': reply(202, { id: 's1', points: 2, skipped: 0 }),
   });
@@ -56,6 +58,17 @@ describe('LabPage with the learner’s edits', () => {
     await waitFor(() => {
       expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ servers: ['c-epoll', `variant:${MINE}`], vary: 'connections', values: [20], base: {} });
     });
+  });
+
+  it('names a classmate’s edit shared in the class as theirs, not the learner’s', async () => {
+    api();
+    renderWithProviders(<LabPage />, { route: `/lab?servers=c-epoll%2Cvariant%3A${ADAS}` });
+    const picker = await screen.findByTestId('lab-servers');
+    expect(await within(picker).findByRole('checkbox', { name: /^Ada's edit of c-epoll \(saved .*\) variant:cccccccc…$/ })).toBeChecked();
+    expect(picker).not.toHaveTextContent(/your edit/);
+    // only its author may run it: said before Run, which stays off until it is removed
+    expect(await within(picker).findByText(/^Ada's edit of c-epoll .* is not yours: only its author can run it/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Run/ })).toBeDisabled();
   });
 
   it('says why an edit that is not the learner’s cannot run, in their language', async () => {

@@ -212,4 +212,18 @@ describe('LabPage', () => {
     expect(await screen.findByTestId('lab-plan')).toHaveTextContent('2 次运行，组成一个扫描实验，开始后约施加 14 秒的负载。');
     expect(screen.getByRole('button', { name: '运行 2 次基准测试' })).toBeInTheDocument();
   });
+
+  it('labels, helps and refuses a server’s knobs in Chinese, not in the catalog’s English', async () => {
+    api();
+    renderLab('/lab?servers=c-epoll&knob.c-epoll.buffer_bytes=100');
+    await screen.findByTestId('lab-blocked');
+    await act(async () => {
+      await i18next.changeLanguage('zh');
+    });
+    const knobs = screen.getByTestId('lab-knobs-c-epoll');
+    expect(within(knobs).getByLabelText('就绪触发方式')).toHaveAccessibleDescription(/^水平触发（就绪期间一直报告）/);
+    const buffer = within(knobs).getByLabelText('读缓冲区');
+    expect(buffer).toHaveAccessibleDescription('每次 read() 请求读取的字节数 (512–1048576 字节) 读缓冲区 至少为 512');
+    expect(screen.getByRole('button', { name: '运行基准测试' })).toHaveAccessibleDescription('c-epoll：读缓冲区 至少为 512');
+  });
 });
