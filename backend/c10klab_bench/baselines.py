@@ -33,6 +33,8 @@ from c10klab.main import create_app
 from c10klab.runs.service import parse_sse
 from c10klab_bench.harness import harness
 
+# Profiles whose stacks a series' recording keeps for its points (the flame graphs).
+STACK_PROFILES = ("cpu", "offcpu")
 # The events a widget replays; `queued` and `started` say nothing about the result.
 REPLAYED_EVENTS = {"progress", "server_stats", "repetition", "done"}
 
@@ -77,15 +79,18 @@ def record_series(client: TestClient, block: str, spec: dict[str, Any]) -> Basel
         return "no point of the series finished: " + "; ".join(
             sorted({f"{p['status']}: {p['reason']}" for p in table["points"]})
         )
-    first = client.get(f"/api/runs/{ran[0]['run_id']}").json()
-    provenance = dict(first["result"]["provenance"])
+    runs = {p["run_id"]: client.get(f"/api/runs/{p['run_id']}").json() for p in ran}
+    provenance = dict(runs[ran[0]["run_id"]]["result"]["provenance"])
     provenance.pop("request", None)  # one point's request; the block says them all
+    result: dict[str, Any] = {"table": table}
+    if spec.get("profile") in STACK_PROFILES:
+        result["profiles"] = {run_id: run["result"]["stacks"] for run_id, run in runs.items()}
     return Baseline(
         block=block,
         kind="series",
         recorded_at=now(),
         provenance=provenance,
-        result={"table": table},
+        result=result,
     )
 
 

@@ -156,3 +156,37 @@ async function runBenchmarkFromFirstLesson() {
 
   assert.deepEqual(consoleErrors, [], 'the browser console stayed free of errors');
 }
+
+test("lesson 7's profiled pair shows where each server's time went, and the difference, before and after a live run", { timeout: RUN_TIMEOUT_MS + 90_000 }, async () => {
+  await withFailureScreenshot(page, 'lesson-profile', async () => {
+    await page.goto(`${BASE_URL}/#/lessons/07-io-uring`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 15_000 });
+    const title = 'Where the time goes, epoll vs io_uring';
+    // Widgets mount as they come near the viewport: scroll until this one has.
+    const widget = page.locator('section.experiment', { has: page.locator('.experiment__title', { hasText: title }) });
+    const waiting = page.getByTestId('not-yet-loaded');
+    for (let i = 0; i < 60 && (await widget.count()) === 0 && (await waiting.count()) > 0; i += 1) {
+      await waiting.first().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(100);
+    }
+    await widget.scrollIntoViewIfNeeded();
+    const comparison = widget.getByTestId('profile-comparison');
+    const seeBoth = async (when) => {
+      await comparison.getByTestId('flame-graph').locator('g.frame').first().waitFor({ timeout: 30_000 });
+      const shares = await comparison.getByTestId('profile-shares').allTextContents();
+      assert.equal(shares.length, 2, `${when}: both servers' shares`);
+      for (const text of shares) assert.match(text, /network softirq \(kernel\) [1-9]/, `${when}: the softirq share is there: ${text}`);
+      const names = await comparison.getByTestId('flame-graph').locator('g.frame').evaluateAll((frames) => frames.map((g) => g.getAttribute('name')));
+      assert.ok(names.includes('__do_sys_io_uring_enter') && names.some((n) => /^tcp_/.test(n)), `${when}: the difference holds io_uring_enter and TCP: ${names.slice(0, 20).join(', ')}`);
+    };
+    // The recording, before any click.
+    await seeBoth('recorded');
+    const started = Date.now();
+    await widget.getByRole('button', { name: /^Run 2 benchmarks/ }).click();
+    const seen = await waitForRunEnd(page, widget.getByTestId('series-state'), { timeoutMs: RUN_TIMEOUT_MS });
+    assert.equal(seen.at(-1), 'done', `the series ended: ${seen.join(' → ')}`);
+    await seeBoth('live');
+    console.log(`# the live pair's profiles drawn ${((Date.now() - started) / 1000).toFixed(1)} s after Run (two runs of 1 s warm-up + 3 s each)`);
+    await comparison.screenshot({ path: join(ARTIFACTS, 'lesson-profile-difference.png') });
+  });
+});

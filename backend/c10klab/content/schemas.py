@@ -4,7 +4,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from c10klab.content.experiments import parse_block, request_key
 from c10klab.languages import Language as Language
-from c10klab.results.schemas import Provenance, RunEvent
+from c10klab.results.schemas import Provenance, RunEvent, Stacks
 from c10klab.runs.schemas import RunRequest
 from c10klab.sweeps.schemas import SweepOut, SweepRequest
 from c10klab.uncertainty import HostNoise
@@ -91,10 +91,13 @@ class Lesson(LessonSummary):
 
 class RecordedResult(BaseModel):
     """A run block's recording: its events as its stream sent them; a series block's: its
-    sweep's table as GET /api/sweeps/{id} gave it."""
+    sweep's table as GET /api/sweeps/{id} gave it, and for a profiled series (cpu, offcpu)
+    each finished point's profile by its run id (the recording's runs are not in a course's
+    store: the page draws their flame graphs from these)."""
 
     events: list[RunEvent] | None = None
     table: SweepOut | None = None
+    profiles: dict[str, Stacks] | None = None
 
 
 class Baseline(BaseModel):

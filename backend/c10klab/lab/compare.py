@@ -18,11 +18,18 @@ def compare_runs(
 ) -> list[Comparison]:
     """Every run after the first against the first, QPS, each measured once: the verdict the
     two hosts' run-to-run spread allows. A run without figures to compare (failed, invalid,
-    disturbed) has none. Every run must exist (404) and be the asker's to see (403)."""
+    disturbed) has none, nor has one profiled otherwise than the first: profiling costs a
+    server speed (results/profile.md, results/counting.md), so a profiled run's QPS is
+    compared only with runs profiled the same way. Every run must exist (404) and be the
+    asker's to see (403)."""
     runs = [get_run(store, run_id) for run_id in run_ids]
     for run in runs:
         require_viewer(people, person, run.owner_id, run.class_id, "run")
     reference, *others = runs
     against = run_figures(reference)
-    verdicts = (single_verdict(run_figures(run), against, run.id, reference.id) for run in others)
+    verdicts = (
+        single_verdict(run_figures(run), against, run.id, reference.id)
+        for run in others
+        if run.request.profile == reference.request.profile
+    )
     return [v for v in verdicts if v is not None]

@@ -248,8 +248,8 @@ class FoldedStack(Figures):
 
 
 class CpuShares(Figures):
-    """Where the server's CPU time went in a cpu profile: shares of its CPUs' time over the
-    measured window (they sum to 1 with idle)."""
+    """Where the server's CPUs' time went in a cpu profile, over the measured window: shares of
+    every sample taken on them (they sum to 1)."""
 
     user: float = Field(description="the server's own code and its libraries")
     syscalls: float = Field(description="the kernel serving its system calls, less softirq")
@@ -258,9 +258,10 @@ class CpuShares(Figures):
         "server's time: on loopback, the TCP stack of both ends"
     )
     other_kernel: float = Field(description="page faults, interrupts and other kernel work")
-    idle: float = Field(
-        description="the rest: none of the server's threads ran (its CPUs were idle, or ran "
-        "something else: the run's interference check says which)"
+    idle: float = Field(description="the server's CPUs ran nothing: the server waited")
+    other_work: float = Field(
+        description="the server's CPUs ran something not the server's: the kernel's own threads "
+        "(ksoftirqd's deferred network work among them) or another program"
     )
 
 

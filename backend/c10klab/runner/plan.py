@@ -288,7 +288,7 @@ def profiler_spec(run_id: str, settings: Settings, mode: str) -> ContainerSpec:
         locked["mounts"] = [Mount(target=TRACEFS, source=TRACEFS, type="bind", read_only=True)]
     return ContainerSpec(
         image=COUNTER_IMAGE,
-        command=[mode, str(PROFILE_FREQUENCY_HZ)],
+        command=[mode, str(PROFILE_FREQUENCY_HZ), settings.server_cpus],
         kwargs=locked
         | ContainerOptions(
             user="0:0",

@@ -30,9 +30,9 @@ HOST_ADVICE = (
 class Profiler(Beside):
     what = "the profiler"
 
-    def __init__(self, engine: Engine, spec: ContainerSpec, mode: str, cpus: int) -> None:
+    def __init__(self, engine: Engine, spec: ContainerSpec, mode: str) -> None:
         super().__init__(engine, spec)
-        self.mode, self.cpus = mode, cpus
+        self.mode = mode
         self.enabled_at: float | None = None
 
     def ready(self) -> bool:
@@ -64,7 +64,6 @@ class Profiler(Beside):
             lines,
             frequency_hz=PROFILE_FREQUENCY_HZ,
             window_s=window_s,
-            cpus=self.cpus,
             requests=requests,
         )
         if profile is None:

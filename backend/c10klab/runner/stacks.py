@@ -20,14 +20,16 @@ KEPT_STACKS = 1500
 ADDRESS = re.compile(r"(?<![0-9A-Za-z_])(?:0x)?[0-9a-fA-F]{8,}(?![0-9A-Za-z_])")
 # Kernel frames that run the network's deferred work: softirq, whoever's time it is on.
 SOFTIRQ = re.compile(r"softirq|net_rx_action|net_tx_action")
+COUNTS = ("samples", "idle", "other", "switches")
 SYSCALL_ENTRY = re.compile(r"^(entry_SYSCALL|do_syscall_|__x64_sys_|__do_sys_|io_uring_)")
 
 
-def parse(lines: list[str]) -> tuple[dict[str, int], int | None]:
-    """The `stack WEIGHT FRAMES` lines, merged by stack, and the closing count (`samples N` or
-    `switches N`); other lines (perf's own, the ready line) are skipped."""
+def parse(lines: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """The `stack WEIGHT FRAMES` lines, merged by stack, and the closing counts (`samples`,
+    `idle` and `other` of a cpu profile, `switches` of an offcpu one); other lines (perf's
+    own, the ready line) are skipped."""
     weights: dict[str, int] = {}
-    count = None
+    counts: dict[str, int] = {}
     for line in lines:
         kind, _, rest = line.strip().partition(" ")
         if kind == "stack":
@@ -35,9 +37,9 @@ def parse(lines: list[str]) -> tuple[dict[str, int], int | None]:
             if weight.isdigit() and stack:
                 clean = scrub(stack)
                 weights[clean] = weights.get(clean, 0) + int(weight)
-        elif kind in ("samples", "switches") and rest.isdigit():
-            count = int(rest)
-    return weights, count
+        elif kind in COUNTS and rest.isdigit():
+            counts[kind] = int(rest)
+    return weights, counts
 
 
 def scrub(stack: str) -> str:
@@ -67,19 +69,16 @@ def kind_of(stack: str) -> str:
     return "other_kernel"
 
 
-def cpu_shares(weights: dict[str, int], frequency_hz: int, window_s: float, cpus: int) -> CpuShares:
-    """The samples as shares of the server's CPUs' time over the window: a thread on a CPU is
-    sampled `frequency_hz` times a second, so the window holds at most that many per CPU."""
-    capacity = max(frequency_hz * window_s * max(cpus, 1), 1.0)
+def cpu_shares(weights: dict[str, int], idle: int, other: int) -> CpuShares:
+    """The server's samples by kind, and the idle task's and everyone else's, as shares of
+    every sample taken on the server's CPUs: the clock samples each CPU `frequency` times a
+    second whatever runs there, so these are shares of the CPUs' time."""
     by_kind = dict.fromkeys(("user", "syscalls", "softirq", "other_kernel"), 0)
     for stack, weight in weights.items():
         by_kind[kind_of(stack)] += weight
-    busy = sum(by_kind.values())
-    # Sampling is a count over a window the runner timed: a busy thread may land a sample
-    # or two past it. Shares never exceed the whole.
-    scale = capacity if busy <= capacity else busy
-    shares = {kind: round(weight / scale, 4) for kind, weight in by_kind.items()}
-    return CpuShares(**shares, idle=round(max(0.0, 1 - busy / scale), 4))
+    every = max(sum(by_kind.values()) + idle + other, 1)
+    shares = {kind: round(weight / every, 4) for kind, weight in by_kind.items()}
+    return CpuShares(**shares, idle=round(idle / every, 4), other_work=round(other / every, 4))
 
 
 def offcpu_totals(weights: dict[str, int], switches: int, requests: int) -> OffCpuTotals:
@@ -94,14 +93,14 @@ def offcpu_totals(weights: dict[str, int], switches: int, requests: int) -> OffC
 
 
 def profile(
-    mode: str, lines: list[str], *, frequency_hz: int, window_s: float, cpus: int, requests: int
+    mode: str, lines: list[str], *, frequency_hz: int, window_s: float, requests: int
 ) -> Stacks | None:
     """The profile the lines hold, or None if perf recorded nothing (no closing count)."""
-    weights, count = parse(lines)
-    if count is None:
+    weights, counts = parse(lines)
+    cpu = mode == "cpu"
+    if ("samples" if cpu else "switches") not in counts:
         return None
     stacks, merged = kept(weights)
-    cpu = mode == "cpu"
     return Stacks(
         mode="cpu" if cpu else "offcpu",
         refused=None,
@@ -111,8 +110,8 @@ def profile(
         total=sum(weights.values()),
         stacks=stacks,
         merged=merged,
-        shares=cpu_shares(weights, frequency_hz, window_s, cpus) if cpu else None,
-        offcpu=None if cpu else offcpu_totals(weights, count, requests),
+        shares=cpu_shares(weights, counts.get("idle", 0), counts.get("other", 0)) if cpu else None,
+        offcpu=None if cpu else offcpu_totals(weights, counts["switches"], requests),
     )
 
 

@@ -491,8 +491,7 @@ class Runner:
             counter = Counter(self.engine, ex.plan.counter)
             counter.start(server)
         if ex.plan.profiler is not None:
-            cpus = len(parse_cpus(self.settings.server_cpus))
-            rep.profiler = Profiler(self.engine, ex.plan.profiler, ex.run.request.profile, cpus)
+            rep.profiler = Profiler(self.engine, ex.plan.profiler, ex.run.request.profile)
             rep.profiler.start(server)
         # After the counter has listed the server's processes (it must not count the
         # observer's calls), before the load generator (its first line is the baseline).
@@ -528,7 +527,8 @@ class Runner:
         # Every request the server answered: the load's, plus loadgen's one verification.
         requests = (summary.requests_total or summary.requests) + 1
         syscalls = counter.stop(requests) if counter is not None else None  # before the server
-        stacks = rep.profiler.stop(requests) if rep.profiler is not None else None  # and this
+        # A profile records the measured phase only: its requests are that phase's.
+        stacks = rep.profiler.stop(summary.requests) if rep.profiler is not None else None
         observed = self.observed(ex, rep, summary)  # before the server, too
         server_exit = Engine.stop(server, SIGTERM_GRACE_S)
         invalid = measure.judge(

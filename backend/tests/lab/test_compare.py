@@ -19,8 +19,8 @@ def result(qps: float, noise: dict[str, Any] | None = NOISE, **more: Any) -> dic
     return a_result(qps, p99_us=250.0, **({"stable": True, "host_noise": noise} | more))
 
 
-def finished(client: TestClient, store: RunStore, outcome: dict[str, Any]) -> str:
-    run_id = queue_run(client)
+def finished(client: TestClient, store: RunStore, outcome: dict[str, Any], **fields: Any) -> str:
+    run_id = queue_run(client, **fields)
     lease = claim(store)
     assert lease.run_id == run_id
     store.finish(lease, "done", done(outcome))
@@ -59,6 +59,19 @@ def test_each_run_is_called_against_the_first_within_the_hosts_noise(
     blind = finished(ada, store, result(100_000.0, noise=None))
     [none_known] = compare(ada, blind, unknown)
     assert none_known["call"] == "too_few" and none_known["change"] is None
+
+
+def test_a_run_profiled_otherwise_than_the_reference_gets_no_verdict(
+    solo_browsers: Browser, store: RunStore
+) -> None:
+    """Profiling costs a server speed (results/profile.md): its QPS is no one else's."""
+    ada = solo_browsers()
+    reference = finished(ada, store, result(100_000.0))
+    profiled = finished(ada, store, result(60_000.0), profile="cpu")
+    also_profiled = finished(ada, store, result(61_000.0), profile="cpu")
+    assert compare(ada, reference, profiled) == []
+    [alike] = compare(ada, profiled, also_profiled)
+    assert alike["subject"] == also_profiled and alike["call"] == "no_difference"
 
 
 def test_a_comparison_needs_two_to_forty_runs_that_exist(

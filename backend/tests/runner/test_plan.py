@@ -208,7 +208,8 @@ def test_a_stack_profile_records_beside_the_server_with_what_naming_frames_needs
     assert profiled.server == plain.server and profiled.counter is None
     assert profiled.profiler is not None and plain.profiler is None
     options = profiled.profiler.kwargs
-    assert profiled.profiler.command == [mode, str(PROFILE_FREQUENCY_HZ)]
+    # the server's CPUs, not its processes: a thread or process per request is sampled too
+    assert profiled.profiler.command == [mode, str(PROFILE_FREQUENCY_HZ), Settings().server_cpus]
     assert options["entrypoint"] == ["/usr/local/bin/profile-stacks"]
     # perf's capability, the kernel's symbols, the server's files, and the means to drop
     # them all before a file of the server's is parsed; nothing else of root's

@@ -18,14 +18,16 @@ def test_stacks_are_merged_and_counted_and_other_lines_skipped() -> None:
         f"stack 5 {USER}",
         "stack x broken",
         "samples 10",
+        "idle 4",
+        "other 1",
     ]
-    weights, count = stacks.parse(lines)
-    assert weights == {EPOLL: 5, USER: 5} and count == 10
+    weights, counts = stacks.parse(lines)
+    assert weights == {EPOLL: 5, USER: 5} and counts == {"samples": 10, "idle": 4, "other": 1}
 
 
 def test_no_closing_count_means_perf_recorded_nothing() -> None:
-    assert stacks.parse([f"stack 1 {USER}"])[1] is None
-    assert stacks.profile("cpu", [], frequency_hz=499, window_s=1, cpus=1, requests=1) is None
+    assert stacks.parse([f"stack 1 {USER}"])[1] == {}
+    assert stacks.profile("cpu", [], frequency_hz=499, window_s=1, requests=1) is None
 
 
 def test_a_frame_that_reads_as_an_address_never_leaves() -> None:
@@ -43,14 +45,12 @@ def test_each_sample_is_put_where_its_time_went() -> None:
     assert stacks.kind_of(FAULT) == "other_kernel"
 
 
-def test_cpu_shares_are_of_the_servers_cpus_over_the_window_with_the_rest_idle() -> None:
+def test_cpu_shares_are_of_every_sample_on_the_servers_cpus() -> None:
     weights = {USER: 100, EPOLL: 200, SEND: 300, FAULT: 0}
-    shares = stacks.cpu_shares(weights, frequency_hz=500, window_s=2, cpus=1)  # 1000 possible
+    shares = stacks.cpu_shares(weights, idle=300, other=100)  # 1000 samples on its CPUs
     assert (shares.user, shares.syscalls, shares.softirq) == (0.1, 0.2, 0.3)
-    assert shares.idle == 0.4
-    # a sample past the timed window never makes the shares exceed the whole
-    over = stacks.cpu_shares({USER: 1010}, frequency_hz=500, window_s=2, cpus=1)
-    assert over.user == 1.0 and over.idle == 0.0
+    assert (shares.idle, shares.other_work) == (0.3, 0.1)
+    assert stacks.cpu_shares({}, idle=0, other=0).idle == 0  # nothing sampled: no division
 
 
 def test_an_offcpu_profile_sums_blocked_and_runnable_time_and_switches_per_request() -> None:
@@ -59,7 +59,7 @@ def test_an_offcpu_profile_sums_blocked_and_runnable_time_and_switches_per_reque
         "stack 250000 c-threaded;write;schedule_[k];[runnable]",
         "switches 400",
     ]
-    profile = stacks.profile("offcpu", lines, frequency_hz=499, window_s=2, cpus=1, requests=200)
+    profile = stacks.profile("offcpu", lines, frequency_hz=499, window_s=2, requests=200)
     assert profile is not None and profile.unit == "microseconds" and profile.shares is None
     assert profile.offcpu is not None
     assert (profile.offcpu.blocked_s, profile.offcpu.runnable_s) == (1.5, 0.25)
@@ -68,9 +68,7 @@ def test_an_offcpu_profile_sums_blocked_and_runnable_time_and_switches_per_reque
 
 def test_the_lightest_stacks_beyond_the_kept_ones_become_one_line_and_totals_hold() -> None:
     many = [f"stack {n + 1} c-epoll;f{n}" for n in range(stacks.KEPT_STACKS + 10)]
-    profile = stacks.profile(
-        "cpu", [*many, "samples 1"], frequency_hz=499, window_s=1, cpus=1, requests=1
-    )
+    profile = stacks.profile("cpu", [*many, "samples 1"], frequency_hz=499, window_s=1, requests=1)
     assert profile is not None and profile.merged == 10
     assert len(profile.stacks) == stacks.KEPT_STACKS + 1
     assert profile.stacks[0].weight == stacks.KEPT_STACKS + 10  # heaviest first

@@ -23,6 +23,7 @@ from c10klab.runner import stacks
 from c10klab.runner.counter import Counter
 from c10klab.runner.docker_engine import Engine
 from c10klab.runner.plan import LABEL, TRACEFS, ContainerOptions, plan_run, store_label
+from c10klab.runner.profiler import Profiler
 from c10klab.runner.worker import Runner
 from c10klab.runs.schemas import RunRequest
 from c10klab.runs.service import parse_sse
@@ -211,6 +212,7 @@ def test_a_cpu_profile_names_the_servers_functions_and_the_kernels_tcp_and_no_ad
     assert all(s["stack"].startswith("c-epoll;") for s in profile["stacks"])
     shares = profile["shares"]
     assert shares["softirq"] > 0 and shares["syscalls"] > 0 and shares["user"] > 0, shares
+    # every sample on the server's CPU is someone's: the server's, the idle task's or another's
     assert 0.99 < sum(shares.values()) < 1.01, shares
     # only the measured window: about its 2 s (the stop comes as the summary does)
     assert 1.5 < profile["window_s"] < 4, profile["window_s"]
@@ -266,6 +268,31 @@ def test_a_host_that_will_not_count_gets_the_reason_and_no_figure(
     assert profile.calls_per_request is None and profile.rows == []
     refused = profile.refused or ""
     assert "the counter did not start" in refused and "/nonexistent" in refused
+
+
+def test_a_host_that_will_not_profile_says_why_and_what_its_owner_can_change(
+    engine: Engine, settings: Settings
+) -> None:
+    """As where the host has no tracefs: the profiler cannot start; the run would go on."""
+    server_entry = load_catalog(settings.sandboxes_dir).get("c-threaded")
+    assert server_entry is not None
+    request = RunRequest.model_validate(QUICK_RUN | {"server": "c-threaded", "profile": "offcpu"})
+    plan = plan_run("refused02", server_entry, request, settings)
+    assert plan.profiler is not None
+    nowhere = Mount(target=TRACEFS, source="/nonexistent/tracing", type="bind", read_only=True)
+    options = plan.profiler.kwargs | ContainerOptions(mounts=[nowhere])
+    profiler = Profiler(engine, replace(plan.profiler, kwargs=options), "offcpu")
+    server = engine.start(plan.server)
+    try:
+        profiler.start(server)
+        profiler.enable()  # a refused profiler is not asked to record
+        profile = profiler.stop(requests=1)
+    finally:
+        engine.reap(store_label(settings), "refused02")
+    assert profile.stacks == [] and profile.offcpu is None and profile.mode == "offcpu"
+    refused = profile.refused or ""
+    assert "the profiler did not start" in refused and "/nonexistent" in refused
+    assert "CAP_PERFMON" in refused  # and what the host's owner can change
 
 
 def test_a_sweep_streams_a_point_per_finished_run(runner: Runner, settings: Settings) -> None:

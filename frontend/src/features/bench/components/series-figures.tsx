@@ -4,13 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { ChartLoading } from '@/components/chart-frame';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { ExportMenu } from '@/components/export-menu';
-import type { Sweep, SweepPoint } from '@/lib/api-schemas';
+import type { Stacks, Sweep, SweepPoint } from '@/lib/api-schemas';
 
 import type { SweepRequest } from '../lib/experiment-block';
 import { seriesTables } from '../lib/export-tables';
+import { isStackProfile } from '../lib/flame';
 import { chartMetrics, type RunningMark, type SeriesMetric } from '../lib/series';
 
 import type { SeriesReference } from './charts/series-chart';
+import { ProfileComparison } from './profile/profile-comparison';
 import { SeriesTable } from './series-table';
 
 // The charts come with Chart.js when a series first draws them; each keeps its place meanwhile.
@@ -32,11 +34,13 @@ interface SeriesFiguresProps {
   reference?: SeriesReference | null | undefined;
   /** The point being measured, drawn on the throughput and latency charts until it lands. */
   running?: RunningMark | null | undefined;
+  /** A recorded profiled series' profiles by run id: its runs are in no course's store. */
+  profiles?: Record<string, Stacks> | null | undefined;
 }
 
 /** A series' charts (a series per server) and its table of points, with its exports. Shared by
  *  the series widget, the presented series a class follows and a series' permalink. */
-export function SeriesFigures({ sweep, points, table, reference, running }: SeriesFiguresProps) {
+export function SeriesFigures({ sweep, points, table, reference, running, profiles }: SeriesFiguresProps) {
   const { t } = useTranslation('bench');
   const exports = useMemo(() => seriesTables(sweep, points, t), [sweep, points, t]);
   // Files are named after the series (its id) or, for a recorded reference, its servers.
@@ -71,6 +75,11 @@ export function SeriesFigures({ sweep, points, table, reference, running }: Seri
           reference={reference}
         />
       </ErrorBoundary>
+      {isStackProfile(sweep.base?.profile) ? (
+        <ErrorBoundary name={t('boundary.profile')}>
+          <ProfileComparison sweep={sweep} points={points} stem={stem} recorded={profiles} />
+        </ErrorBoundary>
+      ) : null}
     </>
   );
 }

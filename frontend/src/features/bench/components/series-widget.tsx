@@ -175,7 +175,14 @@ export function SeriesWidget({ title: given, sweep, origin, baseline, gate, pres
         <>
           {sharedPath ? <ShareResult to={sharedPath} /> : null}
           <ExportAboutContext value={about}>
-            <SeriesFigures sweep={sweep} points={points} table={table} reference={reference} running={cancelled ? null : running} />
+            <SeriesFigures
+              sweep={sweep}
+              points={points}
+              table={table}
+              reference={reference}
+              running={cancelled ? null : running}
+              profiles={showingRecorded && baseline?.kind === 'series' ? baseline.result.profiles : null}
+            />
           </ExportAboutContext>
         </>
       ) : null}

@@ -88,4 +88,11 @@ describe('verdicts against the reference', () => {
       '—',
     ]);
   });
+
+  it('gives no verdict between runs profiled differently: profiling costs speed', () => {
+    const profiled = runRow(run({ id: 'fifth', request: { ...aRun().request, profile: 'cpu' } }), t, 'en');
+    expect(profiled.profile).toBe('cpu');
+    const withVerdict = [...verdicts, verdict('fifth', 'higher', 0.1, 0.2)];
+    expect(verdictWords(profiled, referenceRow(rows), withVerdict, t)).toBe('not compared: profiled as cpu, the reference as throughput (profiling costs speed)');
+  });
 });

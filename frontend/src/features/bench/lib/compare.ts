@@ -29,6 +29,8 @@ export interface CompareRow {
   threads: number | null;
   /** Why the figures are missing or doubtful (failed, invalid, disturbed), or null. */
   note: string | null;
+  /** How it was profiled ('throughput': not at all): speeds compare only within one. */
+  profile: string;
 }
 
 /** "24 Nov, 10:01" ("11月24日 10:01" in Chinese) for an ISO time; the text as is when it is not one. */
@@ -44,7 +46,7 @@ const EMPTY = { qps: null, p50_us: null, p99_us: null, cpu_percent: null, rss_by
 /** A run as a row; its label's time and its note in the interface's language (`lng`, `t`). */
 export function runRow(run: Run, t: TFunction<'bench'>, lng: string | undefined): CompareRow {
   const label = `${run.server} · ${shortTime(run.created_at, lng)}`;
-  const base = { key: run.id, runId: run.id, label, server: run.server, noise: run.result?.host_noise ?? null };
+  const base = { key: run.id, runId: run.id, label, server: run.server, noise: run.result?.host_noise ?? null, profile: run.request.profile };
   if (run.status !== 'done') return { ...base, ...EMPTY, note: statusWord(run.status, t) };
   if (!run.result) return { ...base, ...EMPTY, note: t('compare.noResult') };
   const { summary, server, valid, invalid_reason: invalid, stable } = run.result;
@@ -93,6 +95,7 @@ export function sweepRows(sweep: Sweep, t: TFunction<'bench'>, lng: string | und
       noise: point.host_noise ?? null,
       label: `${point.server} @ ${at}${when ? ` · ${when}` : ''}`,
       server: point.server,
+      profile: sweep.request.base?.profile ?? 'throughput',
       qps: figures ? (point.qps ?? null) : null,
       p50_us: figures ? (point.p50_us ?? null) : null,
       p99_us: figures ? (point.p99_us ?? null) : null,
@@ -136,6 +139,7 @@ export function rowSpread(noise: HostNoise | null): number | null {
  */
 export function verdictWords(row: CompareRow, reference: CompareRow | undefined, verdicts: Comparison[], t: TFunction<'bench'>): string {
   if (row.runId !== null && row.runId === reference?.runId) return t('compare.verdict.reference');
+  if (reference && row.profile !== reference.profile) return t('compare.verdict.otherProfile', { profile: row.profile, reference: reference.profile });
   const verdict = verdicts.find((v) => v.subject === row.runId);
   if (!verdict) return '—';
   if (verdict.call === 'too_few') return t('compare.verdict.noNoise');

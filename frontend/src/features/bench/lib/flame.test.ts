@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { differentialTree, flameTree, foldedText, frameName, type FlameNode } from './flame';
+import { differentialTree, flameTree, foldedText, frameName, functionChanges, type FlameNode } from './flame';
 
 const STACKS = [
   { stack: 'c-epoll;main;epoll_wait;do_epoll_wait_[k]', weight: 3 },
@@ -39,17 +39,41 @@ describe('differentialTree', () => {
       { stack: 'srv;main;io_uring_enter', weight: 150 },
     ];
     const tree = differentialTree(before, after, 'all');
-    expect(find(tree, ['srv', 'main', 'epoll_wait'])).toMatchObject({ value: 250_000, delta: -250_000 });
-    expect(find(tree, ['srv', 'main', 'io_uring_enter'])).toMatchObject({ value: 750_000, delta: 750_000 });
+    expect(find(tree, ['main', 'epoll_wait'])).toMatchObject({ value: 250_000, delta: -250_000 });
+    expect(find(tree, ['main', 'io_uring_enter'])).toMatchObject({ value: 750_000, delta: 750_000 });
     // read is gone: not drawn, but main (still drawn) lost it
-    expect(find(tree, ['srv', 'main', 'read'])).toBeUndefined();
-    expect(find(tree, ['srv', 'main'])?.delta ?? 0).toBe(0);
+    expect(find(tree, ['main', 'read'])).toBeUndefined();
+    expect(find(tree, ['main'])?.delta ?? 0).toBe(0);
   });
 
   it('finds no change between a profile and itself', () => {
     const tree = differentialTree(STACKS, STACKS, 'all');
     expect(tree.delta ?? 0).toBe(0);
-    expect(find(tree, ['c-epoll', 'main', 'loop_send'])?.delta ?? 0).toBe(0);
+    expect(find(tree, ['main', 'loop_send'])?.delta ?? 0).toBe(0);
+  });
+
+  it('lets two servers meet where their code does, not apart under their names', () => {
+    const tree = differentialTree([{ stack: 'c-epoll;main;tcp_[k]', weight: 1 }], [{ stack: 'c-io-uring;main;tcp_[k]', weight: 1 }], 'all');
+    expect(find(tree, ['main', 'tcp_[k]'])).toMatchObject({ value: 1_000_000 });
+    expect(find(tree, ['main', 'tcp_[k]'])?.delta ?? 0).toBe(0);
+  });
+});
+
+describe('functionChanges', () => {
+  it('compares each function by its share wherever it was called from, largest change first', () => {
+    const before = [
+      { stack: 'a;main;write;tcp_sendmsg_[k]', weight: 60 },
+      { stack: 'a;main;epoll_wait', weight: 40 },
+    ];
+    const after = [
+      { stack: 'b;worker;io_uring_enter;io_send_[k];tcp_sendmsg_[k]', weight: 60 },
+      { stack: 'b;worker;io_uring_enter', weight: 40 },
+    ];
+    const changes = functionChanges(before, after, 3);
+    expect(changes.map((c) => c.name)).toEqual(['io_uring_enter', 'main', 'worker']);
+    expect(changes[0]).toEqual({ name: 'io_uring_enter', before: 0, after: 1, change: 1 });
+    const all = functionChanges(before, after, 20);
+    expect(all.find((c) => c.name === 'tcp_sendmsg_[k]')).toEqual({ name: 'tcp_sendmsg_[k]', before: 0.6, after: 0.6, change: 0 });
   });
 });
 

@@ -730,14 +730,14 @@ export type Comparison = {
 /**
  * CpuShares
  *
- * Where the server's CPU time went in a cpu profile: shares of its CPUs' time over the
- * measured window (they sum to 1 with idle).
+ * Where the server's CPUs' time went in a cpu profile, over the measured window: shares of
+ * every sample taken on them (they sum to 1).
  */
 export type CpuShares = {
     /**
      * Idle
      *
-     * the rest: none of the server's threads ran (its CPUs were idle, or ran something else: the run's interference check says which)
+     * the server's CPUs ran nothing: the server waited
      */
     idle: number;
     /**
@@ -746,6 +746,12 @@ export type CpuShares = {
      * page faults, interrupts and other kernel work
      */
     other_kernel: number;
+    /**
+     * Other Work
+     *
+     * the server's CPUs ran something not the server's: the kernel's own threads (ksoftirqd's deferred network work among them) or another program
+     */
+    other_work: number;
     /**
      * Softirq
      *
@@ -3185,13 +3191,21 @@ export type QueuedEvent = {
  * RecordedResult
  *
  * A run block's recording: its events as its stream sent them; a series block's: its
- * sweep's table as GET /api/sweeps/{id} gave it.
+ * sweep's table as GET /api/sweeps/{id} gave it, and for a profiled series (cpu, offcpu)
+ * each finished point's profile by its run id (the recording's runs are not in a course's
+ * store: the page draws their flame graphs from these).
  */
 export type RecordedResult = {
     /**
      * Events
      */
     events?: Array<RunEvent> | null;
+    /**
+     * Profiles
+     */
+    profiles?: {
+        [key: string]: Stacks;
+    } | null;
     table?: SweepOut | null;
 };
 
@@ -5396,13 +5410,21 @@ export type PointEventWritable = {
  * RecordedResult
  *
  * A run block's recording: its events as its stream sent them; a series block's: its
- * sweep's table as GET /api/sweeps/{id} gave it.
+ * sweep's table as GET /api/sweeps/{id} gave it, and for a profiled series (cpu, offcpu)
+ * each finished point's profile by its run id (the recording's runs are not in a course's
+ * store: the page draws their flame graphs from these).
  */
 export type RecordedResultWritable = {
     /**
      * Events
      */
     events?: Array<RunEventWritable> | null;
+    /**
+     * Profiles
+     */
+    profiles?: {
+        [key: string]: Stacks;
+    } | null;
     table?: SweepOutWritable | null;
 };
 

@@ -178,12 +178,13 @@ export const zComeBackRequest = z.object({
 /**
  * CpuShares
  *
- * Where the server's CPU time went in a cpu profile: shares of its CPUs' time over the
- * measured window (they sum to 1 with idle).
+ * Where the server's CPUs' time went in a cpu profile, over the measured window: shares of
+ * every sample taken on them (they sum to 1).
  */
 export const zCpuShares = z.object({
     idle: z.number(),
     other_kernel: z.number(),
+    other_work: z.number(),
     softirq: z.number(),
     syscalls: z.number(),
     user: z.number()
@@ -2335,10 +2336,13 @@ export const zRunEvent = z.discriminatedUnion('type', [
  * RecordedResult
  *
  * A run block's recording: its events as its stream sent them; a series block's: its
- * sweep's table as GET /api/sweeps/{id} gave it.
+ * sweep's table as GET /api/sweeps/{id} gave it, and for a profiled series (cpu, offcpu)
+ * each finished point's profile by its run id (the recording's runs are not in a course's
+ * store: the page draws their flame graphs from these).
  */
 export const zRecordedResult = z.object({
     events: z.array(zRunEvent).nullish(),
+    profiles: z.record(z.string(), zStacks).nullish(),
     table: zSweepOut.nullish()
 });
 
@@ -2657,10 +2661,13 @@ export const zSweepOutWritable = z.object({
  * RecordedResult
  *
  * A run block's recording: its events as its stream sent them; a series block's: its
- * sweep's table as GET /api/sweeps/{id} gave it.
+ * sweep's table as GET /api/sweeps/{id} gave it, and for a profiled series (cpu, offcpu)
+ * each finished point's profile by its run id (the recording's runs are not in a course's
+ * store: the page draws their flame graphs from these).
  */
 export const zRecordedResultWritable = z.object({
     events: z.array(zRunEventWritable).nullish(),
+    profiles: z.record(z.string(), zStacks).nullish(),
     table: zSweepOutWritable.nullish()
 });
 

@@ -20,7 +20,7 @@ const CPU: Stacks = {
     { stack: 'c-epoll;main;epoll_wait;do_epoll_wait_[k]', weight: 4 },
     { stack: 'c-epoll;main;loop_send;write;tcp_sendmsg_[k];net_rx_action_[k]', weight: 6 },
   ],
-  shares: { user: 0.05, syscalls: 0.3, softirq: 0.334, other_kernel: 0.016, idle: 0.3 },
+  shares: { user: 0.05, syscalls: 0.3, softirq: 0.334, other_kernel: 0.016, idle: 0.25, other_work: 0.05 },
   offcpu: null,
 };
 

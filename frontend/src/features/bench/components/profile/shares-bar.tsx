@@ -4,13 +4,13 @@ import type { CpuShares } from '@/lib/api-schemas';
 
 import { formatPercent } from '@/lib/format';
 
-const KINDS = ['user', 'syscalls', 'softirq', 'other_kernel', 'idle'] as const;
+const KINDS = ['user', 'syscalls', 'softirq', 'other_kernel', 'idle', 'other_work'] as const;
 
 /**
- * Where a cpu profile's time went, as one stacked bar with each share written in its legend:
- * the server's code, the kernel in its system calls, the network's softirq, other kernel work,
- * and idle. On loopback softirq is the TCP stack of both ends, which is why few calls can save
- * so little.
+ * Where the server's CPUs' time went in a cpu profile, as one stacked bar with each share
+ * written in its legend: the server's code, the kernel in its system calls, the network's
+ * softirq, other kernel work, idle, and work not the server's. On loopback softirq is the TCP
+ * stack of both ends, which is why few calls can save so little.
  */
 export function SharesBar({ shares }: { shares: CpuShares }) {
   const { t } = useTranslation('bench');
