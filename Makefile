@@ -26,7 +26,7 @@ TEST_PACKAGES := $(UP_PACKAGES) docker-compose chromium wrk gcc make pkg-config 
 .PHONY: up compose-up runner test host-up host-test host-compose deps venv frontend-deps frontend docker images servers servers-asan loadgen \
         contract contract-check lint check c-servers image-binaries test-content test-loadgen test-rust-servers test-conformance test-backend \
         test-units test-docker test-exercises test-quiet test-frontend test-e2e test-compose \
-        bench bench-intervals bench-noise bench-trust bench-hosting bench-probe bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-profile bench-frontend bench-tab record-baselines diagrams clean
+        bench bench-intervals bench-noise bench-trust bench-hosting bench-probe bench-classroom bench-capacity bench-servers bench-findings bench-loadgen bench-peers bench-counting bench-frame-pointers bench-profile bench-frontend bench-tab record-baselines diagrams clean
 
 up: host-up deps frontend docker images
 	C10K_PORT=$(PORT) $(PY) -m c10klab up
@@ -314,14 +314,19 @@ bench-peers: servers loadgen
 	@sandboxes/images/ensure-packages.sh wrk linux-perf util-linux
 	python3 sandboxes/loadgen/bench/peers.py
 
-# What counting a server's system calls costs it, counted and not: results/counting.md.
 # What a cpu or offcpu profile costs the server it watches, through the runner: results/profile.md.
 bench-profile: venv images
 	$(PY) -m c10klab_bench.profile $(PROFILE_ARGS)
 
+# What counting a server's system calls costs it, counted and not: results/counting.md.
 bench-counting: servers loadgen
 	@sandboxes/images/ensure-packages.sh linux-perf util-linux
 	python3 sandboxes/loadgen/bench/counting.py
+
+# What frame pointers cost the C servers, built with them and without: results/frame-pointers.md.
+bench-frame-pointers: venv loadgen
+	@sandboxes/images/ensure-packages.sh gcc make liburing-dev util-linux
+	$(PY) sandboxes/loadgen/bench/frame_pointers.py
 
 # JavaScript a browser downloads when it opens each lesson (gzip, br, raw): results/frontend.md.
 # The API alone serves the built frontend; no runner or Docker is needed for page loads.

@@ -90,8 +90,13 @@ class Run:
 
 
 def cpu_ticks(pid: int) -> int:
-    """utime + stime of a process and its threads (and of its children that were reaped)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """utime + stime of a process and its threads (and of its children that were reaped); 0
+    for one that has gone since it was listed (c-forking reaps a child between `family`
+    listing it and this reading it: its time is then in the parent's cutime and cstime)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
     return sum(int(f) for f in fields[11:15])
 
 
