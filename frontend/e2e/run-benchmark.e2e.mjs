@@ -166,7 +166,8 @@ test("lesson 7's profiled pair shows where each server's time went, and the diff
     const widget = page.locator('section.experiment', { has: page.locator('.experiment__title', { hasText: title }) });
     const waiting = page.getByTestId('not-yet-loaded');
     for (let i = 0; i < 60 && (await widget.count()) === 0 && (await waiting.count()) > 0; i += 1) {
-      await waiting.first().scrollIntoViewIfNeeded();
+      // A placeholder may mount into its widget (and leave the page) while being scrolled to.
+      await waiting.first().scrollIntoViewIfNeeded().catch(() => undefined);
       await page.waitForTimeout(100);
     }
     await widget.scrollIntoViewIfNeeded();
