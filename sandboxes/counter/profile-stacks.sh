@@ -6,9 +6,10 @@
 # namespace once the server is listening, like the syscall counter (count-syscalls.sh). It
 # starts perf record on the server's CPUs (-a -C CPUS) with its events off, and says
 # "profiler: ready". Then:
-#   profile-control enable   (run by the runner when the load's measured phase begins)
-#   SIGINT                   (sent by the runner when the load has ended)
-# turn recording on and end it. Only the measured window is recorded.
+#   SIGUSR1   (sent by the runner when the load's measured phase begins)
+#   SIGINT    (sent by the runner when the load has ended)
+# turn recording on and end it. Only the measured window is recorded. Signals, not a command
+# run in this container: on a busy host starting one took longer than a 1 s measured phase.
 #
 # Why the server's CPUs and not its processes (perf record -p, inherited): a per-task clock
 # starts each new thread or process on a full period (2 ms at 499 Hz), so a server that
@@ -71,6 +72,8 @@ perf record $events -g --no-buildid -o "$work/perf.data" \
     --control="fifo:$work/control,$work/ack" -D -1 -a -C "$cpus" 2>"$work/record.log" &
 perf_pid=$!
 trap 'kill -INT "$perf_pid" 2>/dev/null || true' INT TERM
+# perf reads its control FIFO: "enable" turns its events on.
+trap 'echo enable >&3' USR1
 
 # perf says "Events disabled" once it has attached with its events off.
 until grep -q "Events disabled" "$work/record.log" 2>/dev/null; do

@@ -10,5 +10,4 @@ RUN apt-get update \
 COPY counter/count-syscalls.sh /usr/local/bin/count-syscalls
 COPY counter/profile-stacks.sh /usr/local/bin/profile-stacks
 COPY counter/fold-stacks.awk /usr/local/share/c10klab/fold-stacks.awk
-COPY counter/profile-control.sh /usr/local/bin/profile-control
 ENTRYPOINT ["/usr/local/bin/count-syscalls"]

@@ -217,21 +217,11 @@ class Engine:
             return None
 
     @staticmethod
-    def interrupt(container: Container) -> None:
-        """SIGINT: what makes perf print its counts and exit."""
+    def interrupt(container: Container, signal: str = "SIGINT") -> None:
+        """SIGINT: what makes perf print its counts and exit; or another signal to one of our
+        watchers (the profiler's SIGUSR1: recording on)."""
         with contextlib.suppress(NotFound, APIError):
-            container.kill(signal="SIGINT")
-
-    @staticmethod
-    def run_in(container: Container, argv: list[str]) -> tuple[int | None, str]:
-        """A fixed command of ours in a container of ours (never a server's): its exit code
-        and output; (None, why) if the container is gone or the engine refused."""
-        try:
-            code, output = container.exec_run(argv, stdout=True, stderr=True)
-        except (NotFound, APIError) as exc:
-            return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        text = output if isinstance(output, bytes) else b"".join(output)  # not streamed
-        return code, text.decode(errors="replace").strip()
+            container.kill(signal=signal)
 
     @staticmethod
     def kill(container: Container) -> None:
