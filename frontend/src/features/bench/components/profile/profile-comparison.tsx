@@ -1,24 +1,23 @@
 import { useQueries } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { useExportAbout } from '@/components/export-about';
 import type { Stacks, SweepPoint } from '@/lib/api-schemas';
-import { downloadText, exportFileName } from '@/lib/export';
 import { formatPercent } from '@/lib/format';
 import { getRun } from '@/lib/runs-api';
 
 import type { SweepRequest } from '../../lib/experiment-block';
 import { differentialTree, frameName, functionChanges, SHARE_UNITS } from '../../lib/flame';
-import { flameSvgFile, headerLines } from '../../lib/flame-export';
 import { pointName } from '../../lib/series';
+import { FlameFigure } from './flame-figure';
 import { SharesBar } from './shares-bar';
 
 import './profile.css';
 
-const FlameGraphView = lazy(() => import('./flame-graph'));
 // The functions the comparison lists by their change of share.
 const LISTED_FUNCTIONS = 12;
+// What the difference's SVG file is named after the series: `<stem>-differential-flame-graph.svg`.
+const DIFFERENCE_FILE = 'differential-flame-graph';
 
 interface ProfileComparisonProps {
   sweep: SweepRequest;
@@ -52,7 +51,6 @@ function formatChange(share: number): string {
  */
 export function ProfileComparison({ sweep, points, stem, recorded }: ProfileComparisonProps) {
   const { t } = useTranslation('bench');
-  const about = useExportAbout();
   const ids = useId();
   const done = useMemo(() => points.filter((p) => p.status === 'done' && p.run_id != null), [points]);
   const [pair, setPair] = useState<[number, number] | null>(null);
@@ -82,7 +80,6 @@ export function ProfileComparison({ sweep, points, stem, recorded }: ProfileComp
       t('profile.frameChange', { name, share: formatPercent(share * 100), change: formatChange((delta ?? 0) / SHARE_UNITS), a: nameA }),
     [t, nameA],
   );
-  const [svg, setSvg] = useState<SVGSVGElement | null>(null);
   if (done.length < 2) return null;
 
   const choose = (which: 0 | 1, index: number) => {
@@ -142,9 +139,14 @@ export function ProfileComparison({ sweep, points, stem, recorded }: ProfileComp
       {tree ? (
         <>
           <p className="profile-panel__note">{t('profile.readDifference', { a: nameA, b: nameB })}</p>
-          <Suspense fallback={<p className="profile-panel__loading">{t('profile.loading')}</p>}>
-            <FlameGraphView tree={tree} differential describe={describe} onSvg={setSvg} />
-          </Suspense>
+          <FlameFigure
+            tree={tree}
+            differential
+            describe={describe}
+            stem={stem}
+            what={DIFFERENCE_FILE}
+            reading={t('profile.readDifference', { a: nameA, b: nameB })}
+          />
           <table className="profile-panel__changes" data-testid="profile-changes">
             <caption>{t('profile.changesCaption', { count: changes.length })}</caption>
             <thead>
@@ -172,18 +174,6 @@ export function ProfileComparison({ sweep, points, stem, recorded }: ProfileComp
               })}
             </tbody>
           </table>
-          <div className="profile-panel__exports" role="group" aria-label={t('profile.exportLabel')}>
-            <button
-              type="button"
-              className="button button--quiet"
-              disabled={!svg}
-              onClick={() => {
-                if (svg) downloadText(exportFileName(stem, 'differential-flame-graph', 'svg'), flameSvgFile(svg, [...headerLines(about, t('profile.root')), t('profile.readDifference', { a: nameA, b: nameB })]), 'image/svg+xml');
-              }}
-            >
-              {t('profile.exportSvg')}
-            </button>
-          </div>
         </>
       ) : missing ? (
         <p className="profile-panel__note">{t('profile.missing')}</p>

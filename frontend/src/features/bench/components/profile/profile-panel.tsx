@@ -1,18 +1,15 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { useExportAbout } from '@/components/export-about';
 import type { Stacks } from '@/lib/api-schemas';
 import { downloadText, exportFileName } from '@/lib/export';
 import { formatCalls, formatPercent } from '@/lib/format';
 
 import { flameTree, foldedText } from '../../lib/flame';
-import { flameSvgFile, headerLines } from '../../lib/flame-export';
+import { FlameFigure } from './flame-figure';
 import { SharesBar } from './shares-bar';
 
 import './profile.css';
-
-const FlameGraphView = lazy(() => import('./flame-graph'));
 
 interface ProfilePanelProps {
   stacks: Stacks;
@@ -28,8 +25,6 @@ interface ProfilePanelProps {
  */
 export function ProfilePanel({ stacks, stem }: ProfilePanelProps) {
   const { t } = useTranslation('bench');
-  const about = useExportAbout();
-  const [svg, setSvg] = useState<SVGSVGElement | null>(null);
   const tree = useMemo(() => flameTree(stacks.stacks, t('profile.root')), [stacks.stacks, t]);
   const cpu = stacks.mode === 'cpu';
   const describe = useCallback(
@@ -67,20 +62,7 @@ export function ProfilePanel({ stacks, stem }: ProfilePanelProps) {
       ) : null}
       <p className="profile-panel__note">{t(cpu ? 'profile.readCpu' : 'profile.readOffCpu')}</p>
       <p className="profile-panel__note">{t('profile.costNote')}</p>
-      <Suspense fallback={<p className="profile-panel__loading">{t('profile.loading')}</p>}>
-        <FlameGraphView tree={tree} describe={describe} onSvg={setSvg} />
-      </Suspense>
-      <div className="profile-panel__exports" role="group" aria-label={t('profile.exportLabel')}>
-        <button
-          type="button"
-          className="button button--quiet"
-          disabled={!svg}
-          onClick={() => {
-            if (svg) downloadText(exportFileName(stem, `${stacks.mode}-flame-graph`, 'svg'), flameSvgFile(svg, headerLines(about, t('profile.root'))), 'image/svg+xml');
-          }}
-        >
-          {t('profile.exportSvg')}
-        </button>
+      <FlameFigure tree={tree} describe={describe} stem={stem} what={`${stacks.mode}-flame-graph`}>
         <button
           type="button"
           className="button button--quiet"
@@ -90,7 +72,7 @@ export function ProfilePanel({ stacks, stem }: ProfilePanelProps) {
         >
           {t('profile.exportFolded')}
         </button>
-      </div>
+      </FlameFigure>
     </section>
   );
 }
